@@ -1,0 +1,19 @@
+//! Java source as data: a tree-sitter parse that never fails, a byte-offset line index, the methods of
+//! a file (found with the queries in `queries/java/`) and the lookup of the statement on a line.
+//!
+//! Everything here speaks in byte offsets and 0-based lines; conversion to editor positions happens at
+//! the edges (the CLI and the language server).
+
+mod line_index;
+mod methods;
+mod source;
+
+pub use line_index::LineIndex;
+pub use methods::{find_target, MethodInfo, Param, Target, TargetError};
+pub use source::SourceFile;
+pub use tree_sitter::{Node, Tree};
+
+/// Text of `node` in `src`.
+pub fn text_of<'a>(node: Node<'_>, src: &'a str) -> &'a str {
+    &src[node.byte_range()]
+}

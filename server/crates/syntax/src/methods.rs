@@ -1,0 +1,366 @@
+//! The methods of a file and the statement a line points at.
+
+use std::fmt;
+use std::ops::Range;
+
+use tree_sitter::{Node, QueryCursor, StreamingIterator};
+
+use crate::{source::methods_query, text_of, SourceFile};
+
+/// A formal parameter as written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Param {
+    pub name: String,
+    /// The type as written, e.g. `int`, `long[]`, `String`.
+    pub ty: String,
+}
+
+/// A method or constructor declaration with a body.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MethodInfo {
+    pub name: String,
+    /// Enclosing classes, outermost first (`["Concolic", "SimpleList"]`).
+    pub classes: Vec<String>,
+    pub package: Option<String>,
+    pub params: Vec<Param>,
+    /// Return type as written; `void` for constructors.
+    pub return_ty: String,
+    pub is_static: bool,
+    pub is_constructor: bool,
+    pub is_private: bool,
+    /// Whether the enclosing class is abstract or an interface (no `new C()` possible).
+    pub class_is_abstract: bool,
+    /// Byte range of the whole declaration.
+    pub range: Range<usize>,
+    /// Byte range of the body block.
+    pub body: Range<usize>,
+    /// The declaration contains syntax errors.
+    pub has_error: bool,
+}
+
+impl MethodInfo {
+    /// The declaration node in `file`'s tree.
+    pub fn node<'t>(&self, file: &'t SourceFile) -> Node<'t> {
+        find_node(file, &self.range, |k| matches!(k, "method_declaration" | "constructor_declaration"))
+            .expect("a MethodInfo's range names a declaration of its file")
+    }
+
+    /// The body node (`block` or `constructor_body`).
+    pub fn body_node<'t>(&self, file: &'t SourceFile) -> Node<'t> {
+        find_node(file, &self.body, |k| matches!(k, "block" | "constructor_body"))
+            .expect("a MethodInfo's body range names a block of its file")
+    }
+
+    /// `Outer.Inner` as Java code names the class.
+    pub fn class_name(&self) -> String {
+        self.classes.join(".")
+    }
+
+    /// The top-level class (the one a test class is named after).
+    pub fn top_class(&self) -> &str {
+        self.classes.first().map(String::as_str).unwrap_or("")
+    }
+
+    /// `name(type, type)`: how messages name the method.
+    pub fn signature(&self) -> String {
+        let tys: Vec<&str> = self.params.iter().map(|p| p.ty.as_str()).collect();
+        format!("{}({})", self.name, tys.join(", "))
+    }
+
+    /// Every method and constructor of `file`, in source order.
+    pub fn all(file: &SourceFile) -> Vec<MethodInfo> {
+        let query = methods_query();
+        let method_ix = query.capture_index_for_name("method").expect("@method capture");
+        let mut cursor = QueryCursor::new();
+        let mut matches = cursor.matches(query, file.tree.root_node(), file.text.as_bytes());
+        let mut out = Vec::new();
+        while let Some(m) = matches.next() {
+            for cap in m.captures() {
+                if cap.index == method_ix {
+                    if let Some(info) = MethodInfo::from_node(cap.node, file) {
+                        out.push(info);
+                    }
+                }
+            }
+        }
+        out.sort_by_key(|m| m.range.start);
+        out.dedup_by_key(|m| m.range.start);
+        out
+    }
+
+    /// Builds the info of a `method_declaration` or `constructor_declaration` node.
+    pub fn from_node(node: Node<'_>, file: &SourceFile) -> Option<MethodInfo> {
+        let src = &file.text;
+        let is_constructor = node.kind() == "constructor_declaration";
+        let name = text_of(node.child_by_field_name("name")?, src).to_string();
+        let body = node.child_by_field_name("body")?;
+        let mut is_static = false;
+        let mut is_private = false;
+        let mut cursor = node.walk();
+        for child in node.children(&mut cursor) {
+            if child.kind() == "modifiers" {
+                let mods = text_of(child, src);
+                is_static = mods.split_whitespace().any(|w| w == "static");
+                is_private = mods.split_whitespace().any(|w| w == "private");
+            }
+        }
+        let mut params = Vec::new();
+        if let Some(plist) = node.child_by_field_name("parameters") {
+            let mut c = plist.walk();
+            for p in plist.named_children(&mut c) {
+                match p.kind() {
+                    "formal_parameter" => {
+                        let ty = p.child_by_field_name("type").map(|t| text_of(t, src).to_string()).unwrap_or_default();
+                        let pname = p.child_by_field_name("name").map(|t| text_of(t, src).to_string()).unwrap_or_default();
+                        let dims = p.child_by_field_name("dimensions").map(|d| text_of(d, src).to_string()).unwrap_or_default();
+                        params.push(Param { name: pname, ty: format!("{ty}{dims}") });
+                    }
+                    "spread_parameter" => {
+                        let text = text_of(p, src);
+                        let (ty, pname) = text.rsplit_once(' ').unwrap_or((text, ""));
+                        params.push(Param { name: pname.to_string(), ty: ty.trim().replace("...", "[]") });
+                    }
+                    _ => {}
+                }
+            }
+        }
+        let return_ty = if is_constructor {
+            "void".to_string()
+        } else {
+            let ty = node.child_by_field_name("type").map(|t| text_of(t, src).to_string()).unwrap_or_default();
+            let dims = node.child_by_field_name("dimensions").map(|d| text_of(d, src).to_string()).unwrap_or_default();
+            format!("{ty}{dims}")
+        };
+        let mut classes = Vec::new();
+        let mut class_is_abstract = false;
+        let mut up = node.parent();
+        let mut first = true;
+        while let Some(n) = up {
+            if matches!(n.kind(), "class_declaration" | "enum_declaration" | "record_declaration" | "interface_declaration") {
+                if let Some(cn) = n.child_by_field_name("name") {
+                    classes.push(text_of(cn, src).to_string());
+                }
+                if first {
+                    let mut c = n.walk();
+                    let abstract_mod = n
+                        .children(&mut c)
+                        .any(|ch| ch.kind() == "modifiers" && text_of(ch, src).split_whitespace().any(|w| w == "abstract"));
+                    class_is_abstract = abstract_mod || n.kind() == "interface_declaration";
+                    first = false;
+                }
+            }
+            up = n.parent();
+        }
+        classes.reverse();
+        Some(MethodInfo {
+            name,
+            classes,
+            package: file.package(),
+            params,
+            return_ty,
+            is_static,
+            is_constructor,
+            is_private,
+            class_is_abstract,
+            range: node.byte_range(),
+            body: body.byte_range(),
+            has_error: node.has_error(),
+        })
+    }
+}
+
+fn find_node<'t>(file: &'t SourceFile, range: &Range<usize>, kind_ok: impl Fn(&str) -> bool) -> Option<Node<'t>> {
+    let mut n = file.tree.root_node().descendant_for_byte_range(range.start, range.end)?;
+    loop {
+        if n.byte_range() == *range && kind_ok(n.kind()) {
+            return Some(n);
+        }
+        n = n.parent()?;
+    }
+}
+
+/// The statement a line points at.
+#[derive(Clone, Debug)]
+pub struct Target {
+    pub method: MethodInfo,
+    /// Byte range of the innermost statement starting on the line.
+    pub stmt: Range<usize>,
+    /// 0-based line.
+    pub line: usize,
+}
+
+/// Why a line does not name a statement jreach can target.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TargetError {
+    LineOutOfRange { line: usize, lines: usize },
+    NoStatement { line: usize },
+    InFieldInitializer { line: usize },
+    InLambda { line: usize },
+    InInitializer { line: usize },
+    InLocalOrAnonymousClass { line: usize },
+    NotInMethod { line: usize },
+}
+
+impl fmt::Display for TargetError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TargetError::LineOutOfRange { line, lines } => {
+                write!(f, "line {} is past the end of the file ({} lines)", line + 1, lines)
+            }
+            TargetError::NoStatement { line } => write!(f, "line {} holds no statement", line + 1),
+            TargetError::InFieldInitializer { line } => {
+                write!(f, "line {} is in a field initializer, not in a method body", line + 1)
+            }
+            TargetError::InLambda { line } => write!(f, "line {} is inside a lambda, which jreach cannot target yet", line + 1),
+            TargetError::InInitializer { line } => write!(f, "line {} is in an initializer block, not in a method", line + 1),
+            TargetError::InLocalOrAnonymousClass { line } => {
+                write!(f, "line {} is in a local or anonymous class, which jreach cannot target yet", line + 1)
+            }
+            TargetError::NotInMethod { line } => write!(f, "line {} is not inside a method or constructor", line + 1),
+        }
+    }
+}
+
+impl std::error::Error for TargetError {}
+
+/// Node kinds that count as statements for targeting.
+pub fn is_statement_kind(kind: &str) -> bool {
+    matches!(
+        kind,
+        "expression_statement"
+            | "local_variable_declaration"
+            | "if_statement"
+            | "while_statement"
+            | "for_statement"
+            | "enhanced_for_statement"
+            | "do_statement"
+            | "return_statement"
+            | "throw_statement"
+            | "break_statement"
+            | "continue_statement"
+            | "yield_statement"
+            | "switch_expression"
+            | "try_statement"
+            | "try_with_resources_statement"
+            | "labeled_statement"
+            | "assert_statement"
+            | "synchronized_statement"
+            | "explicit_constructor_invocation"
+            | "local_class_declaration"
+    )
+}
+
+/// The innermost statement starting on 0-based `line`, and its method.
+pub fn find_target(file: &SourceFile, line: usize) -> Result<Target, TargetError> {
+    let Some(range) = file.lines.line_range(line) else {
+        return Err(TargetError::LineOutOfRange { line, lines: file.lines.line_count() });
+    };
+    // Collect statements starting on the line; keep the deepest.
+    let mut best: Option<(usize, Node<'_>)> = None;
+    let mut stack = vec![(file.tree.root_node(), 0usize)];
+    let mut touches_field = false;
+    while let Some((node, depth)) = stack.pop() {
+        if node.end_byte() < range.start || node.start_byte() > range.end {
+            continue;
+        }
+        if node.kind() == "field_declaration" {
+            touches_field = true;
+        }
+        let start_line = file.lines.line_of(node.start_byte());
+        if start_line == line && is_statement_kind(node.kind()) && node.start_byte() >= range.start {
+            let better = match best {
+                Some((d, _)) => depth > d,
+                None => true,
+            };
+            if better {
+                best = Some((depth, node));
+            }
+        }
+        let mut c = node.walk();
+        for child in node.named_children(&mut c) {
+            stack.push((child, depth + 1));
+        }
+    }
+    let Some((_, stmt)) = best else {
+        if touches_field {
+            return Err(TargetError::InFieldInitializer { line });
+        }
+        return Err(TargetError::NoStatement { line });
+    };
+    let mut up = stmt.parent();
+    while let Some(n) = up {
+        match n.kind() {
+            "lambda_expression" => return Err(TargetError::InLambda { line }),
+            "method_declaration" | "constructor_declaration" => {
+                if let Some(cls) = n.parent().and_then(|b| b.parent()) {
+                    if matches!(cls.kind(), "object_creation_expression" | "local_class_declaration")
+                        || cls.parent().is_some_and(|p| p.kind() == "block")
+                    {
+                        return Err(TargetError::InLocalOrAnonymousClass { line });
+                    }
+                }
+                let method = MethodInfo::from_node(n, file).ok_or(TargetError::NotInMethod { line })?;
+                return Ok(Target { method, stmt: stmt.byte_range(), line });
+            }
+            "static_initializer" => return Err(TargetError::InInitializer { line }),
+            "field_declaration" => return Err(TargetError::InFieldInitializer { line }),
+            "class_body" => return Err(TargetError::InInitializer { line }),
+            _ => {}
+        }
+        up = n.parent();
+    }
+    Err(TargetError::NotInMethod { line })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SRC: &str = r#"package p;
+class A {
+    int f = 3;
+    static int g(int a, long[] b) {
+        int x = a;
+        if (x > 0) { x = 1; }
+        Runnable r = () -> {
+            System.out.println();
+        };
+        return x;
+    }
+    A() { }
+    static class B { private void h() { return; } }
+}
+"#;
+
+    #[test]
+    fn methods_are_found() {
+        let f = SourceFile::parse(SRC);
+        let ms = MethodInfo::all(&f);
+        let names: Vec<String> = ms.iter().map(|m| format!("{} {}", m.class_name(), m.signature())).collect();
+        assert_eq!(names, ["A g(int, long[])", "A A()", "A.B h()"]);
+        assert!(ms[0].is_static && !ms[0].is_constructor);
+        assert!(ms[1].is_constructor);
+        assert!(ms[2].is_private);
+        assert_eq!(ms[0].package.as_deref(), Some("p"));
+        assert_eq!(ms[0].node(&f).kind(), "method_declaration");
+    }
+
+    #[test]
+    fn innermost_statement_on_a_line() {
+        let f = SourceFile::parse(SRC);
+        let t = find_target(&f, 5).unwrap();
+        assert_eq!(&SRC[t.stmt.clone()], "x = 1;");
+        assert_eq!(t.method.name, "g");
+        let t = find_target(&f, 4).unwrap();
+        assert_eq!(&SRC[t.stmt.clone()], "int x = a;");
+    }
+
+    #[test]
+    fn lines_that_are_not_targets() {
+        let f = SourceFile::parse(SRC);
+        assert_eq!(find_target(&f, 2).unwrap_err(), TargetError::InFieldInitializer { line: 2 });
+        assert_eq!(find_target(&f, 7).unwrap_err(), TargetError::InLambda { line: 7 });
+        assert_eq!(find_target(&f, 1).unwrap_err(), TargetError::NoStatement { line: 1 });
+        assert!(matches!(find_target(&f, 99).unwrap_err(), TargetError::LineOutOfRange { .. }));
+    }
+}
