@@ -1,0 +1,318 @@
+//! The IR data model: a function is an arena of blocks and values with typed ids.
+
+use std::fmt;
+use std::ops::Range;
+
+use crate::types::{Const, Ty};
+
+/// Index of a value in [`Function::values`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ValueId(pub u32);
+
+/// Index of a block in [`Function::blocks`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct BlockId(pub u32);
+
+impl ValueId {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+impl BlockId {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+impl fmt::Display for ValueId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "v{}", self.0)
+    }
+}
+
+impl fmt::Display for BlockId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "b{}", self.0)
+    }
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum UnOp {
+    /// Arithmetic negation (wrapping for integers, IEEE for floating point).
+    Neg,
+    /// Bitwise complement `~` (integral types).
+    BitNot,
+    /// Logical `!` (boolean).
+    Not,
+}
+
+/// Binary operators. Both operands have the same type, except shifts, whose right operand is
+/// always `int` (the distance is masked by the left operand's width, JLS 15.19). Comparisons yield
+/// `boolean`; everything else yields the operand type.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    /// Integral division truncates toward zero; the lowering has already branched away when the
+    /// divisor is zero. Floating division is IEEE.
+    Div,
+    /// Integral remainder takes the sign of the dividend; floating remainder is Java's `%` (fmod).
+    Rem,
+    Shl,
+    Shr,
+    Ushr,
+    /// `&`, `|`, `^` on integral types or on booleans (non-short-circuit).
+    And,
+    Or,
+    Xor,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+impl BinOp {
+    pub fn is_comparison(self) -> bool {
+        matches!(self, BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge)
+    }
+
+    pub fn is_shift(self) -> bool {
+        matches!(self, BinOp::Shl | BinOp::Shr | BinOp::Ushr)
+    }
+
+    /// The Java spelling.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::Rem => "%",
+            BinOp::Shl => "<<",
+            BinOp::Shr => ">>",
+            BinOp::Ushr => ">>>",
+            BinOp::And => "&",
+            BinOp::Or => "|",
+            BinOp::Xor => "^",
+            BinOp::Eq => "==",
+            BinOp::Ne => "!=",
+            BinOp::Lt => "<",
+            BinOp::Le => "<=",
+            BinOp::Gt => ">",
+            BinOp::Ge => ">=",
+        }
+    }
+}
+
+/// Why a value is not a function of the parameters that jreach can compute.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum NondetKind {
+    /// The result of a call jreach cannot see into or has no model for.
+    CallResult { callee: String },
+    /// A local that a loop may have written, at the loop head of an abstracted loop.
+    Havoc { var: String },
+    /// Whether a call jreach cannot see into throws (over-approximation only).
+    CallThrows { callee: String },
+    /// An expression jreach does not model; its value is unknown but computing it has no effect
+    /// on locals.
+    Opaque { what: String },
+}
+
+impl fmt::Display for NondetKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NondetKind::CallResult { callee } => write!(f, "result of {callee}"),
+            NondetKind::Havoc { var } => write!(f, "{var} after any number of loop iterations"),
+            NondetKind::CallThrows { callee } => write!(f, "whether {callee} throws"),
+            NondetKind::Opaque { what } => write!(f, "{what}"),
+        }
+    }
+}
+
+/// What computes a value.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Op {
+    /// The i-th parameter of the method.
+    Param(u32),
+    Const(Const),
+    Unary(UnOp, ValueId),
+    Binary(BinOp, ValueId, ValueId),
+    /// Primitive conversion of the operand to this value's type (JLS 5.1.2/5.1.3; floating to
+    /// integral saturates, NaN becomes 0).
+    Cast(ValueId),
+    /// `cond ? a : b` without control flow (both sides are side-effect free values).
+    Select(ValueId, ValueId, ValueId),
+    /// SSA φ: the value coming in over the edge from each predecessor.
+    Phi(Vec<(BlockId, ValueId)>),
+    /// A value the analysis treats as unknown (a fresh solver variable).
+    Nondet(NondetKind),
+}
+
+impl Op {
+    /// The values this op reads.
+    pub fn operands(&self) -> Vec<ValueId> {
+        match self {
+            Op::Param(_) | Op::Const(_) | Op::Nondet(_) => vec![],
+            Op::Unary(_, a) | Op::Cast(a) => vec![*a],
+            Op::Binary(_, a, b) => vec![*a, *b],
+            Op::Select(c, a, b) => vec![*c, *a, *b],
+            Op::Phi(ins) => ins.iter().map(|(_, v)| *v).collect(),
+        }
+    }
+}
+
+/// A value: its op, its type, the block that defines it, and the source it comes from.
+#[derive(Clone, Debug)]
+pub struct ValueData {
+    pub op: Op,
+    pub ty: Ty,
+    pub block: BlockId,
+    /// Byte range of the source expression, when there is one.
+    pub span: Option<Range<usize>>,
+}
+
+/// Where a branch condition comes from in the source.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CondOrigin {
+    /// Byte range of the condition expression (for `&&`/`||`, of the single operand).
+    pub span: Range<usize>,
+    /// The condition's text as written.
+    pub text: String,
+}
+
+/// Why a path stops inside the bounds of the lowering.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum CutoffKind {
+    /// A loop would need more iterations than the unroll bound.
+    UnrollBound,
+    /// A call chain deeper than the inlining depth (or recursion past its bound).
+    InlineDepth,
+    /// The body grew past the size limit.
+    SizeLimit,
+    /// A statement or expression jreach does not model yet; the reason says which.
+    Unsupported(String),
+    /// The rest of a path where an abstracted loop's body has finished one arbitrary iteration:
+    /// its effect on later code is covered by the havoc at the loop head.
+    LoopIteration,
+}
+
+impl fmt::Display for CutoffKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CutoffKind::UnrollBound => f.write_str("a loop needs more iterations than the unroll bound"),
+            CutoffKind::InlineDepth => f.write_str("calls nest deeper than the inlining bound"),
+            CutoffKind::SizeLimit => f.write_str("the method grows past the size limit when unrolled"),
+            CutoffKind::Unsupported(why) => write!(f, "{why}"),
+            CutoffKind::LoopIteration => f.write_str("end of an abstracted loop iteration"),
+        }
+    }
+}
+
+/// How a block ends.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Terminator {
+    Jump(BlockId),
+    Branch {
+        cond: ValueId,
+        then_to: BlockId,
+        else_to: BlockId,
+        origin: Option<CondOrigin>,
+    },
+    /// Normal completion of the method (the value is absent for `void`).
+    Return(Option<ValueId>),
+    /// The method completes abruptly with an exception of this class (simple name, e.g.
+    /// `ArithmeticException`).
+    Throw { class: String, span: Option<Range<usize>> },
+    /// Execution continues beyond what was lowered: no path through here is considered.
+    Cutoff(CutoffKind),
+    /// Placeholder while the builder is still filling the block; the verifier rejects it.
+    Unterminated,
+}
+
+impl Terminator {
+    /// Successor blocks, in order.
+    pub fn successors(&self) -> Vec<BlockId> {
+        match self {
+            Terminator::Jump(b) => vec![*b],
+            Terminator::Branch { then_to, else_to, .. } => vec![*then_to, *else_to],
+            _ => vec![],
+        }
+    }
+}
+
+/// A basic block.
+#[derive(Clone, Debug)]
+pub struct Block {
+    /// φs first, then the other values in evaluation order.
+    pub insts: Vec<ValueId>,
+    pub term: Terminator,
+    /// Predecessors, in the order their edges were added (φ operands follow the same blocks).
+    pub preds: Vec<BlockId>,
+    /// Start byte offsets of the source statements whose execution begins in this block.
+    pub stmts: Vec<usize>,
+}
+
+/// A formal parameter.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParamInfo {
+    pub name: String,
+    pub ty: Ty,
+    /// The type as written in the source.
+    pub java_ty: String,
+}
+
+/// How a body was lowered.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum LowerMode {
+    /// Under-approximation for test synthesis: loops unrolled `unroll` times (more iterations are
+    /// cut off), calls we cannot see return unknowns and never throw.
+    Synthesis { unroll: u32 },
+    /// Over-approximation for unreachability: loops abstracted by havoc, calls we cannot see may
+    /// throw. A target that is unsatisfiable here cannot run.
+    OverApprox,
+}
+
+/// One lowered method body.
+#[derive(Clone, Debug)]
+pub struct Function {
+    /// `Class.method` for messages.
+    pub name: String,
+    pub params: Vec<ParamInfo>,
+    pub return_ty: Ty,
+    pub blocks: Vec<Block>,
+    pub values: Vec<ValueData>,
+    pub entry: BlockId,
+    pub mode: LowerMode,
+    /// Reasons this lowering is not a faithful model of the method for a proof of
+    /// unreachability (unsupported constructs, cut-off loops, calls whose exceptions were
+    /// ignored). Empty means: UNSAT here proves the target cannot run.
+    pub proof_blockers: Vec<String>,
+}
+
+impl Function {
+    pub fn value(&self, v: ValueId) -> &ValueData {
+        &self.values[v.index()]
+    }
+
+    pub fn block(&self, b: BlockId) -> &Block {
+        &self.blocks[b.index()]
+    }
+
+    pub fn block_ids(&self) -> impl Iterator<Item = BlockId> {
+        (0..self.blocks.len() as u32).map(BlockId)
+    }
+
+    /// Blocks in which a statement starting at byte `stmt_start` begins to execute.
+    pub fn blocks_of_stmt(&self, stmt_start: usize) -> Vec<BlockId> {
+        self.block_ids().filter(|b| self.block(*b).stmts.contains(&stmt_start)).collect()
+    }
+
+    /// Whether an UNSAT answer on this lowering proves unreachability.
+    pub fn sound_for_proofs(&self) -> bool {
+        self.proof_blockers.is_empty()
+    }
+}

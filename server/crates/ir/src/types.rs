@@ -1,0 +1,192 @@
+//! Java primitive types and constants as the IR sees them.
+
+use std::fmt;
+
+/// The type of an IR value.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Ty {
+    Bool,
+    Byte,
+    Short,
+    Char,
+    Int,
+    Long,
+    Float,
+    Double,
+    /// Any reference (String, objects, arrays): not modelled yet beyond constants and null.
+    Ref,
+    Void,
+}
+
+impl Ty {
+    /// Bit width of integral types (char is 16-bit unsigned).
+    pub fn bits(self) -> Option<u32> {
+        match self {
+            Ty::Byte => Some(8),
+            Ty::Short | Ty::Char => Some(16),
+            Ty::Int => Some(32),
+            Ty::Long => Some(64),
+            _ => None,
+        }
+    }
+
+    pub fn is_integral(self) -> bool {
+        self.bits().is_some()
+    }
+
+    pub fn is_floating(self) -> bool {
+        matches!(self, Ty::Float | Ty::Double)
+    }
+
+    pub fn is_numeric(self) -> bool {
+        self.is_integral() || self.is_floating()
+    }
+
+    /// Whether the type is signed (every integral type except char).
+    pub fn is_signed(self) -> bool {
+        self != Ty::Char
+    }
+
+    /// The Java primitive type named `name`, if any.
+    pub fn from_java(name: &str) -> Option<Ty> {
+        Some(match name.trim() {
+            "boolean" => Ty::Bool,
+            "byte" => Ty::Byte,
+            "short" => Ty::Short,
+            "char" => Ty::Char,
+            "int" => Ty::Int,
+            "long" => Ty::Long,
+            "float" => Ty::Float,
+            "double" => Ty::Double,
+            "void" => Ty::Void,
+            _ => return None,
+        })
+    }
+
+    /// The Java spelling.
+    pub fn java_name(self) -> &'static str {
+        match self {
+            Ty::Bool => "boolean",
+            Ty::Byte => "byte",
+            Ty::Short => "short",
+            Ty::Char => "char",
+            Ty::Int => "int",
+            Ty::Long => "long",
+            Ty::Float => "float",
+            Ty::Double => "double",
+            Ty::Ref => "Object",
+            Ty::Void => "void",
+        }
+    }
+
+    /// Binary numeric promotion (JLS 5.6.2) of two numeric types.
+    pub fn promote2(a: Ty, b: Ty) -> Ty {
+        if a == Ty::Double || b == Ty::Double {
+            Ty::Double
+        } else if a == Ty::Float || b == Ty::Float {
+            Ty::Float
+        } else if a == Ty::Long || b == Ty::Long {
+            Ty::Long
+        } else {
+            Ty::Int
+        }
+    }
+
+    /// Unary numeric promotion (JLS 5.6.1).
+    pub fn promote1(a: Ty) -> Ty {
+        match a {
+            Ty::Byte | Ty::Short | Ty::Char => Ty::Int,
+            t => t,
+        }
+    }
+}
+
+impl fmt::Display for Ty {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.java_name())
+    }
+}
+
+/// A constant. Integral values are stored normalised to their type: sign-extended for signed types,
+/// zero-extended for char. Floating values are stored as their IEEE bits so constants can be hashed.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Const {
+    Bool(bool),
+    Int(Ty, i64),
+    Float(u32),
+    Double(u64),
+    Str(String),
+    Null,
+}
+
+impl Const {
+    /// An integral constant of type `ty`, wrapped to the type's width.
+    pub fn int(ty: Ty, v: i64) -> Const {
+        Const::Int(ty, normalize(ty, v))
+    }
+
+    pub fn f32(v: f32) -> Const {
+        Const::Float(v.to_bits())
+    }
+
+    pub fn f64(v: f64) -> Const {
+        Const::Double(v.to_bits())
+    }
+
+    pub fn ty(&self) -> Ty {
+        match self {
+            Const::Bool(_) => Ty::Bool,
+            Const::Int(t, _) => *t,
+            Const::Float(_) => Ty::Float,
+            Const::Double(_) => Ty::Double,
+            Const::Str(_) | Const::Null => Ty::Ref,
+        }
+    }
+}
+
+/// Wraps `v` to the width and signedness of integral type `ty`.
+pub fn normalize(ty: Ty, v: i64) -> i64 {
+    match ty {
+        Ty::Byte => v as i8 as i64,
+        Ty::Short => v as i16 as i64,
+        Ty::Char => v as u16 as i64,
+        Ty::Int => v as i32 as i64,
+        _ => v,
+    }
+}
+
+impl fmt::Display for Const {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Const::Bool(b) => write!(f, "{b}"),
+            Const::Int(Ty::Long, v) => write!(f, "{v}L"),
+            Const::Int(Ty::Char, v) => write!(f, "(char) {v}"),
+            Const::Int(Ty::Int, v) => write!(f, "{v}"),
+            Const::Int(t, v) => write!(f, "({t}) {v}"),
+            Const::Float(b) => write!(f, "{:?}f", f32::from_bits(*b)),
+            Const::Double(b) => write!(f, "{:?}", f64::from_bits(*b)),
+            Const::Str(s) => write!(f, "{s:?}"),
+            Const::Null => f.write_str("null"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn constants_wrap_to_their_type() {
+        assert_eq!(Const::int(Ty::Byte, 200), Const::Int(Ty::Byte, -56));
+        assert_eq!(Const::int(Ty::Char, -1), Const::Int(Ty::Char, 65535));
+        assert_eq!(Const::int(Ty::Int, 1 << 31), Const::Int(Ty::Int, i32::MIN as i64));
+    }
+
+    #[test]
+    fn promotion() {
+        assert_eq!(Ty::promote2(Ty::Byte, Ty::Char), Ty::Int);
+        assert_eq!(Ty::promote2(Ty::Int, Ty::Long), Ty::Long);
+        assert_eq!(Ty::promote2(Ty::Long, Ty::Float), Ty::Float);
+        assert_eq!(Ty::promote1(Ty::Short), Ty::Int);
+    }
+}
