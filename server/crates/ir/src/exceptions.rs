@@ -5,7 +5,11 @@ fn parent(class: &str) -> Option<&'static str> {
     Some(match class {
         "Throwable" => return None,
         "Exception" | "Error" => "Throwable",
-        "RuntimeException" | "java.io.IOException" | "IOException" | "InterruptedException" | "ReflectiveOperationException"
+        "RuntimeException"
+        | "java.io.IOException"
+        | "IOException"
+        | "InterruptedException"
+        | "ReflectiveOperationException"
         | "CloneNotSupportedException" => "Exception",
         "ArithmeticException"
         | "ArrayStoreException"
@@ -23,7 +27,9 @@ fn parent(class: &str) -> Option<&'static str> {
         "NumberFormatException" => "IllegalArgumentException",
         "ArrayIndexOutOfBoundsException" | "StringIndexOutOfBoundsException" => "IndexOutOfBoundsException",
         "InputMismatchException" => "NoSuchElementException",
-        "AssertionError" | "StackOverflowError" | "OutOfMemoryError" | "LinkageError" | "VirtualMachineError" => "Error",
+        "AssertionError" | "StackOverflowError" | "OutOfMemoryError" | "LinkageError" | "VirtualMachineError" => {
+            "Error"
+        }
         "FileNotFoundException" => "IOException",
         _ => return None,
     })

@@ -226,7 +226,10 @@ pub enum Terminator {
     Return(Option<ValueId>),
     /// The method completes abruptly with an exception of this class (simple name, e.g.
     /// `ArithmeticException`).
-    Throw { class: String, span: Option<Range<usize>> },
+    Throw {
+        class: String,
+        span: Option<Range<usize>>,
+    },
     /// Execution continues beyond what was lowered: no path through here is considered.
     Cutoff(CutoffKind),
     /// Placeholder while the builder is still filling the block; the verifier rejects it.

@@ -111,8 +111,12 @@ impl MethodInfo {
                 match p.kind() {
                     "formal_parameter" => {
                         let ty = p.child_by_field_name("type").map(|t| text_of(t, src).to_string()).unwrap_or_default();
-                        let pname = p.child_by_field_name("name").map(|t| text_of(t, src).to_string()).unwrap_or_default();
-                        let dims = p.child_by_field_name("dimensions").map(|d| text_of(d, src).to_string()).unwrap_or_default();
+                        let pname =
+                            p.child_by_field_name("name").map(|t| text_of(t, src).to_string()).unwrap_or_default();
+                        let dims = p
+                            .child_by_field_name("dimensions")
+                            .map(|d| text_of(d, src).to_string())
+                            .unwrap_or_default();
                         params.push(Param { name: pname, ty: format!("{ty}{dims}") });
                     }
                     "spread_parameter" => {
@@ -136,15 +140,18 @@ impl MethodInfo {
         let mut up = node.parent();
         let mut first = true;
         while let Some(n) = up {
-            if matches!(n.kind(), "class_declaration" | "enum_declaration" | "record_declaration" | "interface_declaration") {
+            if matches!(
+                n.kind(),
+                "class_declaration" | "enum_declaration" | "record_declaration" | "interface_declaration"
+            ) {
                 if let Some(cn) = n.child_by_field_name("name") {
                     classes.push(text_of(cn, src).to_string());
                 }
                 if first {
                     let mut c = n.walk();
-                    let abstract_mod = n
-                        .children(&mut c)
-                        .any(|ch| ch.kind() == "modifiers" && text_of(ch, src).split_whitespace().any(|w| w == "abstract"));
+                    let abstract_mod = n.children(&mut c).any(|ch| {
+                        ch.kind() == "modifiers" && text_of(ch, src).split_whitespace().any(|w| w == "abstract")
+                    });
                     class_is_abstract = abstract_mod || n.kind() == "interface_declaration";
                     first = false;
                 }
@@ -211,8 +218,12 @@ impl fmt::Display for TargetError {
             TargetError::InFieldInitializer { line } => {
                 write!(f, "line {} is in a field initializer, not in a method body", line + 1)
             }
-            TargetError::InLambda { line } => write!(f, "line {} is inside a lambda, which jreach cannot target yet", line + 1),
-            TargetError::InInitializer { line } => write!(f, "line {} is in an initializer block, not in a method", line + 1),
+            TargetError::InLambda { line } => {
+                write!(f, "line {} is inside a lambda, which jreach cannot target yet", line + 1)
+            }
+            TargetError::InInitializer { line } => {
+                write!(f, "line {} is in an initializer block, not in a method", line + 1)
+            }
             TargetError::InLocalOrAnonymousClass { line } => {
                 write!(f, "line {} is in a local or anonymous class, which jreach cannot target yet", line + 1)
             }

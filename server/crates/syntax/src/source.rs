@@ -33,7 +33,8 @@ impl SourceFile {
         let text = text.into();
         let mut parser = Parser::new();
         parser.set_language(&language()).expect("tree-sitter-java matches the tree-sitter version");
-        let tree = parser.parse(&text, None).expect("parsing without a timeout or cancellation flag always yields a tree");
+        let tree =
+            parser.parse(&text, None).expect("parsing without a timeout or cancellation flag always yields a tree");
         let lines = LineIndex::new(&text);
         SourceFile { text, tree, lines }
     }
