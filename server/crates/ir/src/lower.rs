@@ -1,1 +1,1865 @@
-//! (being written)
+//! Lowering of a Java method body (a tree-sitter subtree) to an acyclic [`Function`].
+//!
+//! Statements and expressions are walked once, building SSA with [`FunctionBuilder`]. Control flow
+//! that Java evaluates lazily (`&&`, `||`, `?:`, switch dispatch) becomes branches. Implicit
+//! exceptions (integral division by zero) become branches to the matching `catch`, through `finally`
+//! bodies, which are copied onto every exit path as javac does. Calls to methods of the same class
+//! are inlined up to a depth; calls to a few JDK methods become their definitions; other calls give
+//! unknown values. Loops are unrolled (`LowerMode::Synthesis`) or abstracted by havoc of the locals
+//! they assign (`LowerMode::OverApprox`). Whatever is not modelled cuts the path with a reason and
+//! records a proof blocker: the lowering never panics on valid or broken Java.
+
+use std::collections::HashMap;
+
+use jreach_syntax::{text_of, MethodInfo, Node, SourceFile};
+
+use crate::builder::{FunctionBuilder, Var};
+use crate::exceptions::is_subclass;
+use crate::func::*;
+use crate::types::{normalize, Const, Ty};
+
+/// How to lower.
+#[derive(Clone, Debug)]
+pub struct LowerOptions {
+    pub mode: LowerMode,
+    /// Nesting depth of inlined calls (recursion included).
+    pub inline_depth: u32,
+    /// Upper bound on values before paths are cut off (keeps unrolling of nested loops in check).
+    pub max_values: usize,
+}
+
+impl Default for LowerOptions {
+    fn default() -> Self {
+        LowerOptions { mode: LowerMode::Synthesis { unroll: 8 }, inline_depth: 8, max_values: 400_000 }
+    }
+}
+
+/// Lowers `method` of `file`.
+pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions) -> Function {
+    let params: Vec<ParamInfo> = method
+        .params
+        .iter()
+        .map(|p| ParamInfo { name: p.name.clone(), ty: Ty::from_java(&p.ty).unwrap_or(Ty::Ref), java_ty: p.ty.clone() })
+        .collect();
+    let return_ty = Ty::from_java(&method.return_ty).unwrap_or(Ty::Ref);
+    let name = format!("{}.{}", method.class_name(), method.name);
+    let mut lw = Lowerer {
+        file,
+        src: &file.text,
+        methods: MethodInfo::all(file),
+        opts: opts.clone(),
+        b: FunctionBuilder::new(name, params.clone(), return_ty, opts.mode),
+        cur: None,
+        scopes: vec![HashMap::new()],
+        targets: vec![],
+        handlers: vec![],
+        frames: vec![],
+        fields: HashMap::new(),
+        const_depth: 0,
+    };
+    lw.collect_fields();
+    let entry = lw.b.entry();
+    lw.cur = Some(entry);
+    if method.has_error {
+        lw.b.add_proof_blocker("the method has syntax errors".into());
+    }
+    for (i, p) in params.iter().enumerate() {
+        let var = lw.b.new_var(&p.name, p.ty);
+        let v = lw.b.push(entry, Op::Param(i as u32), p.ty, None);
+        lw.b.def_var(var, entry, v);
+        lw.scopes[0].insert(p.name.clone(), Local { var, ty: p.ty });
+    }
+    let ret_block = lw.b.create_block();
+    let ret_var = (return_ty != Ty::Void).then(|| lw.b.new_var("$return", return_ty));
+    lw.frames.push(Frame { ret_block, ret_var, ret_ty: return_ty, handlers_len: 0, classes: method.classes.clone() });
+    let body = method.body_node(file);
+    lw.block_stmts(body);
+    if let Some(c) = lw.cur.take() {
+        if return_ty == Ty::Void || method.is_constructor {
+            lw.b.terminate(c, Terminator::Jump(ret_block));
+        } else {
+            lw.b.terminate(c, Terminator::Cutoff(CutoffKind::Unsupported("falls off the end of a non-void method".into())));
+        }
+    }
+    lw.b.seal(ret_block);
+    let rv = ret_var.map(|v| lw.b.use_var(v, ret_block));
+    lw.b.terminate(ret_block, Terminator::Return(rv));
+    lw.b.finish()
+}
+
+#[derive(Copy, Clone, Debug)]
+struct Local {
+    var: Var,
+    ty: Ty,
+}
+
+#[derive(Clone, Debug)]
+struct JumpTarget {
+    label: Option<String>,
+    break_to: BlockId,
+    continue_to: Option<BlockId>,
+    /// For switch expressions: the variable `yield` assigns.
+    yield_var: Option<(Var, Ty)>,
+    handlers_len: usize,
+    is_loop: bool,
+}
+
+#[derive(Clone)]
+struct CatchInfo {
+    classes: Vec<String>,
+    block: BlockId,
+}
+
+#[derive(Clone)]
+struct TryCtx<'t> {
+    catches: Vec<CatchInfo>,
+    finally: Option<Node<'t>>,
+}
+
+struct Frame {
+    ret_block: BlockId,
+    ret_var: Option<Var>,
+    ret_ty: Ty,
+    handlers_len: usize,
+    classes: Vec<String>,
+}
+
+#[derive(Clone)]
+struct FieldInfo {
+    ty: Ty,
+    constant_init: Option<std::ops::Range<usize>>,
+}
+
+struct Lowerer<'t> {
+    file: &'t SourceFile,
+    src: &'t str,
+    methods: Vec<MethodInfo>,
+    opts: LowerOptions,
+    b: FunctionBuilder,
+    cur: Option<BlockId>,
+    scopes: Vec<HashMap<String, Local>>,
+    targets: Vec<JumpTarget>,
+    handlers: Vec<TryCtx<'t>>,
+    frames: Vec<Frame>,
+    fields: HashMap<String, FieldInfo>,
+    const_depth: u32,
+}
+
+fn named_children<'t>(n: Node<'t>) -> Vec<Node<'t>> {
+    let mut c = n.walk();
+    n.named_children(&mut c).filter(|ch| !ch.is_extra()).collect()
+}
+
+impl<'t> Lowerer<'t> {
+    fn text(&self, n: Node<'_>) -> &'t str {
+        text_of(n, self.src)
+    }
+
+    fn synthesis(&self) -> bool {
+        matches!(self.opts.mode, LowerMode::Synthesis { .. })
+    }
+
+    // ---- blocks and values -------------------------------------------------------------
+
+    /// The current block; code after an abrupt completion goes into a fresh block no path reaches.
+    fn cur(&mut self) -> BlockId {
+        match self.cur {
+            Some(b) => b,
+            None => {
+                let b = self.b.create_block();
+                self.b.seal(b);
+                self.cur = Some(b);
+                b
+            }
+        }
+    }
+
+    fn emit(&mut self, op: Op, ty: Ty, n: Option<Node<'_>>) -> ValueId {
+        let b = self.cur();
+        self.b.push(b, op, ty, n.map(|n| n.byte_range()))
+    }
+
+    fn konst(&mut self, c: Const) -> ValueId {
+        let ty = c.ty();
+        self.emit(Op::Const(c), ty, None)
+    }
+
+    fn int(&mut self, ty: Ty, v: i64) -> ValueId {
+        self.konst(Const::int(ty, v))
+    }
+
+    fn ty(&self, v: ValueId) -> Ty {
+        self.b.func().value(v).ty
+    }
+
+    fn bin(&mut self, op: BinOp, a: ValueId, c: ValueId) -> ValueId {
+        let ty = if op.is_comparison() { Ty::Bool } else { self.ty(a) };
+        self.emit(Op::Binary(op, a, c), ty, None)
+    }
+
+    fn select(&mut self, c: ValueId, a: ValueId, e: ValueId) -> ValueId {
+        let ty = self.ty(a);
+        self.emit(Op::Select(c, a, e), ty, None)
+    }
+
+    fn nondet(&mut self, kind: NondetKind, ty: Ty, n: Option<Node<'_>>) -> ValueId {
+        self.emit(Op::Nondet(kind), ty, n)
+    }
+
+    fn opaque(&mut self, what: String, ty: Ty, n: Option<Node<'_>>) -> ValueId {
+        self.nondet(NondetKind::Opaque { what }, ty, n)
+    }
+
+    fn jump(&mut self, to: BlockId) {
+        if let Some(c) = self.cur.take() {
+            self.b.terminate(c, Terminator::Jump(to));
+        }
+    }
+
+    fn branch(&mut self, cond: ValueId, then_to: BlockId, else_to: BlockId, origin: Option<CondOrigin>) {
+        let c = self.cur();
+        self.cur = None;
+        self.b.terminate(c, Terminator::Branch { cond, then_to, else_to, origin });
+    }
+
+    /// Ends the current path: something beyond the model. Records a proof blocker unless the cut is
+    /// part of a sound abstraction.
+    fn cutoff(&mut self, kind: CutoffKind) {
+        match &kind {
+            CutoffKind::LoopIteration => {}
+            CutoffKind::InlineDepth | CutoffKind::UnrollBound | CutoffKind::SizeLimit => {
+                self.b.add_proof_blocker(kind.to_string())
+            }
+            CutoffKind::Unsupported(why) => self.b.add_proof_blocker(why.clone()),
+        }
+        if let Some(c) = self.cur.take() {
+            self.b.terminate(c, Terminator::Cutoff(kind));
+        }
+    }
+
+    fn unsupported(&mut self, what: impl Into<String>) {
+        self.cutoff(CutoffKind::Unsupported(what.into()));
+    }
+
+    /// Converts `v` to `to` (assignment/casting conversion between primitives). References become
+    /// unknown primitives (unboxing of a value jreach does not track).
+    fn convert(&mut self, v: ValueId, to: Ty) -> ValueId {
+        let from = self.ty(v);
+        if from == to || to == Ty::Ref || to == Ty::Void {
+            return v;
+        }
+        if from == Ty::Ref || from == Ty::Void || (from == Ty::Bool) != (to == Ty::Bool) {
+            return self.opaque(format!("a {to} from a value jreach does not track"), to, None);
+        }
+        self.emit(Op::Cast(v), to, None)
+    }
+
+    // ---- scopes ------------------------------------------------------------------------
+
+    fn lookup(&self, name: &str) -> Option<Local> {
+        self.scopes.iter().rev().find_map(|s| s.get(name).copied())
+    }
+
+    fn declare(&mut self, name: &str, ty: Ty) -> Var {
+        let var = self.b.new_var(name, ty);
+        self.scopes.last_mut().expect("a scope").insert(name.to_string(), Local { var, ty });
+        var
+    }
+
+    fn assign(&mut self, var: Var, v: ValueId) {
+        let c = self.cur();
+        self.b.def_var(var, c, v);
+    }
+
+    fn read(&mut self, var: Var) -> ValueId {
+        let c = self.cur();
+        self.b.use_var(var, c)
+    }
+
+    fn collect_fields(&mut self) {
+        let mut stack = vec![self.file.tree.root_node()];
+        while let Some(n) = stack.pop() {
+            if n.kind() == "field_declaration" {
+                let mods = named_children(n).into_iter().find(|c| c.kind() == "modifiers").map(|m| self.text(m));
+                let is_const = mods.is_some_and(|m| {
+                    let w: Vec<&str> = m.split_whitespace().collect();
+                    w.contains(&"static") && w.contains(&"final")
+                });
+                let ty_text = n.child_by_field_name("type").map(|t| self.text(t)).unwrap_or("");
+                let ty = Ty::from_java(ty_text).unwrap_or(Ty::Ref);
+                let mut c = n.walk();
+                for d in n.children_by_field_name("declarator", &mut c) {
+                    let Some(name) = d.child_by_field_name("name") else { continue };
+                    let init = d.child_by_field_name("value").filter(|_| is_const && ty != Ty::Ref).map(|v| v.byte_range());
+                    self.fields.entry(self.text(name).to_string()).or_insert(FieldInfo { ty, constant_init: init });
+                }
+                continue;
+            }
+            stack.extend(named_children(n));
+        }
+    }
+
+    fn node_at(&self, r: &std::ops::Range<usize>) -> Option<Node<'t>> {
+        let mut n = self.file.tree.root_node().descendant_for_byte_range(r.start, r.end)?;
+        while n.byte_range() != *r {
+            n = n.parent()?;
+        }
+        Some(n)
+    }
+
+    // ---- statements --------------------------------------------------------------------
+
+    fn block_stmts(&mut self, block: Node<'t>) {
+        self.scopes.push(HashMap::new());
+        for s in named_children(block) {
+            self.stmt(s);
+        }
+        self.scopes.pop();
+    }
+
+    fn too_big(&self) -> bool {
+        self.b.value_count() > self.opts.max_values
+    }
+
+    fn stmt(&mut self, s: Node<'t>) {
+        if s.kind() == "line_comment" || s.kind() == "block_comment" {
+            return;
+        }
+        let c = self.cur();
+        self.b.mark_stmt(c, s.start_byte());
+        if self.too_big() {
+            self.cutoff(CutoffKind::SizeLimit);
+            return;
+        }
+        if s.is_error() || s.is_missing() {
+            self.unsupported("a syntax error");
+            return;
+        }
+        match s.kind() {
+            "block" => self.block_stmts(s),
+            ";" | "empty_statement" | "local_class_declaration" | "class_declaration" | "assert_statement" => {}
+            "expression_statement" => {
+                if let Some(e) = named_children(s).into_iter().next() {
+                    self.expr(e);
+                }
+            }
+            "local_variable_declaration" => self.local_decl(s),
+            "if_statement" => self.if_stmt(s),
+            "while_statement" | "for_statement" | "do_statement" => self.loop_stmt(s, None),
+            "enhanced_for_statement" => self.enhanced_for(s, None),
+            "labeled_statement" => self.labeled(s),
+            "return_statement" => self.return_stmt(s),
+            "throw_statement" => self.throw_stmt(s),
+            "break_statement" | "continue_statement" => self.break_continue(s),
+            "yield_statement" => self.yield_stmt(s),
+            "switch_expression" => {
+                self.switch(s, None);
+            }
+            "try_statement" => self.try_stmt(s),
+            "synchronized_statement" => {
+                if let Some(body) = s.child_by_field_name("body").or_else(|| named_children(s).into_iter().last()) {
+                    self.stmt(body);
+                }
+            }
+            "explicit_constructor_invocation" => {
+                // super(...) / this(...): arguments are evaluated; the constructor itself is not seen.
+                if let Some(args) = s.child_by_field_name("arguments") {
+                    for a in named_children(args) {
+                        self.expr(a);
+                    }
+                }
+                self.unknown_call_throws(&format!("{}(...)", self.text(s).split('(').next().unwrap_or("super")));
+            }
+            "try_with_resources_statement" => self.unsupported("try-with-resources is not modelled yet"),
+            other => self.unsupported(format!("`{other}` statements are not modelled yet")),
+        }
+    }
+
+    fn local_decl(&mut self, s: Node<'t>) {
+        let ty_text = s.child_by_field_name("type").map(|t| self.text(t)).unwrap_or("");
+        let declared = Ty::from_java(ty_text);
+        let mut c = s.walk();
+        let decls: Vec<Node<'t>> = s.children_by_field_name("declarator", &mut c).collect();
+        for d in decls {
+            let Some(name) = d.child_by_field_name("name") else { continue };
+            let name = self.text(name);
+            let dims = d.child_by_field_name("dimensions").is_some();
+            let init = d.child_by_field_name("value");
+            let mut ty = if dims { Ty::Ref } else { declared.unwrap_or(Ty::Ref) };
+            let value = init.map(|e| self.expr_as(e, if ty == Ty::Ref { None } else { Some(ty) }));
+            if ty_text == "var" {
+                if let Some(v) = value {
+                    ty = self.ty(v);
+                }
+            }
+            let var = self.declare(name, ty);
+            if let Some(v) = value {
+                let v = self.convert(v, ty);
+                self.assign(var, v);
+            }
+        }
+    }
+
+    fn if_stmt(&mut self, s: Node<'t>) {
+        let (Some(cond), Some(then)) = (s.child_by_field_name("condition"), s.child_by_field_name("consequence")) else {
+            self.unsupported("an incomplete if statement");
+            return;
+        };
+        let t = self.b.create_block();
+        let f = self.b.create_block();
+        self.cond(cond, t, f);
+        self.b.seal(t);
+        self.b.seal(f);
+        let join = self.b.create_block();
+        self.cur = Some(t);
+        self.stmt(then);
+        self.jump(join);
+        self.cur = Some(f);
+        if let Some(alt) = s.child_by_field_name("alternative") {
+            self.stmt(alt);
+        }
+        self.jump(join);
+        self.b.seal(join);
+        self.cur = Some(join);
+    }
+
+    fn labeled(&mut self, s: Node<'t>) {
+        let kids = named_children(s);
+        let (Some(label), Some(body)) = (kids.first(), kids.last()) else { return };
+        let label = self.text(*label).to_string();
+        match body.kind() {
+            "while_statement" | "for_statement" | "do_statement" => self.loop_stmt(*body, Some(label)),
+            "enhanced_for_statement" => self.enhanced_for(*body, Some(label)),
+            _ => {
+                let exit = self.b.create_block();
+                self.targets.push(JumpTarget {
+                    label: Some(label),
+                    break_to: exit,
+                    continue_to: None,
+                    yield_var: None,
+                    handlers_len: self.handlers.len(),
+                    is_loop: false,
+                });
+                self.stmt(*body);
+                self.targets.pop();
+                self.jump(exit);
+                self.b.seal(exit);
+                self.cur = Some(exit);
+            }
+        }
+    }
+
+    /// `while`, `for` and `do`: unrolled (synthesis) or abstracted (over-approximation).
+    fn loop_stmt(&mut self, s: Node<'t>, label: Option<String>) {
+        self.scopes.push(HashMap::new());
+        if s.kind() == "for_statement" {
+            let mut c = s.walk();
+            let inits: Vec<Node<'t>> = s.children_by_field_name("init", &mut c).collect();
+            for i in inits {
+                if i.kind() == "local_variable_declaration" {
+                    self.local_decl(i);
+                } else {
+                    self.expr(i);
+                }
+            }
+        }
+        let cond = s.child_by_field_name("condition");
+        let body = s.child_by_field_name("body");
+        let mut c = s.walk();
+        let updates: Vec<Node<'t>> = s.children_by_field_name("update", &mut c).collect();
+        let is_do = s.kind() == "do_statement";
+        let exit = self.b.create_block();
+        match self.opts.mode {
+            LowerMode::Synthesis { unroll } => {
+                let mut iteration = 0;
+                // For `do`, the first test comes after the first body.
+                loop {
+                    if self.cur.is_none() {
+                        break;
+                    }
+                    if !is_do || iteration > 0 {
+                        let body_b = self.b.create_block();
+                        if iteration >= unroll || self.too_big() {
+                            let cut = self.b.create_block();
+                            self.loop_cond(cond, cut, exit);
+                            self.b.seal(cut);
+                            self.cur = Some(cut);
+                            self.cutoff(if iteration >= unroll { CutoffKind::UnrollBound } else { CutoffKind::SizeLimit });
+                            break;
+                        }
+                        self.loop_cond(cond, body_b, exit);
+                        self.b.seal(body_b);
+                        self.cur = Some(body_b);
+                    }
+                    let cont = self.b.create_block();
+                    self.targets.push(JumpTarget {
+                        label: label.clone(),
+                        break_to: exit,
+                        continue_to: Some(cont),
+                        yield_var: None,
+                        handlers_len: self.handlers.len(),
+                        is_loop: true,
+                    });
+                    if let Some(body) = body {
+                        self.stmt(body);
+                    }
+                    self.targets.pop();
+                    self.jump(cont);
+                    self.b.seal(cont);
+                    self.cur = Some(cont);
+                    for u in &updates {
+                        self.expr(*u);
+                    }
+                    iteration += 1;
+                }
+            }
+            LowerMode::OverApprox => {
+                let head = self.b.create_block();
+                self.jump(head);
+                self.b.seal(head);
+                self.cur = Some(head);
+                self.havoc_assigned(s);
+                if !is_do {
+                    let body_b = self.b.create_block();
+                    self.loop_cond(cond, body_b, exit);
+                    self.b.seal(body_b);
+                    self.cur = Some(body_b);
+                }
+                let latch = self.b.create_block();
+                self.targets.push(JumpTarget {
+                    label,
+                    break_to: exit,
+                    continue_to: Some(latch),
+                    yield_var: None,
+                    handlers_len: self.handlers.len(),
+                    is_loop: true,
+                });
+                if let Some(body) = body {
+                    self.stmt(body);
+                }
+                self.targets.pop();
+                self.jump(latch);
+                self.b.seal(latch);
+                self.cur = Some(latch);
+                for u in &updates {
+                    self.expr(*u);
+                }
+                if is_do {
+                    let again = self.b.create_block();
+                    self.loop_cond(cond, again, exit);
+                    self.b.seal(again);
+                    self.cur = Some(again);
+                }
+                self.cutoff(CutoffKind::LoopIteration);
+            }
+        }
+        self.b.seal(exit);
+        self.cur = Some(exit);
+        self.scopes.pop();
+    }
+
+    fn loop_cond(&mut self, cond: Option<Node<'t>>, t: BlockId, f: BlockId) {
+        match cond {
+            Some(c) => self.cond(c, t, f),
+            None => self.jump(t),
+        }
+    }
+
+    /// Over-approximation of a loop head: every local the loop may assign holds any value.
+    fn havoc_assigned(&mut self, loop_node: Node<'t>) {
+        let mut names = Vec::new();
+        let mut stack = vec![loop_node];
+        while let Some(n) = stack.pop() {
+            match n.kind() {
+                "lambda_expression" | "class_body" => continue,
+                "assignment_expression" => {
+                    if let Some(l) = n.child_by_field_name("left") {
+                        if l.kind() == "identifier" {
+                            names.push(self.text(l).to_string());
+                        }
+                    }
+                }
+                "update_expression" => {
+                    for k in named_children(n) {
+                        if k.kind() == "identifier" {
+                            names.push(self.text(k).to_string());
+                        }
+                    }
+                }
+                _ => {}
+            }
+            stack.extend(named_children(n));
+        }
+        names.sort();
+        names.dedup();
+        for name in names {
+            if let Some(local) = self.lookup(&name) {
+                let v = self.nondet(NondetKind::Havoc { var: name.clone() }, local.ty, None);
+                self.assign(local.var, v);
+            }
+        }
+    }
+
+    fn enhanced_for(&mut self, s: Node<'t>, label: Option<String>) {
+        if self.synthesis() {
+            self.unsupported("enhanced for loops (arrays and collections) are not modelled yet");
+            return;
+        }
+        if let Some(v) = s.child_by_field_name("value") {
+            self.expr(v);
+        }
+        self.scopes.push(HashMap::new());
+        let exit = self.b.create_block();
+        let head = self.b.create_block();
+        self.jump(head);
+        self.b.seal(head);
+        self.cur = Some(head);
+        self.havoc_assigned(s);
+        let more = self.nondet(NondetKind::Opaque { what: "whether the loop has another element".into() }, Ty::Bool, None);
+        let body_b = self.b.create_block();
+        self.branch(more, body_b, exit, None);
+        self.b.seal(body_b);
+        self.cur = Some(body_b);
+        let ty = s.child_by_field_name("type").and_then(|t| Ty::from_java(self.text(t))).unwrap_or(Ty::Ref);
+        if let Some(name) = s.child_by_field_name("name") {
+            let var = self.declare(self.text(name), ty);
+            let v = self.opaque("an element of the iterated collection".into(), ty, None);
+            self.assign(var, v);
+        }
+        let latch = self.b.create_block();
+        self.targets.push(JumpTarget {
+            label,
+            break_to: exit,
+            continue_to: Some(latch),
+            yield_var: None,
+            handlers_len: self.handlers.len(),
+            is_loop: true,
+        });
+        if let Some(body) = s.child_by_field_name("body") {
+            self.stmt(body);
+        }
+        self.targets.pop();
+        self.jump(latch);
+        self.b.seal(latch);
+        self.cur = Some(latch);
+        self.cutoff(CutoffKind::LoopIteration);
+        self.b.seal(exit);
+        self.cur = Some(exit);
+        self.scopes.pop();
+    }
+
+    fn return_stmt(&mut self, s: Node<'t>) {
+        let (ret_ty, ret_var, ret_block, handlers_len) = {
+            let f = self.frames.last().expect("a frame");
+            (f.ret_ty, f.ret_var, f.ret_block, f.handlers_len)
+        };
+        let value = named_children(s).into_iter().next().map(|e| {
+            let v = self.expr_as(e, Some(ret_ty));
+            self.convert(v, ret_ty)
+        });
+        self.run_finallies(handlers_len);
+        if self.cur.is_none() {
+            return;
+        }
+        if let (Some(var), Some(v)) = (ret_var, value) {
+            self.assign(var, v);
+        }
+        self.jump(ret_block);
+    }
+
+    /// Lowers the `finally` bodies of the try contexts above `down_to`, innermost first, as a jump
+    /// out of them does.
+    fn run_finallies(&mut self, down_to: usize) {
+        let mut i = self.handlers.len();
+        while i > down_to {
+            i -= 1;
+            if let Some(fin) = self.handlers[i].finally {
+                let saved = self.handlers.split_off(i);
+                self.stmt(fin);
+                self.handlers.extend(saved);
+                if self.cur.is_none() {
+                    return;
+                }
+            }
+        }
+    }
+
+    fn throw_stmt(&mut self, s: Node<'t>) {
+        let Some(e) = named_children(s).into_iter().next() else { return };
+        if e.kind() == "object_creation_expression" {
+            let class = e.child_by_field_name("type").map(|t| self.text(t).to_string()).unwrap_or_default();
+            if let Some(args) = e.child_by_field_name("arguments") {
+                for a in named_children(args) {
+                    self.expr(a);
+                }
+            }
+            self.raise(&class, Some(s));
+        } else {
+            self.expr(e);
+            if self.synthesis() {
+                self.unsupported("rethrowing an exception object is not modelled yet");
+            } else {
+                self.raise_any("a rethrown exception");
+            }
+        }
+    }
+
+    /// An exception of `class` is thrown here: route it to the first matching catch, through the
+    /// finally bodies on the way, or out of the method.
+    fn raise(&mut self, class: &str, at: Option<Node<'_>>) {
+        let simple = class.rsplit('.').next().unwrap_or(class).trim().to_string();
+        let mut i = self.handlers.len();
+        while i > 0 {
+            i -= 1;
+            let ctx = self.handlers[i].clone();
+            for catch in &ctx.catches {
+                for cc in &catch.classes {
+                    match is_subclass(&simple, cc) {
+                        Some(true) => {
+                            self.jump(catch.block);
+                            return;
+                        }
+                        Some(false) => {}
+                        None => {
+                            self.unsupported(format!("cannot tell whether {simple} is caught by `catch ({cc} ...)`"));
+                            return;
+                        }
+                    }
+                }
+            }
+            if let Some(fin) = ctx.finally {
+                let saved = self.handlers.split_off(i);
+                self.stmt(fin);
+                self.handlers.extend(saved);
+                if self.cur.is_none() {
+                    return;
+                }
+            }
+        }
+        if let Some(c) = self.cur.take() {
+            self.b.terminate(c, Terminator::Throw { class: simple, span: at.map(|n| n.byte_range()) });
+        }
+    }
+
+    /// Over-approximation: an exception of any class may be thrown here.
+    fn raise_any(&mut self, what: &str) {
+        let mut i = self.handlers.len();
+        while i > 0 {
+            i -= 1;
+            let ctx = self.handlers[i].clone();
+            for catch in &ctx.catches {
+                let yes = self.nondet(NondetKind::CallThrows { callee: what.to_string() }, Ty::Bool, None);
+                let no = self.b.create_block();
+                self.branch(yes, catch.block, no, None);
+                self.b.seal(no);
+                self.cur = Some(no);
+            }
+            if let Some(fin) = ctx.finally {
+                let saved = self.handlers.split_off(i);
+                self.stmt(fin);
+                self.handlers.extend(saved);
+                if self.cur.is_none() {
+                    return;
+                }
+            }
+        }
+        if let Some(c) = self.cur.take() {
+            self.b.terminate(c, Terminator::Throw { class: "Throwable".into(), span: None });
+        }
+    }
+
+    /// A call jreach cannot see into may throw: a fork to the handlers (over-approximation), or a
+    /// proof blocker when synthesis ignores it inside a try.
+    fn unknown_call_throws(&mut self, callee: &str) {
+        if self.handlers.is_empty() {
+            return;
+        }
+        if self.synthesis() {
+            self.b.add_proof_blocker(format!("{callee} may throw inside a try"));
+            return;
+        }
+        let yes = self.nondet(NondetKind::CallThrows { callee: callee.to_string() }, Ty::Bool, None);
+        let throw_b = self.b.create_block();
+        let cont = self.b.create_block();
+        self.branch(yes, throw_b, cont, None);
+        self.b.seal(throw_b);
+        self.b.seal(cont);
+        self.cur = Some(throw_b);
+        self.raise_any(callee);
+        self.cur = Some(cont);
+    }
+
+    fn break_continue(&mut self, s: Node<'t>) {
+        let is_break = s.kind() == "break_statement";
+        let label = named_children(s).into_iter().find(|k| k.kind() == "identifier").map(|k| self.text(k).to_string());
+        let target = self
+            .targets
+            .iter()
+            .rev()
+            .find(|t| match &label {
+                Some(l) => t.label.as_deref() == Some(l.as_str()),
+                None => t.yield_var.is_none() && (t.is_loop || (is_break && t.label.is_none())),
+            })
+            .cloned();
+        let Some(t) = target else {
+            self.unsupported("a break or continue without a target");
+            return;
+        };
+        self.run_finallies(t.handlers_len);
+        let to = if is_break { Some(t.break_to) } else { t.continue_to };
+        match to {
+            Some(to) => self.jump(to),
+            None => self.unsupported("continue to a statement that is not a loop"),
+        }
+    }
+
+    fn yield_stmt(&mut self, s: Node<'t>) {
+        let Some(t) = self.targets.iter().rev().find(|t| t.yield_var.is_some()).cloned() else {
+            self.unsupported("yield outside a switch expression");
+            return;
+        };
+        let (var, ty) = t.yield_var.expect("found by yield_var");
+        if let Some(e) = named_children(s).into_iter().next() {
+            let v = self.expr_as(e, Some(ty));
+            let v = self.convert(v, ty);
+            self.run_finallies(t.handlers_len);
+            if self.cur.is_some() {
+                self.assign(var, v);
+            }
+        }
+        self.jump(t.break_to);
+    }
+
+    fn try_stmt(&mut self, s: Node<'t>) {
+        let kids = named_children(s);
+        let body = s.child_by_field_name("body");
+        let finally = kids.iter().find(|k| k.kind() == "finally_clause").and_then(|f| named_children(*f).into_iter().next());
+        let mut catches = Vec::new();
+        let mut catch_nodes = Vec::new();
+        for k in kids.iter().filter(|k| k.kind() == "catch_clause") {
+            let param = named_children(*k).into_iter().find(|p| p.kind() == "catch_formal_parameter");
+            let mut classes = Vec::new();
+            let mut var_name = None;
+            if let Some(p) = param {
+                for part in named_children(p) {
+                    if part.kind() == "catch_type" {
+                        for t in named_children(part) {
+                            classes.push(self.text(t).rsplit('.').next().unwrap_or("").to_string());
+                        }
+                    }
+                }
+                var_name = p.child_by_field_name("name").map(|n| self.text(n).to_string());
+            }
+            let block = self.b.create_block();
+            catches.push(CatchInfo { classes, block });
+            catch_nodes.push((block, var_name, k.child_by_field_name("body")));
+        }
+        let after = self.b.create_block();
+        self.handlers.push(TryCtx { catches, finally });
+        if let Some(body) = body {
+            self.stmt(body);
+        }
+        self.handlers.pop();
+        if let Some(fin) = finally {
+            if self.cur.is_some() {
+                self.stmt(fin);
+            }
+        }
+        self.jump(after);
+        for (block, var_name, body) in catch_nodes {
+            self.b.seal(block);
+            self.cur = Some(block);
+            self.scopes.push(HashMap::new());
+            if let Some(name) = var_name {
+                let var = self.declare(&name, Ty::Ref);
+                let v = self.opaque("the caught exception".into(), Ty::Ref, None);
+                self.assign(var, v);
+            }
+            self.handlers.push(TryCtx { catches: vec![], finally });
+            if let Some(body) = body {
+                self.stmt(body);
+            }
+            self.handlers.pop();
+            self.scopes.pop();
+            if let Some(fin) = finally {
+                if self.cur.is_some() {
+                    self.stmt(fin);
+                }
+            }
+            self.jump(after);
+        }
+        self.b.seal(after);
+        self.cur = Some(after);
+    }
+
+    /// Classic and arrow `switch`, as a statement (`value_ty` None) or as an expression yielding a
+    /// value of `value_ty`.
+    fn switch(&mut self, s: Node<'t>, value_ty: Option<Ty>) -> Option<ValueId> {
+        let (Some(sel_node), Some(body)) = (s.child_by_field_name("condition"), s.child_by_field_name("body")) else {
+            self.unsupported("an incomplete switch");
+            return None;
+        };
+        let sel = self.expr(sel_node);
+        let sel = if self.ty(sel).is_integral() {
+            let t = Ty::promote1(self.ty(sel));
+            self.convert(sel, t)
+        } else {
+            sel
+        };
+        let sel_text = self.text(sel_node).trim_start_matches('(').trim_end_matches(')').to_string();
+        let groups: Vec<Node<'t>> =
+            named_children(body).into_iter().filter(|g| matches!(g.kind(), "switch_block_statement_group" | "switch_rule")).collect();
+        let exit = self.b.create_block();
+        let yield_var = value_ty.map(|t| (self.b.new_var("$switch", t), t));
+        let group_blocks: Vec<BlockId> = groups.iter().map(|_| self.b.create_block()).collect();
+        let mut default = None;
+        for (i, g) in groups.iter().enumerate() {
+            for label in named_children(*g).into_iter().filter(|l| l.kind() == "switch_label") {
+                let cases = named_children(label);
+                if cases.is_empty() || self.text(label).trim_start().starts_with("default") {
+                    default = Some(group_blocks[i]);
+                    continue;
+                }
+                for case in cases {
+                    if matches!(case.kind(), "pattern" | "guard" | "type_pattern" | "record_pattern") {
+                        self.unsupported("pattern matching in switch is not modelled yet");
+                        return None;
+                    }
+                    let eq = if self.ty(sel) == Ty::Ref {
+                        self.opaque(format!("whether {sel_text} matches {}", self.text(case)), Ty::Bool, Some(case))
+                    } else {
+                        let c = self.expr(case);
+                        let c = self.convert(c, self.ty(sel));
+                        self.bin(BinOp::Eq, sel, c)
+                    };
+                    let next = self.b.create_block();
+                    let origin = CondOrigin { span: case.byte_range(), text: format!("{sel_text} == {}", self.text(case)) };
+                    self.branch(eq, group_blocks[i], next, Some(origin));
+                    self.b.seal(next);
+                    self.cur = Some(next);
+                }
+            }
+        }
+        match default {
+            Some(d) => self.jump(d),
+            None if value_ty.is_some() => self.unsupported("a switch expression with no matching case"),
+            None => self.jump(exit),
+        }
+        self.targets.push(JumpTarget {
+            label: None,
+            break_to: exit,
+            continue_to: None,
+            yield_var,
+            handlers_len: self.handlers.len(),
+            is_loop: false,
+        });
+        self.scopes.push(HashMap::new());
+        for (i, g) in groups.iter().enumerate() {
+            // Fall-through from the previous group enters here too.
+            self.jump(group_blocks[i]);
+            self.b.seal(group_blocks[i]);
+            self.cur = Some(group_blocks[i]);
+            let parts: Vec<Node<'t>> = named_children(*g).into_iter().filter(|p| p.kind() != "switch_label").collect();
+            if g.kind() == "switch_rule" {
+                for p in parts {
+                    match (p.kind(), yield_var) {
+                        ("expression_statement", Some((var, ty))) => {
+                            let e = named_children(p).into_iter().next();
+                            if let Some(e) = e {
+                                let c = self.cur();
+                                self.b.mark_stmt(c, p.start_byte());
+                                let v = self.expr_as(e, Some(ty));
+                                let v = self.convert(v, ty);
+                                if self.cur.is_some() {
+                                    self.assign(var, v);
+                                }
+                            }
+                        }
+                        _ => self.stmt(p),
+                    }
+                }
+                self.jump(exit);
+            } else {
+                for p in parts {
+                    self.stmt(p);
+                }
+            }
+        }
+        self.jump(exit);
+        self.scopes.pop();
+        self.targets.pop();
+        self.b.seal(exit);
+        self.cur = Some(exit);
+        yield_var.map(|(var, _)| self.read(var))
+    }
+
+    // ---- conditions --------------------------------------------------------------------
+
+    /// Lowers a boolean expression as control flow to `t` or `f`.
+    fn cond(&mut self, e: Node<'t>, t: BlockId, f: BlockId) {
+        match e.kind() {
+            "parenthesized_expression" | "condition" => {
+                if let Some(inner) = named_children(e).into_iter().next() {
+                    return self.cond(inner, t, f);
+                }
+            }
+            "true" => return self.jump(t),
+            "false" => return self.jump(f),
+            "unary_expression" if e.child_by_field_name("operator").map(|o| o.kind()) == Some("!") => {
+                if let Some(op) = e.child_by_field_name("operand") {
+                    return self.cond(op, f, t);
+                }
+            }
+            "binary_expression" => {
+                let op = e.child_by_field_name("operator").map(|o| o.kind());
+                if let (Some(op @ ("&&" | "||")), Some(l), Some(r)) =
+                    (op, e.child_by_field_name("left"), e.child_by_field_name("right"))
+                {
+                    let mid = self.b.create_block();
+                    if op == "&&" {
+                        self.cond(l, mid, f);
+                    } else {
+                        self.cond(l, t, mid);
+                    }
+                    self.b.seal(mid);
+                    self.cur = Some(mid);
+                    return self.cond(r, t, f);
+                }
+            }
+            _ => {}
+        }
+        let v = self.expr(e);
+        let v = self.convert(v, Ty::Bool);
+        if self.cur.is_none() {
+            return;
+        }
+        let origin = CondOrigin { span: e.byte_range(), text: self.text(e).to_string() };
+        self.branch(v, t, f, Some(origin));
+    }
+
+    // ---- expressions -------------------------------------------------------------------
+
+    fn expr(&mut self, e: Node<'t>) -> ValueId {
+        self.expr_as(e, None)
+    }
+
+    /// Lowers an expression; `hint` is the type the context expects (for switch expressions).
+    fn expr_as(&mut self, e: Node<'t>, hint: Option<Ty>) -> ValueId {
+        if e.is_error() || e.is_missing() || e.has_error() {
+            self.unsupported("a syntax error");
+            return self.opaque("an expression with a syntax error".into(), hint.unwrap_or(Ty::Ref), None);
+        }
+        match e.kind() {
+            "parenthesized_expression" => match named_children(e).into_iter().next() {
+                Some(inner) => self.expr_as(inner, hint),
+                None => self.opaque("()".into(), Ty::Ref, None),
+            },
+            "decimal_integer_literal" | "hex_integer_literal" | "octal_integer_literal" | "binary_integer_literal" => {
+                match parse_int_literal(self.text(e)) {
+                    Some(c) => self.konst(c),
+                    None => {
+                        self.unsupported(format!("integer literal {}", self.text(e)));
+                        self.int(Ty::Int, 0)
+                    }
+                }
+            }
+            "decimal_floating_point_literal" | "hex_floating_point_literal" => match parse_float_literal(self.text(e)) {
+                Some(c) => self.konst(c),
+                None => {
+                    self.unsupported(format!("floating-point literal {}", self.text(e)));
+                    self.konst(Const::f64(0.0))
+                }
+            },
+            "character_literal" => match parse_char_literal(self.text(e)) {
+                Some(c) => self.int(Ty::Char, c as i64),
+                None => {
+                    self.unsupported(format!("character literal {}", self.text(e)));
+                    self.int(Ty::Char, 0)
+                }
+            },
+            "string_literal" => {
+                let s = parse_string_literal(self.text(e));
+                self.konst(Const::Str(s))
+            }
+            "true" => self.konst(Const::Bool(true)),
+            "false" => self.konst(Const::Bool(false)),
+            "null_literal" => self.konst(Const::Null),
+            "identifier" => self.identifier(e),
+            "this" => self.opaque("this".into(), Ty::Ref, Some(e)),
+            "field_access" => self.field_access(e),
+            "unary_expression" => self.unary(e),
+            "binary_expression" => self.binary(e),
+            "assignment_expression" => self.assignment(e),
+            "update_expression" => self.update(e),
+            "ternary_expression" => self.ternary(e, hint),
+            "cast_expression" => {
+                let to = e.child_by_field_name("type").map(|t| self.text(t)).and_then(Ty::from_java);
+                let v = match e.child_by_field_name("value") {
+                    Some(v) => self.expr(v),
+                    None => return self.opaque("a cast".into(), Ty::Ref, None),
+                };
+                match to {
+                    Some(to) => self.convert(v, to),
+                    None => self.opaque(format!("a cast to {}", self.text(e)), Ty::Ref, Some(e)),
+                }
+            }
+            "method_invocation" => self.call(e, hint),
+            "switch_expression" => {
+                let ty = hint.filter(|t| *t != Ty::Ref).unwrap_or(Ty::Int);
+                match self.switch(e, Some(ty)) {
+                    Some(v) => v,
+                    None => self.opaque("a switch expression".into(), ty, None),
+                }
+            }
+            "object_creation_expression" => {
+                if let Some(args) = e.child_by_field_name("arguments") {
+                    for a in named_children(args) {
+                        self.expr(a);
+                    }
+                }
+                if e.child_by_field_name("body").is_none() {
+                    let ty = e.child_by_field_name("type").map(|t| self.text(t)).unwrap_or("?");
+                    self.unknown_call_throws(&format!("new {ty}(...)"));
+                }
+                self.opaque(format!("a new {}", e.child_by_field_name("type").map(|t| self.text(t)).unwrap_or("object")), Ty::Ref, Some(e))
+            }
+            "instanceof_expression" => {
+                if let Some(l) = e.child_by_field_name("left") {
+                    self.expr(l);
+                }
+                if e.child_by_field_name("name").is_some() || e.child_by_field_name("pattern").is_some() {
+                    self.unsupported("instanceof patterns are not modelled yet");
+                }
+                self.opaque(format!("`{}`", self.text(e)), Ty::Bool, Some(e))
+            }
+            "lambda_expression" | "method_reference" | "class_literal" => {
+                self.opaque(format!("`{}`", self.text(e)), Ty::Ref, Some(e))
+            }
+            "array_access" | "array_creation_expression" | "array_initializer" => {
+                self.unsupported("arrays are not modelled yet");
+                self.opaque("an array".into(), hint.unwrap_or(Ty::Ref), None)
+            }
+            other => {
+                self.unsupported(format!("`{other}` expressions are not modelled yet"));
+                self.opaque(format!("`{}`", self.text(e)), hint.unwrap_or(Ty::Ref), None)
+            }
+        }
+    }
+
+    fn identifier(&mut self, e: Node<'t>) -> ValueId {
+        let name = self.text(e);
+        if let Some(l) = self.lookup(name) {
+            return self.read(l.var);
+        }
+        self.field_value(name, e)
+    }
+
+    fn field_value(&mut self, name: &str, e: Node<'t>) -> ValueId {
+        match self.fields.get(name).cloned() {
+            Some(FieldInfo { ty, constant_init: Some(r) }) if self.const_depth < 8 => {
+                let Some(init) = self.node_at(&r) else { return self.opaque(format!("field {name}"), ty, Some(e)) };
+                // A compile-time constant: evaluated in an empty scope.
+                self.const_depth += 1;
+                let saved = std::mem::replace(&mut self.scopes, vec![HashMap::new()]);
+                let v = self.expr(init);
+                self.scopes = saved;
+                self.const_depth -= 1;
+                self.convert(v, ty)
+            }
+            Some(FieldInfo { ty, .. }) => self.opaque(format!("field {name}"), ty, Some(e)),
+            None => self.opaque(format!("`{name}`"), Ty::Ref, Some(e)),
+        }
+    }
+
+    fn field_access(&mut self, e: Node<'t>) -> ValueId {
+        let obj = e.child_by_field_name("object").map(|o| self.text(o)).unwrap_or("");
+        let field = e.child_by_field_name("field").map(|f| self.text(f)).unwrap_or("");
+        if let Some(c) = jdk_constant(obj, field) {
+            return self.konst(c);
+        }
+        if obj == "this" || self.frames.last().is_some_and(|f| f.classes.iter().any(|c| c == obj)) {
+            if let Some(fnode) = e.child_by_field_name("field") {
+                return self.field_value(field, fnode);
+            }
+        }
+        if let Some(o) = e.child_by_field_name("object") {
+            if o.kind() != "identifier" || self.lookup(obj).is_some() {
+                self.expr(o);
+            }
+        }
+        let ty = self.fields.get(field).map(|f| f.ty).unwrap_or(Ty::Ref);
+        self.opaque(format!("field {}", self.text(e)), ty, Some(e))
+    }
+
+    fn unary(&mut self, e: Node<'t>) -> ValueId {
+        let op = e.child_by_field_name("operator").map(|o| o.kind()).unwrap_or("");
+        let Some(operand) = e.child_by_field_name("operand") else { return self.opaque("?".into(), Ty::Ref, None) };
+        let v = self.expr(operand);
+        let ty = self.ty(v);
+        match op {
+            "!" => {
+                let v = self.convert(v, Ty::Bool);
+                self.emit(Op::Unary(UnOp::Not, v), Ty::Bool, Some(e))
+            }
+            "-" | "+" | "~" if ty.is_numeric() => {
+                let t = Ty::promote1(ty);
+                let v = self.convert(v, t);
+                match op {
+                    "+" => v,
+                    "-" => self.emit(Op::Unary(UnOp::Neg, v), t, Some(e)),
+                    _ => self.emit(Op::Unary(UnOp::BitNot, v), t, Some(e)),
+                }
+            }
+            _ => self.opaque(format!("`{}`", self.text(e)), Ty::Ref, Some(e)),
+        }
+    }
+
+    fn binary(&mut self, e: Node<'t>) -> ValueId {
+        let op = e.child_by_field_name("operator").map(|o| o.kind()).unwrap_or("");
+        let (Some(l), Some(r)) = (e.child_by_field_name("left"), e.child_by_field_name("right")) else {
+            return self.opaque("?".into(), Ty::Ref, None);
+        };
+        if op == "&&" || op == "||" {
+            let t = self.b.create_block();
+            let f = self.b.create_block();
+            let join = self.b.create_block();
+            let tmp = self.b.new_var("$cond", Ty::Bool);
+            self.cond(e, t, f);
+            self.b.seal(t);
+            self.b.seal(f);
+            self.cur = Some(t);
+            let tv = self.konst(Const::Bool(true));
+            self.assign(tmp, tv);
+            self.jump(join);
+            self.cur = Some(f);
+            let fv = self.konst(Const::Bool(false));
+            self.assign(tmp, fv);
+            self.jump(join);
+            self.b.seal(join);
+            self.cur = Some(join);
+            return self.read(tmp);
+        }
+        let a = self.expr(l);
+        let b = self.expr(r);
+        self.binop_values(op, a, b, e)
+    }
+
+    /// `a op b` on lowered operands, with Java's promotions and implicit exceptions.
+    fn binop_values(&mut self, op: &str, a: ValueId, b: ValueId, e: Node<'t>) -> ValueId {
+        let (ta, tb) = (self.ty(a), self.ty(b));
+        let bin = match op {
+            "+" => BinOp::Add,
+            "-" => BinOp::Sub,
+            "*" => BinOp::Mul,
+            "/" => BinOp::Div,
+            "%" => BinOp::Rem,
+            "<<" => BinOp::Shl,
+            ">>" => BinOp::Shr,
+            ">>>" => BinOp::Ushr,
+            "&" => BinOp::And,
+            "|" => BinOp::Or,
+            "^" => BinOp::Xor,
+            "==" => BinOp::Eq,
+            "!=" => BinOp::Ne,
+            "<" => BinOp::Lt,
+            "<=" => BinOp::Le,
+            ">" => BinOp::Gt,
+            ">=" => BinOp::Ge,
+            _ => return self.opaque(format!("`{}`", self.text(e)), Ty::Ref, Some(e)),
+        };
+        if ta == Ty::Ref || tb == Ty::Ref {
+            if bin == BinOp::Add {
+                return self.opaque(format!("the string `{}`", self.text(e)), Ty::Ref, Some(e));
+            }
+            let ty = if bin.is_comparison() { Ty::Bool } else if ta == Ty::Ref { tb } else { ta };
+            let ty = if ty == Ty::Ref { Ty::Int } else { ty };
+            return self.opaque(format!("`{}`", self.text(e)), ty, Some(e));
+        }
+        if ta == Ty::Bool || tb == Ty::Bool {
+            if ta != tb || !matches!(bin, BinOp::And | BinOp::Or | BinOp::Xor | BinOp::Eq | BinOp::Ne) {
+                return self.opaque(format!("`{}`", self.text(e)), Ty::Bool, Some(e));
+            }
+            return self.emit(Op::Binary(bin, a, b), Ty::Bool, Some(e));
+        }
+        if bin.is_shift() {
+            let t = Ty::promote1(ta);
+            let a = self.convert(a, t);
+            let tb1 = Ty::promote1(tb);
+            let b = self.convert(b, tb1);
+            let b = self.convert(b, Ty::Int);
+            return self.emit(Op::Binary(bin, a, b), t, Some(e));
+        }
+        let t = Ty::promote2(ta, tb);
+        if matches!(bin, BinOp::And | BinOp::Or | BinOp::Xor) && !t.is_integral() {
+            return self.opaque(format!("`{}`", self.text(e)), t, Some(e));
+        }
+        let a = self.convert(a, t);
+        let b = self.convert(b, t);
+        if matches!(bin, BinOp::Div | BinOp::Rem) && t.is_integral() {
+            self.check_nonzero(b, e);
+        }
+        let ty = if bin.is_comparison() { Ty::Bool } else { t };
+        self.emit(Op::Binary(bin, a, b), ty, Some(e))
+    }
+
+    /// Integral division: a zero divisor throws ArithmeticException.
+    fn check_nonzero(&mut self, divisor: ValueId, at: Node<'t>) {
+        let t = self.ty(divisor);
+        let zero = self.int(t, 0);
+        let is_zero = self.bin(BinOp::Eq, divisor, zero);
+        let throw_b = self.b.create_block();
+        let cont = self.b.create_block();
+        self.branch(is_zero, throw_b, cont, None);
+        self.b.seal(throw_b);
+        self.b.seal(cont);
+        self.cur = Some(throw_b);
+        self.raise("ArithmeticException", Some(at));
+        self.cur = Some(cont);
+    }
+
+    fn assignment(&mut self, e: Node<'t>) -> ValueId {
+        let op = e.child_by_field_name("operator").map(|o| self.text(o)).unwrap_or("=");
+        let (Some(l), Some(r)) = (e.child_by_field_name("left"), e.child_by_field_name("right")) else {
+            return self.opaque("?".into(), Ty::Ref, None);
+        };
+        let local = if l.kind() == "identifier" { self.lookup(self.text(l)) } else { None };
+        let Some(local) = local else {
+            // A field or array element: the store is not tracked (fields are read as unknowns).
+            if l.kind() == "array_access" {
+                self.unsupported("arrays are not modelled yet");
+            } else if let Some(o) = l.child_by_field_name("object") {
+                if o.kind() != "this" && o.kind() != "identifier" {
+                    self.expr(o);
+                }
+            }
+            let v = self.expr(r);
+            return v;
+        };
+        if op == "=" {
+            let v = self.expr_as(r, Some(local.ty));
+            let v = self.convert(v, local.ty);
+            self.assign(local.var, v);
+            return v;
+        }
+        let cur = self.read(local.var);
+        let rv = self.expr(r);
+        let bin_op = op.trim_end_matches('=');
+        let v = self.binop_values(bin_op, cur, rv, e);
+        let v = self.convert(v, local.ty);
+        self.assign(local.var, v);
+        v
+    }
+
+    fn update(&mut self, e: Node<'t>) -> ValueId {
+        let text = self.text(e);
+        let prefix = text.starts_with("++") || text.starts_with("--");
+        let inc = text.contains("++");
+        let Some(target) = named_children(e).into_iter().next() else { return self.opaque("?".into(), Ty::Ref, None) };
+        let local = if target.kind() == "identifier" { self.lookup(self.text(target)) } else { None };
+        let Some(local) = local else {
+            if target.kind() == "array_access" {
+                self.unsupported("arrays are not modelled yet");
+            }
+            return self.opaque(format!("`{text}`"), Ty::Int, Some(e));
+        };
+        let old = self.read(local.var);
+        let t = Ty::promote1(local.ty);
+        let wide = self.convert(old, t);
+        let one = match t {
+            Ty::Float => self.konst(Const::f32(1.0)),
+            Ty::Double => self.konst(Const::f64(1.0)),
+            _ => self.int(t, 1),
+        };
+        let new = self.bin(if inc { BinOp::Add } else { BinOp::Sub }, wide, one);
+        let new = self.convert(new, local.ty);
+        self.assign(local.var, new);
+        if prefix {
+            new
+        } else {
+            old
+        }
+    }
+
+    fn ternary(&mut self, e: Node<'t>, hint: Option<Ty>) -> ValueId {
+        let (Some(c), Some(a), Some(b)) =
+            (e.child_by_field_name("condition"), e.child_by_field_name("consequence"), e.child_by_field_name("alternative"))
+        else {
+            return self.opaque("?".into(), Ty::Ref, None);
+        };
+        let t = self.b.create_block();
+        let f = self.b.create_block();
+        self.cond(c, t, f);
+        self.b.seal(t);
+        self.b.seal(f);
+        self.cur = Some(t);
+        let va = self.expr_as(a, hint);
+        let ta = self.ty(va);
+        let end_a = self.cur;
+        self.cur = Some(f);
+        let vb = self.expr_as(b, hint);
+        let tb = self.ty(vb);
+        let end_b = self.cur;
+        let ty = if ta == tb {
+            ta
+        } else if ta.is_numeric() && tb.is_numeric() {
+            Ty::promote2(ta, tb)
+        } else if ta == Ty::Ref || tb == Ty::Ref {
+            Ty::Ref
+        } else {
+            ta
+        };
+        let tmp = self.b.new_var("$ternary", ty);
+        let join = self.b.create_block();
+        if let Some(end) = end_a {
+            self.cur = Some(end);
+            let v = self.convert(va, ty);
+            self.assign(tmp, v);
+            self.jump(join);
+        }
+        if let Some(end) = end_b {
+            self.cur = Some(end);
+            let v = self.convert(vb, ty);
+            self.assign(tmp, v);
+            self.jump(join);
+        }
+        self.b.seal(join);
+        self.cur = Some(join);
+        self.read(tmp)
+    }
+
+    // ---- calls -------------------------------------------------------------------------
+
+    fn call(&mut self, e: Node<'t>, hint: Option<Ty>) -> ValueId {
+        let name = e.child_by_field_name("name").map(|n| self.text(n)).unwrap_or("");
+        let object = e.child_by_field_name("object");
+        let obj_text = object.map(|o| self.text(o));
+        let arg_nodes = e.child_by_field_name("arguments").map(named_children).unwrap_or_default();
+        let classes = self.frames.last().map(|f| f.classes.clone()).unwrap_or_default();
+        let is_own = match obj_text {
+            None | Some("this") => true,
+            Some(o) => self.lookup(o).is_none() && classes.iter().any(|c| c == o),
+        };
+        // Receiver and arguments are evaluated left to right.
+        if let Some(o) = object {
+            if !is_own && !(o.kind() == "identifier" && self.lookup(self.text(o)).is_none()) {
+                self.expr(o);
+            }
+        }
+        let args: Vec<ValueId> = arg_nodes.iter().map(|a| self.expr(*a)).collect();
+        if let Some(cls) = obj_text.filter(|o| self.lookup(o).is_none() && !is_own) {
+            if let Some(v) = self.intrinsic(cls, name, &args, e) {
+                return v;
+            }
+        }
+        if is_own {
+            if let Some(callee) = self.resolve(name, &args, &classes, obj_text) {
+                return self.inline(&callee, args, e);
+            }
+        }
+        let callee = match obj_text {
+            Some(o) => format!("{o}.{name}"),
+            None => name.to_string(),
+        };
+        self.unknown_call_throws(&callee);
+        let ty = known_return_type(obj_text, name).or(hint).unwrap_or(Ty::Ref);
+        self.nondet(NondetKind::CallResult { callee }, ty, Some(e))
+    }
+
+    /// The same-class method a call names, when jreach may inline it.
+    fn resolve(&self, name: &str, args: &[ValueId], classes: &[String], obj: Option<&str>) -> Option<MethodInfo> {
+        let candidates: Vec<&MethodInfo> = self
+            .methods
+            .iter()
+            .filter(|m| !m.is_constructor && m.name == name && m.params.len() == args.len() && m.classes == classes)
+            .collect();
+        let exact: Vec<&&MethodInfo> = candidates
+            .iter()
+            .filter(|m| m.params.iter().zip(args).all(|(p, a)| Ty::from_java(&p.ty).unwrap_or(Ty::Ref) == self.ty(*a)))
+            .collect();
+        let m = match (exact.len(), candidates.len()) {
+            (1, _) => *exact[0],
+            (_, 1) => candidates[0],
+            _ => return None,
+        };
+        if m.has_error {
+            return None;
+        }
+        // A static call through the class name must name a static method; an instance method
+        // may be overridden in a subclass, so only private ones are exact for proofs.
+        if obj.is_some_and(|o| o != "this") && !m.is_static {
+            return None;
+        }
+        if !self.synthesis() && !m.is_static && !m.is_private {
+            return None;
+        }
+        Some(m.clone())
+    }
+
+    fn inline(&mut self, callee: &MethodInfo, args: Vec<ValueId>, at: Node<'t>) -> ValueId {
+        let depth = self.frames.len() as u32;
+        let ret_ty = Ty::from_java(&callee.return_ty).unwrap_or(Ty::Ref);
+        if depth > self.opts.inline_depth {
+            if self.synthesis() {
+                self.cutoff(CutoffKind::InlineDepth);
+                return self.opaque(format!("result of {} beyond the inlining depth", callee.name), ret_ty, None);
+            }
+            self.unknown_call_throws(&callee.name);
+            return self.nondet(NondetKind::CallResult { callee: callee.name.clone() }, ret_ty, Some(at));
+        }
+        let saved_scopes = std::mem::replace(&mut self.scopes, vec![HashMap::new()]);
+        let saved_targets = std::mem::take(&mut self.targets);
+        for (p, a) in callee.params.iter().zip(args) {
+            let ty = Ty::from_java(&p.ty).unwrap_or(Ty::Ref);
+            let v = self.convert(a, ty);
+            let var = self.declare(&p.name, ty);
+            self.assign(var, v);
+        }
+        let ret_block = self.b.create_block();
+        let ret_var = (ret_ty != Ty::Void).then(|| self.b.new_var("$return", ret_ty));
+        self.frames.push(Frame {
+            ret_block,
+            ret_var,
+            ret_ty,
+            handlers_len: self.handlers.len(),
+            classes: callee.classes.clone(),
+        });
+        let body = callee.body_node(self.file);
+        self.block_stmts(body);
+        if self.cur.is_some() {
+            if ret_ty == Ty::Void {
+                self.jump(ret_block);
+            } else {
+                self.unsupported("falls off the end of a non-void method");
+            }
+        }
+        self.frames.pop();
+        self.scopes = saved_scopes;
+        self.targets = saved_targets;
+        self.b.seal(ret_block);
+        self.cur = Some(ret_block);
+        match ret_var {
+            Some(v) => self.read(v),
+            None => self.opaque("no value (void)".into(), Ty::Void, None),
+        }
+    }
+
+    /// Models of JDK methods, as IR. `None`: not modelled (an unknown call).
+    fn intrinsic(&mut self, cls: &str, name: &str, args: &[ValueId], e: Node<'t>) -> Option<ValueId> {
+        let tys: Vec<Ty> = args.iter().map(|a| self.ty(*a)).collect();
+        let numeric = |i: usize| tys.get(i).is_some_and(|t| t.is_numeric());
+        Some(match (cls, name, args.len()) {
+            ("Math" | "StrictMath", "abs", 1) if numeric(0) => {
+                let t = Ty::promote1(tys[0]);
+                let x = self.convert(args[0], t);
+                let zero = self.zero(t);
+                let neg = self.emit(Op::Unary(UnOp::Neg, x), t, None);
+                let c = if t.is_floating() { self.bin(BinOp::Le, x, zero) } else { self.bin(BinOp::Lt, x, zero) };
+                if t.is_floating() {
+                    let sub = self.bin(BinOp::Sub, zero, x);
+                    self.select(c, sub, x)
+                } else {
+                    self.select(c, neg, x)
+                }
+            }
+            ("Math" | "StrictMath" | "Integer" | "Long", "max" | "min", 2) if numeric(0) && numeric(1) => {
+                let t = Ty::promote2(tys[0], tys[1]);
+                if !t.is_integral() {
+                    return None;
+                }
+                let a = self.convert(args[0], t);
+                let b = self.convert(args[1], t);
+                let c = self.bin(if name == "max" { BinOp::Ge } else { BinOp::Le }, a, b);
+                self.select(c, a, b)
+            }
+            ("Math" | "StrictMath", "floorMod" | "floorDiv", 2) if numeric(0) && numeric(1) => {
+                let t = Ty::promote2(tys[0], tys[1]);
+                if !t.is_integral() {
+                    return None;
+                }
+                let a = self.convert(args[0], t);
+                let b = self.convert(args[1], t);
+                self.check_nonzero(b, e);
+                let zero = self.zero(t);
+                let r = self.bin(BinOp::Rem, a, b);
+                let r_nz = self.bin(BinOp::Ne, r, zero);
+                let x = if name == "floorMod" { self.bin(BinOp::Xor, r, b) } else { self.bin(BinOp::Xor, a, b) };
+                let signs_differ = self.bin(BinOp::Lt, x, zero);
+                let adjust = self.bin(BinOp::And, r_nz, signs_differ);
+                if name == "floorMod" {
+                    let rb = self.bin(BinOp::Add, r, b);
+                    self.select(adjust, rb, r)
+                } else {
+                    let q = self.bin(BinOp::Div, a, b);
+                    let one = self.int(t, 1);
+                    let q1 = self.bin(BinOp::Sub, q, one);
+                    self.select(adjust, q1, q)
+                }
+            }
+            ("Integer" | "Long", "compare", 2) if numeric(0) && numeric(1) => {
+                let t = if cls == "Long" { Ty::Long } else { Ty::Int };
+                let a = self.convert(args[0], t);
+                let b = self.convert(args[1], t);
+                self.three_way(a, b)
+            }
+            ("Integer" | "Long", "signum", 1) if numeric(0) => {
+                let t = if cls == "Long" { Ty::Long } else { Ty::Int };
+                let x = self.convert(args[0], t);
+                let zero = self.zero(t);
+                self.three_way(x, zero)
+            }
+            ("Integer" | "Long", "bitCount", 1) if numeric(0) => {
+                let t = if cls == "Long" { Ty::Long } else { Ty::Int };
+                let x = self.convert(args[0], t);
+                let c = self.popcount(x, t);
+                self.convert(c, Ty::Int)
+            }
+            ("Character", "isDigit" | "isLetter" | "isLetterOrDigit" | "isUpperCase" | "isLowerCase" | "isWhitespace", 1)
+                if numeric(0) =>
+            {
+                let c = self.convert(args[0], Ty::Int);
+                let ascii_test = self.ascii_class(name, c);
+                let lim = self.int(Ty::Int, 128);
+                let lo = self.int(Ty::Int, 0);
+                let ge0 = self.bin(BinOp::Ge, c, lo);
+                let lt = self.bin(BinOp::Lt, c, lim);
+                let is_ascii = self.bin(BinOp::And, ge0, lt);
+                let other = self.opaque(format!("Character.{name} of a non-ASCII character"), Ty::Bool, Some(e));
+                self.select(is_ascii, ascii_test, other)
+            }
+            _ => return None,
+        })
+    }
+
+    fn zero(&mut self, t: Ty) -> ValueId {
+        match t {
+            Ty::Float => self.konst(Const::f32(0.0)),
+            Ty::Double => self.konst(Const::f64(0.0)),
+            _ => self.int(t, 0),
+        }
+    }
+
+    /// -1, 0 or 1 (an int) as `a` is below, equal to or above `b`.
+    fn three_way(&mut self, a: ValueId, b: ValueId) -> ValueId {
+        let lt = self.bin(BinOp::Lt, a, b);
+        let eq = self.bin(BinOp::Eq, a, b);
+        let m1 = self.int(Ty::Int, -1);
+        let z = self.int(Ty::Int, 0);
+        let p1 = self.int(Ty::Int, 1);
+        let inner = self.select(eq, z, p1);
+        self.select(lt, m1, inner)
+    }
+
+    /// Population count by the SWAR method.
+    fn popcount(&mut self, x: ValueId, t: Ty) -> ValueId {
+        let bits = t.bits().unwrap_or(32);
+        let masks: [(i64, i32); 6] =
+            [(0x5555555555555555, 1), (0x3333333333333333, 2), (0x0f0f0f0f0f0f0f0f, 4), (0x00ff00ff00ff00ff, 8), (0x0000ffff0000ffff, 16), (0x00000000ffffffff, 32)];
+        let mut v = x;
+        for (mask, shift) in masks {
+            if shift as u32 >= bits {
+                break;
+            }
+            let m = self.int(t, normalize(t, mask));
+            let s = self.int(Ty::Int, shift as i64);
+            let lo = self.bin(BinOp::And, v, m);
+            let sh = self.emit(Op::Binary(BinOp::Ushr, v, s), t, None);
+            let hi = self.bin(BinOp::And, sh, m);
+            v = self.bin(BinOp::Add, lo, hi);
+        }
+        v
+    }
+
+    fn ascii_class(&mut self, name: &str, c: ValueId) -> ValueId {
+        let range = |lw: &mut Self, lo: char, hi: char| {
+            let l = lw.int(Ty::Int, lo as i64);
+            let h = lw.int(Ty::Int, hi as i64);
+            let a = lw.bin(BinOp::Ge, c, l);
+            let b = lw.bin(BinOp::Le, c, h);
+            lw.bin(BinOp::And, a, b)
+        };
+        match name {
+            "isDigit" => range(self, '0', '9'),
+            "isUpperCase" => range(self, 'A', 'Z'),
+            "isLowerCase" => range(self, 'a', 'z'),
+            "isLetter" | "isLetterOrDigit" => {
+                let u = range(self, 'A', 'Z');
+                let l = range(self, 'a', 'z');
+                let letter = self.bin(BinOp::Or, u, l);
+                if name == "isLetter" {
+                    letter
+                } else {
+                    let d = range(self, '0', '9');
+                    self.bin(BinOp::Or, letter, d)
+                }
+            }
+            _ => {
+                // isWhitespace: \t \n \u000B \f \r, \u001C-\u001F and space.
+                let a = range(self, '\t', '\r');
+                let b = range(self, '\u{1c}', ' ');
+                self.bin(BinOp::Or, a, b)
+            }
+        }
+    }
+}
+
+/// Return types of JDK methods jreach does not model but whose result type it knows.
+fn known_return_type(obj: Option<&str>, name: &str) -> Option<Ty> {
+    if matches!(obj, Some("Math" | "StrictMath")) {
+        return Some(match name {
+            "round" => Ty::Long,
+            "toIntExact" | "addExact" | "multiplyExact" | "subtractExact" | "negateExact" => return None,
+            _ => Ty::Double,
+        });
+    }
+    Some(match name {
+        "length" | "size" | "indexOf" | "lastIndexOf" | "compareTo" | "compareToIgnoreCase" | "hashCode" | "intValue"
+        | "ordinal" | "parseInt" => Ty::Int,
+        "equals" | "isEmpty" | "contains" | "startsWith" | "endsWith" | "hasNext" | "equalsIgnoreCase" | "booleanValue"
+        | "containsKey" | "isBlank" | "matches" => Ty::Bool,
+        "charAt" => Ty::Char,
+        "longValue" | "parseLong" | "currentTimeMillis" | "nanoTime" => Ty::Long,
+        "doubleValue" | "parseDouble" => Ty::Double,
+        _ => return None,
+    })
+}
+
+/// `Integer.MAX_VALUE` and friends.
+fn jdk_constant(obj: &str, field: &str) -> Option<Const> {
+    Some(match (obj, field) {
+        ("Integer", "MAX_VALUE") => Const::int(Ty::Int, i32::MAX as i64),
+        ("Integer", "MIN_VALUE") => Const::int(Ty::Int, i32::MIN as i64),
+        ("Integer", "SIZE") => Const::int(Ty::Int, 32),
+        ("Long", "MAX_VALUE") => Const::int(Ty::Long, i64::MAX),
+        ("Long", "MIN_VALUE") => Const::int(Ty::Long, i64::MIN),
+        ("Long", "SIZE") => Const::int(Ty::Int, 64),
+        ("Short", "MAX_VALUE") => Const::int(Ty::Short, i16::MAX as i64),
+        ("Short", "MIN_VALUE") => Const::int(Ty::Short, i16::MIN as i64),
+        ("Byte", "MAX_VALUE") => Const::int(Ty::Byte, i8::MAX as i64),
+        ("Byte", "MIN_VALUE") => Const::int(Ty::Byte, i8::MIN as i64),
+        ("Character", "MAX_VALUE") => Const::int(Ty::Char, 0xffff),
+        ("Character", "MIN_VALUE") => Const::int(Ty::Char, 0),
+        ("Double", "NaN") => Const::f64(f64::NAN),
+        ("Double", "POSITIVE_INFINITY") => Const::f64(f64::INFINITY),
+        ("Double", "NEGATIVE_INFINITY") => Const::f64(f64::NEG_INFINITY),
+        ("Double", "MAX_VALUE") => Const::f64(f64::MAX),
+        ("Double", "MIN_VALUE") => Const::f64(f64::from_bits(1)),
+        ("Float", "NaN") => Const::f32(f32::NAN),
+        ("Float", "POSITIVE_INFINITY") => Const::f32(f32::INFINITY),
+        ("Float", "NEGATIVE_INFINITY") => Const::f32(f32::NEG_INFINITY),
+        ("Float", "MAX_VALUE") => Const::f32(f32::MAX),
+        ("Float", "MIN_VALUE") => Const::f32(f32::from_bits(1)),
+        _ => return None,
+    })
+}
+
+/// Parses a Java integer literal (decimal, hex, octal, binary; `_` separators; `L` suffix).
+pub fn parse_int_literal(text: &str) -> Option<Const> {
+    let t: String = text.chars().filter(|c| *c != '_').collect();
+    let (body, long) = match t.strip_suffix(['l', 'L']) {
+        Some(b) => (b.to_string(), true),
+        None => (t, false),
+    };
+    let lower = body.to_ascii_lowercase();
+    let v: u64 = if let Some(h) = lower.strip_prefix("0x") {
+        u64::from_str_radix(h, 16).ok()?
+    } else if let Some(b) = lower.strip_prefix("0b") {
+        u64::from_str_radix(b, 2).ok()?
+    } else if lower.len() > 1 && lower.starts_with('0') {
+        u64::from_str_radix(&lower[1..], 8).ok()?
+    } else {
+        lower.parse::<u64>().ok()?
+    };
+    Some(if long { Const::int(Ty::Long, v as i64) } else { Const::int(Ty::Int, v as u32 as i32 as i64) })
+}
+
+/// Parses a decimal floating-point literal (`f`/`F` float, otherwise double).
+pub fn parse_float_literal(text: &str) -> Option<Const> {
+    let t: String = text.chars().filter(|c| *c != '_').collect();
+    if t.to_ascii_lowercase().starts_with("0x") {
+        return None;
+    }
+    if let Some(b) = t.strip_suffix(['f', 'F']) {
+        return b.parse::<f32>().ok().map(Const::f32);
+    }
+    let b = t.strip_suffix(['d', 'D']).unwrap_or(&t);
+    b.parse::<f64>().ok().map(Const::f64)
+}
+
+/// Decodes the escapes of a Java character or string literal body.
+fn unescape(body: &str) -> Option<Vec<u16>> {
+    let mut out = Vec::new();
+    let mut chars = body.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            let mut buf = [0u16; 2];
+            out.extend_from_slice(c.encode_utf16(&mut buf));
+            continue;
+        }
+        let e = chars.next()?;
+        let v = match e {
+            'n' => 10,
+            't' => 9,
+            'r' => 13,
+            'b' => 8,
+            'f' => 12,
+            's' => 32,
+            '0'..='7' => {
+                let mut v = e.to_digit(8)?;
+                while let Some(d) = chars.peek().and_then(|d| d.to_digit(8)) {
+                    if v * 8 + d > 0o377 {
+                        break;
+                    }
+                    v = v * 8 + d;
+                    chars.next();
+                }
+                v as u16
+            }
+            'u' => {
+                while chars.peek() == Some(&'u') {
+                    chars.next();
+                }
+                let hex: String = (0..4).filter_map(|_| chars.next()).collect();
+                u16::from_str_radix(&hex, 16).ok()?
+            }
+            other => other as u16,
+        };
+        out.push(v);
+    }
+    Some(out)
+}
+
+/// The UTF-16 unit of a character literal such as `'a'`, `'\n'` or `'\uffff'`.
+pub fn parse_char_literal(text: &str) -> Option<u16> {
+    let body = text.strip_prefix('\'')?.strip_suffix('\'')?;
+    let units = unescape(body)?;
+    (units.len() == 1).then(|| units[0])
+}
+
+/// The value of a string literal (text blocks keep their raw content).
+pub fn parse_string_literal(text: &str) -> String {
+    let body = text.strip_prefix("\"\"\"").and_then(|b| b.strip_suffix("\"\"\"")).unwrap_or_else(|| {
+        text.strip_prefix('"').and_then(|b| b.strip_suffix('"')).unwrap_or(text)
+    });
+    unescape(body).map(|u| String::from_utf16_lossy(&u)).unwrap_or_else(|| body.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn literals() {
+        assert_eq!(parse_int_literal("0xFFFFFFFF"), Some(Const::int(Ty::Int, -1)));
+        assert_eq!(parse_int_literal("2147483648"), Some(Const::int(Ty::Int, i32::MIN as i64)));
+        assert_eq!(parse_int_literal("3_000_000_000L"), Some(Const::int(Ty::Long, 3_000_000_000)));
+        assert_eq!(parse_int_literal("010"), Some(Const::int(Ty::Int, 8)));
+        assert_eq!(parse_int_literal("0b101"), Some(Const::int(Ty::Int, 5)));
+        assert_eq!(parse_float_literal("1e31f"), Some(Const::f32(1e31)));
+        assert_eq!(parse_float_literal("2.5"), Some(Const::f64(2.5)));
+        assert_eq!(parse_char_literal("'\\uffff'"), Some(0xffff));
+        assert_eq!(parse_char_literal("'\\n'"), Some(10));
+        assert_eq!(parse_char_literal("'A'"), Some(65));
+        assert_eq!(parse_char_literal("'\\''"), Some(39));
+        assert_eq!(parse_string_literal("\"a\\tb\""), "a\tb");
+    }
+}
