@@ -1,1 +1,103 @@
-//! placeholder
+//! From a solved, replayed target to a JUnit test on disk.
+//!
+//! The input is a [`TestRequest`]: the method to call, the argument values the solver found (and the
+//! concrete interpreter confirmed), what the call does with them ([`Outcome`]), and where the target
+//! is. The crate turns it into Java source a developer would be happy to keep:
+//!
+//! - [`literal`] and [`literal_as`]: exact, readable Java literals (`Integer.MIN_VALUE`, `'\n'`,
+//!   `(byte) -1`, `Double.NaN`, `"a\"b"`);
+//! - [`test_method_name`], [`render_method`], [`render_class`]: one `@Test` method or a whole test
+//!   class, JUnit 5 or JUnit 4, with a comment naming the target line and the path condition and a
+//!   real assertion (`assertEquals`, `assertTrue`, `assertNull` or `assertThrows`);
+//! - [`place`] (or [`place_in`], given text the caller already has) and [`write()`]: where the test
+//!   goes ([`test_path`]: `<test root>/<package>/<TopClass>Test.java`), as a new file or as a method
+//!   appended to the existing one, and the write itself, which never loses a file: it is atomic and
+//!   refuses to replace a file that changed after [`place`] read it ([`is_conflict`] recognises that
+//!   refusal);
+//! - [`detect_junit`] and [`test_root_for`]: what the project around a source file expects.
+//!
+//! Rendering is a pure function of the request: the same request always gives the same text.
+
+mod literal;
+mod place;
+mod project;
+mod render;
+
+use std::fmt;
+
+pub use literal::{literal, literal_as};
+pub use place::{is_conflict, place, place_in, test_path, write, ConflictError, Placement};
+pub use project::{detect_junit, test_root_for};
+pub use render::{render_class, render_method, test_class_name, test_method_name};
+
+/// A concrete Java value: an argument or an expected result.
+#[derive(Clone, Debug, PartialEq)]
+pub enum JavaValue {
+    Bool(bool),
+    Byte(i8),
+    Short(i16),
+    /// A UTF-16 code unit, as Java's `char`.
+    Char(u16),
+    Int(i32),
+    Long(i64),
+    Float(f32),
+    Double(f64),
+    Str(String),
+    Null,
+}
+
+/// The JUnit generation a test is written for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum JUnit {
+    /// JUnit 4 (4.13 or later: `Assert.assertThrows`).
+    V4,
+    /// JUnit 5 (Jupiter), the default.
+    #[default]
+    V5,
+}
+
+impl fmt::Display for JUnit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            JUnit::V4 => "JUnit 4",
+            JUnit::V5 => "JUnit 5",
+        })
+    }
+}
+
+/// What the call under test does with the generated inputs.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Outcome {
+    /// Returns normally. `None`: a `void` method, or a value that could not be computed (the test then
+    /// only makes the call).
+    Returns(Option<JavaValue>),
+    /// Throws; the exception class as Java code names it, usually simple (`ArithmeticException`).
+    Throws(String),
+}
+
+/// Everything needed to write one test.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TestRequest {
+    /// Package of the class under test (`None`: the default package).
+    pub package: Option<String>,
+    /// Enclosing classes, outermost first: `["Concolic", "SimpleList"]`.
+    pub classes: Vec<String>,
+    /// Method name (for constructors: the class name).
+    pub method: String,
+    pub is_static: bool,
+    pub is_constructor: bool,
+    /// `(name, Java type as written)`.
+    pub params: Vec<(String, String)>,
+    /// One value per parameter.
+    pub args: Vec<JavaValue>,
+    /// Java type as written, `void` for none.
+    pub return_ty: String,
+    pub outcome: Outcome,
+    /// 1-based line of the target statement.
+    pub target_line: usize,
+    /// First line of the target statement, trimmed.
+    pub target_text: String,
+    /// Java boolean expressions that hold on the path, e.g. `a < 0`, `!(x == 1)`.
+    pub path_condition: Vec<String>,
+    pub junit: JUnit,
+}

@@ -1,0 +1,684 @@
+//! Where a test goes and how it gets there without losing anybody's work.
+//!
+//! [`place`] reads the test file (if there is one) and computes its new full content: a new class,
+//! or the existing class with the new method appended before its final closing brace, the missing
+//! imports added, a method name that is not taken yet (`_2`, `_3`...), the file's own JUnit
+//! generation, indentation and line endings. It writes nothing.
+//!
+//! [`write()`] then puts that content on disk atomically (a temporary file in the same directory,
+//! renamed over the target) and only if the file is still exactly as [`place`] read it: a file that
+//! appeared, disappeared or changed in between is never replaced; the error is a [`ConflictError`]
+//! ([`is_conflict`]).
+
+use std::fs;
+use std::io::{self, Write as _};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use jreach_syntax::{text_of, Node, SourceFile};
+
+use crate::render::{format_method, identifier, method_parts, render_class, test_class_name, test_method_name};
+use crate::{JUnit, TestRequest};
+
+/// A test ready to be written: where, what, and what the file looked like before.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Placement {
+    /// The test file: `<test root>/<package folders>/<TopClass>Test.java`.
+    pub path: PathBuf,
+    /// The file's full new content.
+    pub content: String,
+    /// Whether the file is new (it did not exist when [`place`] looked).
+    pub created: bool,
+    /// The name of the new test method.
+    pub method_name: String,
+    /// The file's content when [`place`] read it; `None` for a new file. [`write()`] refuses to write
+    /// unless the file still has exactly this content (or still does not exist).
+    pub original: Option<String>,
+    /// The JUnit generation the test is written for: the existing file's, else the request's.
+    pub junit: JUnit,
+}
+
+/// [`write()`] found the file changed since [`place`] read it (or created, or deleted), and left it
+/// alone.
+#[derive(Debug, thiserror::Error)]
+#[error("{}: {reason}; not overwriting it", path.display())]
+pub struct ConflictError {
+    pub path: PathBuf,
+    pub reason: String,
+}
+
+/// Whether `err` is [`write()`]'s refusal to replace a file that changed under it.
+pub fn is_conflict(err: &io::Error) -> bool {
+    err.get_ref().is_some_and(|e| e.is::<ConflictError>())
+}
+
+fn conflict(path: &Path, kind: io::ErrorKind, reason: &str) -> io::Error {
+    io::Error::new(kind, ConflictError { path: path.to_path_buf(), reason: reason.to_string() })
+}
+
+/// The test file for `req` under `test_root`: `<test_root>/<package folders>/<TopClass>Test.java`.
+pub fn test_path(test_root: &Path, req: &TestRequest) -> PathBuf {
+    let mut path = test_root.to_path_buf();
+    if let Some(pkg) = req.package.as_deref() {
+        path.extend(pkg.split('.').map(str::trim).filter(|p| !p.is_empty()));
+    }
+    path.push(format!("{}.java", test_class_name(req)));
+    path
+}
+
+/// Computes where the test for `req` goes under `test_root` and the file's new content. Reads the
+/// existing test file, if any; writes nothing.
+pub fn place(test_root: &Path, req: &TestRequest) -> io::Result<Placement> {
+    let path = test_path(test_root, req);
+    let existing = match fs::read_to_string(&path) {
+        Ok(text) => Some(text),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => None,
+        Err(e) => return Err(io::Error::new(e.kind(), format!("{}: {e}", path.display()))),
+    };
+    place_in(path, existing, req)
+}
+
+/// [`place`] for a file whose current text the caller already has (an editor buffer, say):
+/// `existing` is `None` when the file does not exist.
+pub fn place_in(path: PathBuf, existing: Option<String>, req: &TestRequest) -> io::Result<Placement> {
+    match existing {
+        None => Ok(Placement {
+            path,
+            content: render_class(req),
+            created: true,
+            method_name: test_method_name(req),
+            original: None,
+            junit: req.junit,
+        }),
+        Some(text) => {
+            let (content, method_name, junit) = append(&text, req)
+                .map_err(|msg| io::Error::new(io::ErrorKind::InvalidData, format!("{}: {msg}", path.display())))?;
+            Ok(Placement { path, content, created: false, method_name, original: Some(text), junit })
+        }
+    }
+}
+
+/// `text` with the test for `req` appended to its test class; the method's name and JUnit version.
+fn append(text: &str, req: &TestRequest) -> Result<(String, String, JUnit), String> {
+    let file = SourceFile::parse(text);
+    let src = file.text.as_str();
+    let root = file.tree.root_node();
+
+    let mut cursor = root.walk();
+    let top: Vec<Node<'_>> = root.named_children(&mut cursor).collect();
+    let classes: Vec<Node<'_>> = top.iter().copied().filter(|n| n.kind() == "class_declaration").collect();
+    let wanted = test_class_name(req);
+    let class = classes
+        .iter()
+        .find(|c| c.child_by_field_name("name").is_some_and(|n| text_of(n, src) == wanted))
+        .or(classes.first())
+        .ok_or_else(|| format!("no class to add the test to (expected `class {wanted}`)"))?;
+    let body = class.child_by_field_name("body").ok_or("the test class has no body")?;
+    let close = body
+        .child(body.child_count().saturating_sub(1) as _)
+        .filter(|c| c.kind() == "}" && !c.is_missing())
+        .ok_or("the test class's closing brace is missing; fix the file first")?;
+
+    let imports: Vec<Node<'_>> = top.iter().copied().filter(|n| n.kind() == "import_declaration").collect();
+    let junit = file_junit(src, &imports).unwrap_or(req.junit);
+
+    // A method name nobody uses yet.
+    let taken = method_names(*class, src);
+    let base = test_method_name(req);
+    let name = if taken.contains(&base) {
+        (2..).map(|i| format!("{base}_{i}")).find(|n| !taken.contains(n)).expect("a free suffix")
+    } else {
+        base
+    };
+
+    let parts = method_parts(req, junit);
+    let indent = member_indent(body, src).unwrap_or_else(|| "    ".to_string());
+    let method = format_method(&name, &parts, junit, &indent);
+
+    // (offset, order among edits at one offset, text); the method edit also replaces the blanks
+    // before an inline closing brace.
+    let mut edits: Vec<(usize, usize, String)> = Vec::new();
+    let mut replace_from = None;
+
+    // The method, before the class's final brace.
+    let brace = close.start_byte();
+    let line_start = src[..brace].rfind('\n').map_or(0, |i| i + 1);
+    let has_members = body.named_child_count() > 0;
+    if src[line_start..brace].trim().is_empty() {
+        let before = src[..line_start].trim_end_matches([' ', '\t', '\r']);
+        let blank_before = before.ends_with("\n\n") || before.ends_with('{') || line_start == 0;
+        let sep = if has_members && !blank_before { "\n" } else { "" };
+        edits.push((line_start, 0, format!("{sep}{method}")));
+    } else {
+        let sep = if has_members { "\n\n" } else { "\n" };
+        edits.push((brace, 0, format!("{sep}{method}")));
+        replace_from = Some(src[..brace].trim_end().len());
+    }
+
+    // The imports the method needs and the file lacks, in order among their kind when the file's
+    // imports are sorted.
+    let present: Vec<Import> = imports.iter().map(|n| Import::of(*n, src)).collect();
+    let missing = |wanted: &std::collections::BTreeSet<String>, is_static: bool| -> Vec<String> {
+        wanted
+            .iter()
+            .filter(|name| {
+                let owner = name.rsplit_once('.').map_or("", |(o, _)| o);
+                !present
+                    .iter()
+                    .any(|i| i.is_static == is_static && (i.name == **name || i.name == format!("{owner}.*")))
+            })
+            .cloned()
+            .collect()
+    };
+    let statics = missing(&parts.static_imports, true);
+    let plain = missing(&parts.imports, false);
+    let line = |is_static: bool, name: &str| format!("import {}{name};", if is_static { "static " } else { "" });
+    let first_import = present.first().map(|i| i.start);
+    let last_static = present.iter().rfind(|i| i.is_static).map(|i| i.end);
+    let package_end = top.iter().find(|n| n.kind() == "package_declaration").map(|n| n.end_byte());
+    let mut seq = 1usize;
+    match first_import {
+        None => {
+            let groups: Vec<String> = [(true, &statics), (false, &plain)]
+                .into_iter()
+                .filter(|(_, names)| !names.is_empty())
+                .map(|(st, names)| names.iter().map(|n| line(st, n)).collect::<Vec<_>>().join("\n"))
+                .collect();
+            if !groups.is_empty() {
+                let block = groups.join("\n\n");
+                match package_end {
+                    Some(end) => edits.push((end, seq, format!("\n\n{block}"))),
+                    None => edits.push((0, seq, format!("{block}\n\n"))),
+                }
+            }
+        }
+        Some(first) => {
+            for (is_static, names) in [(true, &statics), (false, &plain)] {
+                let same: Vec<&Import> = present.iter().filter(|i| i.is_static == is_static).collect();
+                if same.is_empty() && !names.is_empty() {
+                    let group = names.iter().map(|n| line(is_static, n)).collect::<Vec<_>>().join("\n");
+                    // Static imports go first; others after them, a blank line between.
+                    match (is_static, last_static) {
+                        (true, _) => edits.push((first, seq, format!("{group}\n\n"))),
+                        (false, Some(end)) => edits.push((end, seq, format!("\n\n{group}"))),
+                        (false, None) => unreachable!("the first import is static or not"),
+                    }
+                    seq += 1;
+                    continue;
+                }
+                for name in names {
+                    match same.iter().find(|i| i.name.as_str() > name.as_str()) {
+                        Some(next) => edits.push((next.start, seq, format!("{}\n", line(is_static, name)))),
+                        None => {
+                            let end = same.last().expect("imports of this kind").end;
+                            edits.push((end, seq, format!("\n{}", line(is_static, name))));
+                        }
+                    }
+                    seq += 1;
+                }
+            }
+        }
+    }
+
+    let crlf = src.contains("\r\n");
+    // From the end backwards; at one offset, later edits first so that earlier ones end up first.
+    edits.sort_by_key(|(at, seq, _)| std::cmp::Reverse((*at, *seq)));
+    let mut out = src.to_string();
+    for (at, seq, text) in edits {
+        let text = if crlf { text.replace('\n', "\r\n") } else { text };
+        let from = if seq == 0 { replace_from.unwrap_or(at) } else { at };
+        out.replace_range(from..at, &text);
+    }
+    Ok((out, name, junit))
+}
+
+/// An import declaration of the file.
+struct Import {
+    is_static: bool,
+    /// What is imported, without spaces: `org.junit.Assert.*`.
+    name: String,
+    start: usize,
+    end: usize,
+}
+
+impl Import {
+    fn of(node: Node<'_>, src: &str) -> Import {
+        let text: String = text_of(node, src).split_whitespace().collect::<Vec<_>>().join(" ");
+        let rest = text.strip_prefix("import").unwrap_or(&text).trim_start();
+        let (is_static, rest) = match rest.strip_prefix("static ") {
+            Some(r) => (true, r),
+            None => (false, rest),
+        };
+        let name = rest.trim_end_matches(';').chars().filter(|c| !c.is_whitespace()).collect();
+        Import { is_static, name, start: node.start_byte(), end: node.end_byte() }
+    }
+}
+
+/// The JUnit generation an existing test file uses, from its imports (or fully qualified
+/// annotations).
+fn file_junit(src: &str, imports: &[Node<'_>]) -> Option<JUnit> {
+    let texts: Vec<&str> = imports.iter().map(|n| text_of(*n, src)).collect();
+    if texts.iter().any(|t| t.contains("org.junit.jupiter")) {
+        return Some(JUnit::V5);
+    }
+    if texts.iter().any(|t| t.contains("org.junit.")) {
+        return Some(JUnit::V4);
+    }
+    if src.contains("@org.junit.jupiter.") {
+        return Some(JUnit::V5);
+    }
+    if src.contains("@org.junit.Test") {
+        return Some(JUnit::V4);
+    }
+    None
+}
+
+/// Names of the methods declared in `class`, nested classes included.
+fn method_names(class: Node<'_>, src: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    let mut stack = vec![class];
+    while let Some(n) = stack.pop() {
+        if n.kind() == "method_declaration" {
+            if let Some(name) = n.child_by_field_name("name") {
+                names.push(identifier(text_of(name, src)));
+            }
+        }
+        let mut c = n.walk();
+        stack.extend(n.named_children(&mut c));
+    }
+    names
+}
+
+/// The indentation of the class's first member, if it starts its own line.
+fn member_indent(body: Node<'_>, src: &str) -> Option<String> {
+    let first = body.named_child(0)?;
+    let start = first.start_byte();
+    let line_start = src[..start].rfind('\n').map_or(0, |i| i + 1);
+    let indent = &src[line_start..start];
+    (!indent.is_empty() && indent.chars().all(|c| c == ' ' || c == '\t')).then(|| indent.to_string())
+}
+
+/// Writes `p.content` to `p.path`, creating folders as needed, atomically, and only if the file is
+/// still as [`place`] found it: absent for a new file, byte for byte `p.original` otherwise. A
+/// symbolic link is followed, not replaced.
+pub fn write(p: &Placement) -> io::Result<()> {
+    match &p.original {
+        None => write_new(&p.path, &p.content),
+        Some(original) => replace(&p.path, original, &p.content),
+    }
+}
+
+fn write_new(path: &Path, content: &str) -> io::Result<()> {
+    let dir = parent_dir(path);
+    fs::create_dir_all(&dir)?;
+    if fs::symlink_metadata(path).is_ok() {
+        return Err(conflict(path, io::ErrorKind::AlreadyExists, "the file was created after the test was prepared"));
+    }
+    let tmp = write_temp(&dir, path, content, None)?;
+    // A hard link fails if the target exists, so a file created meanwhile is never replaced.
+    let linked = fs::hard_link(&tmp, path);
+    let _ = fs::remove_file(&tmp);
+    match linked {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+            Err(conflict(path, io::ErrorKind::AlreadyExists, "the file was created after the test was prepared"))
+        }
+        // File systems without hard links: exclusive creation instead.
+        Err(_) => {
+            let mut f = fs::OpenOptions::new().write(true).create_new(true).open(path).map_err(|e| {
+                if e.kind() == io::ErrorKind::AlreadyExists {
+                    conflict(path, io::ErrorKind::AlreadyExists, "the file was created after the test was prepared")
+                } else {
+                    e
+                }
+            })?;
+            f.write_all(content.as_bytes())?;
+            f.sync_all()
+        }
+    }
+}
+
+fn replace(path: &Path, original: &str, content: &str) -> io::Result<()> {
+    let unchanged = |target: &Path| -> io::Result<()> {
+        match fs::read(target) {
+            Ok(now) if now == original.as_bytes() => Ok(()),
+            Ok(_) => Err(conflict(path, io::ErrorKind::Other, "the file changed after the test was prepared")),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                Err(conflict(path, io::ErrorKind::NotFound, "the file was deleted after the test was prepared"))
+            }
+            Err(e) => Err(e),
+        }
+    };
+    unchanged(path)?;
+    let target = fs::canonicalize(path)?;
+    let dir = parent_dir(&target);
+    let perms = fs::metadata(&target)?.permissions();
+    let tmp = write_temp(&dir, &target, content, Some(perms))?;
+    let result = unchanged(&target).and_then(|()| fs::rename(&tmp, &target));
+    if result.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    result
+}
+
+fn parent_dir(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// A new temporary file next to `path` holding `content`.
+fn write_temp(dir: &Path, path: &Path, content: &str, perms: Option<fs::Permissions>) -> io::Result<PathBuf> {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let stem = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    loop {
+        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+        let tmp = dir.join(format!(".{stem}.{}.{n}.jreach-tmp", std::process::id()));
+        let mut f = match fs::OpenOptions::new().write(true).create_new(true).open(&tmp) {
+            Ok(f) => f,
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(e),
+        };
+        let written = f.write_all(content.as_bytes()).and_then(|()| f.sync_all()).and_then(|()| match &perms {
+            Some(p) => fs::set_permissions(&tmp, p.clone()),
+            None => Ok(()),
+        });
+        if let Err(e) = written {
+            let _ = fs::remove_file(&tmp);
+            return Err(e);
+        }
+        return Ok(tmp);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use expect_test::expect;
+
+    use super::*;
+    use crate::{JavaValue, Outcome};
+
+    fn req() -> TestRequest {
+        TestRequest {
+            package: Some("com.acme".into()),
+            classes: vec!["Bank".into(), "Account".into()],
+            method: "withdraw".into(),
+            is_static: false,
+            is_constructor: false,
+            params: vec![("amount".into(), "int".into())],
+            args: vec![JavaValue::Int(101)],
+            return_ty: "int".into(),
+            outcome: Outcome::Returns(Some(JavaValue::Int(-1))),
+            target_line: 21,
+            target_text: "return -1;".into(),
+            path_condition: vec!["amount > balance".into()],
+            junit: JUnit::V5,
+        }
+    }
+
+    fn dir_listing(root: &Path) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut stack = vec![root.to_path_buf()];
+        while let Some(d) = stack.pop() {
+            for e in fs::read_dir(&d).unwrap() {
+                let p = e.unwrap().path();
+                if p.is_dir() {
+                    stack.push(p);
+                } else {
+                    out.push(p.strip_prefix(root).unwrap().to_string_lossy().into_owned());
+                }
+            }
+        }
+        out.sort();
+        out
+    }
+
+    #[test]
+    fn new_file() {
+        let root = tempfile::tempdir().unwrap();
+        let p = place(root.path(), &req()).unwrap();
+        assert!(p.created);
+        assert_eq!(p.path, root.path().join("com/acme/BankTest.java"));
+        assert_eq!(p.method_name, "withdraw_reachesLine21");
+        assert!(!p.path.exists(), "place writes nothing");
+        write(&p).unwrap();
+        assert_eq!(fs::read_to_string(&p.path).unwrap(), p.content);
+        assert_eq!(dir_listing(root.path()), ["com/acme/BankTest.java"], "no temporary file left behind");
+        expect![[r#"
+            package com.acme;
+
+            import static org.junit.jupiter.api.Assertions.assertEquals;
+
+            import org.junit.jupiter.api.Test;
+
+            class BankTest {
+                @Test
+                void withdraw_reachesLine21() {
+                    // Reaches line 21: return -1;
+                    // Path: amount > balance
+                    Bank.Account obj = new Bank.Account();
+                    assertEquals(-1, obj.withdraw(101));
+                }
+            }
+        "#]]
+        .assert_eq(&p.content);
+    }
+
+    #[test]
+    fn append_to_existing_and_pick_a_free_name() {
+        let root = tempfile::tempdir().unwrap();
+        let first = place(root.path(), &req()).unwrap();
+        write(&first).unwrap();
+
+        // The same target again, then one that throws: `_2`, new import, file order kept.
+        let second = place(root.path(), &req()).unwrap();
+        assert!(!second.created);
+        assert_eq!(second.method_name, "withdraw_reachesLine21_2");
+        write(&second).unwrap();
+        let throws = TestRequest { outcome: Outcome::Throws("NoSuchElementException".into()), ..req() };
+        let third = place(root.path(), &throws).unwrap();
+        assert_eq!(third.method_name, "withdraw_reachesLine21_3");
+        write(&third).unwrap();
+        expect![[r#"
+            package com.acme;
+
+            import static org.junit.jupiter.api.Assertions.assertEquals;
+            import static org.junit.jupiter.api.Assertions.assertThrows;
+
+            import java.util.NoSuchElementException;
+            import org.junit.jupiter.api.Test;
+
+            class BankTest {
+                @Test
+                void withdraw_reachesLine21() {
+                    // Reaches line 21: return -1;
+                    // Path: amount > balance
+                    Bank.Account obj = new Bank.Account();
+                    assertEquals(-1, obj.withdraw(101));
+                }
+
+                @Test
+                void withdraw_reachesLine21_2() {
+                    // Reaches line 21: return -1;
+                    // Path: amount > balance
+                    Bank.Account obj = new Bank.Account();
+                    assertEquals(-1, obj.withdraw(101));
+                }
+
+                @Test
+                void withdraw_reachesLine21_3() {
+                    // Reaches line 21: return -1;
+                    // Path: amount > balance
+                    Bank.Account obj = new Bank.Account();
+                    assertThrows(NoSuchElementException.class, () -> obj.withdraw(101));
+                }
+            }
+        "#]]
+        .assert_eq(&fs::read_to_string(&third.path).unwrap());
+    }
+
+    #[test]
+    fn existing_junit4_file_is_followed_in_its_style() {
+        let existing = "package com.acme;\r\n\r\nimport org.junit.Test;\r\nimport static org.junit.Assert.*;\r\n\r\npublic class BankTest {\r\n\t@Test\r\n\tpublic void withdraw_reachesLine21() {\r\n\t}\r\n}\r\n";
+        let p = place_in("BankTest.java".into(), Some(existing.into()), &req()).unwrap();
+        assert_eq!(p.junit, JUnit::V4);
+        assert_eq!(p.method_name, "withdraw_reachesLine21_2");
+        assert!(!p.content.replace("\r\n", "").contains('\n'), "line endings follow the file");
+        expect![[r#"
+            package com.acme;
+
+            import org.junit.Test;
+            import static org.junit.Assert.*;
+
+            public class BankTest {
+            	@Test
+            	public void withdraw_reachesLine21() {
+            	}
+
+            	@Test
+            	public void withdraw_reachesLine21_2() {
+            		// Reaches line 21: return -1;
+            		// Path: amount > balance
+            		Bank.Account obj = new Bank.Account();
+            		assertEquals(-1, obj.withdraw(101));
+            	}
+            }
+        "#]]
+        .assert_eq(&p.content.replace("\r\n", "\n"));
+    }
+
+    #[test]
+    fn imports_are_added_where_they_belong() {
+        let bare = "class BankTest {}\n";
+        let p = place_in("BankTest.java".into(), Some(bare.into()), &req()).unwrap();
+        expect![[r#"
+            import static org.junit.jupiter.api.Assertions.assertEquals;
+
+            import org.junit.jupiter.api.Test;
+
+            class BankTest {
+                @Test
+                void withdraw_reachesLine21() {
+                    // Reaches line 21: return -1;
+                    // Path: amount > balance
+                    Bank.Account obj = new Bank.Account();
+                    assertEquals(-1, obj.withdraw(101));
+                }
+            }
+        "#]]
+        .assert_eq(&p.content);
+
+        let only_plain =
+            "package com.acme;\n\nimport java.util.List;\n\nclass BankTest {\n    int helper() { return 0; }\n}\n";
+        let p = place_in("BankTest.java".into(), Some(only_plain.into()), &req()).unwrap();
+        expect![[r#"
+            package com.acme;
+
+            import static org.junit.jupiter.api.Assertions.assertEquals;
+
+            import java.util.List;
+            import org.junit.jupiter.api.Test;
+
+            class BankTest {
+                int helper() { return 0; }
+
+                @Test
+                void withdraw_reachesLine21() {
+                    // Reaches line 21: return -1;
+                    // Path: amount > balance
+                    Bank.Account obj = new Bank.Account();
+                    assertEquals(-1, obj.withdraw(101));
+                }
+            }
+        "#]]
+        .assert_eq(&p.content);
+
+        let package_only = "package com.acme;\n\nclass Helper {}\nclass BankTest { void a() {} }\n";
+        let p = place_in("BankTest.java".into(), Some(package_only.into()), &req()).unwrap();
+        expect![[r#"
+            package com.acme;
+
+            import static org.junit.jupiter.api.Assertions.assertEquals;
+
+            import org.junit.jupiter.api.Test;
+
+            class Helper {}
+            class BankTest { void a() {}
+
+                @Test
+                void withdraw_reachesLine21() {
+                    // Reaches line 21: return -1;
+                    // Path: amount > balance
+                    Bank.Account obj = new Bank.Account();
+                    assertEquals(-1, obj.withdraw(101));
+                }
+            }
+        "#]]
+        .assert_eq(&p.content);
+    }
+
+    #[test]
+    fn broken_test_file_is_refused() {
+        let err = place_in("T.java".into(), Some("class BankTest {\n void f() {\n".into()), &req()).unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::InvalidData);
+        assert!(err.to_string().contains("closing brace"), "{err}");
+        let err = place_in("T.java".into(), Some("interface Nope {}".into()), &req()).unwrap_err();
+        assert!(err.to_string().contains("no class"), "{err}");
+    }
+
+    #[test]
+    fn refuses_to_clobber_a_concurrently_changed_file() {
+        let root = tempfile::tempdir().unwrap();
+        write(&place(root.path(), &req()).unwrap()).unwrap();
+        let p = place(root.path(), &req()).unwrap();
+        // Someone edits the file between `place` and `write`.
+        let edited = format!("{}// edited\n", p.original.as_deref().unwrap());
+        fs::write(&p.path, &edited).unwrap();
+        let err = write(&p).unwrap_err();
+        assert!(is_conflict(&err), "{err}");
+        assert!(err.to_string().contains("changed"), "{err}");
+        assert_eq!(fs::read_to_string(&p.path).unwrap(), edited, "the edit survives");
+
+        // Deleted meanwhile: not resurrected with stale content.
+        fs::remove_file(&p.path).unwrap();
+        let err = write(&p).unwrap_err();
+        assert!(is_conflict(&err), "{err}");
+        assert!(!p.path.exists());
+        assert_eq!(dir_listing(root.path()), Vec::<String>::new(), "no temporary file left behind");
+    }
+
+    #[test]
+    fn refuses_to_clobber_a_file_created_meanwhile() {
+        let root = tempfile::tempdir().unwrap();
+        let p = place(root.path(), &req()).unwrap();
+        assert!(p.created);
+        fs::create_dir_all(p.path.parent().unwrap()).unwrap();
+        fs::write(&p.path, "// someone else's test\n").unwrap();
+        let err = write(&p).unwrap_err();
+        assert!(is_conflict(&err), "{err}");
+        assert_eq!(fs::read_to_string(&p.path).unwrap(), "// someone else's test\n");
+        assert_eq!(dir_listing(root.path()), ["com/acme/BankTest.java"]);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn symlinked_test_file_stays_a_symlink() {
+        let root = tempfile::tempdir().unwrap();
+        let real = root.path().join("real.java");
+        fs::write(&real, "class BankTest {\n}\n").unwrap();
+        let link_dir = root.path().join("t/com/acme");
+        fs::create_dir_all(&link_dir).unwrap();
+        std::os::unix::fs::symlink(&real, link_dir.join("BankTest.java")).unwrap();
+        let p = place(&root.path().join("t"), &req()).unwrap();
+        write(&p).unwrap();
+        assert!(fs::symlink_metadata(link_dir.join("BankTest.java")).unwrap().file_type().is_symlink());
+        assert!(fs::read_to_string(&real).unwrap().contains("withdraw_reachesLine21"));
+    }
+
+    #[test]
+    fn default_package_goes_to_the_root() {
+        let r = TestRequest { package: None, ..req() };
+        assert_eq!(test_path(Path::new("/t"), &r), Path::new("/t/BankTest.java"));
+    }
+}

@@ -1,0 +1,278 @@
+//! What the project around a source file expects: where its tests live and which JUnit it uses.
+//!
+//! Both walk up from the source file looking for a build file (`pom.xml`, `build.gradle`,
+//! `build.gradle.kts`). The walk stops after a folder holding `.git`, so a stray build file above
+//! the repository is never mistaken for the project's.
+
+use std::fs;
+use std::path::{Component, Path, PathBuf};
+
+use crate::JUnit;
+
+const BUILD_FILES: [&str; 3] = ["pom.xml", "build.gradle", "build.gradle.kts"];
+/// Most test files [`detect_junit`] reads when it has to look at existing tests.
+const MAX_TEST_FILES: usize = 200;
+/// Most directory entries it looks at on the way.
+const MAX_ENTRIES: usize = 20_000;
+
+/// The folders from `start` upwards, ending with the first one that holds `.git`.
+fn project_ancestors(start: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for dir in start.ancestors() {
+        let dir = if dir.as_os_str().is_empty() { Path::new(".") } else { dir };
+        out.push(dir.to_path_buf());
+        if dir.join(".git").exists() {
+            break;
+        }
+    }
+    out
+}
+
+fn source_dir(source_file: &Path) -> PathBuf {
+    match source_file.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// The nearest folder at or above `dir` that holds a build file.
+fn build_dir(dir: &Path) -> Option<PathBuf> {
+    project_ancestors(dir).into_iter().find(|d| BUILD_FILES.iter().any(|b| d.join(b).is_file()))
+}
+
+/// The root of the test sources for `source_file` (whose package is `package`); the test file goes
+/// in that root's package folders. In order:
+///
+/// 1. a Maven/Gradle layout: the source path contains `src/main/java` → the sibling `src/test/java`
+///    (`/p/src/main/java/a/B.java` → `/p/src/test/java`);
+/// 2. a build file (`pom.xml`, `build.gradle`, `build.gradle.kts`) in a folder above the source →
+///    `<that folder>/src/test/java`, where the build tool looks for tests by default;
+/// 3. otherwise a folder next to the package root (the source folder minus its package folders):
+///    `test` when the package root is called `src` (the plain IDE layout `src/` + `test/`), else
+///    `test-jreach` (`/w/corpus/seed/Concolic.java` in package `seed` → `/w/test-jreach`). A
+///    sibling rather than a subfolder, so that compiling the sources never picks up the tests.
+pub fn test_root_for(source_file: &Path, package: Option<&str>) -> PathBuf {
+    let comps: Vec<Component<'_>> = source_file.components().collect();
+    let is = |c: &Component<'_>, s: &str| c.as_os_str() == s;
+    if let Some(i) = (0..comps.len().saturating_sub(2))
+        .rev()
+        .find(|&i| is(&comps[i], "src") && is(&comps[i + 1], "main") && is(&comps[i + 2], "java"))
+    {
+        let mut root: PathBuf = comps[..i].iter().collect();
+        root.push("src/test/java");
+        return root;
+    }
+    let dir = source_dir(source_file);
+    if let Some(build) = build_dir(&dir) {
+        return build.join("src/test/java");
+    }
+    let package_root = package_root(&dir, package);
+    let name = if package_root.file_name().is_some_and(|n| n == "src") { "test" } else { "test-jreach" };
+    match package_root.parent() {
+        Some(parent) if package_root.file_name().is_some() => parent.join(name),
+        _ => package_root.join("..").join(name),
+    }
+}
+
+/// `dir` without the trailing folders that spell `package`; `dir` itself when they do not match.
+fn package_root(dir: &Path, package: Option<&str>) -> PathBuf {
+    let parts: Vec<&str> = package.unwrap_or("").split('.').map(str::trim).filter(|p| !p.is_empty()).collect();
+    let mut root = dir.to_path_buf();
+    for part in parts.iter().rev() {
+        if root.file_name().is_some_and(|n| n == *part) {
+            root.pop();
+        } else {
+            return dir.to_path_buf();
+        }
+    }
+    if root.as_os_str().is_empty() {
+        root.push(".");
+    }
+    root
+}
+
+/// The JUnit generation the project of `source_file` uses, if it says:
+///
+/// 1. the nearest build file that mentions JUnit, walking up: Maven `junit-jupiter` → 5,
+///    `<artifactId>junit</artifactId>` → 4; Gradle `junit-jupiter` or `useJUnitPlatform` → 5,
+///    `junit:junit` → 4;
+/// 2. else the existing `*Test.java` / `*Tests.java` files under the project's test root
+///    ([`test_root_for`]): imports of `org.junit.jupiter` against `org.junit.Test`/`Assert`, the
+///    majority wins (ties go to 5);
+/// 3. else `None`; callers default to JUnit 5.
+pub fn detect_junit(source_file: &Path) -> Option<JUnit> {
+    let dir = source_dir(source_file);
+    for d in project_ancestors(&dir) {
+        for build in BUILD_FILES {
+            let Ok(text) = fs::read_to_string(d.join(build)) else { continue };
+            if let Some(j) = junit_of_build_file(build, &text) {
+                return Some(j);
+            }
+        }
+    }
+    let package = fs::read_to_string(source_file).ok().and_then(|t| jreach_syntax::SourceFile::parse(t).package());
+    junit_of_tests(&test_root_for(source_file, package.as_deref()))
+}
+
+fn junit_of_build_file(name: &str, text: &str) -> Option<JUnit> {
+    let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+    if name == "pom.xml" {
+        if compact.contains("<artifactId>junit-jupiter") {
+            return Some(JUnit::V5);
+        }
+        if compact.contains("<artifactId>junit</artifactId>") {
+            return Some(JUnit::V4);
+        }
+        return None;
+    }
+    if compact.contains("junit-jupiter") || compact.contains("useJUnitPlatform") {
+        return Some(JUnit::V5);
+    }
+    if compact.contains("junit:junit") {
+        return Some(JUnit::V4);
+    }
+    None
+}
+
+/// Majority vote of the test files under `root`, read in a fixed (sorted) order with bounds.
+fn junit_of_tests(root: &Path) -> Option<JUnit> {
+    let (mut v4, mut v5) = (0usize, 0usize);
+    let (mut files, mut entries) = (0usize, 0usize);
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        let Ok(read) = fs::read_dir(&dir) else { continue };
+        let mut children: Vec<PathBuf> = read.filter_map(|e| e.ok().map(|e| e.path())).collect();
+        children.sort();
+        entries += children.len();
+        for child in children.iter().rev() {
+            if child.is_dir() {
+                stack.push(child.clone());
+                continue;
+            }
+            let name = child.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            if !(name.ends_with("Test.java") || name.ends_with("Tests.java")) {
+                continue;
+            }
+            let Ok(text) = fs::read_to_string(child) else { continue };
+            files += 1;
+            if text.contains("org.junit.jupiter") {
+                v5 += 1;
+            } else if text.contains("org.junit.Test") || text.contains("org.junit.Assert") {
+                v4 += 1;
+            }
+            if files >= MAX_TEST_FILES {
+                break;
+            }
+        }
+        if files >= MAX_TEST_FILES || entries >= MAX_ENTRIES {
+            break;
+        }
+    }
+    match (v4, v5) {
+        (0, 0) => None,
+        (v4, v5) if v4 > v5 => Some(JUnit::V4),
+        _ => Some(JUnit::V5),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn touch(path: &Path, text: &str) {
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(path, text).unwrap();
+    }
+
+    /// A temporary project folder that the walk up does not leave (it holds `.git`).
+    fn project() -> tempfile::TempDir {
+        let d = tempfile::tempdir().unwrap();
+        fs::create_dir(d.path().join(".git")).unwrap();
+        d
+    }
+
+    #[test]
+    fn maven_layout() {
+        let p = Path::new("/home/u/proj/src/main/java/com/acme/Bank.java");
+        assert_eq!(test_root_for(p, Some("com.acme")), Path::new("/home/u/proj/src/test/java"));
+        let rel = Path::new("src/main/java/Bank.java");
+        assert_eq!(test_root_for(rel, None), Path::new("src/test/java"));
+    }
+
+    #[test]
+    fn build_file_above_the_source() {
+        let d = project();
+        touch(&d.path().join("build.gradle.kts"), "plugins { java }\n");
+        let src = d.path().join("java/com/acme/Bank.java");
+        touch(&src, "package com.acme; class Bank {}");
+        assert_eq!(test_root_for(&src, Some("com.acme")), d.path().join("src/test/java"));
+    }
+
+    #[test]
+    fn no_build_file() {
+        let d = project();
+        let corpus = d.path().join("corpus/seed/Concolic.java");
+        touch(&corpus, "package seed; class Concolic {}");
+        assert_eq!(test_root_for(&corpus, Some("seed")), d.path().join("test-jreach"));
+        let ide = d.path().join("app/src/com/acme/Bank.java");
+        touch(&ide, "package com.acme; class Bank {}");
+        assert_eq!(test_root_for(&ide, Some("com.acme")), d.path().join("app/test"));
+        // A file whose folders do not spell its package: its own folder is the package root.
+        let odd = d.path().join("misc/Bank.java");
+        touch(&odd, "package com.acme; class Bank {}");
+        assert_eq!(test_root_for(&odd, Some("com.acme")), d.path().join("test-jreach"));
+        assert_eq!(package_root(Path::new("seed"), Some("seed")), Path::new("."));
+    }
+
+    #[test]
+    fn junit_from_maven() {
+        let d = project();
+        let src = d.path().join("src/main/java/a/A.java");
+        touch(&src, "package a; class A {}");
+        assert_eq!(detect_junit(&src), None);
+        touch(&d.path().join("pom.xml"), "<project><dependencies><dependency>\n<groupId>junit</groupId>\n<artifactId>junit</artifactId>\n</dependency></dependencies></project>");
+        assert_eq!(detect_junit(&src), Some(JUnit::V4));
+        touch(
+            &d.path().join("pom.xml"),
+            "<dependency><groupId>org.junit.jupiter</groupId><artifactId>junit-jupiter-api</artifactId></dependency>",
+        );
+        assert_eq!(detect_junit(&src), Some(JUnit::V5));
+    }
+
+    #[test]
+    fn junit_from_gradle_and_parent_poms() {
+        let d = project();
+        let src = d.path().join("module/src/main/java/a/A.java");
+        touch(&src, "package a; class A {}");
+        // The module's build file says nothing; its parent's does.
+        touch(&d.path().join("module/pom.xml"), "<project><artifactId>module</artifactId></project>");
+        touch(&d.path().join("pom.xml"), "<artifactId>junit</artifactId>");
+        assert_eq!(detect_junit(&src), Some(JUnit::V4));
+        touch(&d.path().join("module/build.gradle"), "dependencies { testImplementation 'junit:junit:4.13.2' }");
+        fs::remove_file(d.path().join("module/pom.xml")).unwrap();
+        assert_eq!(detect_junit(&src), Some(JUnit::V4));
+        touch(
+            &d.path().join("module/build.gradle"),
+            "dependencies { testImplementation(\"org.junit.jupiter:junit-jupiter:5.10.0\") }",
+        );
+        assert_eq!(detect_junit(&src), Some(JUnit::V5));
+    }
+
+    #[test]
+    fn junit_from_existing_tests() {
+        let d = project();
+        let src = d.path().join("src/main/java/a/A.java");
+        touch(&src, "package a; class A {}");
+        let tests = d.path().join("src/test/java/a");
+        touch(&tests.join("OldTest.java"), "import org.junit.Test;\npublic class OldTest {}");
+        assert_eq!(detect_junit(&src), Some(JUnit::V4));
+        touch(&tests.join("NewTest.java"), "import org.junit.jupiter.api.Test;\nclass NewTest {}");
+        assert_eq!(detect_junit(&src), Some(JUnit::V5), "a tie goes to JUnit 5");
+        touch(&tests.join("b/OtherTests.java"), "import static org.junit.Assert.assertEquals;\nclass OtherTests {}");
+        assert_eq!(detect_junit(&src), Some(JUnit::V4));
+        touch(&tests.join("Helper.java"), "import org.junit.jupiter.api.Test;");
+        touch(&tests.join("c/ThirdTest.java"), "import org.junit.jupiter.api.Test;");
+        touch(&tests.join("c/FourthTest.java"), "import org.junit.jupiter.api.Test;");
+        assert_eq!(detect_junit(&src), Some(JUnit::V5));
+    }
+}

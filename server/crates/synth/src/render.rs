@@ -1,0 +1,839 @@
+//! A [`TestRequest`] as Java text: the test method's name, its body (comment, inputs, call,
+//! assertion), the imports it needs, and a whole test class around it.
+//!
+//! Choices, all deterministic:
+//! - Inputs are inlined when the method takes a single argument with a short literal
+//!   (`Calc.abs(Integer.MIN_VALUE)`); with two or more parameters each gets a local named after
+//!   the parameter (`int a = 1;`), so the call reads like the signature. A local is only declared
+//!   when its type is sure to resolve inside the test class (primitives, boxes, `String`, `Object`,
+//!   `CharSequence`, `Number` and arrays of them); other arguments stay inline.
+//! - Assertions: `assertTrue`/`assertFalse` for booleans, `assertNull` for `null`, `assertEquals`
+//!   otherwise, with the expected literal typed so that the overload resolves (`(byte) 1`,
+//!   `Integer.valueOf(5)` for a boxed or `Object` result, a `0.0` delta for JUnit 4 floating
+//!   point), `assertThrows` for exceptions (JUnit 4.13's `Assert.assertThrows` for JUnit 4).
+//! - Comments are sanitised: no `*/`, no line breaks, and no backslash that would start a unicode
+//!   escape (javac translates `\u000a` even inside comments).
+
+use std::collections::BTreeSet;
+
+use crate::literal::{convert, literal, literal_as, Prim};
+use crate::{JUnit, JavaValue, Outcome, TestRequest};
+
+/// Width the path comment wraps at, not counting the method body's indentation.
+const COMMENT_WIDTH: usize = 92;
+/// Longest target text quoted in the comment.
+const TARGET_TEXT_MAX: usize = 100;
+/// Literals longer than this get a local variable even when they are the only argument.
+const INLINE_MAX: usize = 40;
+
+/// `<method>_reachesLine<N>`, or `new<Class>_reachesLine<N>` for a constructor: a valid Java
+/// identifier that says what the test reaches.
+pub fn test_method_name(req: &TestRequest) -> String {
+    let base = if req.is_constructor {
+        let class = req.classes.last().map(String::as_str).unwrap_or(req.method.as_str());
+        format!("new{}", identifier(class))
+    } else {
+        identifier(&req.method)
+    };
+    format!("{base}_reachesLine{}", req.target_line)
+}
+
+/// `<TopClass>Test`, the test class a request's method goes into.
+pub fn test_class_name(req: &TestRequest) -> String {
+    match req.classes.first() {
+        Some(top) => format!("{}Test", identifier(top)),
+        None => "ReachTest".to_string(),
+    }
+}
+
+/// One `@Test` method named `name`, indented 4 spaces, every line ending in `\n`.
+pub fn render_method(req: &TestRequest, name: &str) -> String {
+    format_method(name, &method_parts(req, req.junit), req.junit, "    ")
+}
+
+/// A whole new test file: package, imports and the test class holding one method.
+pub fn render_class(req: &TestRequest) -> String {
+    let name = test_method_name(req);
+    let parts = method_parts(req, req.junit);
+    let mut out = String::new();
+    if let Some(pkg) = req.package.as_deref().filter(|p| !p.is_empty()) {
+        out.push_str(&format!("package {pkg};\n\n"));
+    }
+    for imp in &parts.static_imports {
+        out.push_str(&format!("import static {imp};\n"));
+    }
+    if !parts.static_imports.is_empty() {
+        out.push('\n');
+    }
+    for imp in &parts.imports {
+        out.push_str(&format!("import {imp};\n"));
+    }
+    out.push('\n');
+    let public = if req.junit == JUnit::V4 { "public " } else { "" };
+    out.push_str(&format!("{public}class {} {{\n", test_class_name(req)));
+    out.push_str(&format_method(&name, &parts, req.junit, "    "));
+    out.push_str("}\n");
+    out
+}
+
+/// A rendered method body and what it needs imported.
+#[derive(Debug, Default)]
+pub(crate) struct Parts {
+    /// Body lines without indentation.
+    pub(crate) lines: Vec<String>,
+    /// Members to import statically: `org.junit.jupiter.api.Assertions.assertEquals`.
+    pub(crate) static_imports: BTreeSet<String>,
+    /// Types to import: `org.junit.jupiter.api.Test`, `java.util.NoSuchElementException`.
+    pub(crate) imports: BTreeSet<String>,
+}
+
+/// `parts` as a `@Test` method; `indent` is one level of the file's indentation.
+pub(crate) fn format_method(name: &str, parts: &Parts, junit: JUnit, indent: &str) -> String {
+    let public = if junit == JUnit::V4 { "public " } else { "" };
+    let mut out = format!("{indent}@Test\n{indent}{public}void {name}() {{\n");
+    for line in &parts.lines {
+        out.push_str(&format!("{indent}{indent}{line}\n"));
+    }
+    out.push_str(&format!("{indent}}}\n"));
+    out
+}
+
+/// The body of the test for `req`, written for `junit`.
+pub(crate) fn method_parts(req: &TestRequest, junit: JUnit) -> Parts {
+    let mut parts = Parts::default();
+    parts.imports.insert(
+        match junit {
+            JUnit::V5 => "org.junit.jupiter.api.Test",
+            JUnit::V4 => "org.junit.Test",
+        }
+        .to_string(),
+    );
+    let assertions = match junit {
+        JUnit::V5 => "org.junit.jupiter.api.Assertions",
+        JUnit::V4 => "org.junit.Assert",
+    };
+
+    parts.lines.extend(comment_lines(req));
+
+    let class = req.classes.iter().map(|c| c.trim()).collect::<Vec<_>>().join(".");
+    let args = arguments(req);
+    let used: BTreeSet<&str> = args.iter().filter_map(|a| a.local.as_deref()).collect();
+    for arg in &args {
+        if let (Some(local), Some(ty)) = (&arg.local, &arg.decl_ty) {
+            parts.lines.push(format!("{ty} {local} = {};", arg.literal));
+        }
+    }
+    let arg_list =
+        args.iter().map(|a| a.local.clone().unwrap_or_else(|| a.literal.clone())).collect::<Vec<_>>().join(", ");
+    let call = if req.is_constructor {
+        let class = if class.is_empty() { req.method.clone() } else { class };
+        format!("new {class}({arg_list})")
+    } else if req.is_static || class.is_empty() {
+        if class.is_empty() {
+            format!("{}({arg_list})", req.method)
+        } else {
+            format!("{class}.{}({arg_list})", req.method)
+        }
+    } else {
+        let receiver = fresh_name("obj", |n| used.contains(n));
+        parts.lines.push(format!("{class} {receiver} = new {class}();"));
+        format!("{receiver}.{}({arg_list})", req.method)
+    };
+
+    let (stmt, assertion) = assertion(req, &call, junit);
+    if let Some(assertion) = assertion {
+        parts.static_imports.insert(format!("{assertions}.{assertion}"));
+    }
+    if let Outcome::Throws(exc) = &req.outcome {
+        if let Some(pkg) = exception_package(exc.trim()) {
+            parts.imports.insert(format!("{pkg}.{}", exc.trim()));
+        }
+    }
+    parts.lines.push(stmt);
+    parts
+}
+
+/// The final statement and the assertion method it uses.
+fn assertion(req: &TestRequest, call: &str, junit: JUnit) -> (String, Option<&'static str>) {
+    let value = match &req.outcome {
+        Outcome::Throws(exc) => {
+            let exc = exc.trim();
+            return (format!("assertThrows({exc}.class, () -> {call});"), Some("assertThrows"));
+        }
+        Outcome::Returns(None) => None,
+        Outcome::Returns(Some(_)) if req.is_constructor || req.return_ty.trim() == "void" => None,
+        Outcome::Returns(Some(v)) => Some(v),
+    };
+    let Some(value) = value else {
+        return (format!("{call};"), None);
+    };
+    let ret = req.return_ty.trim();
+    let eq = |expected: String, delta: Option<&str>| {
+        let delta = delta.map(|d| format!(", {d}")).unwrap_or_default();
+        (format!("assertEquals({expected}, {call}{delta});"), Some("assertEquals"))
+    };
+    if *value == JavaValue::Null {
+        return (format!("assertNull({call});"), Some("assertNull"));
+    }
+    match Prim::of(ret) {
+        // A primitive result: the literal typed as the result.
+        Some((p, false)) => match (p, convert(value, p)) {
+            (Prim::Boolean, Some(JavaValue::Bool(b))) => truth(b, call),
+            (Prim::Float, Some(v)) => eq(literal(&v), (junit == JUnit::V4).then_some("0.0f")),
+            (Prim::Double, Some(v)) => eq(literal(&v), (junit == JUnit::V4).then_some("0.0")),
+            (_, Some(v)) => eq(literal(&v), None),
+            (_, None) => eq(literal(value), None),
+        },
+        // A boxed result: compare objects, so that no overload is ambiguous.
+        Some((p, true)) => match convert(value, p) {
+            Some(JavaValue::Bool(b)) => truth(b, call),
+            Some(v) => eq(boxed(&v), None),
+            None => eq(literal(value), None),
+        },
+        // Any other reference type (`Object`, `Number`, `T`, `String`).
+        None => match Prim::of_value(value) {
+            Some(_) => eq(boxed(value), None),
+            None => eq(literal(value), None),
+        },
+    }
+}
+
+fn truth(b: bool, call: &str) -> (String, Option<&'static str>) {
+    if b {
+        (format!("assertTrue({call});"), Some("assertTrue"))
+    } else {
+        (format!("assertFalse({call});"), Some("assertFalse"))
+    }
+}
+
+/// `v` as an object of its wrapper class: `Integer.valueOf(5)`, `Boolean.TRUE`.
+fn boxed(v: &JavaValue) -> String {
+    match (v, Prim::of_value(v)) {
+        (JavaValue::Bool(b), _) => if *b { "Boolean.TRUE" } else { "Boolean.FALSE" }.to_string(),
+        (_, Some(p)) => format!("{}.valueOf({})", p.boxed_name(), literal(v)),
+        (_, None) => literal(v),
+    }
+}
+
+/// One argument of the call.
+struct Arg {
+    /// The literal, typed as the parameter.
+    literal: String,
+    /// The local variable holding it, if the test declares one.
+    local: Option<String>,
+    /// The local's declared type.
+    decl_ty: Option<String>,
+}
+
+fn arguments(req: &TestRequest) -> Vec<Arg> {
+    let n = req.params.len().max(req.args.len());
+    let mut args = Vec::with_capacity(n);
+    for i in 0..n {
+        let param = req.params.get(i);
+        let ty = param.map(|(_, t)| t.trim()).unwrap_or("");
+        let literal = match req.args.get(i) {
+            Some(v) => literal_as(ty, v),
+            None => literal(&default_value(ty)),
+        };
+        args.push(Arg { literal, local: None, decl_ty: param.and_then(|(_, t)| declarable(t)) });
+    }
+    let use_locals = req.params.len() >= 2 || args.iter().any(|a| a.literal.len() > INLINE_MAX);
+    if !use_locals {
+        return args;
+    }
+    let mut taken = BTreeSet::new();
+    for (i, arg) in args.iter_mut().enumerate() {
+        let Some(decl_ty) = &arg.decl_ty else { continue };
+        // A null for a primitive cannot be declared; the call shows it as it is.
+        if arg.literal == "null" && Prim::of(decl_ty).is_some_and(|(_, boxed)| !boxed) {
+            continue;
+        }
+        let wanted = req.params.get(i).map(|(n, _)| identifier(n)).filter(|n| !n.is_empty() && !is_keyword(n));
+        let name = fresh_name(&wanted.unwrap_or_else(|| format!("arg{i}")), |n| taken.contains(n));
+        taken.insert(name.clone());
+        arg.local = Some(name);
+    }
+    args
+}
+
+/// The type to declare a local of parameter type `ty` with, if that type surely resolves in the
+/// test class without imports. Varargs become arrays.
+fn declarable(ty: &str) -> Option<String> {
+    let ty = ty.trim();
+    let ty = match ty.strip_suffix("...") {
+        Some(base) => format!("{}[]", base.trim_end()),
+        None => ty.to_string(),
+    };
+    let base = ty.trim_end_matches(|c: char| c == '[' || c == ']' || c.is_whitespace());
+    let base_simple = base.strip_prefix("java.lang.").unwrap_or(base);
+    let known = Prim::of(base_simple).is_some()
+        || matches!(base_simple, "String" | "Object" | "CharSequence" | "Number" | "StringBuilder");
+    known.then_some(ty)
+}
+
+/// The zero of a type, for a missing argument.
+fn default_value(ty: &str) -> JavaValue {
+    match Prim::of(ty) {
+        Some((_, true)) | None => JavaValue::Null,
+        Some((p, false)) => convert(&JavaValue::Int(0), p).unwrap_or(JavaValue::Bool(false)),
+    }
+}
+
+/// `base`, or `base2`, `base3`... whichever is not taken.
+fn fresh_name(base: &str, is_taken: impl Fn(&str) -> bool) -> String {
+    if !is_taken(base) {
+        return base.to_string();
+    }
+    (2..).map(|i| format!("{base}{i}")).find(|n| !is_taken(n)).expect("some suffix is free")
+}
+
+/// `name` with every character that cannot be part of a Java identifier replaced by `_`.
+pub(crate) fn identifier(name: &str) -> String {
+    let mut out: String =
+        name.trim().chars().map(|c| if c.is_alphanumeric() || c == '_' || c == '$' { c } else { '_' }).collect();
+    if out.starts_with(|c: char| c.is_ascii_digit()) {
+        out.insert(0, '_');
+    }
+    out
+}
+
+fn is_keyword(s: &str) -> bool {
+    matches!(
+        s,
+        "abstract"
+            | "assert"
+            | "boolean"
+            | "break"
+            | "byte"
+            | "case"
+            | "catch"
+            | "char"
+            | "class"
+            | "const"
+            | "continue"
+            | "default"
+            | "do"
+            | "double"
+            | "else"
+            | "enum"
+            | "extends"
+            | "final"
+            | "finally"
+            | "float"
+            | "for"
+            | "goto"
+            | "if"
+            | "implements"
+            | "import"
+            | "instanceof"
+            | "int"
+            | "interface"
+            | "long"
+            | "native"
+            | "new"
+            | "package"
+            | "private"
+            | "protected"
+            | "public"
+            | "return"
+            | "short"
+            | "static"
+            | "strictfp"
+            | "super"
+            | "switch"
+            | "synchronized"
+            | "this"
+            | "throw"
+            | "throws"
+            | "transient"
+            | "try"
+            | "void"
+            | "volatile"
+            | "while"
+            | "true"
+            | "false"
+            | "null"
+            | "_"
+    )
+}
+
+/// The package of a well-known exception outside `java.lang`, which the test must import.
+fn exception_package(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "NoSuchElementException"
+        | "ConcurrentModificationException"
+        | "EmptyStackException"
+        | "InputMismatchException"
+        | "MissingResourceException"
+        | "IllegalFormatException"
+        | "UnknownFormatConversionException"
+        | "MissingFormatArgumentException" => "java.util",
+        "IOException" | "UncheckedIOException" | "FileNotFoundException" | "EOFException" => "java.io",
+        "ExecutionException" | "TimeoutException" | "CancellationException" | "CompletionException" => {
+            "java.util.concurrent"
+        }
+        "BufferOverflowException" | "BufferUnderflowException" | "ReadOnlyBufferException" => "java.nio",
+        "DateTimeException" => "java.time",
+        "DateTimeParseException" => "java.time.format",
+        _ => return None,
+    })
+}
+
+/// `// Reaches line N: ...` and the wrapped `// Path: ...` lines.
+fn comment_lines(req: &TestRequest) -> Vec<String> {
+    let mut lines = Vec::new();
+    let target = truncate(&sanitize_comment(&req.target_text), TARGET_TEXT_MAX);
+    if target.is_empty() {
+        lines.push(format!("// Reaches line {}", req.target_line));
+    } else {
+        lines.push(format!("// Reaches line {}: {target}", req.target_line));
+    }
+    let conds: Vec<String> = req
+        .path_condition
+        .iter()
+        .map(|c| sanitize_comment(c))
+        .filter(|c| !c.is_empty())
+        .map(|c| if needs_parens(&c) { format!("({c})") } else { c })
+        .collect();
+    let mut current: Option<String> = None;
+    for cond in conds {
+        current = Some(match current {
+            None => format!("// Path: {cond}"),
+            Some(line) if line.len() + 4 + cond.len() <= COMMENT_WIDTH => format!("{line} && {cond}"),
+            Some(line) => {
+                lines.push(line);
+                // `//    && ` is as wide as `// Path: `: conditions line up.
+                format!("//    && {cond}")
+            }
+        });
+    }
+    lines.extend(current);
+    lines
+}
+
+/// Whether a condition must be parenthesised to be read as one operand of `&&`.
+fn needs_parens(cond: &str) -> bool {
+    let risky = cond.contains("||") || cond.contains('?') || cond.contains(" = ");
+    risky && !is_wrapped_in_parens(cond)
+}
+
+fn is_wrapped_in_parens(s: &str) -> bool {
+    if !(s.starts_with('(') && s.ends_with(')')) {
+        return false;
+    }
+    // The opening parenthesis must close at the very end.
+    let mut depth = 0i32;
+    for (i, c) in s.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 && i + 1 != s.len() {
+                    return false;
+                }
+            }
+            _ => {}
+        }
+    }
+    depth == 0
+}
+
+/// Text that is safe inside a `//` comment: one line, no `*/`, and no backslash run that javac would
+/// read as the start of a unicode escape (a `u` after an odd number of backslashes gets one more).
+pub(crate) fn sanitize_comment(text: &str) -> String {
+    let one_line: String = text.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+    let one_line = one_line.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut out = String::with_capacity(one_line.len());
+    let mut backslashes = 0usize;
+    for c in one_line.chars() {
+        if c == 'u' && backslashes % 2 == 1 {
+            out.push('\\');
+        }
+        backslashes = if c == '\\' { backslashes + 1 } else { 0 };
+        out.push(c);
+    }
+    while out.contains("*/") {
+        out = out.replace("*/", "* /");
+    }
+    out
+}
+
+fn truncate(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let mut out: String = text.chars().take(max - 3).collect();
+    // Do not end on a lone backslash, which could pair with what follows.
+    while out.ends_with('\\') {
+        out.pop();
+    }
+    out.push_str("...");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use expect_test::{expect, Expect};
+
+    use super::*;
+    use JavaValue::*;
+
+    fn base() -> TestRequest {
+        TestRequest {
+            package: Some("demo".into()),
+            classes: vec!["Calc".into()],
+            method: "abs".into(),
+            is_static: true,
+            is_constructor: false,
+            params: vec![("x".into(), "int".into())],
+            args: vec![Int(i32::MIN)],
+            return_ty: "int".into(),
+            outcome: Outcome::Returns(Some(Int(i32::MIN))),
+            target_line: 12,
+            target_text: "return -x;".into(),
+            path_condition: vec!["x < 0".into()],
+            junit: JUnit::V5,
+        }
+    }
+
+    fn check_class(req: &TestRequest, expect: Expect) {
+        expect.assert_eq(&render_class(req));
+    }
+
+    /// Snapshots a method; expect-test strips the common indentation, so it is checked here.
+    fn check_method(req: &TestRequest, expect: Expect) {
+        let text = render_method(req, &test_method_name(req));
+        assert!(text.lines().all(|l| l.starts_with("    ")), "indented 4 spaces:\n{text}");
+        assert!(text.ends_with("}\n"));
+        let dedented: String = text.lines().map(|l| format!("{}\n", &l[4..])).collect();
+        expect.assert_eq(&dedented);
+    }
+
+    #[test]
+    fn static_method_class() {
+        check_class(
+            &base(),
+            expect![[r#"
+                package demo;
+
+                import static org.junit.jupiter.api.Assertions.assertEquals;
+
+                import org.junit.jupiter.api.Test;
+
+                class CalcTest {
+                    @Test
+                    void abs_reachesLine12() {
+                        // Reaches line 12: return -x;
+                        // Path: x < 0
+                        assertEquals(Integer.MIN_VALUE, Calc.abs(Integer.MIN_VALUE));
+                    }
+                }
+            "#]],
+        );
+    }
+
+    #[test]
+    fn static_method_with_several_parameters_names_them() {
+        let req = TestRequest {
+            method: "guarded".into(),
+            params: vec![("x".into(), "int".into()), ("y".into(), "long".into())],
+            args: vec![Int(1), Int(2)],
+            outcome: Outcome::Returns(Some(Int(7))),
+            target_line: 38,
+            target_text: "return 7;".into(),
+            path_condition: vec!["y > x".into(), "!(x > blackBox(y))".into()],
+            ..base()
+        };
+        check_method(
+            &req,
+            expect![[r#"
+                    @Test
+                    void guarded_reachesLine38() {
+                        // Reaches line 38: return 7;
+                        // Path: y > x && !(x > blackBox(y))
+                        int x = 1;
+                        long y = 2L;
+                        assertEquals(7, Calc.guarded(x, y));
+                    }
+            "#]],
+        );
+    }
+
+    #[test]
+    fn instance_method_of_nested_class() {
+        let req = TestRequest {
+            package: None,
+            classes: vec!["Concolic".into(), "SimpleList".into()],
+            method: "find".into(),
+            is_static: false,
+            params: vec![("obj".into(), "String".into()), ("c".into(), "char".into()), ("next".into(), "Node".into())],
+            args: vec![Str("a\"b".into()), Char(b'\n' as u16), Null],
+            return_ty: "boolean".into(),
+            outcome: Outcome::Returns(Some(Bool(true))),
+            target_line: 40,
+            target_text: "found = true;".into(),
+            path_condition: vec![],
+            ..base()
+        };
+        check_class(
+            &req,
+            expect![[r#"
+                import static org.junit.jupiter.api.Assertions.assertTrue;
+
+                import org.junit.jupiter.api.Test;
+
+                class ConcolicTest {
+                    @Test
+                    void find_reachesLine40() {
+                        // Reaches line 40: found = true;
+                        String obj = "a\"b";
+                        char c = '\n';
+                        Concolic.SimpleList obj2 = new Concolic.SimpleList();
+                        assertTrue(obj2.find(obj, c, null));
+                    }
+                }
+            "#]],
+        );
+    }
+
+    #[test]
+    fn throws_and_constructors() {
+        let req = TestRequest {
+            classes: vec!["Account".into()],
+            method: "Account".into(),
+            is_static: false,
+            is_constructor: true,
+            params: vec![("balance".into(), "int".into())],
+            args: vec![Int(-1)],
+            return_ty: "void".into(),
+            outcome: Outcome::Throws("IllegalArgumentException".into()),
+            target_line: 9,
+            target_text: "throw new IllegalArgumentException(\"negative\");".into(),
+            path_condition: vec!["balance < 0".into()],
+            ..base()
+        };
+        check_class(
+            &req,
+            expect![[r#"
+                package demo;
+
+                import static org.junit.jupiter.api.Assertions.assertThrows;
+
+                import org.junit.jupiter.api.Test;
+
+                class AccountTest {
+                    @Test
+                    void newAccount_reachesLine9() {
+                        // Reaches line 9: throw new IllegalArgumentException("negative");
+                        // Path: balance < 0
+                        assertThrows(IllegalArgumentException.class, () -> new Account(-1));
+                    }
+                }
+            "#]],
+        );
+        let next = TestRequest {
+            method: "next".into(),
+            is_constructor: false,
+            params: vec![],
+            args: vec![],
+            return_ty: "int".into(),
+            outcome: Outcome::Throws("NoSuchElementException".into()),
+            ..req
+        };
+        check_class(
+            &next,
+            expect![[r#"
+                package demo;
+
+                import static org.junit.jupiter.api.Assertions.assertThrows;
+
+                import java.util.NoSuchElementException;
+                import org.junit.jupiter.api.Test;
+
+                class AccountTest {
+                    @Test
+                    void next_reachesLine9() {
+                        // Reaches line 9: throw new IllegalArgumentException("negative");
+                        // Path: balance < 0
+                        Account obj = new Account();
+                        assertThrows(NoSuchElementException.class, () -> obj.next());
+                    }
+                }
+            "#]],
+        );
+    }
+
+    #[test]
+    fn junit4_class() {
+        let req = TestRequest {
+            method: "half".into(),
+            params: vec![("d".into(), "double".into()), ("f".into(), "float".into())],
+            args: vec![Double(f64::NAN), Float(0.5)],
+            return_ty: "double".into(),
+            outcome: Outcome::Returns(Some(Double(-0.0))),
+            path_condition: vec!["d != d".into(), "f > 0.25f || f < -1".into()],
+            junit: JUnit::V4,
+            ..base()
+        };
+        check_class(
+            &req,
+            expect![[r#"
+                package demo;
+
+                import static org.junit.Assert.assertEquals;
+
+                import org.junit.Test;
+
+                public class CalcTest {
+                    @Test
+                    public void half_reachesLine12() {
+                        // Reaches line 12: return -x;
+                        // Path: d != d && (f > 0.25f || f < -1)
+                        double d = Double.NaN;
+                        float f = 0.5f;
+                        assertEquals(-0.0, Calc.half(d, f), 0.0);
+                    }
+                }
+            "#]],
+        );
+        let throws = TestRequest { outcome: Outcome::Throws("ArithmeticException".into()), ..req };
+        check_method(
+            &throws,
+            expect![[r#"
+                    @Test
+                    public void half_reachesLine12() {
+                        // Reaches line 12: return -x;
+                        // Path: d != d && (f > 0.25f || f < -1)
+                        double d = Double.NaN;
+                        float f = 0.5f;
+                        assertThrows(ArithmeticException.class, () -> Calc.half(d, f));
+                    }
+            "#]],
+        );
+    }
+
+    #[test]
+    fn void_and_unknown_results_just_call() {
+        let req = TestRequest { return_ty: "void".into(), outcome: Outcome::Returns(None), ..base() };
+        check_method(
+            &req,
+            expect![[r#"
+                    @Test
+                    void abs_reachesLine12() {
+                        // Reaches line 12: return -x;
+                        // Path: x < 0
+                        Calc.abs(Integer.MIN_VALUE);
+                    }
+            "#]],
+        );
+        let parts = method_parts(&req, JUnit::V5);
+        assert!(parts.static_imports.is_empty());
+    }
+
+    fn assertion_of(ret: &str, v: JavaValue, junit: JUnit) -> String {
+        let req = TestRequest { return_ty: ret.into(), outcome: Outcome::Returns(Some(v)), junit, ..base() };
+        method_parts(&req, junit).lines.last().unwrap().clone()
+    }
+
+    #[test]
+    fn assertions_resolve_their_overloads() {
+        use JUnit::*;
+        let call = "Calc.abs(Integer.MIN_VALUE)";
+        let a = |ret: &str, v: JavaValue, j: JUnit| assertion_of(ret, v, j).replace(call, "f()");
+        assert_eq!(a("byte", Byte(3), V5), "assertEquals((byte) 3, f());");
+        assert_eq!(a("short", Int(300), V4), "assertEquals((short) 300, f());");
+        assert_eq!(a("char", Char(0xffff), V5), r"assertEquals('\uffff', f());");
+        assert_eq!(a("long", Long(5), V4), "assertEquals(5L, f());");
+        assert_eq!(a("float", Float(f32::NAN), V4), "assertEquals(Float.NaN, f(), 0.0f);");
+        assert_eq!(a("float", Float(1.5), V5), "assertEquals(1.5f, f());");
+        assert_eq!(a("double", Double(2.0), V5), "assertEquals(2.0, f());");
+        assert_eq!(a("boolean", Bool(false), V4), "assertFalse(f());");
+        assert_eq!(a("Boolean", Bool(true), V5), "assertTrue(f());");
+        assert_eq!(a("Integer", Int(5), V4), "assertEquals(Integer.valueOf(5), f());");
+        assert_eq!(a("Object", Char(b'x' as u16), V5), "assertEquals(Character.valueOf('x'), f());");
+        assert_eq!(a("Object", Bool(true), V5), "assertEquals(Boolean.TRUE, f());");
+        assert_eq!(a("Double", Double(0.5), V4), "assertEquals(Double.valueOf(0.5), f());");
+        assert_eq!(a("String", Str("BA".into()), V5), r#"assertEquals("BA", f());"#);
+        assert_eq!(a("String", Null, V4), "assertNull(f());");
+        assert_eq!(a("void", Int(1), V5), "f();");
+    }
+
+    #[test]
+    fn method_names_are_identifiers() {
+        assert_eq!(test_method_name(&base()), "abs_reachesLine12");
+        let ctor = TestRequest {
+            classes: vec!["Outer".into(), "Inner".into()],
+            method: "Inner".into(),
+            is_constructor: true,
+            ..base()
+        };
+        assert_eq!(test_method_name(&ctor), "newInner_reachesLine12");
+        assert_eq!(identifier("a-b c"), "a_b_c");
+        assert_eq!(identifier("9lives"), "_9lives");
+        assert_eq!(test_class_name(&ctor), "OuterTest");
+    }
+
+    #[test]
+    fn long_paths_wrap_and_align() {
+        let conds: Vec<String> = (0..12).map(|i| format!("someLongVariableName{i} != {i}")).collect();
+        let req = TestRequest { path_condition: conds, ..base() };
+        let lines = comment_lines(&req);
+        expect![[r#"
+            // Reaches line 12: return -x;
+            // Path: someLongVariableName0 != 0 && someLongVariableName1 != 1
+            //    && someLongVariableName2 != 2 && someLongVariableName3 != 3
+            //    && someLongVariableName4 != 4 && someLongVariableName5 != 5
+            //    && someLongVariableName6 != 6 && someLongVariableName7 != 7
+            //    && someLongVariableName8 != 8 && someLongVariableName9 != 9
+            //    && someLongVariableName10 != 10 && someLongVariableName11 != 11"#]]
+        .assert_eq(&lines.join("\n"));
+        assert!(lines.iter().all(|l| l.len() <= COMMENT_WIDTH));
+    }
+
+    #[test]
+    fn comments_cannot_break_out() {
+        assert_eq!(sanitize_comment("a */ b"), "a * / b");
+        assert_eq!(sanitize_comment("a **/ b"), "a ** / b");
+        assert_eq!(sanitize_comment("a\nb\r\nc"), "a b c");
+        // `\u000a` would end the comment; `\\u000a` is not an escape.
+        assert_eq!(sanitize_comment(r"c == '\u000a'"), r"c == '\\u000a'");
+        assert_eq!(sanitize_comment(r"s == '\\u000a'"), r"s == '\\u000a'");
+        assert_eq!(sanitize_comment(r"s == '\\\u000a'"), r"s == '\\\\u000a'");
+        assert_eq!(sanitize_comment(r"c == '\n'"), r"c == '\n'");
+        assert_eq!(truncate(&"x".repeat(200), 10), "xxxxxxx...");
+        assert_eq!(truncate(r"abcdef\\\\\\\\\\", 10), "abcdef...");
+    }
+
+    #[test]
+    fn conditions_with_lower_precedence_get_parentheses() {
+        assert!(needs_parens("a || b"));
+        assert!(!needs_parens("(a || b)"));
+        assert!(needs_parens("(a) || (b)"));
+        assert!(needs_parens("x ? a : b"));
+        assert!(!needs_parens("a && b"));
+    }
+
+    #[test]
+    fn locals_avoid_keywords_and_clashes() {
+        let req = TestRequest {
+            params: vec![
+                ("".into(), "int".into()),
+                ("arg0".into(), "int".into()),
+                ("x".into(), "int...".into()),
+                ("y".into(), "java.util.List<String>".into()),
+                ("z".into(), "int".into()),
+            ],
+            args: vec![Int(1), Int(2), Null, Null, Null],
+            ..base()
+        };
+        let parts = method_parts(&req, JUnit::V5);
+        expect![[r#"
+            // Reaches line 12: return -x;
+            // Path: x < 0
+            int arg0 = 1;
+            int arg02 = 2;
+            int[] x = null;
+            assertEquals(Integer.MIN_VALUE, Calc.abs(arg0, arg02, x, null, null));"#]]
+        .assert_eq(&parts.lines.join("\n"));
+    }
+}
