@@ -1,1 +1,116 @@
-fn main() {}
+//! The `jreach` command line: `gen` (a test reaching a line, or a proof it cannot run), `check`
+//! (provably dead statements of files and trees) and `dump` (the IR of a method).
+//!
+//! Exit codes of `gen` are a contract (see DESIGN.md): 0 test written, 3 proved unreachable,
+//! 4 unknown, 1 error, 2 usage or parse error.
+
+mod check_cmd;
+mod dump_cmd;
+mod gen_cmd;
+mod input;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+#[derive(Parser)]
+#[command(name = "jreach", version, about = "JUnit tests that reach any Java statement, or a proof that it cannot run")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Copy, Clone, Debug, ValueEnum)]
+enum JUnitArg {
+    #[value(name = "4")]
+    V4,
+    #[value(name = "5")]
+    V5,
+}
+
+#[derive(Copy, Clone, Debug, ValueEnum, PartialEq, Eq)]
+enum EngineArg {
+    /// Conditional definitions encoded with sharing (default).
+    Shared,
+    /// The reference resolution by substitution (exponential; for comparison).
+    Naive,
+}
+
+#[derive(Copy, Clone, Debug, ValueEnum, PartialEq, Eq)]
+enum Format {
+    Text,
+    Json,
+}
+
+#[derive(Copy, Clone, Debug, ValueEnum, PartialEq, Eq)]
+enum DumpMode {
+    /// Loops unrolled for test synthesis.
+    Synthesis,
+    /// Loops abstracted for unreachability proofs.
+    Over,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Write a JUnit test that reaches the statement on a line, or prove it can never run.
+    Gen {
+        /// The Java source file.
+        file: PathBuf,
+        /// 1-based line of the statement to reach.
+        #[arg(long)]
+        line: usize,
+        /// Root folder for the test (package folders are created below it); default: the project's test sources.
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// JUnit version (default: what the project uses, else 5).
+        #[arg(long, value_enum)]
+        junit: Option<JUnitArg>,
+        /// Print the result as JSON.
+        #[arg(long)]
+        json: bool,
+        /// Resolution engine.
+        #[arg(long, value_enum, default_value = "shared")]
+        engine: EngineArg,
+        /// Solver time limit per query, in seconds.
+        #[arg(long, default_value_t = 10.0)]
+        timeout: f64,
+        /// Most loop iterations unrolled for synthesis.
+        #[arg(long, default_value_t = 64)]
+        unroll: u32,
+    },
+    /// Report statements that can never run.
+    Check {
+        /// Java files or folders (searched recursively for .java files).
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
+        /// Solver time limit per query, in seconds.
+        #[arg(long, default_value_t = 10.0)]
+        timeout: f64,
+    },
+    /// Print the IR of a method.
+    Dump {
+        file: PathBuf,
+        /// Method name (the first method of that name).
+        #[arg(long)]
+        method: String,
+        #[arg(long, value_enum, default_value = "synthesis")]
+        mode: DumpMode,
+        #[arg(long, default_value_t = 2)]
+        unroll: u32,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let code = match cli.command {
+        Command::Gen { file, line, out, junit, json, engine, timeout, unroll } => {
+            gen_cmd::run(gen_cmd::GenArgs { file, line, out, junit, json, engine, timeout, unroll })
+        }
+        Command::Check { paths, format, timeout } => check_cmd::run(&paths, format, timeout),
+        Command::Dump { file, method, mode, unroll } => dump_cmd::run(&file, &method, mode, unroll),
+    };
+    ExitCode::from(code)
+}

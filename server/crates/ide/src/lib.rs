@@ -1,1 +1,10 @@
-//! placeholder
+//! The engine as one façade: from a file and a line to a test, a proof of unreachability or an
+//! honest "unknown" (`gen`), and from a file to its provably dead statements (`check`). Pure
+//! functions of their inputs: no I/O here beyond what the caller hands in.
+
+mod check;
+mod gen;
+
+pub use check::{check_file, CheckReport, Finding, MethodVerdict};
+pub use gen::{gen, Engine, GenError, GenOptions, GenResult};
+pub use jreach_synth as synth;

@@ -386,7 +386,7 @@ impl<'t> Lowerer<'t> {
             let dims = d.child_by_field_name("dimensions").is_some();
             let init = d.child_by_field_name("value");
             let mut ty = if dims { Ty::Ref } else { declared.unwrap_or(Ty::Ref) };
-            let value = init.map(|e| self.expr_as(e, if ty == Ty::Ref { None } else { Some(ty) }));
+            let value = init.map(|e| self.expr_as(e, Some(ty)));
             if ty_text == "var" {
                 if let Some(v) = value {
                     ty = self.ty(v);
@@ -1105,7 +1105,7 @@ impl<'t> Lowerer<'t> {
             }
             "method_invocation" => self.call(e, hint),
             "switch_expression" => {
-                let ty = hint.filter(|t| *t != Ty::Ref).unwrap_or(Ty::Int);
+                let ty = hint.unwrap_or(Ty::Int);
                 match self.switch(e, Some(ty)) {
                     Some(v) => v,
                     None => self.opaque("a switch expression".into(), ty, None),

@@ -5,7 +5,7 @@
 //! the edges (the CLI and the language server).
 
 mod line_index;
-mod methods;
+pub mod methods;
 mod source;
 
 pub use line_index::LineIndex;

@@ -1,0 +1,31 @@
+//! `jreach dump`: the IR of one method, as snapshot tests see it.
+
+use std::path::Path;
+
+use jreach_ir::lower::{lower_method, LowerOptions};
+use jreach_ir::LowerMode;
+use jreach_syntax::MethodInfo;
+
+use crate::input::{read_java, EXIT_USAGE};
+use crate::DumpMode;
+
+pub fn run(file: &Path, method: &str, mode: DumpMode, unroll: u32) -> u8 {
+    let src = match read_java(file) {
+        Ok(s) => s,
+        Err((code, msg)) => {
+            eprintln!("error: {msg}");
+            return code;
+        }
+    };
+    let Some(m) = MethodInfo::all(&src).into_iter().find(|m| m.name == method) else {
+        eprintln!("error: {}: no method named `{method}`", file.display());
+        return EXIT_USAGE;
+    };
+    let mode = match mode {
+        DumpMode::Synthesis => LowerMode::Synthesis { unroll },
+        DumpMode::Over => LowerMode::OverApprox,
+    };
+    let f = lower_method(&src, &m, &LowerOptions { mode, ..Default::default() });
+    print!("{}", jreach_ir::dump::dump(&f, Some(&src.lines)));
+    0
+}

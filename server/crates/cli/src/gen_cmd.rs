@@ -1,0 +1,88 @@
+//! `jreach gen`: one target, one answer, the contract's exit code.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use jreach_ide::synth::{self, JUnit};
+use jreach_ide::{gen, Engine, GenError, GenOptions, GenResult};
+use serde_json::json;
+
+use crate::input::{read_java, EXIT_ERROR, EXIT_USAGE};
+use crate::{EngineArg, JUnitArg};
+
+pub struct GenArgs {
+    pub file: PathBuf,
+    pub line: usize,
+    pub out: Option<PathBuf>,
+    pub junit: Option<JUnitArg>,
+    pub json: bool,
+    pub engine: EngineArg,
+    pub timeout: f64,
+    pub unroll: u32,
+}
+
+const EXIT_UNREACHABLE: u8 = 3;
+const EXIT_UNKNOWN: u8 = 4;
+
+pub fn run(a: GenArgs) -> u8 {
+    let report = |code: u8, status: &str, msg: &str, path: Option<&str>| -> u8 {
+        if a.json {
+            println!("{}", json!({"status": status, "message": msg, "file": a.file, "line": a.line, "test": path}));
+        } else if code == 0 {
+            println!("{msg}");
+        } else if code == EXIT_UNREACHABLE || code == EXIT_UNKNOWN {
+            println!("{status}: {msg}");
+        } else {
+            eprintln!("error: {msg}");
+        }
+        code
+    };
+    if a.line == 0 {
+        return report(EXIT_USAGE, "error", "--line is 1-based; 0 is not a line", None);
+    }
+    if !(a.timeout > 0.0 && a.timeout.is_finite()) {
+        return report(EXIT_USAGE, "error", "--timeout must be a positive number of seconds", None);
+    }
+    let file = match read_java(&a.file) {
+        Ok(f) => f,
+        Err((code, msg)) => return report(code, "error", &msg, None),
+    };
+    let junit = match a.junit {
+        Some(JUnitArg::V4) => JUnit::V4,
+        Some(JUnitArg::V5) => JUnit::V5,
+        None => synth::detect_junit(&a.file).unwrap_or(JUnit::V5),
+    };
+    let opts = GenOptions {
+        unroll: a.unroll,
+        timeout: Duration::from_secs_f64(a.timeout),
+        junit,
+        engine: if a.engine == EngineArg::Naive { Engine::Naive } else { Engine::Shared },
+        ..Default::default()
+    };
+    let loc = format!("{}:{}", a.file.display(), a.line);
+    match gen(&file, a.line - 1, &opts) {
+        Err(GenError::Target(e)) => report(EXIT_USAGE, "error", &format!("{loc}: {e}"), None),
+        Err(e @ GenError::Syntax { .. }) => report(EXIT_USAGE, "error", &format!("{loc}: {e}"), None),
+        Ok(GenResult::Unreachable(why)) => report(EXIT_UNREACHABLE, "unreachable", &format!("{loc}: {why}"), None),
+        Ok(GenResult::Unknown(why)) => report(EXIT_UNKNOWN, "unknown", &format!("{loc}: {why}"), None),
+        Ok(GenResult::Test(req)) => {
+            let root = a.out.clone().unwrap_or_else(|| synth::test_root_for(&a.file, req.package.as_deref()));
+            let placed = match synth::place(&root, &req) {
+                Ok(p) => p,
+                Err(e) => return report(EXIT_ERROR, "error", &format!("cannot place the test under {}: {e}", root.display()), None),
+            };
+            if let Err(e) = synth::write(&placed) {
+                return report(EXIT_ERROR, "error", &format!("cannot write {}: {e}", placed.path.display()), None);
+            }
+            let path = placed.path.display().to_string();
+            let verb = if placed.created { "wrote" } else { "added a test method to" };
+            if a.json {
+                report(0, "test", &format!("{verb} {path}"), Some(&path))
+            } else {
+                println!("{path}");
+                eprintln!("{verb} {path} ({}): reaches {loc}", placed.method_name);
+                0
+            }
+        }
+    }
+}

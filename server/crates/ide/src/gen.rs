@@ -1,0 +1,313 @@
+//! `gen`: reach one statement.
+//!
+//! Synthesis lowers the method with loops unrolled to growing bounds (2, 8, 32, … up to the
+//! limit), solves, and replays the model on the concrete interpreter; a test is offered only when
+//! the replay reaches the target. Unreachability is claimed only on UNSAT of a lowering that is
+//! sound for proofs: the synthesis lowering when nothing was cut off, else the over-approximation.
+
+use std::time::{Duration, Instant};
+
+use jreach_ir::interp::{self, End, Value};
+use jreach_ir::lower::{lower_method, LowerOptions};
+use jreach_ir::{BlockId, Function, LowerMode, Terminator, Ty};
+use jreach_smt::{solve_reach, SolveOptions, Verdict};
+use jreach_syntax::{find_target, MethodInfo, SourceFile, Target, TargetError};
+use jreach_synth::{JUnit, JavaValue, Outcome, TestRequest};
+
+/// Which resolution answers the reachability question.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub enum Engine {
+    /// Conditional definitions encoded with sharing (linear size).
+    #[default]
+    Shared,
+    /// The reference resolution of Lichman & Gross by substitution (exponential; loop-free only).
+    Naive,
+}
+
+/// Settings of one `gen`.
+#[derive(Clone, Debug)]
+pub struct GenOptions {
+    /// Largest loop unrolling tried for synthesis.
+    pub unroll: u32,
+    /// Time limit of each solver query.
+    pub timeout: Duration,
+    pub inline_depth: u32,
+    pub junit: JUnit,
+    pub engine: Engine,
+}
+
+impl Default for GenOptions {
+    fn default() -> Self {
+        GenOptions { unroll: 64, timeout: Duration::from_secs(10), inline_depth: 8, junit: JUnit::V5, engine: Engine::Shared }
+    }
+}
+
+/// What `gen` found.
+#[derive(Clone, Debug)]
+pub enum GenResult {
+    /// A test that reaches the target (checked by replay).
+    Test(Box<TestRequest>),
+    /// No input can reach the target; the text says why.
+    Unreachable(String),
+    /// No answer; the text says what stood in the way.
+    Unknown(String),
+}
+
+/// Input jreach cannot work with.
+#[derive(Debug, thiserror::Error)]
+pub enum GenError {
+    #[error("{0}")]
+    Target(#[from] TargetError),
+    #[error("{method} has syntax errors near line {line}; fix them first (other methods still work)")]
+    Syntax { method: String, line: usize },
+}
+
+const MAX_STEPS: usize = 1_000_000;
+
+/// Finds inputs reaching the statement on 0-based `line` of `file`.
+pub fn gen(file: &SourceFile, line: usize, opts: &GenOptions) -> Result<GenResult, GenError> {
+    let target = find_target(file, line)?;
+    let m = &target.method;
+    if m.has_error {
+        let at = first_error_line(file, m).unwrap_or(line);
+        return Err(GenError::Syntax { method: m.signature(), line: at + 1 });
+    }
+    if let Some(why) = unsupported_signature(file, m) {
+        return Ok(GenResult::Unknown(why));
+    }
+    let started = Instant::now();
+    let solve_opts = SolveOptions { timeout: opts.timeout, prefer_small: true };
+    let mut k = opts.unroll.min(2);
+    let mut last_blockers: Vec<String> = vec![];
+    let mut replay_failure: Option<String> = None;
+    loop {
+        let lopts = LowerOptions { mode: LowerMode::Synthesis { unroll: k }, inline_depth: opts.inline_depth, ..Default::default() };
+        let f = lower_method(file, m, &lopts);
+        let targets = f.blocks_of_stmt(target.stmt.start);
+        if targets.is_empty() {
+            return Ok(GenResult::Unknown(format!("line {} is not part of what jreach models of {}", line + 1, m.signature())));
+        }
+        let verdict = match opts.engine {
+            Engine::Shared => solve_reach(&f, &targets, &solve_opts),
+            Engine::Naive => naive_verdict(&f, &targets, &solve_opts),
+        };
+        match verdict {
+            Verdict::Sat(args) => match replay(file, &target, &f, &targets, &args, opts) {
+                Ok(req) => return Ok(GenResult::Test(Box::new(req))),
+                Err(why) => {
+                    replay_failure = Some(why);
+                    break;
+                }
+            },
+            Verdict::Unsat if f.sound_for_proofs() => {
+                return Ok(GenResult::Unreachable(unreachable_message(&target)));
+            }
+            Verdict::Unsat => last_blockers = f.proof_blockers.clone(),
+            Verdict::Unknown(why) => return Ok(GenResult::Unknown(solver_gave_up(&why, opts))),
+        }
+        let cut_by_unrolling = last_blockers.iter().any(|b| b.contains("unroll bound") || b.contains("size limit"));
+        if !cut_by_unrolling || k >= opts.unroll {
+            break;
+        }
+        k = (k * 4).min(opts.unroll);
+    }
+    // Synthesis found nothing it can show: try to prove the target dead on the over-approximation.
+    let over = lower_method(file, m, &LowerOptions { mode: LowerMode::OverApprox, inline_depth: opts.inline_depth, ..Default::default() });
+    let over_targets = over.blocks_of_stmt(target.stmt.start);
+    if over.sound_for_proofs() {
+        let remaining = opts.timeout.saturating_sub(started.elapsed()).max(Duration::from_millis(500));
+        match solve_reach(&over, &over_targets, &SolveOptions { timeout: remaining.min(opts.timeout), prefer_small: false }) {
+            Verdict::Unsat => return Ok(GenResult::Unreachable(unreachable_message(&target))),
+            Verdict::Unknown(why) => return Ok(GenResult::Unknown(solver_gave_up(&why, opts))),
+            Verdict::Sat(_) => {}
+        }
+    } else {
+        last_blockers.extend(over.proof_blockers.iter().cloned());
+    }
+    if let Some(why) = replay_failure {
+        return Ok(GenResult::Unknown(why));
+    }
+    last_blockers.sort();
+    last_blockers.dedup();
+    let why = if last_blockers.is_empty() {
+        "no test found within the bounds, and no proof that the line cannot run".to_string()
+    } else {
+        format!("no test found within the bounds ({}), and no proof that the line cannot run", last_blockers.join("; "))
+    };
+    Ok(GenResult::Unknown(with_unroll_hint(why, opts)))
+}
+
+fn with_unroll_hint(why: String, opts: &GenOptions) -> String {
+    if why.contains("unroll bound") {
+        format!("{why}; try a larger --unroll (now {})", opts.unroll)
+    } else {
+        why
+    }
+}
+
+fn solver_gave_up(why: &str, opts: &GenOptions) -> String {
+    if why.contains("timeout") || why.contains("canceled") {
+        format!("the solver timed out after {:?} (raise --timeout)", opts.timeout)
+    } else {
+        format!("the solver gave up: {why}")
+    }
+}
+
+fn naive_verdict(f: &Function, targets: &[BlockId], opts: &SolveOptions) -> Verdict {
+    let _ = (f, targets, opts);
+    Verdict::Unknown("the reference engine is not available in this build".into())
+}
+
+fn unreachable_message(target: &Target) -> String {
+    format!(
+        "line {} can never run: no input to {} satisfies the conditions that guard it",
+        target.line + 1,
+        target.method.signature()
+    )
+}
+
+fn first_error_line(file: &SourceFile, m: &MethodInfo) -> Option<usize> {
+    let node = m.node(file);
+    let mut stack = vec![node];
+    while let Some(n) = stack.pop() {
+        if n.is_error() || n.is_missing() {
+            return Some(file.lines.line_of(n.start_byte()));
+        }
+        let mut c = n.walk();
+        stack.extend(n.children(&mut c).filter(|ch| ch.has_error()));
+    }
+    None
+}
+
+/// Methods whose inputs jreach cannot construct yet.
+fn unsupported_signature(file: &SourceFile, m: &MethodInfo) -> Option<String> {
+    for p in &m.params {
+        if Ty::from_java(&p.ty).is_none() {
+            return Some(format!("parameter `{}` has type {}, which jreach does not model yet", p.name, p.ty));
+        }
+    }
+    if m.is_constructor || !m.is_static {
+        if m.class_is_abstract {
+            return Some(format!("{} is abstract: jreach cannot create an instance to call {} on", m.class_name(), m.name));
+        }
+        let ctors: Vec<MethodInfo> =
+            MethodInfo::all(file).into_iter().filter(|c| c.is_constructor && c.classes == m.classes).collect();
+        if !m.is_constructor && !ctors.is_empty() && !ctors.iter().any(|c| c.params.is_empty() && !c.is_private) {
+            return Some(format!("{} has no accessible no-argument constructor to create the instance", m.class_name()));
+        }
+        if m.classes.len() > 1 && !is_static_nested(file, m) {
+            return Some(format!("{} is an inner class: jreach cannot create an instance yet", m.class_name()));
+        }
+    }
+    if m.is_private {
+        return Some(format!("{} is private: a test cannot call it directly", m.signature()));
+    }
+    None
+}
+
+fn is_static_nested(file: &SourceFile, m: &MethodInfo) -> bool {
+    let mut n = m.node(file).parent();
+    while let Some(p) = n {
+        if matches!(p.kind(), "class_declaration" | "enum_declaration" | "record_declaration" | "interface_declaration") {
+            let mut c = p.walk();
+            let is_static = p
+                .children(&mut c)
+                .any(|ch| ch.kind() == "modifiers" && jreach_syntax::text_of(ch, &file.text).split_whitespace().any(|w| w == "static"));
+            return is_static || p.kind() != "class_declaration";
+        }
+        n = p.parent();
+    }
+    false
+}
+
+/// Replays the model; on success, the test request.
+fn replay(
+    file: &SourceFile,
+    target: &Target,
+    f: &Function,
+    targets: &[BlockId],
+    args: &[Value],
+    opts: &GenOptions,
+) -> Result<TestRequest, String> {
+    let run = interp::run(f, args, MAX_STEPS);
+    if !run.reached(targets) {
+        let why = match &run.end {
+            End::Unknown(why) => format!("the path to line {} depends on {why}", target.line + 1),
+            other => format!("the solver's inputs do not reach line {} when replayed ({other:?})", target.line + 1),
+        };
+        return Err(why);
+    }
+    let m = &target.method;
+    let outcome = match &run.end {
+        End::Return(Some(v)) => Outcome::Returns(java_value(v)),
+        End::Return(None) => Outcome::Returns(None),
+        End::Throw(class) => Outcome::Throws(class.clone()),
+        End::Cutoff(_) | End::Unknown(_) => Outcome::Returns(None),
+    };
+    if matches!(run.end, End::Throw(_)) && m.is_constructor {
+        // Fine: assertThrows around the constructor call.
+    }
+    let first_target = run.blocks.iter().position(|b| targets.contains(b)).unwrap_or(run.blocks.len());
+    let decisions_before = run.blocks[..first_target]
+        .iter()
+        .filter(|b| matches!(f.block(**b).term, Terminator::Branch { origin: Some(_), .. }))
+        .count();
+    let path = path_condition(&run.decisions[..decisions_before.min(run.decisions.len())], m);
+    let stmt_text = file.text[target.stmt.clone()].lines().next().unwrap_or("").trim().to_string();
+    Ok(TestRequest {
+        package: m.package.clone(),
+        classes: m.classes.clone(),
+        method: m.name.clone(),
+        is_static: m.is_static,
+        is_constructor: m.is_constructor,
+        params: m.params.iter().map(|p| (p.name.clone(), p.ty.clone())).collect(),
+        args: args.iter().map(|a| java_value(a).unwrap_or(JavaValue::Null)).collect(),
+        return_ty: m.return_ty.clone(),
+        outcome,
+        target_line: target.line + 1,
+        target_text: stmt_text,
+        path_condition: path,
+        junit: opts.junit,
+    })
+}
+
+/// The conditions decided on the way, in Java syntax, repeated ones folded.
+fn path_condition(decisions: &[(jreach_ir::CondOrigin, bool)], m: &MethodInfo) -> Vec<String> {
+    let mut out: Vec<(String, usize)> = Vec::new();
+    for (origin, taken) in decisions {
+        if origin.span.start < m.range.start || origin.span.end > m.range.end {
+            continue;
+        }
+        let text = origin.text.split_whitespace().collect::<Vec<_>>().join(" ");
+        let text = if *taken { text } else { format!("!({text})") };
+        match out.last_mut() {
+            Some((last, n)) if *last == text => *n += 1,
+            _ => out.push((text, 1)),
+        }
+    }
+    let mut conds: Vec<String> =
+        out.into_iter().map(|(t, n)| if n > 1 { format!("{t} (\u{d7}{n})") } else { t }).collect();
+    if conds.len() > 12 {
+        let extra = conds.len() - 12;
+        conds.truncate(12);
+        conds.push(format!("... {extra} more"));
+    }
+    conds
+}
+
+/// The Java value of an interpreter value (None when unknown).
+pub fn java_value(v: &Value) -> Option<JavaValue> {
+    Some(match v {
+        Value::Bool(b) => JavaValue::Bool(*b),
+        Value::Int(Ty::Byte, x) => JavaValue::Byte(*x as i8),
+        Value::Int(Ty::Short, x) => JavaValue::Short(*x as i16),
+        Value::Int(Ty::Char, x) => JavaValue::Char(*x as u16),
+        Value::Int(Ty::Long, x) => JavaValue::Long(*x),
+        Value::Int(_, x) => JavaValue::Int(*x as i32),
+        Value::Float(x) => JavaValue::Float(*x),
+        Value::Double(x) => JavaValue::Double(*x),
+        Value::Str(s) => JavaValue::Str(s.clone()),
+        Value::Null => JavaValue::Null,
+        Value::Unknown(_) => return None,
+    })
+}

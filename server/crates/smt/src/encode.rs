@@ -1,0 +1,300 @@
+//! Java semantics as z3 terms, and the encoding of a function's slice with sharing.
+
+use jreach_analysis::{edge_cond, EdgeCond, Slice};
+use jreach_ir::{BinOp, BlockId, Const, Function, Op, Terminator, Ty, UnOp, ValueId};
+use z3::ast::{Ast, Bool, Dynamic, Float, BV};
+use z3::Sort;
+
+use crate::ffi::bv_to_fp_signed;
+
+/// One function's encoding: a term per needed value and a guard per needed block.
+pub struct Encoder<'f> {
+    f: &'f Function,
+    slice: Slice,
+    vals: Vec<Option<Dynamic>>,
+    guards: Vec<Option<Bool>>,
+}
+
+fn rne() -> z3::ast::RoundingMode {
+    z3::ast::RoundingMode::round_nearest_ties_to_even()
+}
+
+fn sort_of(ty: Ty) -> Sort {
+    match ty {
+        Ty::Bool => Sort::bool(),
+        Ty::Float => Sort::float32(),
+        Ty::Double => Sort::double(),
+        t if t.is_integral() => Sort::bitvector(t.bits().expect("integral")),
+        _ => Sort::uninterpreted("Ref".into()),
+    }
+}
+
+/// A fresh unknown of a type.
+fn fresh(prefix: &str, ty: Ty) -> Dynamic {
+    Dynamic::fresh_const(prefix, &sort_of(ty))
+}
+
+/// The name of parameter `i` in models.
+pub fn param_name(i: u32) -> String {
+    format!("param!{i}")
+}
+
+fn bv(d: &Dynamic) -> BV {
+    d.as_bv().expect("a bit-vector term")
+}
+
+fn fl(d: &Dynamic) -> Float {
+    d.as_float().expect("a floating-point term")
+}
+
+fn bo(d: &Dynamic) -> Bool {
+    d.as_bool().expect("a boolean term")
+}
+
+/// Java's `(int)`/`(long)` of a float or double: round toward zero, saturate, NaN to zero.
+fn fp_to_bv_saturating(x: &Float, bits: u32) -> BV {
+    let (min, max) = if bits == 32 { (i32::MIN as i64, i32::MAX as i64) } else { (i64::MIN, i64::MAX) };
+    let sort = x.get_sort();
+    let min_f = Float::from_f64(min as f64).to_fp_with_rounding_mode(&rne(), &sort);
+    let max_f = Float::from_f64(max as f64).to_fp_with_rounding_mode(&rne(), &sort);
+    let conv = x.to_sbv_with_rounding_mode(&z3::ast::RoundingMode::round_towards_zero(), bits);
+    x.is_nan().ite(
+        &BV::from_i64(0, bits),
+        &x.ge(&max_f).ite(&BV::from_i64(max, bits), &x.le(&min_f).ite(&BV::from_i64(min, bits), &conv)),
+    )
+}
+
+/// Resizes an integral term from type `from` to `to` (sign- or zero-extension, or truncation).
+fn resize(x: &BV, from: Ty, to: Ty) -> BV {
+    let (fb, tb) = (from.bits().expect("integral"), to.bits().expect("integral"));
+    if tb < fb {
+        x.extract(tb - 1, 0)
+    } else if tb > fb {
+        if from.is_signed() {
+            x.sign_ext(tb - fb)
+        } else {
+            x.zero_ext(tb - fb)
+        }
+    } else {
+        x.clone()
+    }
+}
+
+/// Java's primitive conversion of term `x` of type `from` to type `to`.
+pub fn cast(x: &Dynamic, from: Ty, to: Ty) -> Dynamic {
+    if from == to {
+        return x.clone();
+    }
+    match (from.is_integral(), to.is_integral()) {
+        (true, true) => Dynamic::from_ast(&resize(&bv(x), from, to)),
+        (true, false) if to.is_floating() => {
+            let wide = if from.bits() == Some(64) { bv(x) } else { resize(&bv(x), from, Ty::Int) };
+            Dynamic::from_ast(&bv_to_fp_signed(&wide, &sort_of(to)))
+        }
+        (false, true) if from.is_floating() => {
+            let bits = if to == Ty::Long { 64 } else { 32 };
+            let wide = fp_to_bv_saturating(&fl(x), bits);
+            let wide_ty = if bits == 64 { Ty::Long } else { Ty::Int };
+            Dynamic::from_ast(&resize(&wide, wide_ty, to))
+        }
+        (false, false) if from.is_floating() && to.is_floating() => {
+            Dynamic::from_ast(&fl(x).to_fp_with_rounding_mode(&rne(), &sort_of(to)))
+        }
+        _ => fresh("cast", to),
+    }
+}
+
+/// `a op b` with Java semantics; `ty` is the operand type.
+pub fn binary(op: BinOp, a: &Dynamic, b: &Dynamic, ty: Ty) -> Dynamic {
+    if ty == Ty::Bool {
+        let (x, y) = (bo(a), bo(b));
+        let r = match op {
+            BinOp::And => Bool::and(&[x, y]),
+            BinOp::Or => Bool::or(&[x, y]),
+            BinOp::Xor | BinOp::Ne => x.xor(&y),
+            BinOp::Eq => x.iff(&y),
+            _ => return fresh("bool_op", Ty::Bool),
+        };
+        return Dynamic::from_ast(&r);
+    }
+    if ty.is_floating() {
+        let (x, y) = (fl(a), fl(b));
+        let d = |f: Float| Dynamic::from_ast(&f);
+        let bl = |f: Bool| Dynamic::from_ast(&f);
+        return match op {
+            BinOp::Add => d(x.add_with_rounding_mode(&y, &rne())),
+            BinOp::Sub => d(x.sub_with_rounding_mode(&y, &rne())),
+            BinOp::Mul => d(x.mul_with_rounding_mode(&y, &rne())),
+            BinOp::Div => d(x.div_with_rounding_mode(&y, &rne())),
+            BinOp::Eq => bl(x.eq_fpa(&y)),
+            BinOp::Ne => bl(x.eq_fpa(&y).not()),
+            BinOp::Lt => bl(x.lt(&y)),
+            BinOp::Le => bl(x.le(&y)),
+            BinOp::Gt => bl(x.gt(&y)),
+            BinOp::Ge => bl(x.ge(&y)),
+            // Java's floating `%` is fmod, which z3 lacks: an unknown (sound, and synthesis
+            // replays the real value).
+            _ => fresh("fmod", ty),
+        };
+    }
+    let (x, y) = (bv(a), bv(b));
+    let bits = ty.bits().unwrap_or(32);
+    let d = |v: BV| Dynamic::from_ast(&v);
+    let bl = |v: Bool| Dynamic::from_ast(&v);
+    let signed = ty.is_signed();
+    match op {
+        BinOp::Add => d(x.bvadd(&y)),
+        BinOp::Sub => d(x.bvsub(&y)),
+        BinOp::Mul => d(x.bvmul(&y)),
+        BinOp::Div => d(x.bvsdiv(&y)),
+        BinOp::Rem => d(x.bvsrem(&y)),
+        BinOp::And => d(x.bvand(&y)),
+        BinOp::Or => d(x.bvor(&y)),
+        BinOp::Xor => d(x.bvxor(&y)),
+        BinOp::Shl | BinOp::Shr | BinOp::Ushr => {
+            // The distance is an int, masked to the width of the shifted type.
+            let dist = resize(&y, Ty::Int, if bits == 64 { Ty::Long } else { Ty::Int });
+            let dist = dist.bvand(&BV::from_u64(if bits == 64 { 63 } else { 31 }, dist.get_size()));
+            let dist = if dist.get_size() != bits { dist.extract(bits - 1, 0) } else { dist };
+            match op {
+                BinOp::Shl => d(x.bvshl(&dist)),
+                BinOp::Shr => d(x.bvashr(&dist)),
+                _ => d(x.bvlshr(&dist)),
+            }
+        }
+        BinOp::Eq => bl(x.eq(&y)),
+        BinOp::Ne => bl(x.eq(&y).not()),
+        BinOp::Lt => bl(if signed { x.bvslt(&y) } else { x.bvult(&y) }),
+        BinOp::Le => bl(if signed { x.bvsle(&y) } else { x.bvule(&y) }),
+        BinOp::Gt => bl(if signed { x.bvsgt(&y) } else { x.bvugt(&y) }),
+        BinOp::Ge => bl(if signed { x.bvsge(&y) } else { x.bvuge(&y) }),
+    }
+}
+
+/// `op a` with Java semantics.
+pub fn unary(op: UnOp, a: &Dynamic, ty: Ty) -> Dynamic {
+    match (op, ty) {
+        (UnOp::Not, _) => Dynamic::from_ast(&bo(a).not()),
+        (UnOp::Neg, t) if t.is_floating() => Dynamic::from_ast(&fl(a).unary_neg()),
+        (UnOp::Neg, _) => Dynamic::from_ast(&bv(a).bvneg()),
+        (UnOp::BitNot, _) => Dynamic::from_ast(&bv(a).bvnot()),
+    }
+}
+
+/// A constant as a term.
+pub fn constant(c: &Const) -> Dynamic {
+    match c {
+        Const::Bool(b) => Dynamic::from_ast(&Bool::from_bool(*b)),
+        Const::Int(t, v) => Dynamic::from_ast(&BV::from_i64(*v, t.bits().expect("integral"))),
+        Const::Float(bits) => Dynamic::from_ast(&Float::from_f32(f32::from_bits(*bits))),
+        Const::Double(bits) => Dynamic::from_ast(&Float::from_f64(f64::from_bits(*bits))),
+        Const::Str(_) | Const::Null => fresh("ref", Ty::Ref),
+    }
+}
+
+impl<'f> Encoder<'f> {
+    /// Encodes what matters for reaching `targets`.
+    pub fn new(f: &'f Function, targets: &[BlockId]) -> Encoder<'f> {
+        let slice = Slice::for_targets(f, targets);
+        let mut enc = Encoder { f, slice, vals: vec![None; f.values.len()], guards: vec![None; f.blocks.len()] };
+        enc.encode_all();
+        enc
+    }
+
+    pub fn function(&self) -> &Function {
+        self.f
+    }
+
+    /// Blocks and values are in topological order, so one forward pass encodes everything.
+    fn encode_all(&mut self) {
+        let f = self.f;
+        for b in f.block_ids() {
+            if !self.slice.has_block(b) {
+                continue;
+            }
+            let g = if b == f.entry {
+                Bool::from_bool(true)
+            } else {
+                let preds = &f.block(b).preds;
+                let incoming: Vec<Bool> = preds.iter().map(|p| self.edge_guard(*p, b)).collect();
+                match incoming.len() {
+                    0 => Bool::from_bool(false),
+                    1 => incoming[0].clone(),
+                    _ => Bool::or(&incoming),
+                }
+            };
+            self.guards[b.index()] = Some(g);
+            for v in &f.block(b).insts {
+                if self.slice.has_value(*v) {
+                    let t = self.encode_value(*v, b);
+                    self.vals[v.index()] = Some(t);
+                }
+            }
+        }
+    }
+
+    fn val(&self, v: ValueId) -> Dynamic {
+        self.vals[v.index()].clone().unwrap_or_else(|| panic!("{v} used before it was encoded"))
+    }
+
+    /// The guard of the edge `p → b`: `p` runs and its branch goes to `b`.
+    pub fn edge_guard(&self, p: BlockId, b: BlockId) -> Bool {
+        let gp = self.guards[p.index()].clone().unwrap_or_else(|| Bool::from_bool(false));
+        match edge_cond(self.f, p, b) {
+            EdgeCond::Always => gp,
+            EdgeCond::If(c, flag) => {
+                let c = bo(&self.val(c));
+                let c = if flag { c } else { c.not() };
+                Bool::and(&[gp, c])
+            }
+        }
+    }
+
+    fn encode_value(&self, v: ValueId, b: BlockId) -> Dynamic {
+        let vd = self.f.value(v);
+        match &vd.op {
+            Op::Param(i) => Dynamic::new_const(param_name(*i), &sort_of(vd.ty)),
+            Op::Const(c) => constant(c),
+            Op::Unary(op, a) => unary(*op, &self.val(*a), vd.ty),
+            Op::Binary(op, a, c) => binary(*op, &self.val(*a), &self.val(*c), self.f.value(*a).ty),
+            Op::Cast(a) => cast(&self.val(*a), self.f.value(*a).ty, vd.ty),
+            Op::Select(c, a, e) => bo(&self.val(*c)).ite(&self.val(*a), &self.val(*e)),
+            Op::Phi(ins) => {
+                // ite over the incoming edges; the last one is the default.
+                let mut it = ins.iter().rev();
+                let Some((_, last)) = it.next() else { return fresh("phi", vd.ty) };
+                let mut acc = self.val(*last);
+                for (p, x) in it {
+                    acc = self.edge_guard(*p, b).ite(&self.val(*x), &acc);
+                }
+                acc
+            }
+            Op::Nondet(_) => fresh(&format!("nondet!{}", v.0), vd.ty),
+        }
+    }
+
+    /// The condition under which block `b` runs (false for blocks outside the slice).
+    pub fn guard(&self, b: BlockId) -> Bool {
+        self.guards[b.index()].clone().unwrap_or_else(|| Bool::from_bool(false))
+    }
+
+    /// The term of a value in the slice.
+    pub fn value(&self, v: ValueId) -> Option<Dynamic> {
+        self.vals[v.index()].clone()
+    }
+
+    /// The condition under which any of `targets` runs.
+    pub fn reach(&self, targets: &[BlockId]) -> Bool {
+        let gs: Vec<Bool> = targets.iter().map(|t| self.guard(*t)).collect();
+        match gs.len() {
+            0 => Bool::from_bool(false),
+            1 => gs[0].clone(),
+            _ => Bool::or(&gs),
+        }
+    }
+
+    /// Whether the function ends in a path that matters (used by tests of the encoding).
+    pub fn is_exit(&self, b: BlockId) -> bool {
+        matches!(self.f.block(b).term, Terminator::Return(_) | Terminator::Throw { .. })
+    }
+}
