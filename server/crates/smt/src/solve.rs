@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use jreach_ir::interp::Value;
 use jreach_ir::{BlockId, Function, Ty};
-use z3::ast::{Bool, Dynamic, BV};
+use z3::ast::{Ast, Bool, Dynamic, BV};
 use z3::{Params, SatResult, Solver};
 
 use crate::encode::{param_name, Encoder};
@@ -46,8 +46,14 @@ fn make_solver(opts: &SolveOptions) -> Solver {
 pub fn solve_reach(f: &Function, targets: &[BlockId], opts: &SolveOptions) -> Verdict {
     let enc = Encoder::new(f, targets);
     let goal = enc.reach(targets);
+    solve_goal(f, &goal, opts)
+}
+
+/// Solves `goal`, a formula over `f`'s parameters, and reads their values from a model (also the
+/// back end of the reference engine, `solve_naive`).
+pub(crate) fn solve_goal(f: &Function, goal: &Bool, opts: &SolveOptions) -> Verdict {
     let solver = make_solver(opts);
-    solver.assert(&goal);
+    solver.assert(goal);
     match solver.check() {
         SatResult::Unsat => return Verdict::Unsat,
         SatResult::Unknown => {
@@ -57,16 +63,22 @@ pub fn solve_reach(f: &Function, targets: &[BlockId], opts: &SolveOptions) -> Ve
     }
     let params = param_terms(f);
     if opts.prefer_small {
-        for bound in [16i64, 128, 1 << 15] {
-            let assumptions = small_assumptions(f, &params, bound);
-            if assumptions.is_empty() {
-                break;
-            }
-            if solver.check_assumptions(&assumptions) == SatResult::Sat {
-                return Verdict::Sat(read_model(&solver, f, &params));
+        // Tighten one parameter at a time to the smallest range that keeps the target reachable.
+        let mut kept: Vec<Bool> = Vec::new();
+        for (p, term) in f.params.iter().zip(&params) {
+            let Some(term) = term else { continue };
+            for range in small_ranges(p.ty, term) {
+                let mut assumptions = kept.clone();
+                assumptions.push(range.clone());
+                if solver.check_assumptions(&assumptions) == SatResult::Sat {
+                    kept.push(range);
+                    break;
+                }
             }
         }
-        // Re-establish a model of the unconstrained query.
+        if solver.check_assumptions(&kept) == SatResult::Sat {
+            return Verdict::Sat(read_model(&solver, f, &params));
+        }
         if solver.check() != SatResult::Sat {
             return Verdict::Unknown("the solver lost its model".into());
         }
@@ -91,31 +103,40 @@ fn param_terms(f: &Function) -> Vec<Option<Dynamic>> {
         .collect()
 }
 
-/// Constraints that keep integral inputs within ±bound (chars printable).
-fn small_assumptions(f: &Function, params: &[Option<Dynamic>], bound: i64) -> Vec<Bool> {
-    let mut out = Vec::new();
-    for (p, term) in f.params.iter().zip(params) {
-        let Some(term) = term else { continue };
-        match p.ty {
-            Ty::Char => {
-                let x = term.as_bv().expect("char is a bit-vector");
-                let hi = if bound <= 128 { 126 } else { 0xffff };
-                out.push(Bool::and(&[x.bvuge(&BV::from_u64(32, 16)), x.bvule(&BV::from_u64(hi, 16))]));
-            }
-            t if t.is_integral() => {
-                let bits = t.bits().expect("integral");
-                let b = bound.min(match bits {
-                    8 => 127,
-                    16 => 32767,
-                    _ => bound,
-                });
-                let x = term.as_bv().expect("integral is a bit-vector");
-                out.push(Bool::and(&[x.bvsge(&BV::from_i64(-b, bits)), x.bvsle(&BV::from_i64(b, bits))]));
-            }
-            _ => {}
-        }
+/// Ranges of human-looking values for a parameter, narrowest first.
+fn small_ranges(ty: Ty, term: &Dynamic) -> Vec<Bool> {
+    if let Some(x) = term.as_float() {
+        let sort = x.get_sort();
+        let lit = |v: f64| z3::ast::Float::from_f64(v).to_fp_with_rounding_mode(&z3::ast::RoundingMode::round_nearest_ties_to_even(), &sort);
+        return vec![
+            x.eq_fpa(&lit(0.0)),
+            Bool::and(&[x.ge(&lit(-1000.0)), x.le(&lit(1000.0))]),
+            Bool::and(&[x.is_nan().not(), x.is_infinite().not()]),
+        ];
     }
-    out
+    let Some(x) = term.as_bv() else { return vec![] };
+    let within = |lo: i64, hi: i64, bits: u32| Bool::and(&[x.bvsge(&BV::from_i64(lo, bits)), x.bvsle(&BV::from_i64(hi, bits))]);
+    match ty {
+        Ty::Char => vec![
+            Bool::and(&[x.bvuge(&BV::from_u64('a' as u64, 16)), x.bvule(&BV::from_u64('z' as u64, 16))]),
+            Bool::and(&[x.bvuge(&BV::from_u64(32, 16)), x.bvule(&BV::from_u64(126, 16))]),
+            x.bvule(&BV::from_u64(255, 16)),
+        ],
+        Ty::Byte => vec![within(0, 10, 8), within(-10, 10, 8)],
+        Ty::Short => vec![within(0, 10, 16), within(-10, 10, 16), within(-1000, 1000, 16)],
+        Ty::Int | Ty::Long => {
+            let bits = ty.bits().expect("integral");
+            let mut out = vec![within(0, 10, bits), within(-10, 10, bits)];
+            let bounds: &[i64] = if bits == 32 {
+                &[1000, 100_000, 10_000_000]
+            } else {
+                &[1000, 1_000_000, 1_000_000_000, 1_000_000_000_000, 1_000_000_000_000_000]
+            };
+            out.extend(bounds.iter().map(|b| within(-b, *b, bits)));
+            out
+        }
+        _ => vec![],
+    }
 }
 
 fn read_model(solver: &Solver, f: &Function, params: &[Option<Dynamic>]) -> Vec<Value> {
