@@ -41,13 +41,21 @@ pub struct CheckReport {
 pub fn check_file(file: &SourceFile, timeout: Duration) -> CheckReport {
     let mut report = CheckReport::default();
     for m in MethodInfo::all(file) {
-        let verdict = check_method(file, &m, timeout, &mut report.findings);
+        let (verdict, findings) = check_method(file, &m, timeout);
+        report.findings.extend(findings);
         report.methods.push((m.signature(), verdict));
     }
     report
 }
 
-fn check_method(file: &SourceFile, m: &MethodInfo, timeout: Duration, out: &mut Vec<Finding>) -> MethodVerdict {
+/// Checks one method: its verdict and the dead statements found in it.
+pub fn check_method(file: &SourceFile, m: &MethodInfo, timeout: Duration) -> (MethodVerdict, Vec<Finding>) {
+    let mut out = Vec::new();
+    let verdict = check_method_into(file, m, timeout, &mut out);
+    (verdict, out)
+}
+
+fn check_method_into(file: &SourceFile, m: &MethodInfo, timeout: Duration, out: &mut Vec<Finding>) -> MethodVerdict {
     if m.has_error {
         return MethodVerdict::NoVerdict("syntax errors".into());
     }

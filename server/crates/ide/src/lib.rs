@@ -5,6 +5,6 @@
 mod check;
 mod gen;
 
-pub use check::{check_file, CheckReport, Finding, MethodVerdict};
+pub use check::{check_file, check_method, CheckReport, Finding, MethodVerdict};
 pub use gen::{gen, Engine, GenError, GenOptions, GenResult};
 pub use jreach_synth as synth;
