@@ -4,6 +4,7 @@
 //! Everything here speaks in byte offsets and 0-based lines; conversion to editor positions happens at
 //! the edges (the CLI and the language server).
 
+mod edit;
 mod line_index;
 pub mod methods;
 mod source;
