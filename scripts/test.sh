@@ -14,7 +14,7 @@ step "build (release)"
 cargo build --release --workspace
 
 step "tests (release: unit, CLI and Java end-to-end)"
-cargo test --workspace --release
+cargo test --workspace --release --no-fail-fast
 
 # Further suites (LSP over stdio, editor extensions) are added here.
 
