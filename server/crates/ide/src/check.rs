@@ -1,24 +1,68 @@
-//! `check`: the statements of a file that provably never run.
+//! `check`: the statements of a file that provably never run, and the conditions that never
+//! change, each with the reason.
 //!
 //! Each method is lowered once in the over-approximating mode (loops havocked, unknown calls return
-//! anything and may throw). A method with anything unmodelled gets no verdict. For the rest, every
-//! statement is one satisfiability question on the same encoding; an UNSAT answer is a proof.
-//! Statements inside a dead statement are not reported again.
+//! anything and may throw inside a `try`, fields unknown). A method with anything unmodelled (a
+//! proof blocker) gets no verdict. For the rest, one encoding and one incremental solver answer
+//! every question ([`DeadCode`]): a statement is dead when every block it begins in is unreachable,
+//! which is a proof because the lowering over-approximates the method.
+//!
+//! Reporting:
+//! - `unreachable-code`: one finding per dead region: statements nested in a dead statement are
+//!   not reported again, and consecutive dead sibling statements share one range. The message
+//!   names the conditions that contradict each other (a minimal unsat core over the branch
+//!   decisions every path to the region takes), with a related location for each.
+//! - `condition-always-false` / `condition-always-true`: a branch condition (in the method's own
+//!   text) that runs but one side of which never does.
 
+use std::collections::BTreeMap;
+use std::ops::Range;
 use std::time::Duration;
 
 use jreach_ir::lower::{lower_method, LowerOptions};
-use jreach_ir::LowerMode;
-use jreach_smt::{solve_reach, SolveOptions, Verdict};
+use jreach_ir::{BinOp, BlockId, Const, Function, LowerMode, Op, Terminator};
+use jreach_smt::{DeadCode, Decision, Status};
 use jreach_syntax::{methods::is_statement_kind, MethodInfo, Node, SourceFile};
 
-/// A statement proved unreachable.
+/// Code of a finding on dead statements.
+pub const UNREACHABLE_CODE: &str = "unreachable-code";
+/// Code of a finding on a condition that is false whenever it is evaluated.
+pub const CONDITION_ALWAYS_FALSE: &str = "condition-always-false";
+/// Code of a finding on a condition that is true whenever it is evaluated.
+pub const CONDITION_ALWAYS_TRUE: &str = "condition-always-true";
+
+/// A place that explains a finding (one of the conditions that contradict each other).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Related {
+    /// Byte range of the condition.
+    pub range: Range<usize>,
+    pub message: String,
+}
+
+/// Dead code, or a condition that never changes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Finding {
-    /// Byte range of the dead statement.
-    pub range: std::ops::Range<usize>,
+    /// Byte range of the dead statements (or of the condition).
+    pub range: Range<usize>,
     pub method: String,
     pub message: String,
+    /// [`UNREACHABLE_CODE`], [`CONDITION_ALWAYS_FALSE`] or [`CONDITION_ALWAYS_TRUE`].
+    pub code: &'static str,
+    /// The conditions behind the finding.
+    pub related: Vec<Related>,
+}
+
+impl Finding {
+    /// The finding with every byte offset (its range and those of its related places) moved by
+    /// `to - from`: relative to a method's start and back.
+    pub fn moved(mut self, from: usize, to: usize) -> Finding {
+        let mv = |r: &mut Range<usize>| *r = r.start - from + to..r.end - from + to;
+        mv(&mut self.range);
+        for r in &mut self.related {
+            mv(&mut r.range);
+        }
+        self
+    }
 }
 
 /// What became of one method.
@@ -26,7 +70,7 @@ pub struct Finding {
 pub enum MethodVerdict {
     /// Every statement was decided (reachable on the over-approximation, or proved dead).
     Verdict,
-    /// No verdict: the reason.
+    /// No verdict (or only a partial one): the reason.
     NoVerdict(String),
 }
 
@@ -37,7 +81,7 @@ pub struct CheckReport {
     pub methods: Vec<(String, MethodVerdict)>,
 }
 
-/// Finds provably dead statements in `file`.
+/// Finds provably dead statements and constant conditions in `file`.
 pub fn check_file(file: &SourceFile, timeout: Duration) -> CheckReport {
     let mut report = CheckReport::default();
     for m in MethodInfo::all(file) {
@@ -48,46 +92,279 @@ pub fn check_file(file: &SourceFile, timeout: Duration) -> CheckReport {
     report
 }
 
-/// Checks one method: its verdict and the dead statements found in it.
+/// Checks one method: its verdict and its findings (in source order). Each solver query gets at
+/// most `timeout`. Findings proved before a query timed out are kept; the verdict then says why
+/// the method was not fully decided.
 pub fn check_method(file: &SourceFile, m: &MethodInfo, timeout: Duration) -> (MethodVerdict, Vec<Finding>) {
-    let mut out = Vec::new();
-    let verdict = check_method_into(file, m, timeout, &mut out);
-    (verdict, out)
-}
-
-fn check_method_into(file: &SourceFile, m: &MethodInfo, timeout: Duration, out: &mut Vec<Finding>) -> MethodVerdict {
     if m.has_error {
-        return MethodVerdict::NoVerdict("syntax errors".into());
+        return (MethodVerdict::NoVerdict("syntax errors".into()), vec![]);
     }
     let f = lower_method(file, m, &LowerOptions { mode: LowerMode::OverApprox, ..Default::default() });
     if !f.sound_for_proofs() {
-        return MethodVerdict::NoVerdict(f.proof_blockers.join("; "));
+        return (MethodVerdict::NoVerdict(f.proof_blockers.join("; ")), vec![]);
     }
-    let opts = SolveOptions { timeout, prefer_small: false };
-    let mut dead_until = 0usize;
-    for stmt in statements(m.body_node(file)) {
-        if stmt.start_byte() < dead_until {
-            continue;
-        }
-        let targets = f.blocks_of_stmt(stmt.start_byte());
-        if targets.is_empty() {
-            continue;
-        }
-        match solve_reach(&f, &targets, &opts) {
-            Verdict::Unsat => {
-                dead_until = stmt.end_byte();
-                let line = file.lines.line_of(stmt.start_byte()) + 1;
-                out.push(Finding {
-                    range: stmt.byte_range(),
-                    method: m.signature(),
-                    message: format!("unreachable code: no input to {} reaches line {line}", m.signature()),
-                });
+    let mut ck = Checker { file, m, f: &f, dc: DeadCode::new(&f, timeout), unknown: None, out: Vec::new() };
+    ck.dead_statements();
+    ck.constant_conditions();
+    let Checker { unknown, mut out, .. } = ck;
+    out.sort_by_key(|fd| (fd.range.start, fd.range.end));
+    let verdict = match unknown {
+        Some(why) => MethodVerdict::NoVerdict(format!("solver: {why}")),
+        None => MethodVerdict::Verdict,
+    };
+    (verdict, out)
+}
+
+struct Checker<'a> {
+    file: &'a SourceFile,
+    m: &'a MethodInfo,
+    f: &'a Function,
+    dc: DeadCode<'a>,
+    unknown: Option<String>,
+    out: Vec<Finding>,
+}
+
+impl Checker<'_> {
+    /// The status of a set of blocks: dead when all are.
+    fn status_of(&mut self, blocks: &[BlockId]) -> Status {
+        let mut any_unknown = None;
+        for b in blocks {
+            match self.dc.block(*b) {
+                Status::Live => return Status::Live,
+                Status::Unknown(why) => any_unknown = Some(why),
+                Status::Dead => {}
             }
-            Verdict::Sat(_) => {}
-            Verdict::Unknown(why) => return MethodVerdict::NoVerdict(format!("solver: {why}")),
+        }
+        match any_unknown {
+            Some(why) => Status::Unknown(why),
+            None => Status::Dead,
         }
     }
-    MethodVerdict::Verdict
+
+    fn dead_statements(&mut self) {
+        let body = self.m.body_node(self.file);
+        let mut dead_until = 0usize;
+        // The finding being extended and the last statement merged into it.
+        let mut open: Option<(usize, usize)> = None;
+        for stmt in statements(body) {
+            if stmt.start_byte() < dead_until {
+                continue;
+            }
+            let targets = self.f.blocks_of_stmt(stmt.start_byte());
+            if targets.is_empty() {
+                continue;
+            }
+            match self.status_of(&targets) {
+                Status::Live => continue,
+                Status::Unknown(why) => {
+                    self.unknown.get_or_insert(why);
+                    continue;
+                }
+                Status::Dead => {}
+            }
+            dead_until = stmt.end_byte();
+            if let Some((idx, last_id)) = open {
+                if prev_statement(stmt).is_some_and(|p| p.id() == last_id) {
+                    self.out[idx].range.end = stmt.end_byte();
+                    open = Some((idx, stmt.id()));
+                    continue;
+                }
+            }
+            let finding = self.explain_dead(stmt.byte_range(), &targets);
+            self.out.push(finding);
+            open = Some((self.out.len() - 1, stmt.id()));
+        }
+    }
+
+    fn explain_dead(&mut self, range: Range<usize>, targets: &[BlockId]) -> Finding {
+        let line = self.file.lines.line_of(range.start) + 1;
+        let t = *targets.iter().min().expect("a target");
+        let decisions = self.dc.decisions(t);
+        let core = self.dc.conflict(&decisions).filter(|c| !c.is_empty());
+        let (message, related) = match core {
+            Some(core) => {
+                let (last, reasons) = core.split_last().expect("non-empty");
+                let head = self.describe(*last);
+                let main = if last.taken {
+                    format!("`{}` can never hold here", head.text)
+                } else {
+                    format!("`{}` is always true here", head.text)
+                };
+                let mut related: Vec<Related> = reasons.iter().map(|d| self.describe(*d).related()).collect();
+                if let Some(span) = head.span.clone() {
+                    let msg = if last.taken { "never true here" } else { "always true here" };
+                    related.push(Related { range: span, message: format!("`{}` is {msg}", head.text) });
+                }
+                (format!("unreachable code: {main}{}", self.because(reasons)), related)
+            }
+            None => (format!("unreachable code: no input to {} reaches line {line}", self.m.signature()), Vec::new()),
+        };
+        Finding { range, method: self.m.signature(), message, code: UNREACHABLE_CODE, related }
+    }
+
+    /// `: `a` (line 3), `b` (line 5)` for the reasons, or nothing.
+    fn because(&self, reasons: &[Decision]) -> String {
+        if reasons.is_empty() {
+            return String::new();
+        }
+        let parts: Vec<String> = reasons
+            .iter()
+            .map(|d| {
+                let c = self.describe(*d);
+                match c.line {
+                    Some(l) => format!("`{}` (line {l})", c.pred),
+                    None => format!("`{}`", c.pred),
+                }
+            })
+            .collect();
+        format!(": {}", parts.join(", "))
+    }
+
+    fn describe(&self, d: Decision) -> Cond {
+        let Terminator::Branch { cond, origin, .. } = &self.f.block(d.block).term else {
+            return Cond::implicit("an implicit branch".into(), d.taken);
+        };
+        match origin {
+            Some(o) => {
+                let text = squeeze(&o.text);
+                let pred = if d.taken { text.clone() } else { negate(&text) };
+                let line = Some(self.file.lines.line_of(o.span.start) + 1);
+                Cond { text, pred, span: Some(o.span.clone()), line }
+            }
+            None => {
+                // The lowering's own branches: a zero divisor, or an unknown call that throws.
+                let what = match &self.f.value(*cond).op {
+                    Op::Binary(BinOp::Eq, _, z) if matches!(self.f.value(*z).op, Op::Const(Const::Int(_, 0))) => {
+                        "a zero divisor".to_string()
+                    }
+                    Op::Nondet(k) => k.to_string(),
+                    _ => "an implicit branch".to_string(),
+                };
+                Cond::implicit(what, d.taken)
+            }
+        }
+    }
+
+    fn constant_conditions(&mut self) {
+        let body = self.m.body.clone();
+        // Branches with a source condition inside this method, grouped by condition (a `finally`
+        // body is lowered once per exit path).
+        let mut groups: BTreeMap<(usize, usize), Vec<BlockId>> = BTreeMap::new();
+        for b in self.f.block_ids() {
+            if let Terminator::Branch { origin: Some(o), then_to, else_to, .. } = &self.f.block(b).term {
+                if then_to != else_to && body.start <= o.span.start && o.span.end <= body.end {
+                    groups.entry((o.span.start, o.span.end)).or_default().push(b);
+                }
+            }
+        }
+        for (_, blocks) in groups {
+            let mut live = Vec::new();
+            let mut unknown = false;
+            for b in blocks {
+                match self.dc.block(b) {
+                    Status::Live => live.push(b),
+                    Status::Unknown(_) => unknown = true,
+                    Status::Dead => {}
+                }
+            }
+            if unknown || live.is_empty() {
+                continue;
+            }
+            for taken in [true, false] {
+                let all_dead = live.iter().all(|b| self.dc.edge(Decision { block: *b, taken }) == Some(Status::Dead));
+                if !all_dead {
+                    continue;
+                }
+                let d = Decision { block: live[0], taken };
+                let c = self.describe(d);
+                let Some(span) = c.span.clone() else { break };
+                let reasons = self.dc.edge_conflict(d).unwrap_or_default();
+                let (code, word) =
+                    if taken { (CONDITION_ALWAYS_FALSE, "false") } else { (CONDITION_ALWAYS_TRUE, "true") };
+                let related = reasons.iter().map(|r| self.describe(*r).related()).collect();
+                let message = format!("condition `{}` is always {word}{}", c.text, self.because(&reasons));
+                self.out.push(Finding { range: span, method: self.m.signature(), message, code, related });
+                break;
+            }
+        }
+    }
+}
+
+/// A branch outcome in words.
+struct Cond {
+    /// The condition as written.
+    text: String,
+    /// What holds when the branch goes this way (the condition or its negation).
+    pred: String,
+    span: Option<Range<usize>>,
+    line: Option<usize>,
+}
+
+impl Cond {
+    fn implicit(what: String, taken: bool) -> Cond {
+        let pred = if taken { what.clone() } else { format!("no {what}") };
+        Cond { text: what, pred, span: None, line: None }
+    }
+
+    fn related(&self) -> Related {
+        Related {
+            range: self.span.clone().unwrap_or(0..0),
+            message: format!("`{}` holds on every path here", self.pred),
+        }
+    }
+}
+
+/// The text of a condition on one line, with runs of white space squeezed.
+fn squeeze(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The negation of a condition in Java syntax: a single comparison is flipped (`a < b` becomes
+/// `a >= b`), `!x` becomes `x`, anything else is wrapped as `!(…)`.
+fn negate(text: &str) -> String {
+    let t = text.trim();
+    if let Some(inner) = t.strip_prefix('!') {
+        if is_simple_operand(inner) {
+            return inner.trim_start_matches('(').trim_end_matches(')').to_string();
+        }
+    }
+    const FLIPS: [(&str, &str); 6] = [("==", "!="), ("!=", "=="), ("<=", ">"), (">=", "<"), ("<", ">="), (">", "<=")];
+    if !t.contains("&&") && !t.contains("||") && !t.contains('?') {
+        for (op, neg) in FLIPS {
+            let pat = format!(" {op} ");
+            if t.matches(&pat).count() == 1 && FLIPS.iter().filter(|(o, _)| t.contains(&format!(" {o} "))).count() == 1
+            {
+                return t.replacen(&pat, &format!(" {neg} "), 1);
+            }
+        }
+    }
+    if is_simple_operand(t) {
+        format!("!{t}")
+    } else {
+        format!("!({t})")
+    }
+}
+
+/// An identifier, call or parenthesised expression: `!` applies to it without parentheses.
+fn is_simple_operand(t: &str) -> bool {
+    let t = t.trim();
+    (t.starts_with('(')
+        && t.ends_with(')')
+        && t[1..t.len() - 1].chars().filter(|c| *c == '(').count()
+            == t[1..t.len() - 1].chars().filter(|c| *c == ')').count())
+        || t.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '.')
+}
+
+/// The statement before `n` among its siblings (comments skipped).
+fn prev_statement(n: Node<'_>) -> Option<Node<'_>> {
+    let mut p = n.prev_named_sibling();
+    while let Some(x) = p {
+        if !x.is_extra() && !matches!(x.kind(), "line_comment" | "block_comment") {
+            return Some(x);
+        }
+        p = x.prev_named_sibling();
+    }
+    None
 }
 
 /// Statements of a body in source order, not descending into lambdas or nested classes.
@@ -107,4 +384,65 @@ fn statements(body: Node<'_>) -> Vec<Node<'_>> {
     }
     out.sort_by_key(|n| n.start_byte());
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(src: &str) -> Vec<Finding> {
+        let file = SourceFile::parse(src);
+        let r = check_file(&file, Duration::from_secs(10));
+        for (m, v) in &r.methods {
+            assert_eq!(*v, MethodVerdict::Verdict, "{m}");
+        }
+        r.findings
+    }
+
+    #[test]
+    fn contradicting_conditions_are_named() {
+        let src = "class A {\n  int f(int y) {\n    if (y > 3) {\n      if (y < 2) {\n        return 1;\n      }\n    }\n    return 0;\n  }\n}\n";
+        let fs = check(src);
+        let dead: Vec<&Finding> = fs.iter().filter(|f| f.code == UNREACHABLE_CODE).collect();
+        assert_eq!(dead.len(), 1, "{fs:#?}");
+        assert_eq!(dead[0].message, "unreachable code: `y < 2` can never hold here: `y > 3` (line 3)");
+        assert_eq!(dead[0].related.len(), 2);
+        assert_eq!(&src[dead[0].related[0].range.clone()], "y > 3");
+        let cond: Vec<&Finding> = fs.iter().filter(|f| f.code == CONDITION_ALWAYS_FALSE).collect();
+        assert_eq!(cond.len(), 1, "{fs:#?}");
+        assert_eq!(&src[cond[0].range.clone()], "y < 2");
+        assert_eq!(cond[0].message, "condition `y < 2` is always false: `y > 3` (line 3)");
+    }
+
+    #[test]
+    fn consecutive_dead_statements_are_one_finding() {
+        let src = "class A {\n  void f(int x) {\n    int y = 0;\n    if (x != x + 0) {\n      y = 1;\n      y = 2;\n    }\n    return;\n  }\n  int g(int a) {\n    if (a >= 0) return 1; else return 2;\n  }\n}\n";
+        let fs = check(src);
+        let dead: Vec<&Finding> = fs.iter().filter(|f| f.code == UNREACHABLE_CODE).collect();
+        assert_eq!(dead.len(), 1, "{fs:#?}");
+        assert_eq!(&src[dead[0].range.clone()], "y = 1;\n      y = 2;");
+        assert!(fs
+            .iter()
+            .any(|f| f.code == CONDITION_ALWAYS_FALSE && f.message == "condition `x != x + 0` is always false"));
+    }
+
+    #[test]
+    fn else_side_and_negation() {
+        let src = "class A {\n  int f(int a) {\n    if (a > 0) {\n      if (a <= 0) return 1;\n      if (a > -5) return 2;\n      return 3;\n    }\n    return 0;\n  }\n}\n";
+        let fs = check(src);
+        let dead: Vec<&Finding> = fs.iter().filter(|f| f.code == UNREACHABLE_CODE).collect();
+        assert_eq!(dead.len(), 2, "{fs:#?}");
+        assert_eq!(dead[1].message, "unreachable code: `a > -5` is always true here: `a > 0` (line 3)");
+        assert!(fs.iter().any(|f| f.code == CONDITION_ALWAYS_TRUE && src[f.range.clone()] == *"a > -5"));
+    }
+
+    #[test]
+    fn negation_text() {
+        assert_eq!(negate("a < b"), "a >= b");
+        assert_eq!(negate("x == 0"), "x != 0");
+        assert_eq!(negate("a < b && c"), "!(a < b && c)");
+        assert_eq!(negate("flag"), "!flag");
+        assert_eq!(negate("!flag"), "flag");
+        assert_eq!(negate("a < b == c"), "!(a < b == c)");
+    }
 }

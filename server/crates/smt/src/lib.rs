@@ -7,8 +7,10 @@
 //! share IR, not terms.
 
 mod encode;
+mod explain;
 mod ffi;
 mod solve;
 
 pub use encode::Encoder;
+pub use explain::{DeadCode, Decision, Status};
 pub use solve::{solve_reach, SolveOptions, Verdict};

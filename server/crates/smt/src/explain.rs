@@ -1,0 +1,294 @@
+//! Dead code with reasons: which blocks and branch edges of a function no input can reach, and why.
+//!
+//! One [`DeadCode`] holds one encoding of the whole function and one incremental solver. Every
+//! question is asked through assumptions, so the solver keeps what it learns between questions:
+//!
+//! - *Is block `b` reachable?* `r_b ⇒ guard(b)` is asserted once and `r_b` assumed. A model
+//!   answers many questions at once: every block and edge whose guard is true in it is live.
+//! - *Why is block `t` dead?* The **decisions** of `t` are the branch outcomes every path to `t`
+//!   takes: branches of the dominators of `t` whose one side leads to `t` and the other does not
+//!   (the function is a DAG, so "leads to" is one backward walk). Each decision is a tracked
+//!   literal `d ⇒ (cond == outcome)`; if the decisions alone are unsatisfiable (the values are
+//!   terms of the parameters, so no extra definitions are needed), the unsat core, minimised by
+//!   deletion, names the conditions that contradict each other.
+//!
+//! An UNSAT answer is a proof only for a lowering without proof blockers: the caller checks that.
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use jreach_ir::{BlockId, Function, Terminator};
+use z3::ast::Bool;
+use z3::{Params, SatResult, Solver};
+
+use crate::encode::Encoder;
+
+/// What the solver says about a block or an edge.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// Some input of the encoding reaches it.
+    Live,
+    /// No input reaches it (a proof when the lowering had no proof blockers).
+    Dead,
+    /// The solver gave up; the reason.
+    Unknown(String),
+}
+
+/// A branch outcome on the way to a target: block `block` ends in a branch and takes its `then`
+/// side when `taken` is true, its `else` side otherwise.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Decision {
+    pub block: BlockId,
+    pub taken: bool,
+}
+
+/// Reachability questions about one function, sharing one encoding and one solver.
+pub struct DeadCode<'f> {
+    f: &'f Function,
+    enc: Encoder<'f>,
+    solver: Solver,
+    block_lits: Vec<Bool>,
+    blocks: Vec<Option<Status>>,
+    edges: HashMap<Decision, Status>,
+    edge_lits: HashMap<Decision, Bool>,
+    decision_lits: HashMap<Decision, Bool>,
+    idom: Vec<Option<BlockId>>,
+}
+
+impl<'f> DeadCode<'f> {
+    /// Encodes all of `f`; every query gets at most `timeout`.
+    pub fn new(f: &'f Function, timeout: Duration) -> DeadCode<'f> {
+        let all: Vec<BlockId> = f.block_ids().collect();
+        let enc = Encoder::new(f, &all);
+        let solver = Solver::new();
+        let mut p = Params::new();
+        p.set_u32("timeout", timeout.as_millis().clamp(1, u32::MAX as u128) as u32);
+        solver.set_params(&p);
+        let block_lits = all
+            .iter()
+            .map(|b| {
+                let lit = Bool::fresh_const("reach");
+                solver.assert(lit.implies(enc.guard(*b)));
+                lit
+            })
+            .collect();
+        DeadCode {
+            f,
+            enc,
+            solver,
+            block_lits,
+            blocks: vec![None; f.blocks.len()],
+            edges: HashMap::new(),
+            edge_lits: HashMap::new(),
+            decision_lits: HashMap::new(),
+            idom: dominators(f),
+        }
+    }
+
+    /// Whether block `b` can run.
+    pub fn block(&mut self, b: BlockId) -> Status {
+        if let Some(s) = &self.blocks[b.index()] {
+            return s.clone();
+        }
+        let lit = self.block_lits[b.index()].clone();
+        let s = self.ask(&lit);
+        self.blocks[b.index()] = Some(s.clone());
+        s
+    }
+
+    /// Whether the branch at the end of `d.block` can go to its `d.taken` side. `None` when the
+    /// block does not end in a two-way branch.
+    pub fn edge(&mut self, d: Decision) -> Option<Status> {
+        let succ = branch_succ(self.f, d)?;
+        if let Some(s) = self.edges.get(&d) {
+            return Some(s.clone());
+        }
+        let lit = Bool::fresh_const("edge");
+        self.solver.assert(lit.implies(self.enc.edge_guard(d.block, succ)));
+        self.edge_lits.insert(d, lit.clone());
+        let s = self.ask(&lit);
+        self.edges.insert(d, s.clone());
+        Some(s)
+    }
+
+    fn ask(&mut self, lit: &Bool) -> Status {
+        match self.solver.check_assumptions(std::slice::from_ref(lit)) {
+            SatResult::Unsat => Status::Dead,
+            SatResult::Unknown => {
+                Status::Unknown(self.solver.get_reason_unknown().unwrap_or_else(|| "the solver gave up".into()))
+            }
+            SatResult::Sat => {
+                self.learn_from_model();
+                Status::Live
+            }
+        }
+    }
+
+    /// Marks every block and branch edge that is taken in the current model as live.
+    fn learn_from_model(&mut self) {
+        let Some(model) = self.solver.get_model() else { return };
+        let holds = |b: &Bool| model.eval(b, true).and_then(|v| v.as_bool()).unwrap_or(false);
+        for b in self.f.block_ids() {
+            if self.blocks[b.index()].is_some() || !holds(&self.enc.guard(b)) {
+                continue;
+            }
+            self.blocks[b.index()] = Some(Status::Live);
+            for taken in [true, false] {
+                let d = Decision { block: b, taken };
+                if self.edges.contains_key(&d) {
+                    continue;
+                }
+                if let Some(succ) = branch_succ(self.f, d) {
+                    if holds(&self.enc.edge_guard(b, succ)) {
+                        self.edges.insert(d, Status::Live);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The branch outcomes every path from the entry to `t` takes, in block order.
+    pub fn decisions(&self, t: BlockId) -> Vec<Decision> {
+        let f = self.f;
+        // Blocks from which `t` can be reached (including `t`): one backward walk.
+        let mut leads = vec![false; f.blocks.len()];
+        leads[t.index()] = true;
+        let mut work = vec![t];
+        while let Some(b) = work.pop() {
+            for p in &f.block(b).preds {
+                if !leads[p.index()] {
+                    leads[p.index()] = true;
+                    work.push(*p);
+                }
+            }
+        }
+        let mut out = Vec::new();
+        let mut cur = self.idom[t.index()];
+        while let Some(p) = cur {
+            if let Terminator::Branch { then_to, else_to, .. } = &f.block(p).term {
+                let (a, b) = (leads[then_to.index()], leads[else_to.index()]);
+                if then_to != else_to && a != b {
+                    out.push(Decision { block: p, taken: a });
+                }
+            }
+            cur = self.idom[p.index()];
+        }
+        out.reverse();
+        out
+    }
+
+    /// A minimal set of `decisions` that cannot all hold, in block order; `None` when they can
+    /// (the contradiction lies in the shape of the paths, not in a few conditions) or the solver
+    /// gives up.
+    pub fn conflict(&mut self, decisions: &[Decision]) -> Option<Vec<Decision>> {
+        let mut lits = Vec::new();
+        for d in decisions {
+            if let Some(l) = self.decision_lit(*d) {
+                lits.push((*d, l));
+            }
+        }
+        let all: Vec<Bool> = lits.iter().map(|(_, l)| l.clone()).collect();
+        if self.solver.check_assumptions(&all) != SatResult::Unsat {
+            return None;
+        }
+        let core = self.solver.get_unsat_core();
+        let mut kept: Vec<(Decision, Bool)> = lits.into_iter().filter(|(_, l)| core.contains(l)).collect();
+        // Deletion-based minimisation: drop every literal the contradiction does not need.
+        let mut i = 0;
+        while i < kept.len() {
+            let without: Vec<Bool> =
+                kept.iter().enumerate().filter(|(j, _)| *j != i).map(|(_, (_, l))| l.clone()).collect();
+            if self.solver.check_assumptions(&without) == SatResult::Unsat {
+                kept.remove(i);
+            } else {
+                i += 1;
+            }
+        }
+        let mut out: Vec<Decision> = kept.into_iter().map(|(d, _)| d).collect();
+        out.sort();
+        Some(out)
+    }
+
+    /// Why the `d.taken` side of a branch never runs although the branch does: the decisions on
+    /// the way to the branch that contradict the outcome (empty when the condition alone
+    /// decides), or `None` when no such set is found.
+    pub fn edge_conflict(&mut self, d: Decision) -> Option<Vec<Decision>> {
+        let mut ds = self.decisions(d.block);
+        ds.push(d);
+        let core = self.conflict(&ds)?;
+        core.contains(&d).then(|| core.into_iter().filter(|x| *x != d).collect())
+    }
+
+    fn decision_lit(&mut self, d: Decision) -> Option<Bool> {
+        if let Some(l) = self.decision_lits.get(&d) {
+            return Some(l.clone());
+        }
+        let Terminator::Branch { cond, .. } = &self.f.block(d.block).term else { return None };
+        let c = self.enc.value(*cond)?.as_bool()?;
+        let lit = Bool::fresh_const("decision");
+        let holds = if d.taken { c } else { c.not() };
+        self.solver.assert(lit.implies(&holds));
+        self.decision_lits.insert(d, lit.clone());
+        Some(lit)
+    }
+}
+
+/// The successor on the `d.taken` side of a two-way branch.
+fn branch_succ(f: &Function, d: Decision) -> Option<BlockId> {
+    match &f.block(d.block).term {
+        Terminator::Branch { then_to, else_to, .. } if then_to != else_to => {
+            Some(if d.taken { *then_to } else { *else_to })
+        }
+        _ => None,
+    }
+}
+
+/// Immediate dominators (`None` for the entry and for blocks no path reaches). Blocks are in
+/// topological order, so one forward pass suffices (Cooper, Harvey and Kennedy's intersection).
+fn dominators(f: &Function) -> Vec<Option<BlockId>> {
+    let n = f.blocks.len();
+    let mut idom: Vec<Option<BlockId>> = vec![None; n];
+    let mut reached = vec![false; n];
+    if n == 0 {
+        return idom;
+    }
+    reached[f.entry.index()] = true;
+    for b in f.block_ids() {
+        if b == f.entry {
+            continue;
+        }
+        let mut acc: Option<BlockId> = None;
+        for p in &f.block(b).preds {
+            if !reached[p.index()] || p.index() >= b.index() {
+                continue;
+            }
+            acc = Some(match acc {
+                None => *p,
+                Some(a) => intersect(&idom, f.entry, a, *p),
+            });
+        }
+        if acc.is_some() {
+            reached[b.index()] = true;
+            idom[b.index()] = acc;
+        }
+    }
+    idom
+}
+
+fn intersect(idom: &[Option<BlockId>], entry: BlockId, mut a: BlockId, mut b: BlockId) -> BlockId {
+    while a != b {
+        while a > b {
+            match idom[a.index()] {
+                Some(x) => a = x,
+                None => return entry,
+            }
+        }
+        while b > a {
+            match idom[b.index()] {
+                Some(x) => b = x,
+                None => return entry,
+            }
+        }
+    }
+    a
+}
