@@ -54,6 +54,11 @@ fn fixtures_dir() -> PathBuf {
     repo_root().join("tests/fixtures/java")
 }
 
+/// The bundled example the README's first command runs on.
+fn examples_dir() -> PathBuf {
+    repo_root().join("examples")
+}
+
 /// The binary under test; `JREACH_BIN` points the suite at another build.
 fn jreach() -> PathBuf {
     std::env::var_os("JREACH_BIN").map_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_jreach")), PathBuf::from)
@@ -323,13 +328,18 @@ impl Harness {
         let classes = dir.path().join("classes");
         let sources = java_files(&fixtures_dir());
         assert!(!sources.is_empty(), "no Java fixtures under {}", fixtures_dir().display());
+        let sources: Vec<PathBuf> = sources.into_iter().chain(java_files(&examples_dir())).collect();
         let ran = run(
             Command::new("javac").args(["-g", "-nowarn", "--release", "17", "-d"]).arg(&classes).args(&sources),
             Duration::from_secs(300),
             dir.path(),
             "javac-fixtures",
         );
-        assert!(ran.ok(), "the fixtures do not compile with javac --release 17:\n{}", tail(&ran.output(), 4000));
+        assert!(
+            ran.ok(),
+            "the fixtures and examples do not compile with javac --release 17:\n{}",
+            tail(&ran.output(), 4000)
+        );
 
         let ran = run(
             Command::new("jar")
@@ -799,6 +809,33 @@ fn junit4_tests_reach_their_targets() {
         println!("java_e2e (JUnit 4): {text}");
     }
     assert!(failed == 0 && problems.is_empty(), "{text}\n{}", problems.join("\n"));
+}
+
+/// The README's first command, `jreach gen examples/Account.java --line 14`, writes a test that
+/// passes and runs that line.
+#[test]
+fn readme_example_reaches_its_line() {
+    let h = Harness::new();
+    let file = examples_dir().join("Account.java");
+    let text = fs::read_to_string(&file).expect("read examples/Account.java");
+    let line = text.lines().nth(13).unwrap_or_default().to_owned();
+    assert!(
+        line.contains("return 3_500"),
+        "README.md runs `gen examples/Account.java --line 14`, but line 14 is now `{}`: update both",
+        line.trim()
+    );
+    let target = Target {
+        file,
+        shown: "examples/Account.java".to_owned(),
+        source: "bank/Account.java".to_owned(),
+        package: "bank".to_owned(),
+        line: 14,
+        kind: Kind::Reach,
+        witness: String::new(),
+        text: line,
+    };
+    let (text, failed) = report(&gen_all(&h, &[target], None));
+    assert!(failed == 0, "{text}");
 }
 
 // ---------------------------------------------------------------------------------------------
