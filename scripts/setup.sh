@@ -9,7 +9,7 @@ PACKAGES=(libz3-dev default-jdk-headless junit5 junit4 libjacoco-java)
 say() { printf 'setup: %s\n' "$*"; }
 
 installed() {
-    dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'
+    [[ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null || true)" == "install ok installed" ]]
 }
 
 missing=()
@@ -56,7 +56,7 @@ for jar in junit-platform-console-standalone.jar junit-jupiter-api.jar junit4.ja
     [[ -f "$J/$jar" ]] || { say "$J/$jar not found" >&2; status=1; }
 done
 if ((status == 0)); then
-    say "java $(java -version 2>&1 | head -n1)"
+    say "java: $(java -version 2>&1 | sed -n 1p)"
     say "ready"
 fi
 exit "$status"
