@@ -1,10 +1,13 @@
 //! The engine as one façade: from a file and a line to a test, a proof of unreachability or an
-//! honest "unknown" (`gen`), and from a file to its provably dead statements (`check`). Pure
+//! honest "unknown" (`gen`), and from a file to its provably dead statements (`check`, or
+//! [`MethodCache::check_file`], which re-checks only the methods an edit touched). Pure
 //! functions of their inputs: no I/O here beyond what the caller hands in.
 
+mod cache;
 mod check;
 mod gen;
 
+pub use cache::{CacheStats, MethodCache, MethodKey};
 pub use check::{
     check_file, check_method, CheckReport, Finding, MethodVerdict, Related, CONDITION_ALWAYS_FALSE, CONDITION_ALWAYS_TRUE,
     UNREACHABLE_CODE,

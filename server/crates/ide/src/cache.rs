@@ -1,0 +1,368 @@
+//! The per-method cache behind incremental `check`: an edit re-analyses only the methods whose
+//! text changed.
+//!
+//! Entries are keyed by method identity ([`MethodKey`]: file, class chain, name, parameter types)
+//! and validated by a hash of everything the method's verdict depends on: its own text, the texts
+//! of the same-file methods it may inline (transitively, by name: lowering inlines same-class
+//! callees, and which one it picks depends on all methods of that name), and the time limit. A
+//! method that moved without changing (lines inserted above it) is a hit: findings are stored
+//! relative to the method's start and rebased on the way out.
+//!
+//! The verdict logic itself is [`check_method`]'s; this module only decides when to call it.
+
+use std::collections::{BTreeSet, HashMap};
+use std::hash::{DefaultHasher, Hash, Hasher};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use dashmap::DashMap;
+use jreach_syntax::{MethodInfo, Node, SourceFile};
+
+use crate::check::{check_method, CheckReport, Finding, MethodVerdict};
+
+/// Who a method is, independent of where it sits in the file.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct MethodKey {
+    /// The file (an URI or a path: whatever names it for the caller).
+    pub file: String,
+    /// Enclosing classes, outermost first.
+    pub classes: Vec<String>,
+    pub name: String,
+    /// Parameter types as written.
+    pub params: Vec<String>,
+}
+
+impl MethodKey {
+    pub fn of(file: &str, m: &MethodInfo) -> MethodKey {
+        MethodKey {
+            file: file.to_string(),
+            classes: m.classes.clone(),
+            name: m.name.clone(),
+            params: m.params.iter().map(|p| p.ty.clone()).collect(),
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+struct Entry {
+    hash: u64,
+    verdict: MethodVerdict,
+    /// Findings as computed (byte ranges of the file at the time).
+    findings: Vec<Finding>,
+    /// 0-based line and byte offset of the method's start when the findings were computed.
+    line: usize,
+    start: usize,
+    /// Whether a finding or related place lies outside the method.
+    points_outside: bool,
+    /// Where the same-file methods it may inline started.
+    dep_starts: Vec<usize>,
+}
+
+/// Hits and misses since the cache was made.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CacheStats {
+    pub hits: u64,
+    pub misses: u64,
+}
+
+/// Verdicts of methods, shared between threads (the values are plain data, never solver terms).
+#[derive(Debug, Default)]
+pub struct MethodCache {
+    map: DashMap<MethodKey, Entry>,
+    hits: AtomicU64,
+    misses: AtomicU64,
+}
+
+impl MethodCache {
+    pub fn new() -> MethodCache {
+        MethodCache::default()
+    }
+
+    /// `check_file` for `file` (named `file_id`), re-checking only methods whose dependencies
+    /// changed since the last call. `cancelled` is asked between methods; when it says yes the
+    /// check stops and returns `None` (what was computed so far stays cached).
+    pub fn check_file(
+        &self,
+        file_id: &str,
+        file: &SourceFile,
+        timeout: Duration,
+        cancelled: &dyn Fn() -> bool,
+    ) -> Option<CheckReport> {
+        let methods = MethodInfo::all(file);
+        let hashes = dependency_hashes(file, &methods, timeout);
+        let mut report = CheckReport::default();
+        let mut keys = Vec::with_capacity(methods.len());
+        for (m, (hash, dep_starts)) in methods.iter().zip(hashes) {
+            if cancelled() {
+                return None;
+            }
+            let key = MethodKey::of(file_id, m);
+            let line = file.lines.line_of(m.range.start);
+            let start = m.range.start;
+            // Findings that point outside their method (at an inlined callee) stay valid only
+            // while neither the method nor its callees move.
+            let cached = self
+                .map
+                .get(&key)
+                .filter(|e| e.hash == hash && (!e.points_outside || (e.start == start && e.dep_starts == dep_starts)))
+                .map(|e| e.clone());
+            let entry = match cached {
+                Some(e) => {
+                    self.hits.fetch_add(1, Ordering::Relaxed);
+                    e
+                }
+                None => {
+                    self.misses.fetch_add(1, Ordering::Relaxed);
+                    let (verdict, findings) = check_method(file, m, timeout);
+                    let inside = |r: &std::ops::Range<usize>| m.range.start <= r.start && r.end <= m.range.end;
+                    let points_outside =
+                        findings.iter().any(|f| !inside(&f.range) || f.related.iter().any(|r| !inside(&r.range)));
+                    let e = Entry { hash, verdict, findings, line, start, points_outside, dep_starts };
+                    self.map.insert(key.clone(), e.clone());
+                    e
+                }
+            };
+            report.findings.extend(entry.findings.iter().map(|f| rebase(f, (entry.start, entry.line), (start, line))));
+            report.methods.push((m.signature(), entry.verdict));
+            keys.push(key);
+        }
+        // Methods that are gone (renamed, deleted) leave the cache.
+        let keep: std::collections::HashSet<MethodKey> = keys.into_iter().collect();
+        self.map.retain(|k, _| k.file != file_id || keep.contains(k));
+        Some(report)
+    }
+
+    /// Forgets every method of `file_id` (a closed document).
+    pub fn forget_file(&self, file_id: &str) {
+        self.map.retain(|k, _| k.file != file_id);
+    }
+
+    /// Forgets everything.
+    pub fn clear(&self) {
+        self.map.clear();
+    }
+
+    /// Number of cached methods.
+    pub fn len(&self) -> usize {
+        self.map.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.map.is_empty()
+    }
+
+    pub fn stats(&self) -> CacheStats {
+        CacheStats { hits: self.hits.load(Ordering::Relaxed), misses: self.misses.load(Ordering::Relaxed) }
+    }
+}
+
+/// A cached finding moved with its method from `(byte, line)` `old` to `new`. Only findings
+/// that lie inside their method are ever moved; its messages name lines of the method
+/// (`... (line N)`), and those numbers move with it.
+fn rebase(f: &Finding, old: (usize, usize), new: (usize, usize)) -> Finding {
+    let mut f = f.clone();
+    if old == new {
+        return f;
+    }
+    let shift = |r: &mut std::ops::Range<usize>| {
+        let mv = |x: usize| (x as i64 - old.0 as i64 + new.0 as i64).max(0) as usize;
+        *r = mv(r.start)..mv(r.end);
+    };
+    shift(&mut f.range);
+    for r in &mut f.related {
+        shift(&mut r.range);
+    }
+    if old.1 != new.1 {
+        let delta = new.1 as i64 - old.1 as i64;
+        f.message = shift_line_numbers(&f.message, delta);
+        for r in &mut f.related {
+            r.message = shift_line_numbers(&r.message, delta);
+        }
+    }
+    f
+}
+
+/// `message` with the number after each `line ` shifted by `delta`.
+fn shift_line_numbers(message: &str, delta: i64) -> String {
+    let mut out = String::with_capacity(message.len());
+    let mut rest = message;
+    while let Some(i) = rest.find("line ") {
+        let (head, tail) = rest.split_at(i + 5);
+        out.push_str(head);
+        let digits = tail.bytes().take_while(u8::is_ascii_digit).count();
+        match tail[..digits].parse::<i64>() {
+            Ok(n) if digits > 0 => out.push_str(&(n + delta).max(1).to_string()),
+            _ => out.push_str(&tail[..digits]),
+        }
+        rest = &tail[digits..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// For each method, a hash of its text, of the texts of the same-file methods it may inline
+/// (transitively), and of the time limit; and where those methods start.
+fn dependency_hashes(file: &SourceFile, methods: &[MethodInfo], timeout: Duration) -> Vec<(u64, Vec<usize>)> {
+    let mut by_name: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (i, m) in methods.iter().enumerate() {
+        by_name.entry(m.name.as_str()).or_default().push(i);
+    }
+    let calls: Vec<BTreeSet<&str>> = methods.iter().map(|m| called_names(file, m)).collect();
+    methods
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            let mut deps = BTreeSet::from([i]);
+            let mut work = vec![i];
+            while let Some(j) = work.pop() {
+                for name in &calls[j] {
+                    for &k in by_name.get(name).map(Vec::as_slice).unwrap_or(&[]) {
+                        if deps.insert(k) {
+                            work.push(k);
+                        }
+                    }
+                }
+            }
+            let mut h = DefaultHasher::new();
+            timeout.hash(&mut h);
+            m.classes.hash(&mut h);
+            file.text[m.range.clone()].hash(&mut h);
+            let mut starts = Vec::new();
+            for k in deps {
+                if k != i {
+                    methods[k].classes.hash(&mut h);
+                    file.text[methods[k].range.clone()].hash(&mut h);
+                    starts.push(methods[k].range.start);
+                }
+            }
+            (h.finish(), starts)
+        })
+        .collect()
+}
+
+/// Names of the methods `m` calls.
+fn called_names<'f>(file: &'f SourceFile, m: &MethodInfo) -> BTreeSet<&'f str> {
+    let mut out = BTreeSet::new();
+    let mut stack: Vec<Node<'f>> = vec![m.node(file)];
+    while let Some(n) = stack.pop() {
+        if n.kind() == "method_invocation" {
+            if let Some(name) = n.child_by_field_name("name") {
+                out.insert(&file.text[name.byte_range()]);
+            }
+        }
+        let mut c = n.walk();
+        stack.extend(n.named_children(&mut c));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check_file;
+
+    const SRC: &str = r#"class A {
+    static int f(int x) {
+        if (x > 5 && x < 3) {
+            return 1;
+        }
+        return 0;
+    }
+    static int g(int y) {
+        if (h(y) > 10) {
+            return 2;
+        }
+        return 0;
+    }
+    private static int h(int y) {
+        return 1;
+    }
+}
+"#;
+
+    const T: Duration = Duration::from_secs(10);
+
+    fn dead(r: &CheckReport) -> usize {
+        r.findings.iter().filter(|f| f.code == crate::UNREACHABLE_CODE).count()
+    }
+
+    fn same_as_check_file(cache: &MethodCache, file: &SourceFile) {
+        let got = cache.check_file("a", file, T, &|| false).unwrap();
+        let want = check_file(file, T);
+        assert_eq!(got.findings, want.findings);
+        assert_eq!(got.methods, want.methods);
+    }
+
+    #[test]
+    fn only_changed_methods_are_checked_again() {
+        let cache = MethodCache::new();
+        let mut file = SourceFile::parse(SRC);
+        same_as_check_file(&cache, &file);
+        assert_eq!(cache.stats(), CacheStats { hits: 0, misses: 3 });
+        assert_eq!(cache.len(), 3);
+        // Nothing changed.
+        cache.check_file("a", &file, T, &|| false).unwrap();
+        assert_eq!(cache.stats(), CacheStats { hits: 3, misses: 3 });
+        // A line inserted at the top of f: f is checked again, g moves (and its message line with it).
+        let at = file.text.find("        if (x > 5").unwrap();
+        file.apply_edits([(at..at, "        int z = 1;\n")]);
+        let before = cache.stats();
+        same_as_check_file(&cache, &file);
+        assert_eq!(cache.stats().misses - before.misses, 1, "only f");
+    }
+
+    #[test]
+    fn a_moved_method_keeps_its_verdict_with_rebased_ranges() {
+        let cache = MethodCache::new();
+        let mut file = SourceFile::parse(SRC);
+        let first = cache.check_file("a", &file, T, &|| false).unwrap();
+        assert_eq!(dead(&first), 2);
+        assert!(first.findings[0].message.contains("(line 3)"), "{}", first.findings[0].message);
+        file.apply_edits([(0..0, "// one\n// two\n")]);
+        let before = cache.stats();
+        let moved = cache.check_file("a", &file, T, &|| false).unwrap();
+        assert_eq!(cache.stats().misses, before.misses, "no method changed");
+        assert_eq!(moved.findings, check_file(&file, T).findings);
+        assert!(moved.findings[0].message.contains("(line 5)"), "{}", moved.findings[0].message);
+    }
+
+    #[test]
+    fn editing_an_inlined_callee_invalidates_its_callers() {
+        let cache = MethodCache::new();
+        let mut file = SourceFile::parse(SRC);
+        let first = cache.check_file("a", &file, T, &|| false).unwrap();
+        assert_eq!(dead(&first), 2, "h returns 1, so g's branch is dead too: {:?}", first.findings);
+        let at = file.text.find("return 1;\n    }\n}").unwrap();
+        file.apply_edits([(at + 7..at + 8, "11")]);
+        let before = cache.stats();
+        same_as_check_file(&cache, &file);
+        assert_eq!(cache.stats().misses - before.misses, 2, "g and h, not f");
+        // Now g's `return 0;` is the dead one.
+        let last = cache.check_file("a", &file, T, &|| false).unwrap();
+        assert!(last.findings.iter().any(|f| f.code == crate::CONDITION_ALWAYS_TRUE), "{:?}", last.findings);
+    }
+
+    #[test]
+    fn cancelled_checks_stop_and_deleted_methods_leave() {
+        let cache = MethodCache::new();
+        let file = SourceFile::parse(SRC);
+        assert!(cache.check_file("a", &file, T, &|| true).is_none());
+        cache.check_file("a", &file, T, &|| false).unwrap();
+        cache.check_file("b", &file, T, &|| false).unwrap();
+        assert_eq!(cache.len(), 6);
+        let at = SRC.find("    static int g").unwrap();
+        let end = SRC.find("    private static").unwrap();
+        let smaller = SourceFile::parse(format!("{}{}", &SRC[..at], &SRC[end..]));
+        cache.check_file("a", &smaller, T, &|| false).unwrap();
+        assert_eq!(cache.len(), 5);
+        cache.forget_file("b");
+        assert_eq!(cache.len(), 2);
+    }
+
+    #[test]
+    fn line_numbers_in_messages_shift() {
+        assert_eq!(shift_line_numbers("no input reaches line 4", 2), "no input reaches line 6");
+        assert_eq!(shift_line_numbers("line 10 and line 12; lines", -3), "line 7 and line 9; lines");
+        assert_eq!(shift_line_numbers("line x", 3), "line x");
+    }
+}
