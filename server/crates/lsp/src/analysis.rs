@@ -1,0 +1,404 @@
+//! What the server computes, as plain functions of a document snapshot: diagnostics from
+//! findings, the code actions of a line, and the workspace edit that adds a generated test.
+//! No async and no client here, so the benchmark and the tests call exactly what the server
+//! runs; the solving ones ([`generate`], [`MethodCache::check_file`]) must run on a blocking
+//! thread, where the solver's thread-local state lives.
+
+use std::collections::HashMap;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use jreach_ide::synth::{self, JUnit};
+use jreach_ide::{gen, Finding, GenError, GenResult, MethodCache, UNREACHABLE_CODE};
+use jreach_syntax::{find_target, LineIndex, SourceFile, TargetError};
+use serde::{Deserialize, Serialize};
+use tower_lsp_server::ls_types::{
+    CodeAction, CodeActionDisabled, CodeActionKind, CodeActionOrCommand, Command, CreateFile, CreateFileOptions,
+    Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, DiagnosticTag, DocumentChangeOperation,
+    DocumentChanges, Location, NumberOrString, OneOf, OptionalVersionedTextDocumentIdentifier, Position, Range,
+    ResourceOp, TextDocumentEdit, TextEdit, Uri, WorkspaceEdit,
+};
+
+use crate::config::{JUnitSetting, Settings};
+use crate::position::{self, Encoding};
+
+/// The command behind "Generate test reaching line N"; its argument is [`ActionData`].
+pub const GENERATE_COMMAND: &str = "jreach.generateTest";
+/// The diagnostic code of a provably dead statement.
+pub const DIAGNOSTIC_CODE: &str = UNREACHABLE_CODE;
+pub const SOURCE: &str = "jreach";
+
+/// What a generate-test action is about: carried as the code action's `data` and as the
+/// command's argument. `line` is 0-based, as in LSP positions.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ActionData {
+    pub uri: Uri,
+    pub line: u32,
+    /// The document version the action was listed for, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<i32>,
+}
+
+/// The warnings for `findings` in `file` (the document `uri`): dead code is tagged
+/// `Unnecessary` (faded by editors); the conditions that contradict each other come as related
+/// information.
+pub fn diagnostics(uri: &Uri, file: &SourceFile, findings: &[Finding], enc: Encoding) -> Vec<Diagnostic> {
+    let range = |r: &std::ops::Range<usize>| position::range(&file.text, &file.lines, r.clone(), enc);
+    findings
+        .iter()
+        .map(|f| Diagnostic {
+            range: range(&f.range),
+            severity: Some(DiagnosticSeverity::WARNING),
+            code: Some(NumberOrString::String(f.code.to_string())),
+            source: Some(SOURCE.to_string()),
+            message: f.message.clone(),
+            tags: (f.code == UNREACHABLE_CODE).then(|| vec![DiagnosticTag::UNNECESSARY]),
+            related_information: (!f.related.is_empty()).then(|| {
+                f.related
+                    .iter()
+                    .map(|r| DiagnosticRelatedInformation {
+                        location: Location { uri: uri.clone(), range: range(&r.range) },
+                        message: r.message.clone(),
+                    })
+                    .collect()
+            }),
+            ..Default::default()
+        })
+        .collect()
+}
+
+/// How the client wants actions: resolved lazily (`data` + `codeAction/resolve`) or through the
+/// command; as literals or as bare commands.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ActionStyle {
+    pub resolve: bool,
+    pub literals: bool,
+    pub disabled: bool,
+}
+
+pub fn title(line: u32) -> String {
+    format!("Generate test reaching line {}", line + 1)
+}
+
+/// The generate-test action of the statement on the first line of `range`: instant (no solving).
+/// A line jreach cannot target gets no action, or a disabled one saying why when it is a
+/// statement the user may expect to target (inside a lambda, a method with syntax errors, a line
+/// already proved dead).
+pub fn list_actions(
+    uri: &Uri,
+    version: Option<i32>,
+    file: &SourceFile,
+    range: Range,
+    dead: &[Finding],
+    only: Option<&[CodeActionKind]>,
+    style: ActionStyle,
+) -> Vec<CodeActionOrCommand> {
+    let kind = CodeActionKind::REFACTOR;
+    if let Some(only) = only {
+        let wanted = only.iter().any(|k| {
+            let k = k.as_str();
+            kind.as_str() == k || kind.as_str().starts_with(&format!("{k}."))
+        });
+        if !wanted {
+            return vec![];
+        }
+    }
+    let line = range.start.line;
+    let disabled_reason = match find_target(file, line as usize) {
+        Ok(t) if t.method.has_error => {
+            Some(format!("{} has syntax errors; fix them first (other methods still work)", t.method.signature()))
+        }
+        Ok(t) => dead
+            .iter()
+            .find(|f| f.code == UNREACHABLE_CODE && f.range.contains(&t.stmt.start))
+            .map(|f| f.message.clone()),
+        Err(e @ (TargetError::InLambda { .. } | TargetError::InLocalOrAnonymousClass { .. })) => Some(e.to_string()),
+        Err(_) => return vec![],
+    };
+    let data = ActionData { uri: uri.clone(), line, version };
+    let command = Command {
+        title: title(line),
+        command: GENERATE_COMMAND.to_string(),
+        arguments: Some(vec![serde_json::to_value(&data).expect("plain data serialises")]),
+    };
+    if !style.literals {
+        return match disabled_reason {
+            Some(_) => vec![],
+            None => vec![CodeActionOrCommand::Command(command)],
+        };
+    }
+    if disabled_reason.is_some() && !style.disabled {
+        return vec![];
+    }
+    let mut action = CodeAction { title: title(line), kind: Some(kind), ..Default::default() };
+    match disabled_reason {
+        Some(reason) => action.disabled = Some(CodeActionDisabled { reason }),
+        None if style.resolve => action.data = Some(serde_json::to_value(&data).expect("plain data serialises")),
+        None => action.command = Some(command),
+    }
+    vec![CodeActionOrCommand::CodeAction(action)]
+}
+
+/// What the client can do with a workspace edit.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EditCaps {
+    /// `documentChanges` (versioned edits, resource operations).
+    pub document_changes: bool,
+    /// `CreateFile` among the resource operations.
+    pub create_file: bool,
+}
+
+/// Where a test goes.
+#[derive(Clone, Debug, Default)]
+pub struct Project {
+    /// The workspace root (for a relative `testRoot`).
+    pub root: Option<PathBuf>,
+}
+
+/// The result of asking for a test.
+#[derive(Clone, Debug)]
+pub enum Generated {
+    /// The edit that adds the test (a new file or a method appended to the existing test class).
+    Edit { edit: WorkspaceEdit, path: PathBuf, method: String, created: bool },
+    /// The client cannot create files: the server wrote the new test file itself.
+    Written { path: PathBuf, method: String },
+    /// No test: why (`status` is `unreachable`, `unknown` or `error`).
+    Declined { status: &'static str, message: String },
+}
+
+impl Generated {
+    fn declined(status: &'static str, message: impl Into<String>) -> Generated {
+        Generated::Declined { status, message: message.into() }
+    }
+}
+
+/// The text of an open document: its version and text, if open.
+pub type OpenText<'a> = &'a dyn Fn(&Uri) -> Option<(i32, String)>;
+
+/// What [`generate`] needs besides the target.
+pub struct GenContext<'a> {
+    pub settings: &'a Settings,
+    pub project: &'a Project,
+    /// The open documents (a test file open in the editor is edited as it is there).
+    pub open_text: OpenText<'a>,
+    pub caps: EditCaps,
+    pub enc: Encoding,
+}
+
+/// Generates the test reaching 0-based `line` of `file` (the document `uri`) and the edit that
+/// adds it to the project's test sources. Solves: run it on a blocking thread.
+pub fn generate(uri: &Uri, file: &SourceFile, line: u32, cx: &GenContext<'_>) -> Generated {
+    let GenContext { settings, project, open_text, caps, enc } = *cx;
+    let source_path = uri.to_file_path().map(|p| p.into_owned());
+    let junit = match (settings.junit, &source_path) {
+        (JUnitSetting::Fixed(j), _) => j,
+        (JUnitSetting::Auto, Some(p)) => synth::detect_junit(p).unwrap_or(JUnit::V5),
+        (JUnitSetting::Auto, None) => JUnit::V5,
+    };
+    let n = line + 1;
+    let req = match gen(file, line as usize, &settings.gen_options(junit)) {
+        Err(e @ GenError::Target(_)) => return Generated::declined("error", e.to_string()),
+        Err(e) => return Generated::declined("error", format!("no test for line {n}: {e}")),
+        Ok(GenResult::Unreachable(why)) => {
+            return Generated::declined("unreachable", format!("line {n} is unreachable: {why}"))
+        }
+        Ok(GenResult::Unknown(why)) => return Generated::declined("unknown", format!("no test for line {n}: {why}")),
+        Ok(GenResult::Test(req)) => req,
+    };
+    let Some(root) = test_root(settings, project, source_path.as_deref(), req.package.as_deref()) else {
+        return Generated::declined("error", "the file is not saved on disk and no jreach.testRoot is set");
+    };
+    let path = synth::test_path(&root, &req);
+    let Some(test_uri) = Uri::from_file_path(&path) else {
+        return Generated::declined("error", format!("{} cannot be named by a file URI", path.display()));
+    };
+    let (open_version, existing) = match open_text(&test_uri) {
+        Some((v, text)) => (Some(v), Some(text)),
+        None => match std::fs::read_to_string(&path) {
+            Ok(text) => (None, Some(text)),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => (None, None),
+            Err(e) => return Generated::declined("error", format!("cannot read {}: {e}", path.display())),
+        },
+    };
+    let placed = match synth::place_in(path.clone(), existing, &req) {
+        Ok(p) => p,
+        Err(e) => return Generated::declined("error", format!("cannot add the test: {e}")),
+    };
+    let method = placed.method_name.clone();
+    match &placed.original {
+        None if !(caps.document_changes && caps.create_file) => match synth::write(&placed) {
+            Ok(()) => Generated::Written { path, method },
+            Err(e) => Generated::declined("error", format!("cannot write {}: {e}", path.display())),
+        },
+        None => {
+            let create = DocumentChangeOperation::Op(ResourceOp::Create(CreateFile {
+                uri: test_uri.clone(),
+                options: Some(CreateFileOptions { overwrite: Some(false), ignore_if_exists: Some(true) }),
+                annotation_id: None,
+            }));
+            let insert = TextEdit { range: Range::default(), new_text: placed.content.clone() };
+            let edit = DocumentChangeOperation::Edit(TextDocumentEdit {
+                text_document: OptionalVersionedTextDocumentIdentifier { uri: test_uri, version: None },
+                edits: vec![OneOf::Left(insert)],
+            });
+            let edit = WorkspaceEdit {
+                document_changes: Some(DocumentChanges::Operations(vec![create, edit])),
+                ..Default::default()
+            };
+            Generated::Edit { edit, path, method, created: true }
+        }
+        Some(original) => {
+            let lines = LineIndex::new(original);
+            let end = position::position(original, &lines, original.len(), enc);
+            let replace = TextEdit { range: Range::new(Position::new(0, 0), end), new_text: placed.content.clone() };
+            let edit = if caps.document_changes {
+                WorkspaceEdit {
+                    document_changes: Some(DocumentChanges::Edits(vec![TextDocumentEdit {
+                        text_document: OptionalVersionedTextDocumentIdentifier { uri: test_uri, version: open_version },
+                        edits: vec![OneOf::Left(replace)],
+                    }])),
+                    ..Default::default()
+                }
+            } else {
+                WorkspaceEdit { changes: Some(HashMap::from([(test_uri, vec![replace])])), ..Default::default() }
+            };
+            Generated::Edit { edit, path, method, created: false }
+        }
+    }
+}
+
+/// The test source root: `jreach.testRoot` (relative to the workspace root), else the project's.
+fn test_root(settings: &Settings, project: &Project, source: Option<&Path>, package: Option<&str>) -> Option<PathBuf> {
+    if let Some(root) = settings.test_root.as_deref() {
+        let root = PathBuf::from(root);
+        if root.is_absolute() {
+            return Some(root);
+        }
+        let base = project.root.clone().or_else(|| source.and_then(Path::parent).map(Path::to_path_buf))?;
+        return Some(base.join(root));
+    }
+    Some(synth::test_root_for(source?, package))
+}
+
+/// The diagnostics of `file` through the per-method cache: only methods whose text changed are
+/// checked again. `None` when `cancelled` said so. Solves: run it on a blocking thread.
+pub fn check(
+    cache: &MethodCache,
+    uri: &Uri,
+    file: &SourceFile,
+    settings: &Settings,
+    enc: Encoding,
+    cancelled: &dyn Fn() -> bool,
+) -> Option<(Vec<Finding>, Vec<Diagnostic>)> {
+    let report = cache.check_file(uri.as_str(), file, settings.timeout(), cancelled)?;
+    let diags = diagnostics(uri, file, &report.findings, enc);
+    Some((report.findings, diags))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SRC: &str = "package p;\n\npublic class A {\n    public static int f(int x) {\n        if (x > 5 && x < 3) {\n            dead();\n        }\n        Runnable r = () -> {\n            x++;\n        };\n        return x;\n    }\n    static void dead() {}\n}\n";
+
+    fn uri() -> Uri {
+        Uri::from_file_path("/tmp/p/src/main/java/p/A.java").unwrap()
+    }
+
+    fn line_range(line: u32) -> Range {
+        Range::new(Position::new(line, 0), Position::new(line, 0))
+    }
+
+    fn titles(actions: &[CodeActionOrCommand]) -> Vec<String> {
+        actions
+            .iter()
+            .map(|a| match a {
+                CodeActionOrCommand::CodeAction(a) => {
+                    format!(
+                        "{}{}",
+                        a.title,
+                        a.disabled.as_ref().map(|d| format!(" [{}]", d.reason)).unwrap_or_default()
+                    )
+                }
+                CodeActionOrCommand::Command(c) => format!("command {}", c.title),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn actions_of_lines() {
+        let file = SourceFile::parse(SRC);
+        let style = ActionStyle { resolve: true, literals: true, disabled: true };
+        let list = |line, dead: &[Finding]| list_actions(&uri(), Some(3), &file, line_range(line), dead, None, style);
+        assert_eq!(titles(&list(4, &[])), ["Generate test reaching line 5"]);
+        assert!(list(0, &[]).is_empty(), "a package declaration");
+        assert!(list(2, &[]).is_empty(), "a class header");
+        assert_eq!(
+            titles(&list(8, &[]))[0],
+            "Generate test reaching line 9 [line 9 is inside a lambda, which jreach cannot target yet]"
+        );
+        let dead = Finding {
+            range: SRC.find("dead();").unwrap()..SRC.find("dead();").unwrap() + 7,
+            method: "f(int)".into(),
+            message: "unreachable code".into(),
+            code: UNREACHABLE_CODE,
+            related: vec![],
+        };
+        assert_eq!(titles(&list(5, &[dead])), ["Generate test reaching line 6 [unreachable code]"]);
+        let CodeActionOrCommand::CodeAction(a) = &list(4, &[])[0] else { panic!() };
+        assert_eq!(
+            serde_json::from_value::<ActionData>(a.data.clone().unwrap()).unwrap(),
+            ActionData { uri: uri(), line: 4, version: Some(3) }
+        );
+        let only = [CodeActionKind::QUICKFIX];
+        assert!(list_actions(&uri(), None, &file, line_range(4), &[], Some(&only), style).is_empty());
+        let only = [CodeActionKind::REFACTOR];
+        assert_eq!(list_actions(&uri(), None, &file, line_range(4), &[], Some(&only), style).len(), 1);
+        let bare = ActionStyle::default();
+        assert_eq!(
+            titles(&list_actions(&uri(), None, &file, line_range(4), &[], None, bare)),
+            ["command Generate test reaching line 5"]
+        );
+    }
+
+    #[test]
+    fn tests_go_to_a_new_file_or_are_appended() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join(".git")).unwrap();
+        std::fs::write(dir.path().join("pom.xml"), "<project/>").unwrap();
+        let src = dir.path().join("src/main/java/p/A.java");
+        let uri = Uri::from_file_path(&src).unwrap();
+        let file = SourceFile::parse(SRC);
+        let settings = Settings::default();
+        let project = Project::default();
+        let caps = EditCaps { document_changes: true, create_file: true };
+        let none = |_: &Uri| None;
+        let cx = |open_text, caps| GenContext {
+            settings: &settings,
+            project: &project,
+            open_text,
+            caps,
+            enc: Encoding::Utf16,
+        };
+        let g = generate(&uri, &file, 10, &cx(&none, caps));
+        let Generated::Edit { edit, path, created: true, .. } = g else { panic!("{g:?}") };
+        assert_eq!(path, dir.path().join("src/test/java/p/ATest.java"));
+        let json = serde_json::to_value(&edit).unwrap();
+        assert_eq!(json["documentChanges"][0]["kind"], "create");
+        let content = json["documentChanges"][1]["edits"][0]["newText"].as_str().unwrap().to_string();
+        assert!(content.contains("class ATest"), "{content}");
+        // The test file exists (open in the editor, with a version): the test is appended.
+        let open = |u: &Uri| (u.as_str().ends_with("ATest.java")).then(|| (7, content.clone()));
+        let g = generate(&uri, &file, 10, &cx(&open, caps));
+        let Generated::Edit { edit, created: false, .. } = g else { panic!("{g:?}") };
+        let json = serde_json::to_value(&edit).unwrap();
+        assert_eq!(json["documentChanges"][0]["textDocument"]["version"], 7);
+        // A dead line is declined with the reason.
+        let g = generate(&uri, &file, 5, &cx(&none, caps));
+        assert!(matches!(&g, Generated::Declined { status: "unreachable", .. }), "{g:?}");
+        // A client without CreateFile: the server writes the file.
+        let g = generate(&uri, &file, 10, &cx(&none, EditCaps::default()));
+        assert!(matches!(&g, Generated::Written { .. }), "{g:?}");
+        assert!(dir.path().join("src/test/java/p/ATest.java").is_file());
+    }
+}

@@ -1,0 +1,166 @@
+//! The server's settings, from `initializationOptions` and `workspace/didChangeConfiguration`.
+//!
+//! Both may hold the settings directly (`{"timeout": 5}`) or under a `jreach` section
+//! (`{"jreach": {"timeout": 5}}`, as VS Code and Neovim send them). Unknown keys are ignored;
+//! a value of the wrong type is ignored too and reported back, so that a typo never stops the
+//! server.
+
+use std::time::Duration;
+
+use jreach_ide::synth::JUnit;
+use jreach_ide::GenOptions;
+use serde_json::Value;
+
+/// Which JUnit generated tests use.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum JUnitSetting {
+    /// What the project uses (build files, existing tests), else 5.
+    #[default]
+    Auto,
+    Fixed(JUnit),
+}
+
+/// Everything a user can set.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Settings {
+    /// Most loop iterations unrolled for test synthesis.
+    pub unroll: u32,
+    /// Solver time limit per query, in seconds.
+    pub timeout: f64,
+    pub junit: JUnitSetting,
+    /// Root of the test sources; relative paths are taken from the workspace root. `None`: the
+    /// project's own (`src/test/java` of a Maven or Gradle project, ...).
+    pub test_root: Option<String>,
+    /// Whether unreachable-code diagnostics are computed and published.
+    pub diagnostics: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings { unroll: 64, timeout: 10.0, junit: JUnitSetting::Auto, test_root: None, diagnostics: true }
+    }
+}
+
+impl Settings {
+    /// Applies the settings found in `value`; returns a description of each value it ignored.
+    pub fn update(&mut self, value: &Value) -> Vec<String> {
+        let mut ignored = Vec::new();
+        let section = match value.get("jreach") {
+            Some(v) if v.is_object() => v,
+            _ => value,
+        };
+        let Some(map) = section.as_object() else {
+            return ignored;
+        };
+        for (key, v) in map {
+            let ok = match key.as_str() {
+                "unroll" => match v.as_u64() {
+                    Some(n) if (1..=100_000).contains(&n) => {
+                        self.unroll = n as u32;
+                        true
+                    }
+                    _ => v.is_null(),
+                },
+                "timeout" => match v.as_f64() {
+                    Some(t) if t > 0.0 && t.is_finite() && t <= 86_400.0 => {
+                        self.timeout = t;
+                        true
+                    }
+                    _ => v.is_null(),
+                },
+                "junit" => {
+                    let s = v.as_str().map(str::to_string).or_else(|| v.as_u64().map(|n| n.to_string()));
+                    match s.as_deref() {
+                        Some("auto") | None if v.is_null() || s.is_some() => {
+                            self.junit = JUnitSetting::Auto;
+                            true
+                        }
+                        Some("4") => {
+                            self.junit = JUnitSetting::Fixed(JUnit::V4);
+                            true
+                        }
+                        Some("5") => {
+                            self.junit = JUnitSetting::Fixed(JUnit::V5);
+                            true
+                        }
+                        _ => false,
+                    }
+                }
+                "testRoot" => match v {
+                    Value::String(s) if !s.trim().is_empty() => {
+                        self.test_root = Some(s.trim().to_string());
+                        true
+                    }
+                    Value::String(_) | Value::Null => {
+                        self.test_root = None;
+                        true
+                    }
+                    _ => false,
+                },
+                "diagnostics" => match v.as_bool() {
+                    Some(b) => {
+                        self.diagnostics = b;
+                        true
+                    }
+                    None => v.is_null(),
+                },
+                _ => true,
+            };
+            if !ok {
+                ignored.push(format!("jreach.{key} = {v}"));
+            }
+        }
+        ignored
+    }
+
+    pub fn timeout(&self) -> Duration {
+        Duration::from_secs_f64(self.timeout)
+    }
+
+    /// Options of `gen` for a test in JUnit `junit`.
+    pub fn gen_options(&self, junit: JUnit) -> GenOptions {
+        GenOptions { unroll: self.unroll, timeout: self.timeout(), junit, ..Default::default() }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn flat_and_sectioned_settings() {
+        let mut s = Settings::default();
+        assert!(s
+            .update(&json!({"unroll": 8, "timeout": 2.5, "junit": "4", "testRoot": "t", "diagnostics": false}))
+            .is_empty());
+        assert_eq!(
+            s,
+            Settings {
+                unroll: 8,
+                timeout: 2.5,
+                junit: JUnitSetting::Fixed(JUnit::V4),
+                test_root: Some("t".into()),
+                diagnostics: false
+            }
+        );
+        assert!(s.update(&json!({"jreach": {"junit": "auto", "testRoot": "", "diagnostics": true}})).is_empty());
+        assert_eq!(s.junit, JUnitSetting::Auto);
+        assert_eq!(s.test_root, None);
+        assert!(s.diagnostics);
+        assert!(s.update(&json!({"jreach": {"junit": 5}})).is_empty());
+        assert_eq!(s.junit, JUnitSetting::Fixed(JUnit::V5));
+    }
+
+    #[test]
+    fn bad_values_are_ignored_and_reported() {
+        let mut s = Settings::default();
+        let ignored =
+            s.update(&json!({"unroll": -1, "timeout": "soon", "junit": "3", "diagnostics": "yes", "other": 1}));
+        assert_eq!(ignored.len(), 4, "{ignored:?}");
+        assert_eq!(s, Settings::default());
+        assert!(s.update(&Value::Null).is_empty());
+        assert!(s.update(&json!([1, 2])).is_empty());
+    }
+}

@@ -1,0 +1,47 @@
+//! The jreach language server (`jreach lsp`): unreachable-code diagnostics and "Generate test
+//! reaching line N" code actions for Java, over LSP on stdio.
+//!
+//! - [`position`]: the only place that knows LSP columns (UTF-16 by default, UTF-8 when the client
+//!   offers it); byte offsets everywhere else.
+//! - [`config`]: the settings (`unroll`, `timeout`, `junit`, `testRoot`, `diagnostics`).
+//! - [`analysis`]: what the server computes, as plain functions of a snapshot (also what the
+//!   benchmark measures).
+//! - [`server`]: the `tower-lsp-server` backend (documents, debounced diagnostics, actions,
+//!   commands, progress, cancellation).
+
+pub mod analysis;
+pub mod config;
+pub mod position;
+pub mod server;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use tower_lsp_server::{LspService, Server};
+
+pub use server::Backend;
+
+/// How many requests and notifications the transport runs at once. Generous, so that a few
+/// long code-action resolutions never hold back `didChange` notifications.
+const CONCURRENCY: usize = 64;
+
+/// Serves LSP on stdin/stdout until the client says `exit` (or closes stdin). Returns the process
+/// exit code: 0 when `shutdown` came before `exit`, 1 otherwise, as the protocol asks.
+pub fn run_stdio() -> std::io::Result<i32> {
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().thread_name("jreach-lsp").build()?;
+    let shut_down = Arc::new(AtomicBool::new(false));
+    let flag = shut_down.clone();
+    runtime.block_on(async move {
+        let (service, socket) = LspService::build(move |client| Backend::new(client, flag))
+            .custom_method("window/workDoneProgress/cancel", Backend::progress_cancel)
+            .custom_method("jreach/debugDocument", Backend::debug_document)
+            .finish();
+        Server::new(tokio::io::stdin(), tokio::io::stdout(), socket)
+            .concurrency_level(CONCURRENCY)
+            .serve(service)
+            .await;
+    });
+    // Solver work still running for cancelled requests must not hold the process.
+    runtime.shutdown_background();
+    Ok(if shut_down.load(Ordering::SeqCst) { 0 } else { 1 })
+}

@@ -1,0 +1,565 @@
+//! The `tower-lsp-server` backend: documents, debounced background diagnostics, code actions,
+//! the generate-test command, settings.
+//!
+//! Rules the handlers follow:
+//! - A `didChange` applies its edits before its first `.await`, so edits are applied in the order
+//!   the client sent them (the transport starts handlers in order).
+//! - Anything that solves runs in `spawn_blocking` (z3 terms are thread-local), inside
+//!   `catch_unwind`: a panic becomes an error response or a log line, never a dead server.
+//! - Diagnostics are computed ~200 ms after the last change, only for the methods whose text
+//!   changed (the [`MethodCache`]), and published only if the document is still at the version
+//!   they were computed for.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, RwLock};
+use std::time::Duration;
+
+use dashmap::DashMap;
+use jreach_ide::{Finding, MethodCache};
+use jreach_syntax::SourceFile;
+use serde_json::{json, Value};
+use tokio::sync::{Mutex, Notify, Semaphore};
+use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
+use tower_lsp_server::ls_types::notification::Progress;
+use tower_lsp_server::ls_types::*;
+use tower_lsp_server::{Client, LanguageServer};
+
+use crate::analysis::{self, ActionData, ActionStyle, EditCaps, GenContext, Generated, Project, GENERATE_COMMAND};
+use crate::config::Settings;
+use crate::position::{self, Encoding};
+
+/// How long diagnostics wait after a change before they are computed.
+pub const DEBOUNCE: Duration = Duration::from_millis(200);
+
+/// An open document.
+struct Document {
+    version: i32,
+    file: Arc<SourceFile>,
+}
+
+/// What the client said it can do.
+#[derive(Clone, Copy, Debug, Default)]
+struct Caps {
+    enc: Encoding,
+    style: ActionStyle,
+    edit: EditCaps,
+    work_done_progress: bool,
+    configuration: bool,
+}
+
+/// The state shared by handlers and background tasks.
+struct State {
+    client: Client,
+    docs: DashMap<Uri, Document>,
+    cache: MethodCache,
+    settings: RwLock<Settings>,
+    caps: RwLock<Caps>,
+    project: RwLock<Project>,
+    /// Last published findings per document (for disabled actions on dead lines).
+    dead: DashMap<Uri, (i32, Vec<Finding>)>,
+    /// Serialises publishing, so that a stale publication can never follow a clear.
+    publish: Mutex<()>,
+    /// Background checks running at once.
+    slots: Semaphore,
+    /// Server-initiated progress tokens the user may cancel.
+    progress_cancels: DashMap<String, Arc<Notify>>,
+    next_token: AtomicU64,
+    shut_down: Arc<AtomicBool>,
+}
+
+/// The language server.
+pub struct Backend {
+    state: Arc<State>,
+}
+
+impl Backend {
+    /// A backend talking to `client`; `shut_down` is set when the client asks for `shutdown`.
+    pub fn new(client: Client, shut_down: Arc<AtomicBool>) -> Backend {
+        let cpus = std::thread::available_parallelism().map_or(2, |n| n.get());
+        Backend {
+            state: Arc::new(State {
+                client,
+                docs: DashMap::new(),
+                cache: MethodCache::new(),
+                settings: RwLock::new(Settings::default()),
+                caps: RwLock::new(Caps::default()),
+                project: RwLock::new(Project::default()),
+                dead: DashMap::new(),
+                publish: Mutex::new(()),
+                slots: Semaphore::new(cpus.clamp(1, 4)),
+                progress_cancels: DashMap::new(),
+                next_token: AtomicU64::new(1),
+                shut_down,
+            }),
+        }
+    }
+
+    /// `window/workDoneProgress/cancel`: the user pressed cancel on a progress.
+    pub async fn progress_cancel(&self, params: WorkDoneProgressCancelParams) {
+        if let Some((_, n)) = self.state.progress_cancels.remove(&token_key(&params.token)) {
+            n.notify_one();
+        }
+    }
+
+    /// `jreach/debugDocument`: the server's view of a document (text, version, syntax tree), for
+    /// tests that compare incremental sync with a full parse.
+    pub async fn debug_document(&self, params: TextDocumentIdentifier) -> Result<Value> {
+        let Some(doc) = self.state.docs.get(&params.uri) else {
+            return Err(Error::invalid_params(format!("{} is not open", params.uri.as_str())));
+        };
+        Ok(json!({
+            "version": doc.version,
+            "text": doc.file.text,
+            "tree": doc.file.tree.root_node().to_sexp(),
+        }))
+    }
+}
+
+fn token_key(t: &ProgressToken) -> String {
+    match t {
+        NumberOrString::Number(n) => format!("n{n}"),
+        NumberOrString::String(s) => format!("s{s}"),
+    }
+}
+
+/// The message of a caught panic.
+fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
+    p.downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| p.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".to_string())
+}
+
+fn internal(message: impl Into<String>) -> Error {
+    Error { code: ErrorCode::InternalError, message: message.into().into(), data: None }
+}
+
+/// Runs `f` on a blocking thread; a panic becomes an error.
+async fn blocking<T: Send + 'static>(what: &str, f: impl FnOnce() -> T + Send + 'static) -> Result<T> {
+    match tokio::task::spawn_blocking(move || catch_unwind(AssertUnwindSafe(f))).await {
+        Ok(Ok(v)) => Ok(v),
+        Ok(Err(p)) => Err(internal(format!("jreach failed while {what}: {}", panic_message(&*p)))),
+        Err(e) => Err(internal(format!("jreach failed while {what}: {e}"))),
+    }
+}
+
+/// Sets its flag when dropped: tells a blocking job that nobody waits for its result any more
+/// (the request was cancelled and its future dropped).
+struct CancelOnDrop(Arc<AtomicBool>);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::SeqCst);
+    }
+}
+
+impl State {
+    fn settings(&self) -> Settings {
+        self.settings.read().map(|s| s.clone()).unwrap_or_default()
+    }
+
+    fn caps(&self) -> Caps {
+        self.caps.read().map(|c| *c).unwrap_or_default()
+    }
+
+    fn version_of(&self, uri: &Uri) -> Option<i32> {
+        self.docs.get(uri).map(|d| d.version)
+    }
+
+    /// Checks `uri` at `version` after the debounce, in the background.
+    fn schedule_diagnostics(self: &Arc<Self>, uri: Uri, version: i32, delay: Duration) {
+        let state = self.clone();
+        tokio::spawn(async move {
+            tokio::time::sleep(delay).await;
+            let Some(file) = state.docs.get(&uri).filter(|d| d.version == version).map(|d| d.file.clone()) else {
+                return; // closed, or a newer version has its own task
+            };
+            let settings = state.settings();
+            if !settings.diagnostics {
+                return;
+            }
+            let Ok(_slot) = state.slots.acquire().await else { return };
+            if state.version_of(&uri) != Some(version) {
+                return;
+            }
+            let enc = state.caps().enc;
+            let (s, u) = (state.clone(), uri.clone());
+            let result = blocking("checking for unreachable code", move || {
+                let cancelled = || s.version_of(&u) != Some(version) || !s.settings().diagnostics;
+                analysis::check(&s.cache, &u, &file, &settings, enc, &cancelled)
+            })
+            .await;
+            match result {
+                Ok(Some((findings, diags))) => state.publish(uri, version, findings, diags).await,
+                Ok(None) => {}
+                Err(e) => state.client.log_message(MessageType::ERROR, e.message).await,
+            }
+        });
+    }
+
+    /// Publishes diagnostics of `uri` if it is still open at `version` and diagnostics are on.
+    async fn publish(&self, uri: Uri, version: i32, findings: Vec<Finding>, diags: Vec<Diagnostic>) {
+        let _turn = self.publish.lock().await;
+        if self.version_of(&uri) != Some(version) || !self.settings().diagnostics {
+            return;
+        }
+        self.dead.insert(uri.clone(), (version, findings));
+        self.client.publish_diagnostics(uri, diags, Some(version)).await;
+    }
+
+    /// Clears the diagnostics of `uri`.
+    async fn clear(&self, uri: Uri) {
+        let _turn = self.publish.lock().await;
+        self.dead.remove(&uri);
+        self.client.publish_diagnostics(uri, vec![], None).await;
+    }
+
+    /// Settings changed: apply them and refresh what depends on them.
+    async fn apply_settings(self: &Arc<Self>, value: &Value) {
+        let (before, after, ignored) = {
+            let Ok(mut s) = self.settings.write() else { return };
+            let before = s.clone();
+            let ignored = s.update(value);
+            (before, s.clone(), ignored)
+        };
+        if !ignored.is_empty() {
+            let msg = format!("jreach: ignored invalid settings: {}", ignored.join(", "));
+            self.client.show_message(MessageType::WARNING, msg).await;
+        }
+        if before.diagnostics && !after.diagnostics {
+            let open: Vec<Uri> = self.docs.iter().map(|d| d.key().clone()).collect();
+            for uri in open {
+                self.clear(uri).await;
+            }
+        } else if after.diagnostics && (!before.diagnostics || before.timeout != after.timeout) {
+            let open: Vec<(Uri, i32)> = self.docs.iter().map(|d| (d.key().clone(), d.version)).collect();
+            for (uri, version) in open {
+                self.schedule_diagnostics(uri, version, Duration::ZERO);
+            }
+        }
+    }
+
+    /// Asks the client for the `jreach` section (`workspace/configuration`), when it can answer.
+    async fn pull_settings(self: &Arc<Self>) {
+        if !self.caps().configuration {
+            return;
+        }
+        let item = ConfigurationItem { scope_uri: None, section: Some("jreach".to_string()) };
+        if let Ok(values) = self.client.configuration(vec![item]).await {
+            if let Some(v) = values.into_iter().next().filter(|v| v.is_object()) {
+                self.apply_settings(&v).await;
+            }
+        }
+    }
+
+    /// Starts a progress report; `None` when the client cannot show one.
+    async fn begin_progress(
+        &self,
+        token: Option<ProgressToken>,
+        title: String,
+    ) -> Option<(ProgressToken, Arc<Notify>)> {
+        let token = match token {
+            Some(t) => t,
+            None if self.caps().work_done_progress => {
+                let t = NumberOrString::String(format!("jreach-{}", self.next_token.fetch_add(1, Ordering::Relaxed)));
+                self.client.create_work_done_progress(t.clone()).await.ok()?;
+                t
+            }
+            None => return None,
+        };
+        let cancel = Arc::new(Notify::new());
+        self.progress_cancels.insert(token_key(&token), cancel.clone());
+        let begin = WorkDoneProgressBegin { title, cancellable: Some(true), message: None, percentage: None };
+        self.client
+            .send_notification::<Progress>(ProgressParams {
+                token: token.clone(),
+                value: ProgressParamsValue::WorkDone(WorkDoneProgress::Begin(begin)),
+            })
+            .await;
+        Some((token, cancel))
+    }
+
+    async fn end_progress(&self, progress: Option<(ProgressToken, Arc<Notify>)>, message: &str) {
+        let Some((token, _)) = progress else { return };
+        self.progress_cancels.remove(&token_key(&token));
+        let end = WorkDoneProgressEnd { message: Some(message.to_string()) };
+        self.client
+            .send_notification::<Progress>(ProgressParams {
+                token,
+                value: ProgressParamsValue::WorkDone(WorkDoneProgress::End(end)),
+            })
+            .await;
+    }
+
+    /// A snapshot of `uri`: the open document, else the file on disk.
+    fn snapshot(&self, uri: &Uri) -> Result<Arc<SourceFile>> {
+        if let Some(doc) = self.docs.get(uri) {
+            return Ok(doc.file.clone());
+        }
+        let path = uri
+            .to_file_path()
+            .ok_or_else(|| Error::invalid_params(format!("{} is not open and not a file", uri.as_str())))?;
+        match std::fs::read_to_string(&path) {
+            Ok(text) => Ok(Arc::new(SourceFile::parse(text))),
+            Err(e) => Err(Error::invalid_params(format!("{} is not open and cannot be read: {e}", path.display()))),
+        }
+    }
+
+    /// Solves for a test reaching `line` of `uri`, with progress and cancellation.
+    async fn generate(self: &Arc<Self>, data: ActionData, token: Option<ProgressToken>) -> Result<Generated> {
+        let file = self.snapshot(&data.uri)?;
+        let title = format!("jreach: test for line {}", data.line + 1);
+        let progress = self.begin_progress(token, title).await;
+        let gone = Arc::new(AtomicBool::new(false));
+        let _guard = CancelOnDrop(gone.clone());
+        let (settings, caps, project) =
+            (self.settings(), self.caps(), self.project.read().map(|p| p.clone()).unwrap_or_default());
+        let state = self.clone();
+        let job = blocking("generating a test", move || {
+            if gone.load(Ordering::SeqCst) {
+                return Generated::Declined { status: "error", message: "cancelled".into() };
+            }
+            let open = |u: &Uri| state.docs.get(u).map(|d| (d.version, d.file.text.clone()));
+            let cx =
+                GenContext { settings: &settings, project: &project, open_text: &open, caps: caps.edit, enc: caps.enc };
+            analysis::generate(&data.uri, &file, data.line, &cx)
+        });
+        let cancel = progress.as_ref().map(|(_, n)| n.clone());
+        let result = tokio::select! {
+            r = job => r,
+            () = async { match cancel { Some(n) => n.notified().await, None => std::future::pending().await } } => {
+                Err(Error::request_cancelled())
+            }
+        };
+        let summary = match &result {
+            Ok(Generated::Edit { path, .. } | Generated::Written { path, .. }) => format!("{}", path.display()),
+            Ok(Generated::Declined { status, .. }) => status.to_string(),
+            Err(e) => e.message.to_string(),
+        };
+        self.end_progress(progress, &summary).await;
+        result
+    }
+}
+
+fn file_name(path: &std::path::Path) -> String {
+    path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
+}
+
+impl LanguageServer for Backend {
+    async fn initialize(&self, params: InitializeParams) -> Result<InitializeResult> {
+        let cap = &params.capabilities;
+        let enc = Encoding::negotiate(cap.general.as_ref().and_then(|g| g.position_encodings.as_deref()));
+        let ca = cap.text_document.as_ref().and_then(|t| t.code_action.as_ref());
+        let style = ActionStyle {
+            resolve: ca
+                .and_then(|c| c.resolve_support.as_ref())
+                .is_some_and(|r| r.properties.iter().any(|p| p == "edit")),
+            literals: ca.is_some_and(|c| c.code_action_literal_support.is_some()),
+            disabled: ca.and_then(|c| c.disabled_support).unwrap_or(false),
+        };
+        let ws = cap.workspace.as_ref();
+        let we = ws.and_then(|w| w.workspace_edit.as_ref());
+        let edit = EditCaps {
+            document_changes: we.and_then(|w| w.document_changes).unwrap_or(false),
+            create_file: we
+                .and_then(|w| w.resource_operations.as_ref())
+                .is_some_and(|ops| ops.contains(&ResourceOperationKind::Create)),
+        };
+        let work_done_progress = cap.window.as_ref().and_then(|w| w.work_done_progress).unwrap_or(false);
+        let configuration = ws.and_then(|w| w.configuration).unwrap_or(false);
+        if let Ok(mut c) = self.state.caps.write() {
+            *c = Caps { enc, style, edit, work_done_progress, configuration };
+        }
+        #[allow(deprecated)]
+        let root = params
+            .workspace_folders
+            .as_ref()
+            .and_then(|f| f.first())
+            .map(|f| f.uri.clone())
+            .or(params.root_uri.clone())
+            .and_then(|u| u.to_file_path().map(|p| p.into_owned()));
+        if let Ok(mut p) = self.state.project.write() {
+            p.root = root;
+        }
+        if let Some(opts) = &params.initialization_options {
+            let ignored = self.state.settings.write().map(|mut s| s.update(opts)).unwrap_or_default();
+            if !ignored.is_empty() {
+                let msg = format!("jreach: ignored invalid settings: {}", ignored.join(", "));
+                self.state.client.log_message(MessageType::WARNING, msg).await;
+            }
+        }
+        Ok(InitializeResult {
+            server_info: Some(ServerInfo { name: "jreach".into(), version: Some(env!("CARGO_PKG_VERSION").into()) }),
+            capabilities: ServerCapabilities {
+                position_encoding: Some(enc.kind()),
+                text_document_sync: Some(TextDocumentSyncCapability::Options(TextDocumentSyncOptions {
+                    open_close: Some(true),
+                    change: Some(TextDocumentSyncKind::INCREMENTAL),
+                    ..Default::default()
+                })),
+                code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
+                    code_action_kinds: Some(vec![CodeActionKind::REFACTOR]),
+                    resolve_provider: Some(true),
+                    work_done_progress_options: WorkDoneProgressOptions { work_done_progress: Some(true) },
+                })),
+                execute_command_provider: Some(ExecuteCommandOptions {
+                    commands: vec![GENERATE_COMMAND.to_string()],
+                    work_done_progress_options: WorkDoneProgressOptions { work_done_progress: Some(true) },
+                }),
+                ..Default::default()
+            },
+            offset_encoding: None,
+        })
+    }
+
+    async fn initialized(&self, _: InitializedParams) {
+        self.state.pull_settings().await;
+    }
+
+    async fn shutdown(&self) -> Result<()> {
+        self.state.shut_down.store(true, Ordering::SeqCst);
+        Ok(())
+    }
+
+    async fn did_open(&self, params: DidOpenTextDocumentParams) {
+        let doc = params.text_document;
+        let parsed = catch_unwind(AssertUnwindSafe(|| SourceFile::parse(doc.text)));
+        let Ok(file) = parsed else { return };
+        self.state.docs.insert(doc.uri.clone(), Document { version: doc.version, file: Arc::new(file) });
+        self.state.schedule_diagnostics(doc.uri, doc.version, Duration::ZERO);
+    }
+
+    async fn did_change(&self, params: DidChangeTextDocumentParams) {
+        // No `.await` before the edits are applied: edits must land in the order they were sent.
+        let uri = params.text_document.uri;
+        let version = params.text_document.version;
+        let enc = self.state.caps().enc;
+        let applied = {
+            let Some(mut doc) = self.state.docs.get_mut(&uri) else { return };
+            let file = Arc::make_mut(&mut doc.file);
+            let r = catch_unwind(AssertUnwindSafe(|| apply_changes(file, params.content_changes, enc)));
+            doc.version = version;
+            r.map_err(|p| panic_message(&*p))
+        };
+        match applied {
+            Ok(()) => self.state.schedule_diagnostics(uri, version, DEBOUNCE),
+            Err(msg) => {
+                self.state.client.log_message(MessageType::ERROR, format!("jreach: cannot apply an edit: {msg}")).await;
+            }
+        }
+    }
+
+    async fn did_close(&self, params: DidCloseTextDocumentParams) {
+        let uri = params.text_document.uri;
+        self.state.docs.remove(&uri);
+        self.state.cache.forget_file(uri.as_str());
+        self.state.clear(uri).await;
+    }
+
+    async fn did_change_configuration(&self, params: DidChangeConfigurationParams) {
+        if params.settings.is_object() && params.settings.as_object().is_some_and(|m| !m.is_empty()) {
+            self.state.apply_settings(&params.settings).await;
+        } else {
+            self.state.pull_settings().await;
+        }
+    }
+
+    async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
+        let uri = params.text_document.uri;
+        let Some((version, file)) = self.state.docs.get(&uri).map(|d| (d.version, d.file.clone())) else {
+            return Ok(None); // closed: nothing to offer
+        };
+        let dead = self.state.dead.get(&uri).filter(|d| d.0 == version).map(|d| d.1.clone()).unwrap_or_default();
+        let style = self.state.caps().style;
+        let only = params.context.only;
+        let listed = catch_unwind(AssertUnwindSafe(|| {
+            analysis::list_actions(&uri, Some(version), &file, params.range, &dead, only.as_deref(), style)
+        }));
+        match listed {
+            Ok(actions) => Ok(Some(actions)),
+            Err(p) => Err(internal(format!("jreach failed while listing code actions: {}", panic_message(&*p)))),
+        }
+    }
+
+    async fn code_action_resolve(&self, mut action: CodeAction) -> Result<CodeAction> {
+        let Some(data) = action.data.clone().and_then(|d| serde_json::from_value::<ActionData>(d).ok()) else {
+            return Ok(action);
+        };
+        match self.state.generate(data, None).await? {
+            Generated::Edit { edit, .. } => action.edit = Some(edit),
+            Generated::Written { path, method } => {
+                let msg = format!("jreach: wrote {} ({method})", path.display());
+                self.state.client.show_message(MessageType::INFO, msg).await;
+            }
+            Generated::Declined { message, .. } => {
+                self.state.client.show_message(MessageType::WARNING, format!("jreach: {message}")).await;
+                action.disabled = Some(CodeActionDisabled { reason: message });
+            }
+        }
+        Ok(action)
+    }
+
+    async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<LSPAny>> {
+        if params.command != GENERATE_COMMAND {
+            return Err(Error::invalid_params(format!("unknown command {}", params.command)));
+        }
+        let data =
+            params.arguments.first().cloned().and_then(|a| serde_json::from_value::<ActionData>(a).ok()).ok_or_else(
+                || Error::invalid_params("expected one argument {\"uri\": ..., \"line\": <0-based line>}"),
+            )?;
+        let token = params.work_done_progress_params.work_done_token;
+        let line = data.line;
+        match self.state.generate(data, token).await? {
+            Generated::Edit { edit, path, method, created } => {
+                let label = format!("jreach: test for line {}", line + 1);
+                let applied = self.state.client.apply_edit(edit).await;
+                match applied {
+                    Ok(r) if r.applied => {
+                        let verb = if created { "created" } else { "added a test to" };
+                        let msg = format!("jreach: {verb} {} ({method})", file_name(&path));
+                        self.state.client.show_message(MessageType::INFO, msg).await;
+                        Ok(Some(json!({"status": "test", "path": path, "method": method, "created": created})))
+                    }
+                    Ok(r) => {
+                        let why = r.failure_reason.unwrap_or_else(|| "the editor refused the edit".into());
+                        self.state.client.show_message(MessageType::ERROR, format!("{label}: {why}")).await;
+                        Ok(Some(json!({"status": "error", "message": why})))
+                    }
+                    Err(e) => Err(internal(format!("{label}: workspace/applyEdit failed: {}", e.message))),
+                }
+            }
+            Generated::Written { path, method } => {
+                let msg = format!("jreach: wrote {} ({method})", path.display());
+                self.state.client.show_message(MessageType::INFO, msg).await;
+                Ok(Some(json!({"status": "test", "path": path, "method": method, "created": true})))
+            }
+            Generated::Declined { status, message } => {
+                let typ = if status == "error" { MessageType::ERROR } else { MessageType::WARNING };
+                self.state.client.show_message(typ, format!("jreach: {message}")).await;
+                Ok(Some(json!({"status": status, "message": message})))
+            }
+        }
+    }
+}
+
+/// Applies LSP content changes to `file`, in order, then reparses once.
+pub fn apply_changes(file: &mut SourceFile, changes: Vec<TextDocumentContentChangeEvent>, enc: Encoding) {
+    let mut edited = false;
+    for change in changes {
+        match change.range {
+            Some(r) => {
+                let bytes = position::byte_range(&file.text, &file.lines, r, enc);
+                file.edit(bytes, &change.text);
+                edited = true;
+            }
+            None => {
+                *file = SourceFile::parse(change.text);
+                edited = false;
+            }
+        }
+    }
+    if edited {
+        file.reparse();
+    }
+}
