@@ -38,7 +38,13 @@ pub struct GenOptions {
 
 impl Default for GenOptions {
     fn default() -> Self {
-        GenOptions { unroll: 64, timeout: Duration::from_secs(10), inline_depth: 8, junit: JUnit::V5, engine: Engine::Shared }
+        GenOptions {
+            unroll: 64,
+            timeout: Duration::from_secs(10),
+            inline_depth: 8,
+            junit: JUnit::V5,
+            engine: Engine::Shared,
+        }
     }
 }
 
@@ -81,11 +87,19 @@ pub fn gen(file: &SourceFile, line: usize, opts: &GenOptions) -> Result<GenResul
     let mut last_blockers: Vec<String> = vec![];
     let mut replay_failure: Option<String> = None;
     loop {
-        let lopts = LowerOptions { mode: LowerMode::Synthesis { unroll: k }, inline_depth: opts.inline_depth, ..Default::default() };
+        let lopts = LowerOptions {
+            mode: LowerMode::Synthesis { unroll: k },
+            inline_depth: opts.inline_depth,
+            ..Default::default()
+        };
         let f = lower_method(file, m, &lopts);
         let targets = f.blocks_of_stmt(target.stmt.start);
         if targets.is_empty() {
-            return Ok(GenResult::Unknown(format!("line {} is not part of what jreach models of {}", line + 1, m.signature())));
+            return Ok(GenResult::Unknown(format!(
+                "line {} is not part of what jreach models of {}",
+                line + 1,
+                m.signature()
+            )));
         }
         let verdict = match opts.engine {
             Engine::Shared => solve_reach(&f, &targets, &solve_opts),
@@ -112,11 +126,19 @@ pub fn gen(file: &SourceFile, line: usize, opts: &GenOptions) -> Result<GenResul
         k = (k * 4).min(opts.unroll);
     }
     // Synthesis found nothing it can show: try to prove the target dead on the over-approximation.
-    let over = lower_method(file, m, &LowerOptions { mode: LowerMode::OverApprox, inline_depth: opts.inline_depth, ..Default::default() });
+    let over = lower_method(
+        file,
+        m,
+        &LowerOptions { mode: LowerMode::OverApprox, inline_depth: opts.inline_depth, ..Default::default() },
+    );
     let over_targets = over.blocks_of_stmt(target.stmt.start);
     if over.sound_for_proofs() {
         let remaining = opts.timeout.saturating_sub(started.elapsed()).max(Duration::from_millis(500));
-        match solve_reach(&over, &over_targets, &SolveOptions { timeout: remaining.min(opts.timeout), prefer_small: false }) {
+        match solve_reach(
+            &over,
+            &over_targets,
+            &SolveOptions { timeout: remaining.min(opts.timeout), prefer_small: false },
+        ) {
             Verdict::Unsat => return Ok(GenResult::Unreachable(unreachable_message(&target))),
             Verdict::Unknown(why) => return Ok(GenResult::Unknown(solver_gave_up(&why, opts))),
             Verdict::Sat(_) => {}
@@ -182,18 +204,25 @@ fn first_error_line(file: &SourceFile, m: &MethodInfo) -> Option<usize> {
 /// Methods whose inputs jreach cannot construct yet.
 fn unsupported_signature(file: &SourceFile, m: &MethodInfo) -> Option<String> {
     for p in &m.params {
-        if Ty::from_java(&p.ty).is_none() {
+        if Ty::of_java(&p.ty) == Ty::Ref {
             return Some(format!("parameter `{}` has type {}, which jreach does not model yet", p.name, p.ty));
         }
     }
     if m.is_constructor || !m.is_static {
         if m.class_is_abstract {
-            return Some(format!("{} is abstract: jreach cannot create an instance to call {} on", m.class_name(), m.name));
+            return Some(format!(
+                "{} is abstract: jreach cannot create an instance to call {} on",
+                m.class_name(),
+                m.name
+            ));
         }
         let ctors: Vec<MethodInfo> =
             MethodInfo::all(file).into_iter().filter(|c| c.is_constructor && c.classes == m.classes).collect();
         if !m.is_constructor && !ctors.is_empty() && !ctors.iter().any(|c| c.params.is_empty() && !c.is_private) {
-            return Some(format!("{} has no accessible no-argument constructor to create the instance", m.class_name()));
+            return Some(format!(
+                "{} has no accessible no-argument constructor to create the instance",
+                m.class_name()
+            ));
         }
         if m.classes.len() > 1 && !is_static_nested(file, m) {
             return Some(format!("{} is an inner class: jreach cannot create an instance yet", m.class_name()));
@@ -208,11 +237,13 @@ fn unsupported_signature(file: &SourceFile, m: &MethodInfo) -> Option<String> {
 fn is_static_nested(file: &SourceFile, m: &MethodInfo) -> bool {
     let mut n = m.node(file).parent();
     while let Some(p) = n {
-        if matches!(p.kind(), "class_declaration" | "enum_declaration" | "record_declaration" | "interface_declaration") {
+        if matches!(p.kind(), "class_declaration" | "enum_declaration" | "record_declaration" | "interface_declaration")
+        {
             let mut c = p.walk();
-            let is_static = p
-                .children(&mut c)
-                .any(|ch| ch.kind() == "modifiers" && jreach_syntax::text_of(ch, &file.text).split_whitespace().any(|w| w == "static"));
+            let is_static = p.children(&mut c).any(|ch| {
+                ch.kind() == "modifiers"
+                    && jreach_syntax::text_of(ch, &file.text).split_whitespace().any(|w| w == "static")
+            });
             return is_static || p.kind() != "class_declaration";
         }
         n = p.parent();
@@ -233,7 +264,16 @@ fn replay(
     if !run.reached(targets) {
         let why = match &run.end {
             End::Unknown(why) => format!("the path to line {} depends on {why}", target.line + 1),
-            other => format!("the solver's inputs do not reach line {} when replayed ({other:?})", target.line + 1),
+            other => {
+                let inputs: Vec<String> =
+                    f.params.iter().zip(args).map(|(p, a)| format!("{} = {a}", p.name)).collect();
+                format!(
+                    "the solver's inputs ({}) do not reach line {} when replayed (the run ends in {other:?}); \
+                     jreach's model of this code is incomplete here",
+                    inputs.join(", "),
+                    target.line + 1
+                )
+            }
         };
         return Err(why);
     }

@@ -115,6 +115,10 @@ fn op_text(f: &Function, op: &Op) -> String {
             None => format!("cast {a}"),
         },
         Op::Select(c, a, b) => format!("select {c} ? {a} : {b}"),
+        Op::Str(op, args) => {
+            let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+            format!("{} {}", op.name(), args.join(", ")).trim_end().to_string()
+        }
         Op::Phi(ins) => {
             let mut s = "phi".to_string();
             for (p, v) in ins {
@@ -170,6 +174,7 @@ fn cutoff_tag(k: &CutoffKind) -> &'static str {
 fn ty_name(t: Ty) -> &'static str {
     match t {
         Ty::Ref => "ref",
+        Ty::Str => "String",
         t => t.java_name(),
     }
 }

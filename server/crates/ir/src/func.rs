@@ -108,6 +108,125 @@ impl BinOp {
     }
 }
 
+/// Operations on strings (`Ty::Str` values). The lowering has already branched away where Java
+/// throws (null receivers, indices out of range, unparsable numbers), so every operation here is
+/// total on the inputs it can meet.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum StrOp {
+    /// The null string (no operands).
+    Null,
+    /// `s == null`.
+    IsNull,
+    /// `a + b` on non-null strings.
+    Concat,
+    /// `String.valueOf(s)`: `"null"` for null, else `s`.
+    ToStr,
+    /// `s.length()` (int).
+    Length,
+    /// `s.charAt(i)` with `0 <= i < length` (char).
+    CharAt,
+    /// `s.substring(b, e)` with `0 <= b <= e <= length`.
+    Substring,
+    /// `a.equals(b)`; `b` may be null.
+    Equals,
+    EqualsIgnoreCase,
+    StartsWith,
+    EndsWith,
+    Contains,
+    /// `s.indexOf(t)` (int, -1 when absent).
+    IndexOf,
+    LastIndexOf,
+    /// `s.trim()`: without leading and trailing characters `<= ' '`.
+    Trim,
+    /// ASCII case mapping (other characters unchanged).
+    ToLowerCase,
+    ToUpperCase,
+    /// The sign of `a.compareTo(b)` as -1, 0 or 1 is exact; the magnitude is not modelled.
+    CompareTo,
+    /// `String.valueOf(char)`.
+    FromChar,
+    /// `String.valueOf(int or long)`.
+    FromInt,
+    /// `String.valueOf(boolean)`.
+    FromBool,
+    /// Whether `Integer.parseInt(s)` succeeds (bool).
+    ParsesAsInt,
+    /// `Integer.parseInt(s)` when it succeeds (int).
+    ParseInt,
+    /// `new StringBuilder(s).reverse().toString()`.
+    Reverse,
+    /// `new StringBuilder(s).insert(i, t).toString()` with `0 <= i <= length`.
+    Insert,
+}
+
+impl StrOp {
+    /// The Java-ish name used in dumps.
+    pub fn name(self) -> &'static str {
+        match self {
+            StrOp::Null => "str.null",
+            StrOp::IsNull => "str.isnull",
+            StrOp::Concat => "str.concat",
+            StrOp::ToStr => "str.valueof",
+            StrOp::Length => "str.length",
+            StrOp::CharAt => "str.charat",
+            StrOp::Substring => "str.substring",
+            StrOp::Equals => "str.equals",
+            StrOp::EqualsIgnoreCase => "str.equalsignorecase",
+            StrOp::StartsWith => "str.startswith",
+            StrOp::EndsWith => "str.endswith",
+            StrOp::Contains => "str.contains",
+            StrOp::IndexOf => "str.indexof",
+            StrOp::LastIndexOf => "str.lastindexof",
+            StrOp::Trim => "str.trim",
+            StrOp::ToLowerCase => "str.tolower",
+            StrOp::ToUpperCase => "str.toupper",
+            StrOp::CompareTo => "str.compareto",
+            StrOp::FromChar => "str.fromchar",
+            StrOp::FromInt => "str.fromint",
+            StrOp::FromBool => "str.frombool",
+            StrOp::ParsesAsInt => "str.parsesasint",
+            StrOp::ParseInt => "str.parseint",
+            StrOp::Reverse => "str.reverse",
+            StrOp::Insert => "str.insert",
+        }
+    }
+
+    /// The number of operands.
+    pub fn arity(self) -> usize {
+        match self {
+            StrOp::Null => 0,
+            StrOp::Substring | StrOp::Insert => 3,
+            StrOp::Concat
+            | StrOp::CharAt
+            | StrOp::Equals
+            | StrOp::EqualsIgnoreCase
+            | StrOp::StartsWith
+            | StrOp::EndsWith
+            | StrOp::Contains
+            | StrOp::IndexOf
+            | StrOp::LastIndexOf
+            | StrOp::CompareTo => 2,
+            _ => 1,
+        }
+    }
+
+    /// The type of the result.
+    pub fn result_ty(self) -> Ty {
+        match self {
+            StrOp::IsNull
+            | StrOp::Equals
+            | StrOp::EqualsIgnoreCase
+            | StrOp::StartsWith
+            | StrOp::EndsWith
+            | StrOp::Contains
+            | StrOp::ParsesAsInt => Ty::Bool,
+            StrOp::Length | StrOp::IndexOf | StrOp::LastIndexOf | StrOp::CompareTo | StrOp::ParseInt => Ty::Int,
+            StrOp::CharAt => Ty::Char,
+            _ => Ty::Str,
+        }
+    }
+}
+
 /// Why a value is not a function of the parameters that jreach can compute.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum NondetKind {
@@ -150,6 +269,8 @@ pub enum Op {
     Phi(Vec<(BlockId, ValueId)>),
     /// A value the analysis treats as unknown (a fresh solver variable).
     Nondet(NondetKind),
+    /// A string operation.
+    Str(StrOp, Vec<ValueId>),
 }
 
 impl Op {
@@ -161,6 +282,7 @@ impl Op {
             Op::Binary(_, a, b) => vec![*a, *b],
             Op::Select(c, a, b) => vec![*c, *a, *b],
             Op::Phi(ins) => ins.iter().map(|(_, v)| *v).collect(),
+            Op::Str(_, args) => args.clone(),
         }
     }
 }

@@ -60,7 +60,8 @@ impl Value {
             Value::Int(t, _) => *t,
             Value::Float(_) => Ty::Float,
             Value::Double(_) => Ty::Double,
-            Value::Str(_) | Value::Null => Ty::Ref,
+            Value::Str(_) => Ty::Str,
+            Value::Null => Ty::Ref,
             Value::Unknown(_) => return None,
         })
     }
@@ -253,7 +254,8 @@ impl Interp<'_> {
     fn set(&mut self, v: ValueId, x: Value) -> Result<(), String> {
         let vd = self.f.value(v);
         match x.ty() {
-            Some(t) if t != vd.ty => Err(format!("{v} should be {} but computed {x}", vd.ty)),
+            // Null belongs to every reference type.
+            Some(t) if t != vd.ty && !(x == Value::Null && vd.ty == Ty::Str) => Err(format!("{v} should be {} but computed {x}", vd.ty)),
             _ => {
                 self.env[v.index()] = Some(x);
                 Ok(())
@@ -293,6 +295,10 @@ impl Interp<'_> {
             },
             Op::Phi(_) => Err(format!("φ {v} after a non-φ instruction")),
             Op::Nondet(kind) => Ok(Value::Unknown(kind.to_string())),
+            Op::Str(op, args) => {
+                let vals = args.iter().map(|a| self.get(*a)).collect::<Result<Vec<_>, _>>()?;
+                crate::strings::eval(*op, &vals).map_err(|e| format!("{v}: {e}"))
+            }
         }
     }
 }
@@ -302,6 +308,7 @@ impl Interp<'_> {
 fn arg_value(x: &Value, ty: Ty) -> Option<Value> {
     match (x, ty) {
         (Value::Unknown(_), _) => Some(x.clone()),
+        (Value::Null, Ty::Str | Ty::Ref) => Some(Value::Null),
         (Value::Int(_, v), t) if t.is_integral() && normalize(t, *v) == *v => Some(Value::Int(t, *v)),
         _ if x.ty() == Some(ty) => Some(x.clone()),
         _ => None,
@@ -686,7 +693,7 @@ mod tests {
 
         let mut fb = FunctionBuilder::new("T.v".into(), vec![], Ty::Void, synth());
         let e = fb.entry();
-        let s = fb.push(e, Op::Const(Const::Str("x".into())), Ty::Ref, None);
+        let s = fb.push(e, Op::Const(Const::Str("x".into())), Ty::Str, None);
         let n = fb.push(e, Op::Const(Const::Null), Ty::Ref, None);
         let _ = fb.push(e, Op::Binary(BinOp::Eq, s, n), Ty::Bool, None);
         fb.terminate(e, Terminator::Return(None));

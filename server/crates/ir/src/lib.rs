@@ -12,6 +12,7 @@ pub mod exceptions;
 pub mod func;
 pub mod interp;
 pub mod lower;
+pub mod strings;
 pub mod types;
 pub mod verify;
 

@@ -16,7 +16,9 @@ use jreach_syntax::{text_of, MethodInfo, Node, SourceFile};
 use crate::builder::{FunctionBuilder, Var};
 use crate::exceptions::is_subclass;
 use crate::func::*;
-use crate::types::{normalize, Const, Ty};
+#[allow(unused_imports)]
+use crate::func::StrOp;
+use crate::types::{is_builder_type, normalize, Const, Ty};
 
 /// How to lower.
 #[derive(Clone, Debug)]
@@ -39,9 +41,9 @@ pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions)
     let params: Vec<ParamInfo> = method
         .params
         .iter()
-        .map(|p| ParamInfo { name: p.name.clone(), ty: Ty::from_java(&p.ty).unwrap_or(Ty::Ref), java_ty: p.ty.clone() })
+        .map(|p| ParamInfo { name: p.name.clone(), ty: Ty::of_java(&p.ty), java_ty: p.ty.clone() })
         .collect();
-    let return_ty = Ty::from_java(&method.return_ty).unwrap_or(Ty::Ref);
+    let return_ty = Ty::of_java(&method.return_ty);
     let name = format!("{}.{}", method.class_name(), method.name);
     let mut lw = Lowerer {
         file,
@@ -67,7 +69,7 @@ pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions)
         let var = lw.b.new_var(&p.name, p.ty);
         let v = lw.b.push(entry, Op::Param(i as u32), p.ty, None);
         lw.b.def_var(var, entry, v);
-        lw.scopes[0].insert(p.name.clone(), Local { var, ty: p.ty });
+        lw.scopes[0].insert(p.name.clone(), Local { var, ty: p.ty, builder: false });
     }
     let ret_block = lw.b.create_block();
     let ret_var = (return_ty != Ty::Void).then(|| lw.b.new_var("$return", return_ty));
@@ -91,6 +93,8 @@ pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions)
 struct Local {
     var: Var,
     ty: Ty,
+    /// A `StringBuilder` local: its value is the builder's current contents.
+    builder: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -248,6 +252,13 @@ impl<'t> Lowerer<'t> {
         if from == to || to == Ty::Ref || to == Ty::Void {
             return v;
         }
+        if to == Ty::Str {
+            return if self.is_null_const(v) {
+                self.emit(Op::Str(StrOp::Null, vec![]), Ty::Str, None)
+            } else {
+                self.opaque("a string jreach does not track".into(), Ty::Str, None)
+            };
+        }
         if from == Ty::Ref || from == Ty::Void || (from == Ty::Bool) != (to == Ty::Bool) {
             return self.opaque(format!("a {to} from a value jreach does not track"), to, None);
         }
@@ -261,8 +272,12 @@ impl<'t> Lowerer<'t> {
     }
 
     fn declare(&mut self, name: &str, ty: Ty) -> Var {
+        self.declare_local(name, ty, false)
+    }
+
+    fn declare_local(&mut self, name: &str, ty: Ty, builder: bool) -> Var {
         let var = self.b.new_var(name, ty);
-        self.scopes.last_mut().expect("a scope").insert(name.to_string(), Local { var, ty });
+        self.scopes.last_mut().expect("a scope").insert(name.to_string(), Local { var, ty, builder });
         var
     }
 
@@ -286,7 +301,7 @@ impl<'t> Lowerer<'t> {
                     w.contains(&"static") && w.contains(&"final")
                 });
                 let ty_text = n.child_by_field_name("type").map(|t| self.text(t)).unwrap_or("");
-                let ty = Ty::from_java(ty_text).unwrap_or(Ty::Ref);
+                let ty = Ty::of_java(ty_text);
                 let mut c = n.walk();
                 for d in n.children_by_field_name("declarator", &mut c) {
                     let Some(name) = d.child_by_field_name("name") else { continue };
@@ -377,7 +392,7 @@ impl<'t> Lowerer<'t> {
 
     fn local_decl(&mut self, s: Node<'t>) {
         let ty_text = s.child_by_field_name("type").map(|t| self.text(t)).unwrap_or("");
-        let declared = Ty::from_java(ty_text);
+        let builder = is_builder_type(ty_text);
         let mut c = s.walk();
         let decls: Vec<Node<'t>> = s.children_by_field_name("declarator", &mut c).collect();
         for d in decls {
@@ -385,14 +400,14 @@ impl<'t> Lowerer<'t> {
             let name = self.text(name);
             let dims = d.child_by_field_name("dimensions").is_some();
             let init = d.child_by_field_name("value");
-            let mut ty = if dims { Ty::Ref } else { declared.unwrap_or(Ty::Ref) };
+            let mut ty = if dims { Ty::Ref } else { Ty::of_java(ty_text) };
             let value = init.map(|e| self.expr_as(e, Some(ty)));
             if ty_text == "var" {
                 if let Some(v) = value {
                     ty = self.ty(v);
                 }
             }
-            let var = self.declare(name, ty);
+            let var = self.declare_local(name, ty, builder && !dims);
             if let Some(v) = value {
                 let v = self.convert(v, ty);
                 self.assign(var, v);
@@ -906,6 +921,9 @@ impl<'t> Lowerer<'t> {
         } else {
             sel
         };
+        if self.ty(sel) == Ty::Str {
+            self.check_not_null(sel, sel_node);
+        }
         let sel_text = self.text(sel_node).trim_start_matches('(').trim_end_matches(')').to_string();
         let groups: Vec<Node<'t>> =
             named_children(body).into_iter().filter(|g| matches!(g.kind(), "switch_block_statement_group" | "switch_rule")).collect();
@@ -925,7 +943,11 @@ impl<'t> Lowerer<'t> {
                         self.unsupported("pattern matching in switch is not modelled yet");
                         return None;
                     }
-                    let eq = if self.ty(sel) == Ty::Ref {
+                    let eq = if self.ty(sel) == Ty::Str {
+                        let c = self.expr(case);
+                        let c = self.convert(c, Ty::Str);
+                        self.emit(Op::Str(StrOp::Equals, vec![sel, c]), Ty::Bool, Some(case))
+                    } else if self.ty(sel) == Ty::Ref {
                         self.opaque(format!("whether {sel_text} matches {}", self.text(case)), Ty::Bool, Some(case))
                     } else {
                         let c = self.expr(case);
@@ -1111,6 +1133,9 @@ impl<'t> Lowerer<'t> {
                     None => self.opaque("a switch expression".into(), ty, None),
                 }
             }
+            "object_creation_expression" if e.child_by_field_name("type").is_some_and(|t| is_builder_type(self.text(t))) => {
+                self.new_builder(e)
+            }
             "object_creation_expression" => {
                 if let Some(args) = e.child_by_field_name("arguments") {
                     for a in named_children(args) {
@@ -1267,6 +1292,9 @@ impl<'t> Lowerer<'t> {
             ">=" => BinOp::Ge,
             _ => return self.opaque(format!("`{}`", self.text(e)), Ty::Ref, Some(e)),
         };
+        if ta == Ty::Str || tb == Ty::Str {
+            return self.string_binop(bin, a, b, e);
+        }
         if ta == Ty::Ref || tb == Ty::Ref {
             if bin == BinOp::Add {
                 return self.opaque(format!("the string `{}`", self.text(e)), Ty::Ref, Some(e));
@@ -1403,6 +1431,8 @@ impl<'t> Lowerer<'t> {
             ta
         } else if ta.is_numeric() && tb.is_numeric() {
             Ty::promote2(ta, tb)
+        } else if ta == Ty::Str || tb == Ty::Str {
+            Ty::Str
         } else if ta == Ty::Ref || tb == Ty::Ref {
             Ty::Ref
         } else {
@@ -1440,12 +1470,17 @@ impl<'t> Lowerer<'t> {
             Some(o) => self.lookup(o).is_none() && classes.iter().any(|c| c == o),
         };
         // Receiver and arguments are evaluated left to right.
+        let builder = object.and_then(|o| self.builder_root(o));
+        let mut recv = None;
         if let Some(o) = object {
             if !is_own && !(o.kind() == "identifier" && self.lookup(self.text(o)).is_none()) {
-                self.expr(o);
+                recv = Some(self.expr(o));
             }
         }
         let args: Vec<ValueId> = arg_nodes.iter().map(|a| self.expr(*a)).collect();
+        if let Some(r) = recv.filter(|r| self.ty(*r) == Ty::Str) {
+            return self.string_method(r, builder, name, &args, e, hint);
+        }
         if let Some(cls) = obj_text.filter(|o| self.lookup(o).is_none() && !is_own) {
             if let Some(v) = self.intrinsic(cls, name, &args, e) {
                 return v;
@@ -1474,7 +1509,7 @@ impl<'t> Lowerer<'t> {
             .collect();
         let exact: Vec<&&MethodInfo> = candidates
             .iter()
-            .filter(|m| m.params.iter().zip(args).all(|(p, a)| Ty::from_java(&p.ty).unwrap_or(Ty::Ref) == self.ty(*a)))
+            .filter(|m| m.params.iter().zip(args).all(|(p, a)| Ty::of_java(&p.ty) == self.ty(*a)))
             .collect();
         let m = match (exact.len(), candidates.len()) {
             (1, _) => *exact[0],
@@ -1497,7 +1532,7 @@ impl<'t> Lowerer<'t> {
 
     fn inline(&mut self, callee: &MethodInfo, args: Vec<ValueId>, at: Node<'t>) -> ValueId {
         let depth = self.frames.len() as u32;
-        let ret_ty = Ty::from_java(&callee.return_ty).unwrap_or(Ty::Ref);
+        let ret_ty = Ty::of_java(&callee.return_ty);
         if depth > self.opts.inline_depth {
             if self.synthesis() {
                 self.cutoff(CutoffKind::InlineDepth);
@@ -1509,7 +1544,7 @@ impl<'t> Lowerer<'t> {
         let saved_scopes = std::mem::replace(&mut self.scopes, vec![HashMap::new()]);
         let saved_targets = std::mem::take(&mut self.targets);
         for (p, a) in callee.params.iter().zip(args) {
-            let ty = Ty::from_java(&p.ty).unwrap_or(Ty::Ref);
+            let ty = Ty::of_java(&p.ty);
             let v = self.convert(a, ty);
             let var = self.declare(&p.name, ty);
             self.assign(var, v);
@@ -1613,6 +1648,16 @@ impl<'t> Lowerer<'t> {
                 let c = self.popcount(x, t);
                 self.convert(c, Ty::Int)
             }
+            ("String", "valueOf", 1) | ("Integer" | "Long", "toString", 1) => self.to_str_value(args[0]),
+            ("Integer", "parseInt", 1) if tys[0] == Ty::Str => {
+                let s = args[0];
+                let is_null = self.emit(Op::Str(StrOp::IsNull, vec![s]), Ty::Bool, None);
+                self.raise_if(is_null, "NumberFormatException", e);
+                let ok = self.emit(Op::Str(StrOp::ParsesAsInt, vec![s]), Ty::Bool, None);
+                let bad = self.emit(Op::Unary(UnOp::Not, ok), Ty::Bool, None);
+                self.raise_if(bad, "NumberFormatException", e);
+                self.emit(Op::Str(StrOp::ParseInt, vec![s]), Ty::Int, Some(e))
+            }
             ("Character", "isDigit" | "isLetter" | "isLetterOrDigit" | "isUpperCase" | "isLowerCase" | "isWhitespace", 1)
                 if numeric(0) =>
             {
@@ -1702,6 +1747,263 @@ impl<'t> Lowerer<'t> {
     }
 }
 
+impl<'t> Lowerer<'t> {
+    fn is_null_const(&self, v: ValueId) -> bool {
+        matches!(self.b.func().value(v).op, Op::Const(Const::Null))
+    }
+
+    /// Throws `class` when `cond` holds.
+    fn raise_if(&mut self, cond: ValueId, class: &str, at: Node<'t>) {
+        let throw_b = self.b.create_block();
+        let cont = self.b.create_block();
+        self.branch(cond, throw_b, cont, None);
+        self.b.seal(throw_b);
+        self.b.seal(cont);
+        self.cur = Some(throw_b);
+        self.raise(class, Some(at));
+        self.cur = Some(cont);
+    }
+
+    /// A method call on a null string throws NullPointerException.
+    fn check_not_null(&mut self, s: ValueId, at: Node<'t>) {
+        let vd = self.b.func().value(s);
+        let never_null = match &vd.op {
+            Op::Const(Const::Str(_)) => true,
+            Op::Str(op, _) => *op != StrOp::Null,
+            _ => false,
+        };
+        if vd.ty != Ty::Str || never_null {
+            return;
+        }
+        let is_null = self.emit(Op::Str(StrOp::IsNull, vec![s]), Ty::Bool, None);
+        self.raise_if(is_null, "NullPointerException", at);
+    }
+
+    /// `0 <= i < len` (or `<= len` when `inclusive`), else StringIndexOutOfBoundsException.
+    fn check_index(&mut self, i: ValueId, len: ValueId, inclusive: bool, at: Node<'t>) {
+        let zero = self.int(Ty::Int, 0);
+        let neg = self.bin(BinOp::Lt, i, zero);
+        let past = self.bin(if inclusive { BinOp::Gt } else { BinOp::Ge }, i, len);
+        let bad = self.bin(BinOp::Or, neg, past);
+        self.raise_if(bad, "StringIndexOutOfBoundsException", at);
+    }
+
+    /// `String.valueOf(v)` for any operand type.
+    fn to_str_value(&mut self, v: ValueId) -> ValueId {
+        let ty = self.ty(v);
+        let op = match ty {
+            Ty::Str => StrOp::ToStr,
+            Ty::Char => StrOp::FromChar,
+            Ty::Bool => StrOp::FromBool,
+            t if t.is_integral() => StrOp::FromInt,
+            _ if self.is_null_const(v) => return self.konst(Const::Str("null".into())),
+            _ => return self.opaque(format!("the text of a {ty}"), Ty::Str, None),
+        };
+        if let Op::Const(Const::Str(_)) = self.b.func().value(v).op {
+            return v;
+        }
+        self.emit(Op::Str(op, vec![v]), Ty::Str, None)
+    }
+
+    /// `+`, `==` and `!=` with a string operand.
+    fn string_binop(&mut self, bin: BinOp, a: ValueId, b: ValueId, e: Node<'t>) -> ValueId {
+        match bin {
+            BinOp::Add => {
+                let sa = self.to_str_value(a);
+                let sb = self.to_str_value(b);
+                self.emit(Op::Str(StrOp::Concat, vec![sa, sb]), Ty::Str, Some(e))
+            }
+            BinOp::Eq | BinOp::Ne if self.is_null_const(a) || self.is_null_const(b) => {
+                let s = if self.is_null_const(a) { b } else { a };
+                let is_null = if self.ty(s) == Ty::Str {
+                    self.emit(Op::Str(StrOp::IsNull, vec![s]), Ty::Bool, Some(e))
+                } else {
+                    self.konst(Const::Bool(self.is_null_const(s)))
+                };
+                if bin == BinOp::Eq {
+                    is_null
+                } else {
+                    self.emit(Op::Unary(UnOp::Not, is_null), Ty::Bool, Some(e))
+                }
+            }
+            // Reference comparison of strings: identity is not modelled.
+            _ if bin.is_comparison() => self.opaque(format!("`{}`", self.text(e)), Ty::Bool, Some(e)),
+            _ => self.opaque(format!("`{}`", self.text(e)), Ty::Int, Some(e)),
+        }
+    }
+
+    /// The `StringBuilder` local a receiver expression ultimately refers to (`sb`, `sb.append(x)`, ...).
+    fn builder_root(&self, o: Node<'t>) -> Option<Local> {
+        match o.kind() {
+            "identifier" => self.lookup(self.text(o)).filter(|l| l.builder),
+            "parenthesized_expression" => named_children(o).into_iter().next().and_then(|i| self.builder_root(i)),
+            "method_invocation" => {
+                let name = o.child_by_field_name("name").map(|n| self.text(n))?;
+                if matches!(name, "append" | "insert" | "reverse") {
+                    self.builder_root(o.child_by_field_name("object")?)
+                } else {
+                    None
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// `new StringBuilder()`, `new StringBuilder(String)`, `new StringBuilder(int capacity)`.
+    fn new_builder(&mut self, e: Node<'t>) -> ValueId {
+        let args: Vec<ValueId> =
+            e.child_by_field_name("arguments").map(named_children).unwrap_or_default().into_iter().map(|a| self.expr(a)).collect();
+        match args.as_slice() {
+            [] => self.konst(Const::Str(String::new())),
+            [s] if self.ty(*s) == Ty::Str => {
+                self.check_not_null(*s, e);
+                *s
+            }
+            [n] if self.ty(*n).is_integral() => {
+                let zero = self.int(Ty::Int, 0);
+                let n = self.convert(*n, Ty::Int);
+                let neg = self.bin(BinOp::Lt, n, zero);
+                self.raise_if(neg, "NegativeArraySizeException", e);
+                self.konst(Const::Str(String::new()))
+            }
+            _ => self.opaque("a new StringBuilder".into(), Ty::Str, Some(e)),
+        }
+    }
+
+    /// A method of `String` (or of a `StringBuilder` local `builder`) on receiver `s`.
+    fn string_method(
+        &mut self,
+        s: ValueId,
+        builder: Option<Local>,
+        name: &str,
+        args: &[ValueId],
+        e: Node<'t>,
+        hint: Option<Ty>,
+    ) -> ValueId {
+        self.check_not_null(s, e);
+        let tys: Vec<Ty> = args.iter().map(|a| self.ty(*a)).collect();
+        let str_arg = |lw: &mut Self, i: usize| -> Option<ValueId> {
+            let a = *args.get(i)?;
+            match lw.ty(a) {
+                Ty::Str => {
+                    lw.check_not_null(a, e);
+                    Some(a)
+                }
+                Ty::Char => Some(lw.emit(Op::Str(StrOp::FromChar, vec![a]), Ty::Str, None)),
+                _ if lw.is_null_const(a) => {
+                    lw.raise("NullPointerException", Some(e));
+                    Some(lw.emit(Op::Str(StrOp::Null, vec![]), Ty::Str, None))
+                }
+                _ => None,
+            }
+        };
+        let op = |lw: &mut Self, op: StrOp, xs: Vec<ValueId>| lw.emit(Op::Str(op, xs), op.result_ty(), Some(e));
+        let update = |lw: &mut Self, v: ValueId| {
+            if let Some(l) = builder {
+                lw.assign(l.var, v);
+            }
+            v
+        };
+        let result = match (name, args.len()) {
+            ("length", 0) => Some(op(self, StrOp::Length, vec![s])),
+            ("isEmpty", 0) => {
+                let len = op(self, StrOp::Length, vec![s]);
+                let zero = self.int(Ty::Int, 0);
+                Some(self.bin(BinOp::Eq, len, zero))
+            }
+            ("charAt", 1) if tys[0].is_integral() => {
+                let i = self.convert(args[0], Ty::Int);
+                let len = op(self, StrOp::Length, vec![s]);
+                self.check_index(i, len, false, e);
+                Some(op(self, StrOp::CharAt, vec![s, i]))
+            }
+            ("equals", 1) | ("contentEquals", 1) if builder.is_none() => {
+                if tys[0] == Ty::Str || self.is_null_const(args[0]) {
+                    let o = self.convert(args[0], Ty::Str);
+                    Some(op(self, StrOp::Equals, vec![s, o]))
+                } else {
+                    None
+                }
+            }
+            ("equalsIgnoreCase", 1) if tys[0] == Ty::Str || self.is_null_const(args[0]) => {
+                let o = self.convert(args[0], Ty::Str);
+                Some(op(self, StrOp::EqualsIgnoreCase, vec![s, o]))
+            }
+            ("startsWith" | "endsWith" | "contains" | "indexOf" | "lastIndexOf" | "concat" | "compareTo", 1) => {
+                match str_arg(self, 0) {
+                    Some(t) => {
+                        let o = match name {
+                            "startsWith" => StrOp::StartsWith,
+                            "endsWith" => StrOp::EndsWith,
+                            "contains" => StrOp::Contains,
+                            "indexOf" => StrOp::IndexOf,
+                            "lastIndexOf" => StrOp::LastIndexOf,
+                            "concat" => StrOp::Concat,
+                            _ => StrOp::CompareTo,
+                        };
+                        Some(op(self, o, vec![s, t]))
+                    }
+                    None if matches!(name, "indexOf" | "lastIndexOf") && tys[0].is_integral() => {
+                        // indexOf(int ch) for a char code of the BMP.
+                        let c = self.convert(args[0], Ty::Char);
+                        let t = op(self, StrOp::FromChar, vec![c]);
+                        let o = if name == "indexOf" { StrOp::IndexOf } else { StrOp::LastIndexOf };
+                        Some(op(self, o, vec![s, t]))
+                    }
+                    None => None,
+                }
+            }
+            ("substring", 1 | 2) if tys.iter().all(|t| t.is_integral()) => {
+                let len = op(self, StrOp::Length, vec![s]);
+                let b = self.convert(args[0], Ty::Int);
+                let end = if args.len() == 2 { self.convert(args[1], Ty::Int) } else { len };
+                let zero = self.int(Ty::Int, 0);
+                let neg = self.bin(BinOp::Lt, b, zero);
+                let past = self.bin(BinOp::Gt, end, len);
+                let crossed = self.bin(BinOp::Gt, b, end);
+                let bad1 = self.bin(BinOp::Or, neg, past);
+                let bad = self.bin(BinOp::Or, bad1, crossed);
+                self.raise_if(bad, "StringIndexOutOfBoundsException", e);
+                Some(op(self, StrOp::Substring, vec![s, b, end]))
+            }
+            ("trim", 0) => Some(op(self, StrOp::Trim, vec![s])),
+            ("toLowerCase", 0) => Some(op(self, StrOp::ToLowerCase, vec![s])),
+            ("toUpperCase", 0) => Some(op(self, StrOp::ToUpperCase, vec![s])),
+            ("toString" | "intern", 0) => Some(s),
+            ("append", 1) if builder.is_some() => {
+                let t = self.to_str_value(args[0]);
+                let v = op(self, StrOp::Concat, vec![s, t]);
+                Some(update(self, v))
+            }
+            ("insert", 2) if builder.is_some() && tys[0].is_integral() => {
+                let i = self.convert(args[0], Ty::Int);
+                let len = op(self, StrOp::Length, vec![s]);
+                self.check_index(i, len, true, e);
+                let t = self.to_str_value(args[1]);
+                let v = op(self, StrOp::Insert, vec![s, i, t]);
+                Some(update(self, v))
+            }
+            ("reverse", 0) if builder.is_some() => {
+                let v = op(self, StrOp::Reverse, vec![s]);
+                Some(update(self, v))
+            }
+            _ => None,
+        };
+        if let Some(v) = result {
+            return v;
+        }
+        // Not modelled: an unknown result, and a builder whose contents are now unknown.
+        let callee = format!("String.{name}");
+        self.unknown_call_throws(&callee);
+        if let Some(l) = builder {
+            let v = self.opaque(format!("the contents of a StringBuilder after {name}"), Ty::Str, None);
+            self.assign(l.var, v);
+        }
+        let ty = known_return_type(None, name).or(hint).unwrap_or(Ty::Ref);
+        self.nondet(NondetKind::CallResult { callee }, ty, Some(e))
+    }
+}
+
 /// Return types of JDK methods jreach does not model but whose result type it knows.
 fn known_return_type(obj: Option<&str>, name: &str) -> Option<Ty> {
     if matches!(obj, Some("Math" | "StrictMath")) {
@@ -1717,6 +2019,8 @@ fn known_return_type(obj: Option<&str>, name: &str) -> Option<Ty> {
         "equals" | "isEmpty" | "contains" | "startsWith" | "endsWith" | "hasNext" | "equalsIgnoreCase" | "booleanValue"
         | "containsKey" | "isBlank" | "matches" => Ty::Bool,
         "charAt" => Ty::Char,
+        "toString" | "substring" | "trim" | "strip" | "toLowerCase" | "toUpperCase" | "replace" | "name" | "concat"
+        | "repeat" | "format" | "join" => Ty::Str,
         "longValue" | "parseLong" | "currentTimeMillis" | "nanoTime" => Ty::Long,
         "doubleValue" | "parseDouble" => Ty::Double,
         _ => return None,

@@ -13,7 +13,9 @@ pub enum Ty {
     Long,
     Float,
     Double,
-    /// Any reference (String, objects, arrays): not modelled yet beyond constants and null.
+    /// `java.lang.String` (and the contents of a `StringBuilder`): a string or null.
+    Str,
+    /// Any other reference (objects, arrays): not modelled yet beyond constants and null.
     Ref,
     Void,
 }
@@ -63,6 +65,20 @@ impl Ty {
         })
     }
 
+    /// The IR type of a Java type as written: primitives, `String` (and the string builders, whose
+    /// contents jreach tracks as a string), everything else a plain reference.
+    pub fn of_java(name: &str) -> Ty {
+        let name = name.trim();
+        if let Some(t) = Ty::from_java(name) {
+            return t;
+        }
+        if is_string_type(name) || is_builder_type(name) {
+            Ty::Str
+        } else {
+            Ty::Ref
+        }
+    }
+
     /// The Java spelling.
     pub fn java_name(self) -> &'static str {
         match self {
@@ -74,6 +90,7 @@ impl Ty {
             Ty::Long => "long",
             Ty::Float => "float",
             Ty::Double => "double",
+            Ty::Str => "String",
             Ty::Ref => "Object",
             Ty::Void => "void",
         }
@@ -99,6 +116,16 @@ impl Ty {
             t => t,
         }
     }
+}
+
+/// `String` as written in a declaration.
+pub fn is_string_type(name: &str) -> bool {
+    matches!(name.trim(), "String" | "java.lang.String")
+}
+
+/// `StringBuilder`/`StringBuffer` as written in a declaration.
+pub fn is_builder_type(name: &str) -> bool {
+    matches!(name.trim(), "StringBuilder" | "java.lang.StringBuilder" | "StringBuffer" | "java.lang.StringBuffer")
 }
 
 impl fmt::Display for Ty {
@@ -139,7 +166,8 @@ impl Const {
             Const::Int(t, _) => *t,
             Const::Float(_) => Ty::Float,
             Const::Double(_) => Ty::Double,
-            Const::Str(_) | Const::Null => Ty::Ref,
+            Const::Str(_) => Ty::Str,
+            Const::Null => Ty::Ref,
         }
     }
 }

@@ -322,6 +322,12 @@ fn check_types(f: &Function, v: ValueId) -> Result<(), String> {
             None => Ok(()),
         },
         Op::Nondet(_) => Ok(()),
+        Op::Str(op, args) => {
+            if args.len() != op.arity() {
+                return Err(format!("{} takes {} operands, not {}", op.name(), op.arity(), args.len()));
+            }
+            expect(op.result_ty(), op.name())
+        }
     }
 }
 

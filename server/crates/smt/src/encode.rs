@@ -13,6 +13,8 @@ pub struct Encoder<'f> {
     slice: Slice,
     vals: Vec<Option<Dynamic>>,
     guards: Vec<Option<Bool>>,
+    /// Definitions of fresh terms and the domains of inputs; they hold whatever path is taken.
+    side: Vec<Bool>,
 }
 
 fn rne() -> z3::ast::RoundingMode {
@@ -24,6 +26,7 @@ fn sort_of(ty: Ty) -> Sort {
         Ty::Bool => Sort::bool(),
         Ty::Float => Sort::float32(),
         Ty::Double => Sort::double(),
+        Ty::Str => Sort::string(),
         t if t.is_integral() => Sort::bitvector(t.bits().expect("integral")),
         _ => Sort::uninterpreted("Ref".into()),
     }
@@ -188,7 +191,8 @@ pub fn constant(c: &Const) -> Dynamic {
         Const::Int(t, v) => Dynamic::from_ast(&BV::from_i64(*v, t.bits().expect("integral"))),
         Const::Float(bits) => Dynamic::from_ast(&Float::from_f32(f32::from_bits(*bits))),
         Const::Double(bits) => Dynamic::from_ast(&Float::from_f64(f64::from_bits(*bits))),
-        Const::Str(_) | Const::Null => fresh("ref", Ty::Ref),
+        Const::Str(s) => Dynamic::from_ast(&crate::strings::literal(s)),
+        Const::Null => fresh("ref", Ty::Ref),
     }
 }
 
@@ -196,7 +200,8 @@ impl<'f> Encoder<'f> {
     /// Encodes what matters for reaching `targets`.
     pub fn new(f: &'f Function, targets: &[BlockId]) -> Encoder<'f> {
         let slice = Slice::for_targets(f, targets);
-        let mut enc = Encoder { f, slice, vals: vec![None; f.values.len()], guards: vec![None; f.blocks.len()] };
+        let mut enc =
+            Encoder { f, slice, vals: vec![None; f.values.len()], guards: vec![None; f.blocks.len()], side: vec![] };
         enc.encode_all();
         enc
     }
@@ -250,10 +255,22 @@ impl<'f> Encoder<'f> {
         }
     }
 
-    fn encode_value(&self, v: ValueId, b: BlockId) -> Dynamic {
+    fn encode_value(&mut self, v: ValueId, b: BlockId) -> Dynamic {
         let vd = self.f.value(v);
         match &vd.op {
-            Op::Param(i) => Dynamic::new_const(param_name(*i), &sort_of(vd.ty)),
+            Op::Param(i) => {
+                let p = Dynamic::new_const(param_name(*i), &sort_of(vd.ty));
+                if let Some(s) = p.as_string() {
+                    let synthesis = matches!(self.f.mode, jreach_ir::LowerMode::Synthesis { .. });
+                    self.side.push(crate::strings::input_domain(&s, synthesis));
+                }
+                p
+            }
+            Op::Str(op, args) => {
+                let terms: Vec<Dynamic> = args.iter().map(|a| self.val(*a)).collect();
+                let tys: Vec<Ty> = args.iter().map(|a| self.f.value(*a).ty).collect();
+                crate::strings::encode(*op, &terms, &tys, &mut self.side)
+            }
             Op::Const(c) => constant(c),
             Op::Unary(op, a) => unary(*op, &self.val(*a), vd.ty),
             Op::Binary(op, a, c) => binary(*op, &self.val(*a), &self.val(*c), self.f.value(*a).ty),
@@ -281,6 +298,11 @@ impl<'f> Encoder<'f> {
     /// The term of a value in the slice.
     pub fn value(&self, v: ValueId) -> Option<Dynamic> {
         self.vals[v.index()].clone()
+    }
+
+    /// Constraints that hold on every path: definitions of fresh terms, domains of inputs.
+    pub fn side_conditions(&self) -> &[Bool] {
+        &self.side
     }
 
     /// The condition under which any of `targets` runs.

@@ -10,6 +10,7 @@ mod encode;
 mod explain;
 mod ffi;
 mod solve;
+pub mod strings;
 
 pub use encode::Encoder;
 pub use explain::{DeadCode, Decision, Status};

@@ -45,8 +45,9 @@ fn make_solver(opts: &SolveOptions) -> Solver {
 /// Is any of `targets` reachable in `f`'s encoding? With a model: the parameter values.
 pub fn solve_reach(f: &Function, targets: &[BlockId], opts: &SolveOptions) -> Verdict {
     let enc = Encoder::new(f, targets);
-    let goal = enc.reach(targets);
-    solve_goal(f, &goal, opts)
+    let mut conjuncts = vec![enc.reach(targets)];
+    conjuncts.extend(enc.side_conditions().iter().cloned());
+    solve_goal(f, &Bool::and(&conjuncts), opts)
 }
 
 /// Solves `goal`, a formula over `f`'s parameters, and reads their values from a model (also the
@@ -95,6 +96,7 @@ fn param_terms(f: &Function) -> Vec<Option<Dynamic>> {
                 Ty::Bool => z3::Sort::bool(),
                 Ty::Float => z3::Sort::float32(),
                 Ty::Double => z3::Sort::double(),
+                Ty::Str => z3::Sort::string(),
                 t if t.is_integral() => z3::Sort::bitvector(t.bits().expect("integral")),
                 _ => return None,
             };
@@ -105,6 +107,9 @@ fn param_terms(f: &Function) -> Vec<Option<Dynamic>> {
 
 /// Ranges of human-looking values for a parameter, narrowest first.
 fn small_ranges(ty: Ty, term: &Dynamic) -> Vec<Bool> {
+    if let Some(s) = term.as_string() {
+        return crate::strings::small_ranges(&s);
+    }
     if let Some(x) = term.as_float() {
         let sort = x.get_sort();
         let lit = |v: f64| z3::ast::Float::from_f64(v).to_fp_with_rounding_mode(&z3::ast::RoundingMode::round_nearest_ties_to_even(), &sort);
@@ -149,6 +154,13 @@ fn read_model(solver: &Solver, f: &Function, params: &[Option<Dynamic>]) -> Vec<
             let v = model.eval(term, true).expect("model completion evaluates every constant");
             match p.ty {
                 Ty::Bool => Value::Bool(v.as_bool().and_then(|b| b.as_bool()).unwrap_or(false)),
+                Ty::Str => {
+                    let text = v.as_string().and_then(|s| s.as_string()).unwrap_or_default();
+                    match crate::strings::from_model(&text) {
+                        Some(s) => Value::Str(s),
+                        None => Value::Null,
+                    }
+                }
                 Ty::Float | Ty::Double => {
                     let x = v.as_float().expect("a float");
                     let is_nan = model.eval(&x.is_nan(), true).and_then(|b| b.as_bool()).unwrap_or(false);

@@ -1,0 +1,381 @@
+//! Snapshot tests of the lowering: inline Java fixtures, dumped with `jreach_ir::dump`, compared
+//! with expect-test (`UPDATE_EXPECT=1 cargo test -p jreach-ir` rewrites the snapshots after a
+//! deliberate change). Every dump is also run through the verifier.
+
+use expect_test::{expect, Expect};
+use jreach_ir::lower::{lower_method, LowerOptions};
+use jreach_ir::LowerMode;
+use jreach_syntax::{MethodInfo, SourceFile};
+
+fn check(src: &str, method: &str, mode: LowerMode, expected: Expect) {
+    let file = SourceFile::parse(src);
+    let m = MethodInfo::all(&file).into_iter().find(|m| m.name == method).expect("the fixture has the method");
+    let f = lower_method(&file, &m, &LowerOptions { mode, ..Default::default() });
+    if let Err(errors) = jreach_ir::verify::verify(&f) {
+        panic!("{method} does not verify: {errors:#?}");
+    }
+    expected.assert_eq(&jreach_ir::dump::dump(&f, Some(&file.lines)));
+}
+
+#[test]
+fn phi_at_a_merge() {
+    check(
+        "class A {\n  static int f(int a) {\n    int x = 0;\n    if (a < 0) {\n      x = 1;\n    }\n    return x;\n  }\n}\n",
+        "f",
+        LowerMode::Synthesis { unroll: 2 },
+        expect![[r#"
+            fn A.f(a: int) -> int [synthesis, unroll 2]
+            b0:
+              ; stmt line 3
+              ; stmt line 4
+              v0 = param 0 (a): int
+              v1 = const 0: int
+              v2 = const 0: int
+              v3 = lt v0, v2: boolean
+              branch v3 ? b1 : b2  ; a < 0
+            b1: <- b0
+              ; stmt line 4
+              ; stmt line 5
+              v4 = const 1: int
+              jump b3
+            b2: <- b0
+              jump b3
+            b3: <- b1, b2
+              ; stmt line 7
+              v5 = phi [b1 v4] [b2 v1]: int
+              jump b4
+            b4: <- b3
+              return v5
+            proof blockers: (none)
+        "#]],
+    );
+}
+
+#[test]
+fn short_circuit_and_division() {
+    check(
+        "class A {\n  static int f(int a, int b) {\n    if (b != 0 && a / b > 2 || a == 7) {\n      return 1;\n    }\n    return a % b;\n  }\n}\n",
+        "f",
+        LowerMode::Synthesis { unroll: 2 },
+        expect![[r#"
+            fn A.f(a: int, b: int) -> int [synthesis, unroll 2]
+            b0:
+              ; stmt line 3
+              v0 = param 0 (a): int
+              v1 = param 1 (b): int
+              v2 = const 0: int
+              v3 = ne v1, v2: boolean
+              branch v3 ? b1 : b4  ; b != 0
+            b1: <- b0
+              v4 = const 0: int
+              v5 = eq v1, v4: boolean
+              branch v5 ? b2 : b3
+            b2: <- b1
+              throw ArithmeticException  ; line 3
+            b3: <- b1
+              v6 = div v0, v1: int
+              v7 = const 2: int
+              v8 = gt v6, v7: boolean
+              branch v8 ? b5 : b4  ; a / b > 2
+            b4: <- b0, b3
+              v10 = const 7: int
+              v11 = eq v0, v10: boolean
+              branch v11 ? b5 : b6  ; a == 7
+            b5: <- b3, b4
+              ; stmt line 3
+              ; stmt line 4
+              v12 = const 1: int
+              jump b10
+            b6: <- b4
+              jump b7
+            b7: <- b6
+              ; stmt line 6
+              v14 = const 0: int
+              v15 = eq v1, v14: boolean
+              branch v15 ? b8 : b9
+            b8: <- b7
+              throw ArithmeticException  ; line 6
+            b9: <- b7
+              v16 = rem v0, v1: int
+              jump b10
+            b10: <- b5, b9
+              v17 = phi [b5 v12] [b9 v16]: int
+              return v17
+            proof blockers: (none)
+        "#]],
+    );
+}
+
+#[test]
+fn unrolled_loop() {
+    check(
+        "class A {\n  static int f(int n) {\n    int i = 0;\n    while (i < n) {\n      i++;\n    }\n    return i;\n  }\n}\n",
+        "f",
+        LowerMode::Synthesis { unroll: 2 },
+        expect![[r#"
+            fn A.f(n: int) -> int [synthesis, unroll 2]
+            b0:
+              ; stmt line 3
+              ; stmt line 4
+              v0 = param 0 (n): int
+              v1 = const 0: int
+              v2 = lt v1, v0: boolean
+              branch v2 ? b1 : b6  ; i < n
+            b1: <- b0
+              ; stmt line 4
+              ; stmt line 5
+              v3 = const 1: int
+              v4 = add v1, v3: int
+              jump b2
+            b2: <- b1
+              v5 = lt v4, v0: boolean
+              branch v5 ? b3 : b6  ; i < n
+            b3: <- b2
+              ; stmt line 4
+              ; stmt line 5
+              v6 = const 1: int
+              v7 = add v4, v6: int
+              jump b4
+            b4: <- b3
+              v8 = lt v7, v0: boolean
+              branch v8 ? b5 : b6  ; i < n
+            b5: <- b4
+              cutoff unroll-bound: a loop needs more iterations than the unroll bound
+            b6: <- b0, b2, b4
+              ; stmt line 7
+              v9 = phi [b0 v1] [b2 v4] [b4 v7]: int
+              jump b7
+            b7: <- b6
+              return v9
+            b8:
+              cutoff unsupported: unfinished block
+            proof blockers:
+              - a loop needs more iterations than the unroll bound
+        "#]],
+    );
+}
+
+#[test]
+fn abstracted_loop() {
+    check(
+        "class A {\n  static int f(int n) {\n    int i = 0;\n    while (i < n) {\n      i++;\n    }\n    return i;\n  }\n}\n",
+        "f",
+        LowerMode::OverApprox,
+        expect![[r#"
+            fn A.f(n: int) -> int [over-approximation]
+            b0:
+              ; stmt line 3
+              ; stmt line 4
+              v0 = param 0 (n): int
+              v1 = const 0: int
+              jump b1
+            b1: <- b0
+              v2 = nondet havoc (i after any number of loop iterations): int
+              v3 = lt v2, v0: boolean
+              branch v3 ? b2 : b4  ; i < n
+            b2: <- b1
+              ; stmt line 4
+              ; stmt line 5
+              v4 = const 1: int
+              v5 = add v2, v4: int
+              jump b3
+            b3: <- b2
+              cutoff loop-iteration: end of an abstracted loop iteration
+            b4: <- b1
+              ; stmt line 7
+              jump b5
+            b5: <- b4
+              return v2
+            proof blockers: (none)
+        "#]],
+    );
+}
+
+#[test]
+fn try_catch_finally_and_throw() {
+    check(
+        "class A {\n  static int f(int a) {\n    int r;\n    try {\n      r = 10 / a;\n      if (r > 5) throw new IllegalStateException();\n    } catch (ArithmeticException e) {\n      r = -1;\n    } finally {\n      a++;\n    }\n    return r + a;\n  }\n}\n",
+        "f",
+        LowerMode::Synthesis { unroll: 2 },
+        expect![[r#"
+            fn A.f(a: int) -> int [synthesis, unroll 2]
+            b0:
+              ; stmt line 3
+              ; stmt line 4
+              ; stmt line 4
+              ; stmt line 5
+              v0 = param 0 (a): int
+              v1 = const 10: int
+              v2 = const 0: int
+              v3 = eq v0, v2: boolean
+              branch v3 ? b1 : b3
+            b1: <- b0
+              jump b2
+            b2: <- b1
+              ; stmt line 7
+              ; stmt line 8
+              ; stmt line 9
+              ; stmt line 10
+              v11 = nondet opaque (the caught exception): ref
+              v12 = const 1: int
+              v13 = neg v12: int
+              v14 = const 1: int
+              v15 = add v0, v14: int
+              jump b7
+            b3: <- b0
+              ; stmt line 6
+              v4 = div v1, v0: int
+              v5 = const 5: int
+              v6 = gt v4, v5: boolean
+              branch v6 ? b4 : b5  ; r > 5
+            b4: <- b3
+              ; stmt line 6
+              ; stmt line 9
+              ; stmt line 10
+              v7 = const 1: int
+              v8 = add v0, v7: int
+              throw IllegalStateException  ; line 6
+            b5: <- b3
+              jump b6
+            b6: <- b5
+              ; stmt line 9
+              ; stmt line 10
+              v9 = const 1: int
+              v10 = add v0, v9: int
+              jump b7
+            b7: <- b6, b2
+              ; stmt line 12
+              v16 = phi [b6 v4] [b2 v13]: int
+              v17 = phi [b6 v10] [b2 v15]: int
+              v18 = add v16, v17: int
+              jump b8
+            b8: <- b7
+              return v18
+            proof blockers: (none)
+        "#]],
+    );
+}
+
+#[test]
+fn switch_with_fall_through_and_inlined_call() {
+    check(
+        "class A {\n  static int twice(int v) { return 2 * v; }\n  static int f(int d) {\n    int k;\n    switch (d) {\n      case 1: k = 0; break;\n      case 3: k = 2;\n      case 4: k = twice(3); break;\n      default: k = 1;\n    }\n    return k;\n  }\n}\n",
+        "f",
+        LowerMode::Synthesis { unroll: 2 },
+        expect![[r#"
+            fn A.f(d: int) -> int [synthesis, unroll 2]
+            b0:
+              ; stmt line 4
+              ; stmt line 5
+              v0 = param 0 (d): int
+              v1 = const 1: int
+              v2 = eq v0, v1: boolean
+              branch v2 ? b1 : b2  ; d == 1
+            b1: <- b0
+              ; stmt line 6
+              ; stmt line 6
+              v7 = const 0: int
+              jump b9
+            b2: <- b0
+              v3 = const 3: int
+              v4 = eq v0, v3: boolean
+              branch v4 ? b3 : b4  ; d == 3
+            b3: <- b2
+              ; stmt line 7
+              v8 = const 2: int
+              jump b5
+            b4: <- b2
+              v5 = const 4: int
+              v6 = eq v0, v5: boolean
+              branch v6 ? b5 : b7  ; d == 4
+            b5: <- b4, b3
+              ; stmt line 8
+              ; stmt line 2
+              v9 = const 3: int
+              v10 = const 2: int
+              v11 = mul v10, v9: int
+              jump b6
+            b6: <- b5
+              ; stmt line 8
+              jump b9
+            b7: <- b4
+              jump b8
+            b8: <- b7
+              ; stmt line 9
+              v12 = const 1: int
+              jump b9
+            b9: <- b1, b6, b8
+              ; stmt line 11
+              v13 = phi [b1 v7] [b6 v11] [b8 v12]: int
+              jump b10
+            b10: <- b9
+              return v13
+            proof blockers: (none)
+        "#]],
+    );
+}
+
+#[test]
+fn strings() {
+    check(
+        "class A {\n  static boolean f(String s) {\n    String t = s.trim();\n    return t.startsWith(\"#\") && t.length() == 3;\n  }\n}\n",
+        "f",
+        LowerMode::Synthesis { unroll: 2 },
+        expect![[r##"
+            fn A.f(s: String) -> boolean [synthesis, unroll 2]
+            b0:
+              ; stmt line 3
+              v0 = param 0 (s): String
+              v1 = str.isnull v0: boolean
+              branch v1 ? b1 : b2
+            b1: <- b0
+              throw NullPointerException  ; line 3
+            b2: <- b0
+              ; stmt line 4
+              v2 = str.trim v0: String
+              v3 = const "#": String
+              v4 = str.startswith v2, v3: boolean
+              branch v4 ? b3 : b5  ; t.startsWith("#")
+            b3: <- b2
+              v5 = str.length v2: int
+              v6 = const 3: int
+              v7 = eq v5, v6: boolean
+              branch v7 ? b4 : b5  ; t.length() == 3
+            b4: <- b3
+              v8 = const true: boolean
+              jump b6
+            b5: <- b2, b3
+              v9 = const false: boolean
+              jump b6
+            b6: <- b4, b5
+              v10 = phi [b4 v8] [b5 v9]: boolean
+              jump b7
+            b7: <- b6
+              return v10
+            proof blockers: (none)
+        "##]],
+    );
+}
+
+#[test]
+fn unsupported_constructs_become_blockers() {
+    check(
+        "class A {\n  static int f(int[] a) {\n    return a[0];\n  }\n}\n",
+        "f",
+        LowerMode::OverApprox,
+        expect![[r#"
+            fn A.f(a: int[]) -> int [over-approximation]
+            b0:
+              ; stmt line 3
+              v0 = param 0 (a): ref
+              cutoff unsupported: arrays are not modelled yet
+            b1:
+              v1 = nondet opaque (an array): int
+              jump b2
+            b2: <- b1
+              return v1
+            proof blockers:
+              - arrays are not modelled yet
+        "#]],
+    );
+}
