@@ -9,9 +9,11 @@
 mod encode;
 mod explain;
 mod ffi;
+mod naive;
 mod solve;
 pub mod strings;
 
 pub use encode::Encoder;
 pub use explain::{DeadCode, Decision, Status};
+pub use naive::{solve_naive, solve_naive_with};
 pub use solve::{solve_reach, SolveOptions, Verdict};
