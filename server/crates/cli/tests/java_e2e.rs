@@ -745,6 +745,10 @@ fn report(outcomes: &[Outcome]) -> (String, usize) {
          jreach gen median {median:.2}s, max {max:.2}s"
     )
     .unwrap();
+    let mut slowest: Vec<&Outcome> = outcomes.iter().collect();
+    slowest.sort_by(|a, b| b.secs.total_cmp(&a.secs));
+    let slowest: Vec<String> = slowest.iter().take(3).map(|o| format!("{} {:.2}s", o.target.loc(), o.secs)).collect();
+    writeln!(text, "slowest: {}", slowest.join(", ")).unwrap();
     let failures: Vec<&Outcome> = outcomes.iter().filter(|o| o.failure.is_some()).collect();
     if !failures.is_empty() {
         let width = failures.iter().map(|o| o.target.loc().len()).max().unwrap_or(0);
