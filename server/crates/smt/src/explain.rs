@@ -124,25 +124,24 @@ impl<'f> DeadCode<'f> {
         }
     }
 
-    /// Marks every block and branch edge that is taken in the current model as live.
+    /// Marks every block and branch edge that is taken in the current model as live: the model
+    /// fixes every branch condition, so it describes one path from the entry, followed here.
     fn learn_from_model(&mut self) {
         let Some(model) = self.solver.get_model() else { return };
-        let holds = |b: &Bool| model.eval(b, true).and_then(|v| v.as_bool()).unwrap_or(false);
-        for b in self.f.block_ids() {
-            if self.blocks[b.index()].is_some() || !holds(&self.enc.guard(b)) {
-                continue;
-            }
+        let mut b = self.f.entry;
+        loop {
             self.blocks[b.index()] = Some(Status::Live);
-            for taken in [true, false] {
-                let d = Decision { block: b, taken };
-                if self.edges.contains_key(&d) {
-                    continue;
-                }
-                if let Some(succ) = branch_succ(self.f, d) {
-                    if holds(&self.enc.edge_guard(b, succ)) {
-                        self.edges.insert(d, Status::Live);
+            match &self.f.block(b).term {
+                Terminator::Jump(t) => b = *t,
+                Terminator::Branch { cond, then_to, else_to, .. } => {
+                    let Some(c) = self.enc.value(*cond).and_then(|c| c.as_bool()) else { return };
+                    let Some(taken) = model.eval(&c, true).and_then(|v| v.as_bool()) else { return };
+                    if then_to != else_to {
+                        self.edges.insert(Decision { block: b, taken }, Status::Live);
                     }
+                    b = if taken { *then_to } else { *else_to };
                 }
+                _ => return,
             }
         }
     }

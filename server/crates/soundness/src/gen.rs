@@ -1,0 +1,600 @@
+//! A generator of small random Java classes over the subset jreach models: `int`, `long` and
+//! `boolean` parameters and locals, arithmetic with `/`, `%` and shifts, casts, `if`/`else`,
+//! `&&`/`||`/`!`, `?:`, bounded `for`/`while`/`do` loops with `break`/`continue` (also labeled),
+//! `switch` with fall-through, `try`/`catch (ArithmeticException)`/`finally`, early `return`s and
+//! calls to generated static helpers.
+//!
+//! Every class compiles with `javac`: locals are initialised where declared, `return`, `break` and
+//! `continue` only end the block of an `if` without `else` (so no statement is unreachable in the
+//! sense of JLS 14.22), and loop conditions always read a counter (never a constant expression).
+//! Loops terminate: each has a counter that only the loop itself advances.
+//!
+//! The class is written twice at once: as is, and instrumented with a `hit(N);` call before the
+//! N-th statement of the method under test, for runs on the JVM.
+
+use std::ops::Range;
+
+/// SplitMix64: small, fast, and reproducible from a seed.
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `0..n` (`n > 0`).
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next_u64() % n
+    }
+
+    /// True with probability `p` percent.
+    pub fn pct(&mut self, p: u64) -> bool {
+        self.below(100) < p
+    }
+
+    pub fn pick<'a, T>(&mut self, xs: &'a [T]) -> &'a T {
+        &xs[self.below(xs.len() as u64) as usize]
+    }
+
+    /// A small integer in `lo..=hi`.
+    pub fn range(&mut self, lo: i64, hi: i64) -> i64 {
+        lo + self.below((hi - lo + 1) as u64) as i64
+    }
+}
+
+/// Types of generated parameters and locals.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum JTy {
+    Int,
+    Long,
+    Bool,
+}
+
+impl JTy {
+    pub fn java(self) -> &'static str {
+        match self {
+            JTy::Int => "int",
+            JTy::Long => "long",
+            JTy::Bool => "boolean",
+        }
+    }
+}
+
+/// One generated class.
+#[derive(Clone, Debug)]
+pub struct Generated {
+    /// Class name.
+    pub class: String,
+    /// The class as written.
+    pub source: String,
+    /// The same class with `hit(i);` before statement `i` of `m` and a `HIT` array.
+    pub instrumented: String,
+    /// Byte ranges in `source` of the statements of `m`, by instrumentation id.
+    pub stmts: Vec<Range<usize>>,
+    /// The parameter types of `m`.
+    pub params: Vec<JTy>,
+}
+
+struct Gen<'r> {
+    rng: &'r mut Rng,
+    plain: String,
+    instr: String,
+    stmts: Vec<Range<usize>>,
+    /// Variables readable here, by type: (name, assignable).
+    vars: Vec<(String, JTy, bool)>,
+    fresh: u32,
+    /// Enclosing loops (labels) and switches: for `break`/`continue`.
+    loops: Vec<Option<String>>,
+    switches: u32,
+    helpers: Vec<String>,
+    budget: i32,
+    instrument: bool,
+}
+
+impl Gen<'_> {
+    fn w(&mut self, s: &str) {
+        self.plain.push_str(s);
+        self.instr.push_str(s);
+    }
+
+    fn indent(&mut self, depth: usize) {
+        let s = "    ".repeat(depth);
+        self.w(&s);
+    }
+
+    /// Starts statement number `id` at the current position; returns the id.
+    fn begin(&mut self) -> usize {
+        let id = self.stmts.len();
+        self.stmts.push(self.plain.len()..self.plain.len());
+        if self.instrument {
+            self.instr.push_str(&format!("hit({id}); "));
+        }
+        id
+    }
+
+    fn end(&mut self, id: usize) {
+        self.stmts[id].end = self.plain.len();
+    }
+
+    fn name(&mut self, prefix: &str) -> String {
+        self.fresh += 1;
+        format!("{prefix}{}", self.fresh)
+    }
+
+    fn var_of(&mut self, ty: JTy, assignable: bool) -> Option<String> {
+        let c: Vec<&(String, JTy, bool)> = self.vars.iter().filter(|v| v.1 == ty && (!assignable || v.2)).collect();
+        if c.is_empty() {
+            None
+        } else {
+            Some(self.rng.pick(&c).0.clone())
+        }
+    }
+
+    // ---- expressions -------------------------------------------------------------------
+
+    fn int_const(&mut self) -> String {
+        match self.rng.below(10) {
+            0 => "Integer.MAX_VALUE".into(),
+            1 => "Integer.MIN_VALUE".into(),
+            2 => self.rng.range(-1000, 1000).to_string(),
+            _ => self.rng.range(-5, 9).to_string(),
+        }
+    }
+
+    fn int_expr(&mut self, d: u32) -> String {
+        if d == 0 || self.rng.pct(30) {
+            return match self.var_of(JTy::Int, false) {
+                Some(v) if self.rng.pct(70) => v,
+                _ => paren_neg(self.int_const()),
+            };
+        }
+        match self.rng.below(14) {
+            0..=5 => {
+                let op =
+                    *self.rng.pick(&["+", "-", "*", "/", "%", "&", "|", "^", "<<", ">>", ">>>", "+", "-", "/", "%"]);
+                format!("({} {op} {})", self.int_expr(d - 1), self.int_expr(d - 1))
+            }
+            6 => format!("(-{})", self.int_expr(d - 1)),
+            7 => format!("(~{})", self.int_expr(d - 1)),
+            8 => format!("((int) {})", self.long_expr(d - 1)),
+            9 => format!("(({}) {})", self.rng.pick(&["byte", "short", "char"]), self.int_expr(d - 1)),
+            10 => format!("({} ? {} : {})", self.bool_expr(d - 1), self.int_expr(d - 1), self.int_expr(d - 1)),
+            11 if !self.helpers.is_empty() => {
+                let h = self.rng.pick(&self.helpers).clone();
+                format!("{h}({}, {})", self.int_expr(d - 1), self.int_expr(d - 1))
+            }
+            12 => {
+                let f = *self.rng.pick(&["Math.abs", "Math.max", "Math.min", "Math.floorMod"]);
+                if f == "Math.abs" {
+                    format!("{f}({})", self.int_expr(d - 1))
+                } else {
+                    format!("{f}({}, {})", self.int_expr(d - 1), self.int_expr(d - 1))
+                }
+            }
+            _ => self.int_expr(d - 1),
+        }
+    }
+
+    fn long_expr(&mut self, d: u32) -> String {
+        if d == 0 || self.rng.pct(30) {
+            return match self.var_of(JTy::Long, false) {
+                Some(v) if self.rng.pct(70) => v,
+                _ => match self.rng.below(8) {
+                    0 => "Long.MAX_VALUE".into(),
+                    1 => "Long.MIN_VALUE".into(),
+                    2 => format!("{}L", self.rng.range(0, 5_000_000_000)),
+                    _ => format!("{}L", self.rng.range(0, 9)),
+                },
+            };
+        }
+        match self.rng.below(8) {
+            0..=3 => {
+                let op = *self.rng.pick(&["+", "-", "*", "/", "%", "&", "|", "^", "<<", ">>", ">>>"]);
+                let rhs = if matches!(op, "<<" | ">>" | ">>>") && self.rng.pct(50) {
+                    self.int_expr(d - 1)
+                } else {
+                    self.long_expr(d - 1)
+                };
+                format!("({} {op} {rhs})", self.long_expr(d - 1))
+            }
+            4 => format!("((long) {})", self.int_expr(d - 1)),
+            5 => format!("(-{})", self.long_expr(d - 1)),
+            6 => format!("({} ? {} : {})", self.bool_expr(d - 1), self.long_expr(d - 1), self.long_expr(d - 1)),
+            _ => self.long_expr(d - 1),
+        }
+    }
+
+    fn bool_expr(&mut self, d: u32) -> String {
+        if d == 0 || self.rng.pct(20) {
+            return match self.var_of(JTy::Bool, false) {
+                Some(v) if self.rng.pct(80) => v,
+                _ => self.cmp(0),
+            };
+        }
+        match self.rng.below(8) {
+            0..=3 => self.cmp(d - 1),
+            4 => format!("({} && {})", self.bool_expr(d - 1), self.bool_expr(d - 1)),
+            5 => format!("({} || {})", self.bool_expr(d - 1), self.bool_expr(d - 1)),
+            6 => format!("(!{})", self.bool_expr(d - 1)),
+            _ => format!(
+                "({} {} {})",
+                self.bool_expr(d - 1),
+                self.rng.pick(&["==", "!=", "^", "&", "|"]),
+                self.bool_expr(d - 1)
+            ),
+        }
+    }
+
+    /// A comparison, mostly of a variable against a small constant (so that conditions on the same
+    /// variable meet and sometimes contradict each other).
+    fn cmp(&mut self, d: u32) -> String {
+        let op = *self.rng.pick(&["<", "<=", ">", ">=", "==", "!="]);
+        if self.rng.pct(60) {
+            let c = self.rng.range(-3, 6);
+            if let Some(v) = self.var_of(JTy::Int, false).filter(|_| self.rng.pct(75)) {
+                return format!("({v} {op} {})", paren_neg(c.to_string()));
+            }
+            if let Some(v) = self.var_of(JTy::Long, false) {
+                return format!("({v} {op} {})", paren_neg(format!("{c}L")));
+            }
+        }
+        if self.rng.pct(70) {
+            format!("({} {op} {})", self.int_expr(d), self.int_expr(d))
+        } else {
+            format!("({} {op} {})", self.long_expr(d), self.long_expr(d))
+        }
+    }
+
+    // ---- statements --------------------------------------------------------------------
+
+    fn block(&mut self, depth: usize, n: u32) {
+        let saved = self.vars.len();
+        let count = 1 + self.rng.below(n as u64) as u32;
+        for _ in 0..count {
+            if self.budget <= 0 {
+                break;
+            }
+            self.stmt(depth);
+        }
+        // An early exit, only ever as the last statement of an `if` without `else`.
+        if self.rng.pct(15) {
+            self.indent(depth);
+            let id = self.begin();
+            let c = self.bool_expr(2);
+            self.w(&format!("if ({c}) {{\n"));
+            self.indent(depth + 1);
+            let id2 = self.begin();
+            let exits = self.exit_stmt();
+            self.w(&exits);
+            self.end(id2);
+            self.w("\n");
+            self.indent(depth);
+            self.w("}");
+            self.end(id);
+            self.w("\n");
+        }
+        self.vars.truncate(saved);
+    }
+
+    fn exit_stmt(&mut self) -> String {
+        let mut options = vec![0];
+        if !self.loops.is_empty() {
+            options.extend([1, 2]);
+        }
+        if self.switches > 0 || !self.loops.is_empty() {
+            options.push(3);
+        }
+        match *self.rng.pick(&options) {
+            0 => format!("return {};", self.int_expr(2)),
+            1 => match self.loops.iter().rev().find_map(|l| l.clone()).filter(|_| self.rng.pct(40)) {
+                Some(l) => format!("continue {l};"),
+                None => "continue;".into(),
+            },
+            2 => match self.loops.iter().rev().find_map(|l| l.clone()).filter(|_| self.rng.pct(40)) {
+                Some(l) => format!("break {l};"),
+                None => "break;".into(),
+            },
+            _ => "break;".into(),
+        }
+    }
+
+    fn stmt(&mut self, depth: usize) {
+        self.budget -= 1;
+        self.indent(depth);
+        let nested = depth < 5 && self.budget > 2;
+        let kind = if nested { self.rng.below(20) } else { self.rng.below(6) };
+        let id = self.begin();
+        match kind {
+            0..=2 => {
+                let ty = *self.rng.pick(&[JTy::Int, JTy::Int, JTy::Long, JTy::Bool]);
+                match self.var_of(ty, true) {
+                    Some(v) => {
+                        let op = match ty {
+                            JTy::Bool => *self.rng.pick(&["=", "&=", "|=", "^="]),
+                            _ => *self.rng.pick(&[
+                                "=", "=", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", ">>>=", "&=", "|=", "^=",
+                            ]),
+                        };
+                        let e = match ty {
+                            JTy::Int if self.rng.pct(20) => {
+                                let l = self.long_expr(2);
+                                if op == "=" {
+                                    format!("(int) {l}")
+                                } else {
+                                    l
+                                }
+                            }
+                            JTy::Int => self.int_expr(3),
+                            JTy::Long => self.long_expr(3),
+                            JTy::Bool => self.bool_expr(2),
+                        };
+                        self.w(&format!("{v} {op} {e};"));
+                    }
+                    None => self.w(";"),
+                }
+            }
+            3 => {
+                let v = self.var_of(JTy::Int, true).unwrap_or_else(|| "a0".into());
+                let op = *self.rng.pick(&["++", "--"]);
+                self.w(&format!("{v}{op};"));
+            }
+            4 => {
+                let n = self.name("t");
+                let e = self.int_expr(3);
+                self.w(&format!("int {n} = {e};"));
+                self.vars.push((n, JTy::Int, true));
+            }
+            5 => {
+                let v = self.var_of(JTy::Int, true).unwrap_or_else(|| "a0".into());
+                let h = if self.helpers.is_empty() { None } else { Some(self.rng.pick(&self.helpers).clone()) };
+                match h {
+                    Some(h) => {
+                        let (x, y) = (self.int_expr(2), self.int_expr(2));
+                        self.w(&format!("{v} = {h}({x}, {y});"))
+                    }
+                    None => self.w(&format!("{v} = {v} / 2;")),
+                }
+            }
+            6..=8 => {
+                let c = self.bool_expr(3);
+                self.w(&format!("if ({c}) {{\n"));
+                self.block(depth + 1, 3);
+                self.indent(depth);
+                if self.rng.pct(50) {
+                    self.w("} else {\n");
+                    self.block(depth + 1, 3);
+                    self.indent(depth);
+                }
+                self.w("}");
+            }
+            9..=10 => {
+                let i = self.name("i");
+                let n = self.rng.range(0, 4);
+                let label = self.rng.pct(25).then(|| self.name("L"));
+                if let Some(l) = &label {
+                    self.w(&format!("{l}: "));
+                }
+                self.w(&format!("for (int {i} = 0; {i} < {n}; {i}++) {{\n"));
+                self.vars.push((i.clone(), JTy::Int, false));
+                self.loops.push(label);
+                self.block(depth + 1, 3);
+                self.loops.pop();
+                self.vars.retain(|v| v.0 != i);
+                self.indent(depth);
+                self.w("}");
+            }
+            11 => {
+                // The counter is declared by the statement before the loop.
+                let w = self.name("w");
+                let n = self.rng.range(0, 4);
+                self.w(&format!("int {w} = 0;"));
+                self.end(id);
+                self.w("\n");
+                self.indent(depth);
+                let id2 = self.begin();
+                let c = self.bool_expr(2);
+                let is_do = self.rng.pct(40);
+                if is_do {
+                    self.w(&format!("do {{\n"));
+                } else {
+                    self.w(&format!("while ({w} < {n} && {c}) {{\n"));
+                }
+                self.indent(depth + 1);
+                let id3 = self.begin();
+                self.w(&format!("{w}++;"));
+                self.end(id3);
+                self.w("\n");
+                self.vars.push((w.clone(), JTy::Int, false));
+                self.loops.push(None);
+                self.block(depth + 1, 3);
+                self.loops.pop();
+                self.indent(depth);
+                if is_do {
+                    self.w(&format!("}} while ({w} < {n} && {c});"));
+                } else {
+                    self.w("}");
+                }
+                self.end(id2);
+                self.w("\n");
+                return;
+            }
+            12..=13 => {
+                let sel = self.int_expr(2);
+                self.w(&format!("switch ({sel}) {{\n"));
+                let mut cases: Vec<i64> = (0..1 + self.rng.below(4)).map(|_| self.rng.range(-2, 5)).collect();
+                cases.sort();
+                cases.dedup();
+                let default_at = self.rng.pct(60).then(|| self.rng.below(cases.len() as u64 + 1) as usize);
+                self.switches += 1;
+                for i in 0..=cases.len() {
+                    if default_at == Some(i) {
+                        self.indent(depth + 1);
+                        self.w("default:\n");
+                        self.switch_group(depth);
+                    }
+                    if let Some(c) = cases.get(i) {
+                        self.indent(depth + 1);
+                        self.w(&format!("case {c}:\n"));
+                        self.switch_group(depth);
+                    }
+                }
+                self.switches -= 1;
+                self.indent(depth);
+                self.w("}");
+            }
+            14..=16 => {
+                let e = self.name("e");
+                self.w("try {\n");
+                self.block(depth + 1, 3);
+                self.indent(depth);
+                let fin = self.rng.pct(25);
+                if !fin || self.rng.pct(70) {
+                    self.w(&format!("}} catch (ArithmeticException {e}) {{\n"));
+                    self.block(depth + 1, 2);
+                    self.indent(depth);
+                }
+                if fin {
+                    self.w("} finally {\n");
+                    // No early exits from finally (they would swallow exceptions: legal, but
+                    // javac warns).
+                    let saved = (std::mem::take(&mut self.loops), self.switches);
+                    self.switches = 0;
+                    self.block(depth + 1, 2);
+                    self.loops = saved.0;
+                    self.switches = saved.1;
+                    self.indent(depth);
+                }
+                self.w("}");
+            }
+            17 => {
+                let c = self.bool_expr(3);
+                let v = self.var_of(JTy::Int, true).unwrap_or_else(|| "a0".into());
+                let (x, y) = (self.int_expr(2), self.int_expr(2));
+                self.w(&format!("{v} = {c} ? {x} : {y};"));
+            }
+            _ => {
+                self.w("{\n");
+                self.block(depth + 1, 3);
+                self.indent(depth);
+                self.w("}");
+            }
+        }
+        self.end(id);
+        self.w("\n");
+    }
+
+    fn switch_group(&mut self, depth: usize) {
+        let n = self.rng.below(3);
+        let saved = self.vars.len();
+        for _ in 0..n {
+            if self.budget > 0 {
+                self.stmt(depth + 2);
+            }
+        }
+        self.vars.truncate(saved);
+        if self.rng.pct(65) {
+            self.indent(depth + 2);
+            let id = self.begin();
+            self.w("break;");
+            self.end(id);
+            self.w("\n");
+        }
+    }
+}
+
+/// `-3` as `(-3)`, so that it can follow any operator.
+fn paren_neg(s: String) -> String {
+    if s.starts_with('-') {
+        format!("({s})")
+    } else {
+        s
+    }
+}
+
+/// Generates class `class` with static helpers and a method `m` of about `size` statements.
+pub fn generate(rng: &mut Rng, class: &str, size: i32) -> Generated {
+    let nparams = 1 + rng.below(3) as usize;
+    let params: Vec<JTy> = (0..nparams).map(|_| *rng.pick(&[JTy::Int, JTy::Int, JTy::Long, JTy::Bool])).collect();
+    let mut g = Gen {
+        rng,
+        plain: String::new(),
+        instr: String::new(),
+        stmts: Vec::new(),
+        vars: Vec::new(),
+        fresh: 0,
+        loops: Vec::new(),
+        switches: 0,
+        helpers: Vec::new(),
+        budget: 0,
+        instrument: false,
+    };
+    g.w(&format!("class {class} {{\n"));
+    g.instr.push_str("    static boolean[] HIT = new boolean[4096];\n    static void hit(int i) { HIT[i] = true; }\n");
+    // Helpers: small, loop-free, possibly dividing by zero.
+    let nh = g.rng.below(3);
+    for k in 0..nh {
+        let h = format!("h{k}");
+        g.vars = vec![("a".into(), JTy::Int, true), ("b".into(), JTy::Int, true)];
+        g.w(&format!("    static int {h}(int a, int b) {{\n"));
+        g.budget = 3;
+        let c = g.bool_expr(2);
+        let (x, y) = (g.int_expr(2), g.int_expr(2));
+        g.w(&format!("        if ({c}) {{\n            return {x};\n        }}\n        return {y};\n    }}\n"));
+        g.helpers.push(h);
+    }
+    // The method under test.
+    let names: Vec<String> = (0..params.len()).map(|i| format!("p{i}")).collect();
+    let sig: Vec<String> = params.iter().zip(&names).map(|(t, n)| format!("{} {n}", t.java())).collect();
+    g.w(&format!("    static int m({}) {{\n", sig.join(", ")));
+    g.vars = params.iter().zip(&names).map(|(t, n)| (n.clone(), *t, true)).collect();
+    g.instrument = true;
+    let locals = [("a0", JTy::Int), ("a1", JTy::Int), ("b0", JTy::Long), ("c0", JTy::Bool)];
+    for (n, t) in locals {
+        g.indent(2);
+        let id = g.begin();
+        let e = match t {
+            JTy::Int => g.int_expr(1),
+            JTy::Long => g.long_expr(1),
+            JTy::Bool => g.bool_expr(1),
+        };
+        g.w(&format!("{} {n} = {e};", t.java()));
+        g.end(id);
+        g.w("\n");
+        g.vars.push((n.to_string(), t, true));
+    }
+    g.budget = size;
+    while g.budget > 0 {
+        g.stmt(2);
+    }
+    g.indent(2);
+    let id = g.begin();
+    g.w("return (int) (a0 + a1 + b0) + (c0 ? 1 : 0);");
+    g.end(id);
+    g.w("\n    }\n}\n");
+    Generated { class: class.to_string(), source: g.plain, instrumented: g.instr, stmts: g.stmts, params }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn same_seed_same_class() {
+        let a = generate(&mut Rng::new(7), "G", 12);
+        let b = generate(&mut Rng::new(7), "G", 12);
+        assert_eq!(a.source, b.source);
+        assert!(!a.stmts.is_empty());
+        for r in &a.stmts {
+            assert!(r.start < r.end && r.end <= a.source.len());
+        }
+    }
+}

@@ -1,0 +1,30 @@
+//! A quick soundness run: 300 random methods, 20 of them also on the JVM (when `javac` is on the
+//! path). No finding may be refuted.
+
+use std::time::Duration;
+
+use jreach_soundness::{soundness_run, RunOptions};
+
+#[test]
+fn no_executed_statement_is_reported_unreachable() {
+    let has_java = std::process::Command::new("javac").arg("-version").output().is_ok_and(|o| o.status.success());
+    let opts = RunOptions {
+        methods: 300,
+        jvm_sample: if has_java { 20 } else { 0 },
+        seed: 2024,
+        runs_per_method: 24,
+        size: 14,
+        timeout: Duration::from_secs(10),
+    };
+    let (stats, violations) = soundness_run(&opts, &|_, _| {});
+    for v in violations.iter().take(3) {
+        eprintln!("{} on ({}): {}\n{}", v.observed, v.inputs.join(", "), v.finding.message, v.source);
+    }
+    assert!(violations.is_empty(), "{} refuted findings; {stats:#?}", violations.len());
+    assert_eq!(stats.methods, 300);
+    assert!(stats.verdicts > 0 && stats.executed_checked > 0, "{stats:#?}");
+    if has_java {
+        assert_eq!(stats.jvm_methods, 20);
+        assert!(stats.jvm_executed_checked > 0, "{stats:#?}");
+    }
+}
