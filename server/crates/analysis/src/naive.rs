@@ -15,7 +15,9 @@
 //!   values (a value that is not a φ has exactly one conditional definition, `(true, its
 //!   expression)`, so substituting it up front changes nothing). φs stay as [`Expr::Local`] leaves;
 //!   values the production encoder treats as fresh unknowns become [`Expr::Fresh`] leaves, shared by
-//!   value id so every occurrence denotes the same unknown.
+//!   value id so every occurrence denotes the same unknown. Strings are such leaves here too (see
+//!   [`is_opaque`]): conditions on them are over-approximated, so the engine is an oracle for
+//!   primitive arithmetic and control flow.
 //! * **Path conditions** (section 3.2, computed by one forward pass over the acyclic CFG):
 //!   `CC(entry) = {⊤}`, `CC(b) = ∪_pred {c ∧ edgecond(pred→b) : c ∈ CC(pred)}`. Literals are
 //!   [`Literal`]s: the expression of a branch condition with a polarity.
@@ -673,8 +675,10 @@ fn join_complements(conjs: Vec<Conjunction>) -> Vec<Conjunction> {
     items.into_iter().flatten().collect()
 }
 
-/// Whether the production encoder gives value `v` a fresh unknown rather than a term computed from
-/// its operands (so the reference engine must too, with one unknown per value).
+/// Whether the reference engine treats value `v` as an unknown ([`Expr::Fresh`], one per value):
+/// wherever the production encoder gives a value a fresh term rather than one computed from its
+/// operands, and also for strings (string constants and `Op::Str`), which the production encoder
+/// models on z3's string theory but this engine does not: there it over-approximates.
 pub fn is_opaque(f: &Function, v: ValueId) -> bool {
     let vd = f.value(v);
     match &vd.op {
