@@ -114,8 +114,16 @@ fn bv_to_int(x: &BV) -> Int {
     x.to_int(true)
 }
 
-fn int_to_bv32(x: &Int) -> BV {
-    BV::from_int(x, 32)
+/// A Java int equal to the integer `x`: a fresh bit-vector tied to `x` through `bv2int` (which z3
+/// handles far better than `int2bv`). The tie holds when `guard` does.
+fn int_to_bv32(x: &Int, guard: Option<Bool>, side: &mut Vec<Bool>) -> BV {
+    let v = BV::fresh_const("int", 32);
+    let tie = v.to_int(true).eq(x);
+    side.push(match guard {
+        Some(g) => g.implies(&tie),
+        None => tie,
+    });
+    v
 }
 
 fn map_case(u: &ZStr, lower: bool) -> ZStr {
@@ -211,7 +219,7 @@ pub fn encode(op: StrOp, args: &[Dynamic], arg_tys: &[Ty], side: &mut Vec<Bool>)
             let x = s(&args[0]);
             d(&x.eq(&null()).ite(&ZStr::from("null"), &x))
         }
-        StrOp::Length => d(&int_to_bv32(&s(&args[0]).length())),
+        StrOp::Length => d(&int_to_bv32(&s(&args[0]).length(), None, side)),
         StrOp::CharAt => d(&code_of(&s(&args[0]).at(bv_to_int(&b(&args[1]))))),
         StrOp::Substring => {
             let (bi, ei) = (bv_to_int(&b(&args[1])), bv_to_int(&b(&args[2])));
@@ -226,8 +234,8 @@ pub fn encode(op: StrOp, args: &[Dynamic], arg_tys: &[Ty], side: &mut Vec<Bool>)
         StrOp::StartsWith => d(&s(&args[1]).prefix(&s(&args[0]))),
         StrOp::EndsWith => d(&s(&args[1]).suffix(&s(&args[0]))),
         StrOp::Contains => d(&s(&args[0]).contains(&s(&args[1]))),
-        StrOp::IndexOf => d(&int_to_bv32(&seq_index(&s(&args[0]), &s(&args[1])))),
-        StrOp::LastIndexOf => d(&int_to_bv32(&seq_last_index(&s(&args[0]), &s(&args[1])))),
+        StrOp::IndexOf => d(&int_to_bv32(&seq_index(&s(&args[0]), &s(&args[1])), None, side)),
+        StrOp::LastIndexOf => d(&int_to_bv32(&seq_last_index(&s(&args[0]), &s(&args[1])), None, side)),
         StrOp::Trim => d(&trim(&s(&args[0]), side)),
         StrOp::ToLowerCase | StrOp::ToUpperCase => {
             let x = s(&args[0]);
@@ -251,7 +259,10 @@ pub fn encode(op: StrOp, args: &[Dynamic], arg_tys: &[Ty], side: &mut Vec<Bool>)
         }
         StrOp::FromBool => d(&args[0].as_bool().expect("a boolean").ite(&ZStr::from("true"), &ZStr::from("false"))),
         StrOp::ParsesAsInt => d(&parse_int(&s(&args[0])).0),
-        StrOp::ParseInt => d(&int_to_bv32(&parse_int(&s(&args[0])).1)),
+        StrOp::ParseInt => {
+            let (ok, v) = parse_int(&s(&args[0]));
+            d(&int_to_bv32(&v, Some(ok), side))
+        }
         StrOp::Reverse => {
             let x = s(&args[0]);
             d(&charwise(&x, side, |i, len| x.at(len.clone() - Int::from_i64(1 + i))))
