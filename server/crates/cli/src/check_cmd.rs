@@ -1,14 +1,27 @@
-//! `jreach check`: unreachable-code diagnostics over files and trees, in parallel.
+//! `jreach check`: unreachable-code and constant-condition diagnostics over files and trees, in
+//! parallel, as text (`file:line:col: warning: message [code]`), JSON (LSP-shaped diagnostics,
+//! 0-based lines and UTF-16 columns) or SARIF 2.1.0. A summary goes to stderr: files, methods,
+//! findings, and the methods without a verdict with their most common reasons (JSON and SARIF
+//! carry the same numbers).
 
+use std::collections::HashMap;
+use std::io::IsTerminal;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use jreach_ide::{check_file, MethodVerdict};
+use jreach_ide::{
+    check_method, Finding, MethodVerdict, CONDITION_ALWAYS_FALSE, CONDITION_ALWAYS_TRUE, UNREACHABLE_CODE,
+};
+use jreach_syntax::{MethodInfo, SourceFile};
 use rayon::prelude::*;
-use serde_json::json;
+use serde_json::{json, Value};
 
 use crate::input::{read_java, EXIT_ERROR};
 use crate::Format;
+
+/// Exit status of `--fail-on-findings` when something was found.
+const EXIT_FINDINGS: u8 = 1;
 
 /// Every `.java` file under the given paths, sorted.
 fn java_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
@@ -34,98 +47,375 @@ fn java_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
         }
     }
     out.sort();
+    out.dedup();
     Ok(out)
 }
 
-/// 0-based UTF-16 column of byte `offset` on its line.
-fn utf16_col(text: &str, line_start: usize, offset: usize) -> usize {
-    text[line_start..offset].encode_utf16().count()
+/// A 0-based (line, UTF-16 column) position.
+#[derive(Copy, Clone, Debug)]
+struct Pos {
+    line: usize,
+    character: usize,
 }
 
-pub fn run(paths: &[PathBuf], format: Format, timeout: f64) -> u8 {
-    let files = match java_files(paths) {
+/// One finding with positions resolved.
+struct Diag {
+    file: String,
+    start: Pos,
+    end: Pos,
+    code: &'static str,
+    message: String,
+    related: Vec<(Pos, Pos, String)>,
+}
+
+/// What checking one file gave.
+struct FileResult {
+    path: PathBuf,
+    lines: usize,
+    diags: Vec<Diag>,
+    verdicts: Vec<MethodVerdict>,
+    /// Wall time per method.
+    times: Vec<Duration>,
+    error: Option<String>,
+}
+
+fn pos(src: &SourceFile, offset: usize) -> Pos {
+    let (line, _) = src.lines.position(offset);
+    let start = src.lines.line_range(line).map(|r| r.start).unwrap_or(0).min(offset);
+    Pos { line, character: src.text[start..offset].encode_utf16().count() }
+}
+
+fn check_one(path: &Path, timeout: Duration) -> FileResult {
+    let mut r =
+        FileResult { path: path.to_path_buf(), lines: 0, diags: vec![], verdicts: vec![], times: vec![], error: None };
+    let src = match read_java(path) {
+        Ok(s) => s,
+        Err((_, msg)) => {
+            r.error = Some(msg);
+            return r;
+        }
+    };
+    r.lines = src.text.lines().count();
+    let file = abs(path);
+    let mut findings: Vec<Finding> = Vec::new();
+    for m in MethodInfo::all(&src) {
+        let t = Instant::now();
+        let (verdict, fs) = check_method(&src, &m, timeout);
+        r.times.push(t.elapsed());
+        r.verdicts.push(verdict);
+        findings.extend(fs);
+    }
+    let span = |range: &Range<usize>| (pos(&src, range.start), pos(&src, range.end));
+    r.diags = findings
+        .iter()
+        .map(|fd| {
+            let (start, end) = span(&fd.range);
+            let related = fd
+                .related
+                .iter()
+                .filter(|x| x.range.end > x.range.start)
+                .map(|x| {
+                    let (s, e) = span(&x.range);
+                    (s, e, x.message.clone())
+                })
+                .collect();
+            Diag { file: file.clone(), start, end, code: fd.code, message: fd.message.clone(), related }
+        })
+        .collect();
+    r
+}
+
+/// The arguments of `jreach check`.
+pub struct CheckArgs<'a> {
+    pub paths: &'a [PathBuf],
+    pub format: Format,
+    pub timeout: f64,
+    pub fail_on_findings: bool,
+}
+
+pub fn run(args: CheckArgs<'_>) -> u8 {
+    let files = match java_files(args.paths) {
         Ok(f) => f,
         Err(e) => {
             eprintln!("error: {e}");
             return EXIT_ERROR;
         }
     };
-    let timeout = Duration::from_secs_f64(timeout.max(0.001));
-    let results: Vec<(PathBuf, Result<Vec<serde_json::Value>, String>, usize, usize)> = files
+    let timeout = Duration::from_secs_f64(args.timeout.max(0.001));
+    let started = Instant::now();
+    let bar = std::io::stderr().is_terminal().then(|| {
+        let b = indicatif::ProgressBar::new(files.len() as u64);
+        if let Ok(style) = indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} files {elapsed} {wide_msg}") {
+            b.set_style(style);
+        }
+        b
+    });
+    let results: Vec<FileResult> = files
         .par_iter()
-        .map(|path| {
-            let src = match read_java(path) {
-                Ok(s) => s,
-                Err((_, msg)) => return (path.clone(), Err(msg), 0, 0),
-            };
-            let report = check_file(&src, timeout);
-            let no_verdict = report.methods.iter().filter(|(_, v)| matches!(v, MethodVerdict::NoVerdict(_))).count();
-            let diags = report
-                .findings
-                .iter()
-                .map(|fd| {
-                    let (sl, _) = src.lines.position(fd.range.start);
-                    let (el, _) = src.lines.position(fd.range.end);
-                    let sls = src.lines.line_range(sl).map(|r| r.start).unwrap_or(0);
-                    let els = src.lines.line_range(el).map(|r| r.start).unwrap_or(0);
-                    json!({
-                        "file": abs(path),
-                        "range": {
-                            "start": {"line": sl, "character": utf16_col(&src.text, sls, fd.range.start)},
-                            "end": {"line": el, "character": utf16_col(&src.text, els, fd.range.end)},
-                        },
-                        "severity": "warning",
-                        "code": "unreachable-code",
-                        "source": "jreach",
-                        "message": fd.message,
-                    })
-                })
-                .collect();
-            (path.clone(), Ok(diags), report.methods.len(), no_verdict)
+        .map(|p| {
+            let r = check_one(p, timeout);
+            if let Some(b) = &bar {
+                b.inc(1);
+            }
+            r
         })
         .collect();
-    let mut all = Vec::new();
-    let (mut methods, mut no_verdict, mut errors) = (0, 0, 0);
-    for (path, r, m, nv) in results {
-        methods += m;
-        no_verdict += nv;
-        match r {
-            Ok(d) => all.extend(d),
-            Err(e) => {
-                errors += 1;
-                eprintln!("error: {} skipped: {e}", path.display());
-            }
+    if let Some(b) = &bar {
+        b.finish_and_clear();
+    }
+    let elapsed = started.elapsed();
+    let summary = Summary::of(&results, elapsed);
+    for r in &results {
+        if let Some(e) = &r.error {
+            eprintln!("error: {} skipped: {e}", r.path.display());
         }
     }
-    match format {
-        Format::Json => println!(
-            "{}",
-            json!({"diagnostics": all, "summary": {"files": files.len(), "methods": methods, "findings": all.len(), "methods_without_verdict": no_verdict}})
-        ),
+    let diags: Vec<&Diag> = results.iter().flat_map(|r| r.diags.iter()).collect();
+    match args.format {
+        Format::Json => println!("{}", json_report(&diags, &summary)),
+        Format::Sarif => println!("{}", sarif_report(&diags, &summary)),
         Format::Text => {
-            for d in &all {
+            for d in &diags {
                 println!(
-                    "{}:{}:{}: warning: {} [unreachable-code]",
-                    d["file"].as_str().unwrap_or(""),
-                    d["range"]["start"]["line"].as_u64().unwrap_or(0) + 1,
-                    d["range"]["start"]["character"].as_u64().unwrap_or(0) + 1,
-                    d["message"].as_str().unwrap_or("")
+                    "{}:{}:{}: warning: {} [{}]",
+                    d.file,
+                    d.start.line + 1,
+                    d.start.character + 1,
+                    d.message,
+                    d.code
                 );
+                for (s, _, msg) in &d.related {
+                    println!("{}:{}:{}: note: {msg}", d.file, s.line + 1, s.character + 1);
+                }
             }
-            eprintln!(
-                "{} files, {methods} methods, {} findings, {no_verdict} methods without a verdict",
-                files.len(),
-                all.len()
-            );
         }
     }
-    if errors > 0 {
+    eprintln!("{}", summary.line());
+    if summary.errors > 0 {
         EXIT_ERROR
+    } else if args.fail_on_findings && !diags.is_empty() {
+        EXIT_FINDINGS
     } else {
         0
     }
 }
 
+/// Totals over all files.
+struct Summary {
+    files: usize,
+    lines: usize,
+    methods: usize,
+    with_verdict: usize,
+    without_verdict: usize,
+    findings: usize,
+    by_code: Vec<(&'static str, usize)>,
+    /// Reasons for no verdict, most common first (a method with several counts for each).
+    reasons: Vec<(String, usize)>,
+    errors: usize,
+    elapsed: Duration,
+    median_method: Duration,
+}
+
+impl Summary {
+    fn of(results: &[FileResult], elapsed: Duration) -> Summary {
+        let mut reasons: HashMap<String, usize> = HashMap::new();
+        let mut times: Vec<Duration> = Vec::new();
+        let (mut methods, mut without) = (0, 0);
+        for r in results {
+            methods += r.verdicts.len();
+            times.extend(&r.times);
+            for v in &r.verdicts {
+                if let MethodVerdict::NoVerdict(why) = v {
+                    without += 1;
+                    let mut parts: Vec<&str> = why.split("; ").collect();
+                    parts.sort();
+                    parts.dedup();
+                    for p in parts {
+                        *reasons.entry(p.to_string()).or_default() += 1;
+                    }
+                }
+            }
+        }
+        let mut reasons: Vec<(String, usize)> = reasons.into_iter().collect();
+        reasons.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        times.sort();
+        let diags = results.iter().flat_map(|r| r.diags.iter());
+        let count = |code: &str| diags.clone().filter(|d| d.code == code).count();
+        let by_code = [UNREACHABLE_CODE, CONDITION_ALWAYS_FALSE, CONDITION_ALWAYS_TRUE].map(|c| (c, count(c))).to_vec();
+        Summary {
+            files: results.len(),
+            lines: results.iter().map(|r| r.lines).sum(),
+            methods,
+            with_verdict: methods - without,
+            without_verdict: without,
+            findings: diags.count(),
+            by_code,
+            reasons,
+            errors: results.iter().filter(|r| r.error.is_some()).count(),
+            elapsed,
+            median_method: times.get(times.len() / 2).copied().unwrap_or_default(),
+        }
+    }
+
+    fn line(&self) -> String {
+        let mut s = format!(
+            "{} files ({} lines), {} methods, {} findings ({} unreachable, {} always false, {} always true), {} methods without a verdict",
+            self.files,
+            self.lines,
+            self.methods,
+            self.findings,
+            self.by_code[0].1,
+            self.by_code[1].1,
+            self.by_code[2].1,
+            self.without_verdict
+        );
+        if !self.reasons.is_empty() {
+            let top: Vec<String> = self.reasons.iter().take(3).map(|(r, n)| format!("{r} ({n})")).collect();
+            s.push_str(&format!(": {}", top.join(", ")));
+        }
+        let secs = self.elapsed.as_secs_f64().max(1e-9);
+        s.push_str(&format!(
+            "; {:.2} s, {:.0} lines/s, median {:.1} ms per method",
+            secs,
+            self.lines as f64 / secs,
+            self.median_method.as_secs_f64() * 1000.0
+        ));
+        s
+    }
+
+    fn json(&self) -> Value {
+        json!({
+            "files": self.files,
+            "lines": self.lines,
+            "methods": self.methods,
+            "methods_with_verdict": self.with_verdict,
+            "methods_without_verdict": self.without_verdict,
+            "no_verdict_reasons": self.reasons.iter().map(|(r, n)| json!({"reason": r, "methods": n})).collect::<Vec<_>>(),
+            "findings": self.findings,
+            "findings_by_code": self.by_code.iter().map(|(c, n)| (c.to_string(), json!(n))).collect::<serde_json::Map<_, _>>(),
+            "errors": self.errors,
+            "seconds": self.elapsed.as_secs_f64(),
+            "median_method_ms": self.median_method.as_secs_f64() * 1000.0,
+        })
+    }
+}
+
+fn lsp_range(s: Pos, e: Pos) -> Value {
+    json!({"start": {"line": s.line, "character": s.character}, "end": {"line": e.line, "character": e.character}})
+}
+
+fn json_report(diags: &[&Diag], summary: &Summary) -> Value {
+    let ds: Vec<Value> = diags
+        .iter()
+        .map(|d| {
+            json!({
+                "file": d.file,
+                "range": lsp_range(d.start, d.end),
+                "severity": "warning",
+                "code": d.code,
+                "source": "jreach",
+                "message": d.message,
+                "tags": if d.code == UNREACHABLE_CODE { vec!["unnecessary"] } else { vec![] },
+                "relatedInformation": d.related.iter().map(|(s, e, m)| json!({
+                    "location": {"file": d.file, "uri": file_uri(&d.file), "range": lsp_range(*s, *e)},
+                    "message": m,
+                })).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    json!({"diagnostics": ds, "summary": summary.json()})
+}
+
+/// The rules jreach reports, in SARIF's `rules` order.
+const RULES: [(&str, &str, &str); 3] = [
+    (
+        UNREACHABLE_CODE,
+        "Unreachable code",
+        "No input can make these statements run (proved over an over-approximation of the method).",
+    ),
+    (CONDITION_ALWAYS_FALSE, "Condition always false", "The condition is false every time it is evaluated."),
+    (CONDITION_ALWAYS_TRUE, "Condition always true", "The condition is true every time it is evaluated."),
+];
+
+fn sarif_region(s: Pos, e: Pos) -> Value {
+    json!({"startLine": s.line + 1, "startColumn": s.character + 1, "endLine": e.line + 1, "endColumn": e.character + 1})
+}
+
+fn sarif_report(diags: &[&Diag], summary: &Summary) -> Value {
+    let rules: Vec<Value> = RULES
+        .iter()
+        .map(|(id, name, text)| {
+            json!({
+                "id": id,
+                "name": name.replace(' ', ""),
+                "shortDescription": {"text": name},
+                "fullDescription": {"text": text},
+                "defaultConfiguration": {"level": "warning"},
+            })
+        })
+        .collect();
+    let results: Vec<Value> = diags
+        .iter()
+        .map(|d| {
+            let uri = file_uri(&d.file);
+            json!({
+                "ruleId": d.code,
+                "ruleIndex": RULES.iter().position(|r| r.0 == d.code).unwrap_or(0),
+                "level": "warning",
+                "message": {"text": d.message},
+                "locations": [{"physicalLocation": {
+                    "artifactLocation": {"uri": uri},
+                    "region": sarif_region(d.start, d.end),
+                }}],
+                "relatedLocations": d.related.iter().enumerate().map(|(i, (s, e, m))| json!({
+                    "id": i,
+                    "message": {"text": m},
+                    "physicalLocation": {"artifactLocation": {"uri": uri}, "region": sarif_region(*s, *e)},
+                })).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    json!({
+        "version": "2.1.0",
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "runs": [{
+            "tool": {"driver": {
+                "name": "jreach",
+                "version": env!("CARGO_PKG_VERSION"),
+                "informationUri": "https://github.com/jreach/jreach",
+                "rules": rules,
+            }},
+            "columnKind": "utf16CodeUnits",
+            "results": results,
+            "invocations": [{"executionSuccessful": summary.errors == 0}],
+            "properties": summary.json(),
+        }],
+    })
+}
+
+/// A `file://` URI for an absolute path (reserved characters percent-encoded).
+fn file_uri(path: &str) -> String {
+    let mut s = String::from("file://");
+    for b in path.bytes() {
+        if b.is_ascii_alphanumeric() || b"/-._~".contains(&b) {
+            s.push(b as char);
+        } else {
+            s.push_str(&format!("%{b:02X}"));
+        }
+    }
+    s
+}
+
 fn abs(p: &Path) -> String {
     std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf()).display().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn uris_are_percent_encoded() {
+        assert_eq!(file_uri("/a b/C#.java"), "file:///a%20b/C%23.java");
+    }
 }

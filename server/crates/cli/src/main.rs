@@ -41,6 +41,8 @@ enum EngineArg {
 enum Format {
     Text,
     Json,
+    /// SARIF 2.1.0, for code-scanning dashboards.
+    Sarif,
 }
 
 #[derive(Copy, Clone, Debug, ValueEnum, PartialEq, Eq)]
@@ -89,6 +91,9 @@ enum Command {
         /// Solver time limit per query, in seconds.
         #[arg(long, default_value_t = 10.0)]
         timeout: f64,
+        /// Exit with status 1 when anything is found (for CI).
+        #[arg(long)]
+        fail_on_findings: bool,
     },
     /// Print the IR of a method.
     Dump {
@@ -109,7 +114,9 @@ fn main() -> ExitCode {
         Command::Gen { file, line, out, junit, json, engine, timeout, unroll } => {
             gen_cmd::run(gen_cmd::GenArgs { file, line, out, junit, json, engine, timeout, unroll })
         }
-        Command::Check { paths, format, timeout } => check_cmd::run(&paths, format, timeout),
+        Command::Check { paths, format, timeout, fail_on_findings } => {
+            check_cmd::run(check_cmd::CheckArgs { paths: &paths, format, timeout, fail_on_findings })
+        }
         Command::Dump { file, method, mode, unroll } => dump_cmd::run(&file, &method, mode, unroll),
     };
     ExitCode::from(code)
