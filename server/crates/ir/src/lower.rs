@@ -57,6 +57,7 @@ pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions)
         handlers: vec![],
         frames: vec![],
         fields: HashMap::new(),
+        this_fields: HashMap::new(),
         const_depth: 0,
     };
     lw.collect_fields();
@@ -73,7 +74,18 @@ pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions)
     }
     let ret_block = lw.b.create_block();
     let ret_var = (return_ty != Ty::Void).then(|| lw.b.new_var("$return", return_ty));
-    lw.frames.push(Frame { ret_block, ret_var, ret_ty: return_ty, handlers_len: 0, classes: method.classes.clone() });
+    let has_this = !method.is_static;
+    lw.frames.push(Frame {
+        ret_block,
+        ret_var,
+        ret_ty: return_ty,
+        handlers_len: 0,
+        classes: method.classes.clone(),
+        has_this,
+    });
+    if has_this {
+        lw.init_this_fields(method);
+    }
     let body = method.body_node(file);
     lw.block_stmts(body);
     if let Some(c) = lw.cur.take() {
@@ -126,6 +138,8 @@ struct Frame {
     ret_ty: Ty,
     handlers_len: usize,
     classes: Vec<String>,
+    /// Whether `this` is the receiver whose fields `this_fields` tracks.
+    has_this: bool,
 }
 
 #[derive(Clone)]
@@ -146,6 +160,8 @@ struct Lowerer<'t> {
     handlers: Vec<TryCtx<'t>>,
     frames: Vec<Frame>,
     fields: HashMap<String, FieldInfo>,
+    /// The receiver's instance fields of primitive or String type, as variables.
+    this_fields: HashMap<String, Local>,
     const_depth: u32,
 }
 
@@ -268,7 +284,15 @@ impl<'t> Lowerer<'t> {
     // ---- scopes ------------------------------------------------------------------------
 
     fn lookup(&self, name: &str) -> Option<Local> {
-        self.scopes.iter().rev().find_map(|s| s.get(name).copied())
+        self.scopes.iter().rev().find_map(|s| s.get(name).copied()).or_else(|| self.this_field(name))
+    }
+
+    /// An instance field of the receiver, tracked as a variable (instance methods only).
+    fn this_field(&self, name: &str) -> Option<Local> {
+        if !self.frames.last().is_some_and(|f| f.has_this) {
+            return None;
+        }
+        self.this_fields.get(name).copied()
     }
 
     fn declare(&mut self, name: &str, ty: Ty) -> Var {
@@ -591,6 +615,8 @@ impl<'t> Lowerer<'t> {
                     if let Some(l) = n.child_by_field_name("left") {
                         if l.kind() == "identifier" {
                             names.push(self.text(l).to_string());
+                        } else if let Some(f) = this_field_name(l, self.src) {
+                            names.push(f.to_string());
                         }
                     }
                 }
@@ -598,9 +624,13 @@ impl<'t> Lowerer<'t> {
                     for k in named_children(n) {
                         if k.kind() == "identifier" {
                             names.push(self.text(k).to_string());
+                        } else if let Some(f) = this_field_name(k, self.src) {
+                            names.push(f.to_string());
                         }
                     }
                 }
+                // A call may write the receiver's fields.
+                "method_invocation" => names.extend(self.this_fields.keys().cloned()),
                 _ => {}
             }
             stack.extend(named_children(n));
@@ -786,6 +816,15 @@ impl<'t> Lowerer<'t> {
     /// A call jreach cannot see into may throw: a fork to the handlers (over-approximation), or a
     /// proof blocker when synthesis ignores it inside a try.
     fn unknown_call_throws(&mut self, callee: &str) {
+        if !self.synthesis() && self.frames.last().is_some_and(|f| f.has_this) {
+            // The call may write the receiver's fields.
+            let mut fields: Vec<(String, Local)> = self.this_fields.iter().map(|(n, l)| (n.clone(), *l)).collect();
+            fields.sort_by(|a, b| a.0.cmp(&b.0));
+            for (name, l) in fields {
+                let v = self.nondet(NondetKind::Havoc { var: format!("this.{name} after {callee}") }, l.ty, None);
+                self.assign(l.var, v);
+            }
+        }
         if self.handlers.is_empty() {
             return;
         }
@@ -1202,6 +1241,11 @@ impl<'t> Lowerer<'t> {
         if let Some(c) = jdk_constant(obj, field) {
             return self.konst(c);
         }
+        if obj == "this" {
+            if let Some(l) = self.this_field(field) {
+                return self.read(l.var);
+            }
+        }
         if obj == "this" || self.frames.last().is_some_and(|f| f.classes.iter().any(|c| c == obj)) {
             if let Some(fnode) = e.child_by_field_name("field") {
                 return self.field_value(field, fnode);
@@ -1350,7 +1394,13 @@ impl<'t> Lowerer<'t> {
         let (Some(l), Some(r)) = (e.child_by_field_name("left"), e.child_by_field_name("right")) else {
             return self.opaque("?".into(), Ty::Ref, None);
         };
-        let local = if l.kind() == "identifier" { self.lookup(self.text(l)) } else { None };
+        let local = match l.kind() {
+            "identifier" => self.lookup(self.text(l)),
+            "field_access" if l.child_by_field_name("object").is_some_and(|o| o.kind() == "this") => {
+                l.child_by_field_name("field").and_then(|f| self.this_field(self.text(f)))
+            }
+            _ => None,
+        };
         let Some(local) = local else {
             // A field or array element: the store is not tracked (fields are read as unknowns).
             if l.kind() == "array_access" {
@@ -1383,7 +1433,13 @@ impl<'t> Lowerer<'t> {
         let prefix = text.starts_with("++") || text.starts_with("--");
         let inc = text.contains("++");
         let Some(target) = named_children(e).into_iter().next() else { return self.opaque("?".into(), Ty::Ref, None) };
-        let local = if target.kind() == "identifier" { self.lookup(self.text(target)) } else { None };
+        let local = match target.kind() {
+            "identifier" => self.lookup(self.text(target)),
+            "field_access" if target.child_by_field_name("object").is_some_and(|o| o.kind() == "this") => {
+                target.child_by_field_name("field").and_then(|f| self.this_field(self.text(f)))
+            }
+            _ => None,
+        };
         let Some(local) = local else {
             if target.kind() == "array_access" {
                 self.unsupported("arrays are not modelled yet");
@@ -1557,6 +1613,7 @@ impl<'t> Lowerer<'t> {
             ret_ty,
             handlers_len: self.handlers.len(),
             classes: callee.classes.clone(),
+            has_this: !callee.is_static && self.frames.last().is_some_and(|f| f.has_this),
         });
         let body = callee.body_node(self.file);
         self.block_stmts(body);
@@ -2001,6 +2058,83 @@ impl<'t> Lowerer<'t> {
         }
         let ty = known_return_type(None, name).or(hint).unwrap_or(Ty::Ref);
         self.nondet(NondetKind::CallResult { callee }, ty, Some(e))
+    }
+}
+
+/// `x` in `this.x`.
+fn this_field_name<'a>(n: Node<'_>, src: &'a str) -> Option<&'a str> {
+    if n.kind() == "field_access" && n.child_by_field_name("object").is_some_and(|o| o.kind() == "this") {
+        n.child_by_field_name("field").map(|f| text_of(f, src))
+    } else {
+        None
+    }
+}
+
+impl<'t> Lowerer<'t> {
+    /// The receiver's fields as variables. Synthesis: the object a test creates with `new C()`
+    /// (defaults, then initializers, then the no-argument constructor). Over-approximation: any
+    /// values.
+    fn init_this_fields(&mut self, method: &MethodInfo) {
+        let node = method.node(self.file);
+        let Some(body) = node.parent().filter(|p| matches!(p.kind(), "class_body" | "enum_body_declarations")) else {
+            return;
+        };
+        let mut decls = Vec::new();
+        let mut has_initializer_block = false;
+        for member in named_children(body) {
+            match member.kind() {
+                "block" => has_initializer_block = true,
+                "field_declaration" => {
+                    let mods = named_children(member).into_iter().find(|c| c.kind() == "modifiers").map(|m| self.text(m));
+                    if mods.is_some_and(|m| m.split_whitespace().any(|w| w == "static")) {
+                        continue;
+                    }
+                    let ty_text = member.child_by_field_name("type").map(|t| self.text(t)).unwrap_or("");
+                    let mut c = member.walk();
+                    for d in member.children_by_field_name("declarator", &mut c) {
+                        let Some(name) = d.child_by_field_name("name") else { continue };
+                        let ty = if d.child_by_field_name("dimensions").is_some() { Ty::Ref } else { Ty::of_java(ty_text) };
+                        decls.push((self.text(name).to_string(), ty, d.child_by_field_name("value")));
+                    }
+                }
+                _ => {}
+            }
+        }
+        let exact = self.synthesis() && !has_initializer_block;
+        for (name, ty, _) in &decls {
+            let var = self.b.new_var(&format!("this.{name}"), *ty);
+            let v = if exact {
+                match ty {
+                    Ty::Bool => self.konst(Const::Bool(false)),
+                    Ty::Float => self.konst(Const::f32(0.0)),
+                    Ty::Double => self.konst(Const::f64(0.0)),
+                    Ty::Str => self.emit(Op::Str(StrOp::Null, vec![]), Ty::Str, None),
+                    Ty::Ref => self.konst(Const::Null),
+                    t => self.int(*t, 0),
+                }
+            } else {
+                self.nondet(NondetKind::Havoc { var: format!("this.{name}") }, *ty, None)
+            };
+            self.assign(var, v);
+            self.this_fields.insert(name.clone(), Local { var, ty: *ty, builder: false });
+        }
+        if !exact {
+            return;
+        }
+        for (name, ty, init) in decls {
+            if let Some(init) = init {
+                let v = self.expr_as(init, Some(ty));
+                let v = self.convert(v, ty);
+                let var = self.this_fields[&name].var;
+                self.assign(var, v);
+            }
+        }
+        if !method.is_constructor {
+            let ctor = self.methods.iter().find(|c| c.is_constructor && c.params.is_empty() && c.classes == method.classes).cloned();
+            if let Some(ctor) = ctor {
+                self.inline(&ctor, vec![], node);
+            }
+        }
     }
 }
 
