@@ -95,6 +95,8 @@ enum Command {
         #[arg(long)]
         fail_on_findings: bool,
     },
+    /// Run the language server on stdin/stdout (diagnostics, "Generate test reaching line N").
+    Lsp,
     /// Print the IR of a method.
     Dump {
         file: PathBuf,
@@ -118,6 +120,13 @@ fn main() -> ExitCode {
             check_cmd::run(check_cmd::CheckArgs { paths: &paths, format, timeout, fail_on_findings })
         }
         Command::Dump { file, method, mode, unroll } => dump_cmd::run(&file, &method, mode, unroll),
+        Command::Lsp => match jreach_lsp::run_stdio() {
+            Ok(code) => code as u8,
+            Err(e) => {
+                eprintln!("error: cannot start the language server: {e}");
+                1
+            }
+        },
     };
     ExitCode::from(code)
 }

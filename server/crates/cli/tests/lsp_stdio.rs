@@ -1,0 +1,675 @@
+//! `jreach lsp` end to end over stdio: the real binary, hand-written JSON-RPC framing, a temporary
+//! Maven project. Diagnostics on a provably dead line, incremental edits checked against a full
+//! parse, code actions listed and resolved into a WorkspaceEdit whose test compiles and passes
+//! under JUnit 5, the command for clients without resolve, settings, cancellation, broken Java,
+//! closed documents, a 10,000-line file, shutdown and exit.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+const CALC: &str = "package demo;
+
+public class Calc {
+    public static int classify(int x) {
+        if (x > 5 && x < 3) {
+            dead();
+        }
+        if (x * 3 == 51) {
+            return 1;
+        }
+        return 0;
+    }
+
+    static void dead() {
+    }
+}
+";
+
+/// 0-based lines of CALC.
+const DEAD_LINE: u32 = 5;
+const RETURN_ONE_LINE: u32 = 8;
+
+const WAIT: Duration = Duration::from_secs(60);
+
+/// A temporary Maven project with `demo/Calc.java`.
+struct Project {
+    dir: tempfile::TempDir,
+}
+
+impl Project {
+    fn new(source: &str) -> Project {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join(".git")).unwrap();
+        std::fs::write(
+            dir.path().join("pom.xml"),
+            "<project><modelVersion>4.0.0</modelVersion><groupId>demo</groupId><artifactId>demo</artifactId>\
+             <version>1</version><dependencies><dependency><groupId>org.junit.jupiter</groupId>\
+             <artifactId>junit-jupiter</artifactId><version>5.9.2</version><scope>test</scope></dependency>\
+             </dependencies></project>\n",
+        )
+        .unwrap();
+        let src = dir.path().join("src/main/java/demo");
+        std::fs::create_dir_all(&src).unwrap();
+        std::fs::write(src.join("Calc.java"), source).unwrap();
+        Project { dir }
+    }
+
+    fn root(&self) -> &Path {
+        self.dir.path()
+    }
+
+    fn source(&self) -> PathBuf {
+        self.root().join("src/main/java/demo/Calc.java")
+    }
+
+    fn uri(&self) -> String {
+        format!("file://{}", self.source().display())
+    }
+}
+
+/// The server process and what it sent.
+struct Server {
+    child: Child,
+    stdin: ChildStdin,
+    rx: Receiver<Value>,
+    next_id: i64,
+    /// Notifications and requests from the server not consumed yet.
+    backlog: Vec<Value>,
+    /// Answer to `workspace/configuration`.
+    config: Value,
+    /// How long `wait_for` waits.
+    wait: Duration,
+}
+
+fn read_message(r: &mut impl BufRead) -> Option<Value> {
+    let mut len = None;
+    loop {
+        let mut line = String::new();
+        if r.read_line(&mut line).ok()? == 0 {
+            return None;
+        }
+        let line = line.trim_end();
+        if line.is_empty() {
+            break;
+        }
+        if let Some(v) = line.strip_prefix("Content-Length:") {
+            len = v.trim().parse::<usize>().ok();
+        }
+    }
+    let mut body = vec![0; len?];
+    r.read_exact(&mut body).ok()?;
+    serde_json::from_slice(&body).ok()
+}
+
+impl Server {
+    fn start() -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_jreach"))
+            .arg("lsp")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("jreach lsp starts");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            let mut r = BufReader::new(stdout);
+            while let Some(msg) = read_message(&mut r) {
+                if tx.send(msg).is_err() {
+                    break;
+                }
+            }
+        });
+        Server { child, stdin, rx, next_id: 1, backlog: vec![], config: Value::Null, wait: WAIT }
+    }
+
+    fn send(&mut self, msg: Value) {
+        let body = serde_json::to_string(&msg).unwrap();
+        write!(self.stdin, "Content-Length: {}\r\n\r\n{}", body.len(), body).unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    fn notify(&mut self, method: &str, params: Value) {
+        self.send(json!({"jsonrpc": "2.0", "method": method, "params": params}));
+    }
+
+    fn request_id(&mut self, method: &str, params: Value) -> i64 {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        id
+    }
+
+    /// The next message, answering the server's own requests on the way.
+    fn recv(&mut self, deadline: Instant) -> Option<Value> {
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let msg = match self.rx.recv_timeout(left) {
+                Ok(m) => m,
+                Err(RecvTimeoutError::Timeout) => return None,
+                Err(RecvTimeoutError::Disconnected) => panic!("the server closed its output"),
+            };
+            if msg.get("id").is_some() && msg.get("method").is_some() {
+                let result = match msg["method"].as_str().unwrap() {
+                    "workspace/configuration" => json!([self.config.clone()]),
+                    "workspace/applyEdit" => {
+                        apply_workspace_edit(&msg["params"]["edit"]);
+                        json!({"applied": true})
+                    }
+                    _ => Value::Null,
+                };
+                self.send(json!({"jsonrpc": "2.0", "id": msg["id"].clone(), "result": result}));
+            }
+            return Some(msg);
+        }
+    }
+
+    /// Waits for a message satisfying `pred` (from the backlog first); others are kept.
+    fn wait_for(&mut self, what: &str, pred: impl Fn(&Value) -> bool) -> Value {
+        if let Some(i) = self.backlog.iter().position(&pred) {
+            return self.backlog.remove(i);
+        }
+        let deadline = Instant::now() + self.wait;
+        while let Some(msg) = self.recv(deadline) {
+            if pred(&msg) {
+                return msg;
+            }
+            self.backlog.push(msg);
+        }
+        panic!("timed out waiting for {what}; received: {:#?}", self.backlog);
+    }
+
+    fn response(&mut self, id: i64) -> Value {
+        self.wait_for(&format!("the response to request {id}"), |m| {
+            m.get("id") == Some(&json!(id)) && m.get("method").is_none()
+        })
+    }
+
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.request_id(method, params);
+        let resp = self.response(id);
+        assert!(resp.get("error").is_none(), "{method} failed: {resp}");
+        resp["result"].clone()
+    }
+
+    fn initialize(&mut self, root: &Path, options: Value) {
+        let caps = json!({
+            "general": {"positionEncodings": ["utf-16"]},
+            "window": {"workDoneProgress": true},
+            "workspace": {
+                "applyEdit": true,
+                "configuration": true,
+                "workspaceEdit": {"documentChanges": true, "resourceOperations": ["create", "rename", "delete"]}
+            },
+            "textDocument": {
+                "codeAction": {
+                    "codeActionLiteralSupport": {"codeActionKind": {"valueSet": ["", "quickfix", "refactor", "source"]}},
+                    "dataSupport": true,
+                    "disabledSupport": true,
+                    "resolveSupport": {"properties": ["edit"]}
+                },
+                "publishDiagnostics": {"relatedInformation": true, "tagSupport": {"valueSet": [1, 2]}, "versionSupport": true}
+            }
+        });
+        let root_uri = format!("file://{}", root.display());
+        let result = self.request(
+            "initialize",
+            json!({"processId": null, "rootUri": root_uri, "capabilities": caps, "initializationOptions": options}),
+        );
+        assert_eq!(result["capabilities"]["positionEncoding"], "utf-16");
+        assert_eq!(result["capabilities"]["textDocumentSync"]["change"], 2, "incremental sync");
+        assert_eq!(result["capabilities"]["codeActionProvider"]["resolveProvider"], true);
+        self.notify("initialized", json!({}));
+    }
+
+    fn open(&mut self, uri: &str, text: &str) {
+        self.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": uri, "languageId": "java", "version": 1, "text": text}}),
+        );
+    }
+
+    fn change(&mut self, uri: &str, version: i32, changes: Value) {
+        self.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri, "version": version}, "contentChanges": changes}),
+        );
+    }
+
+    /// The next diagnostics published for `uri` at `version` (any version if `None`).
+    fn diagnostics(&mut self, uri: &str, version: Option<i32>) -> Vec<Value> {
+        let msg = self.wait_for(&format!("diagnostics of {uri} at {version:?}"), |m| {
+            m["method"] == "textDocument/publishDiagnostics"
+                && m["params"]["uri"] == uri
+                && version.map_or(true, |v| m["params"]["version"] == v)
+        });
+        msg["params"]["diagnostics"].as_array().unwrap().clone()
+    }
+
+    fn code_actions(&mut self, uri: &str, line: u32) -> Vec<Value> {
+        let r = self.request(
+            "textDocument/codeAction",
+            json!({"textDocument": {"uri": uri}, "range": {"start": {"line": line, "character": 8}, "end": {"line": line, "character": 8}},
+                   "context": {"diagnostics": []}}),
+        );
+        r.as_array().cloned().unwrap_or_default()
+    }
+
+    fn shutdown_and_exit(mut self) {
+        let r = self.request_id("shutdown", Value::Null);
+        let resp = self.response(r);
+        assert!(resp.get("error").is_none(), "{resp}");
+        self.notify("exit", Value::Null);
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                assert_eq!(status.code(), Some(0), "exit after shutdown is a clean exit");
+                return;
+            }
+            assert!(Instant::now() < deadline, "the server did not exit");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn path_of(uri: &str) -> PathBuf {
+    PathBuf::from(uri.strip_prefix("file://").expect("a file URI"))
+}
+
+/// Applies a WorkspaceEdit of the shapes the server produces (create + insert, whole-file replace).
+fn apply_workspace_edit(edit: &Value) {
+    for op in edit["documentChanges"].as_array().cloned().unwrap_or_default() {
+        if op["kind"] == "create" {
+            let p = path_of(op["uri"].as_str().unwrap());
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            if !p.exists() {
+                std::fs::write(&p, "").unwrap();
+            }
+            continue;
+        }
+        let p = path_of(op["textDocument"]["uri"].as_str().unwrap());
+        let mut text = std::fs::read_to_string(&p).unwrap_or_default();
+        for e in op["edits"].as_array().unwrap() {
+            let r = lsp_range_to_bytes(&text, &e["range"]);
+            text.replace_range(r, e["newText"].as_str().unwrap());
+        }
+        std::fs::write(&p, text).unwrap();
+    }
+}
+
+/// Byte offset of a UTF-16 LSP position.
+fn offset_of(text: &str, pos: &Value) -> usize {
+    let (line, ch) = (pos["line"].as_u64().unwrap() as usize, pos["character"].as_u64().unwrap() as usize);
+    let mut start = 0;
+    for _ in 0..line {
+        match text[start..].find('\n') {
+            Some(i) => start += i + 1,
+            None => return text.len(),
+        }
+    }
+    let line_text = &text[start..start + text[start..].find('\n').unwrap_or(text.len() - start)];
+    let mut units = 0;
+    for (i, c) in line_text.char_indices() {
+        if units >= ch {
+            return start + i;
+        }
+        units += c.len_utf16();
+    }
+    start + line_text.len()
+}
+
+fn lsp_range_to_bytes(text: &str, range: &Value) -> std::ops::Range<usize> {
+    offset_of(text, &range["start"])..offset_of(text, &range["end"])
+}
+
+fn range(l1: u32, c1: u32, l2: u32, c2: u32) -> Value {
+    json!({"start": {"line": l1, "character": c1}, "end": {"line": l2, "character": c2}})
+}
+
+/// Compiles `sources` (main and test) and runs the JUnit 5 console on `class`; panics with the
+/// output unless every test passes.
+fn run_junit(project: &Path, test_file: &Path, class: &str) {
+    let jars = Path::new("/usr/share/java");
+    let console = jars.join("junit-platform-console-standalone.jar");
+    assert!(console.is_file(), "JUnit 5 is missing: apt-get install -y junit5");
+    let out = project.join("target/classes");
+    std::fs::create_dir_all(&out).unwrap();
+    let javac = Command::new("javac")
+        .arg("-d")
+        .arg(&out)
+        .arg("-cp")
+        .arg(&console)
+        .arg(project.join("src/main/java/demo/Calc.java"))
+        .arg(test_file)
+        .output()
+        .expect("javac runs");
+    assert!(javac.status.success(), "javac failed:\n{}", String::from_utf8_lossy(&javac.stderr));
+    let run = Command::new("java")
+        .arg("-jar")
+        .arg(&console)
+        .args(["--disable-banner", "--fail-if-no-tests", "--details=summary", "-cp"])
+        .arg(&out)
+        .args(["--select-class", class])
+        .output()
+        .expect("java runs");
+    let text = format!("{}{}", String::from_utf8_lossy(&run.stdout), String::from_utf8_lossy(&run.stderr));
+    assert!(run.status.success(), "the generated test failed:\n{text}");
+    assert!(text.contains("1 tests successful") || text.contains("tests successful"), "{text}");
+}
+
+#[test]
+fn diagnostics_actions_and_a_generated_test_that_passes() {
+    let project = Project::new(CALC);
+    let uri = project.uri();
+    let mut s = Server::start();
+    s.initialize(project.root(), json!({"timeout": 10}));
+    s.open(&uri, CALC);
+
+    // The dead call is a warning, faded (Unnecessary), with the code and source.
+    let diags = s.diagnostics(&uri, Some(1));
+    let dead: Vec<&Value> = diags.iter().filter(|d| d["code"] == "unreachable-code").collect();
+    assert_eq!(dead.len(), 1, "{diags:#?}");
+    let d = dead[0];
+    assert_eq!(d["range"]["start"]["line"], DEAD_LINE);
+    assert_eq!(d["severity"], 2);
+    assert_eq!(d["source"], "jreach");
+    assert_eq!(d["tags"], json!([1]));
+
+    // Listing is instant: an action with data, no edit yet.
+    let actions = s.code_actions(&uri, RETURN_ONE_LINE);
+    assert_eq!(actions.len(), 1, "{actions:#?}");
+    let action = actions[0].clone();
+    assert_eq!(action["title"], format!("Generate test reaching line {}", RETURN_ONE_LINE + 1));
+    assert_eq!(action["kind"], "refactor");
+    assert!(action.get("edit").is_none() && action.get("data").is_some(), "{action}");
+
+    // The dead line: a disabled action that says why.
+    let on_dead = s.code_actions(&uri, DEAD_LINE);
+    assert_eq!(on_dead.len(), 1);
+    assert!(on_dead[0]["disabled"]["reason"].as_str().unwrap().contains("unreachable"), "{on_dead:#?}");
+
+    // Resolving solves: a WorkspaceEdit creating src/test/java/demo/CalcTest.java.
+    let resolved = s.request("codeAction/resolve", action);
+    let ops = resolved["edit"]["documentChanges"].as_array().unwrap_or_else(|| panic!("{resolved:#}")).clone();
+    let test_file = project.root().join("src/test/java/demo/CalcTest.java");
+    assert_eq!(ops[0]["kind"], "create");
+    assert_eq!(path_of(ops[0]["uri"].as_str().unwrap()), test_file);
+    assert_eq!(path_of(ops[1]["textDocument"]["uri"].as_str().unwrap()), test_file);
+    let content = ops[1]["edits"][0]["newText"].as_str().unwrap();
+    assert!(content.contains("class CalcTest") && content.contains("org.junit.jupiter"), "{content}");
+    assert!(!test_file.exists(), "the client applies the edit, not the server");
+    apply_workspace_edit(&resolved["edit"]);
+    run_junit(project.root(), &test_file, "demo.CalcTest");
+
+    // A second test goes into the same class (the test file is now on disk).
+    let action = s.code_actions(&uri, RETURN_ONE_LINE + 2)[0].clone();
+    let resolved = s.request("codeAction/resolve", action);
+    let ops = resolved["edit"]["documentChanges"].as_array().unwrap().clone();
+    assert_eq!(ops.len(), 1, "an edit of the existing file: {ops:#?}");
+    apply_workspace_edit(&resolved["edit"]);
+    let text = std::fs::read_to_string(&test_file).unwrap();
+    assert_eq!(text.matches("@Test").count(), 2, "{text}");
+    run_junit(project.root(), &test_file, "demo.CalcTest");
+
+    // The command (clients without resolve): on the dead line it explains instead of editing.
+    let r = s.request(
+        "workspace/executeCommand",
+        json!({"command": "jreach.generateTest", "arguments": [{"uri": uri, "line": DEAD_LINE}]}),
+    );
+    assert_eq!(r["status"], "unreachable", "{r}");
+    let shown = s.wait_for("a message", |m| m["method"] == "window/showMessage");
+    assert!(shown["params"]["message"].as_str().unwrap().contains("unreachable"), "{shown}");
+
+    // Closing clears the diagnostics.
+    s.notify("textDocument/didClose", json!({"textDocument": {"uri": uri}}));
+    let cleared = s.diagnostics(&uri, None);
+    let cleared = if cleared.is_empty() { cleared } else { s.diagnostics(&uri, None) };
+    assert!(cleared.is_empty());
+    s.shutdown_and_exit();
+}
+
+#[test]
+fn the_command_applies_its_edit_through_the_client() {
+    let project = Project::new(CALC);
+    let uri = project.uri();
+    let mut s = Server::start();
+    s.initialize(project.root(), json!({}));
+    s.open(&uri, CALC);
+    let r = s.request(
+        "workspace/executeCommand",
+        json!({"command": "jreach.generateTest", "arguments": [{"uri": uri, "line": RETURN_ONE_LINE}], "workDoneToken": "t1"}),
+    );
+    assert_eq!(r["status"], "test", "{r}");
+    let test_file = project.root().join("src/test/java/demo/CalcTest.java");
+    assert_eq!(PathBuf::from(r["path"].as_str().unwrap()), test_file);
+    let begin =
+        s.wait_for("progress begin", |m| m["method"] == "$/progress" && m["params"]["value"]["kind"] == "begin");
+    assert_eq!(begin["params"]["token"], "t1");
+    s.wait_for("progress end", |m| m["method"] == "$/progress" && m["params"]["value"]["kind"] == "end");
+    // Our stand-in client applied the edit when the server asked (workspace/applyEdit).
+    run_junit(project.root(), &test_file, "demo.CalcTest");
+    s.shutdown_and_exit();
+}
+
+/// Applies a UTF-16 LSP change to `text` as the server should.
+fn apply_local(text: &mut String, r: &Value, new_text: &str) {
+    let range = lsp_range_to_bytes(text, r);
+    text.replace_range(range, new_text);
+}
+
+fn assert_same_as_full_parse(s: &mut Server, uri: &str, expected_text: &str, version: i32) {
+    let doc = s.request("jreach/debugDocument", json!({"uri": uri}));
+    assert_eq!(doc["version"], version);
+    assert_eq!(doc["text"], expected_text);
+    let full = jreach_syntax::SourceFile::parse(expected_text);
+    assert_eq!(doc["tree"], full.tree.root_node().to_sexp(), "incremental parse differs from a full parse");
+}
+
+#[test]
+fn incremental_edits_match_a_full_parse_and_move_diagnostics() {
+    let project = Project::new(CALC);
+    let uri = project.uri();
+    let mut s = Server::start();
+    s.initialize(project.root(), json!({}));
+    s.open(&uri, CALC);
+    let mut text = CALC.to_string();
+    let d = s.diagnostics(&uri, Some(1));
+    assert!(d.iter().any(|d| d["range"]["start"]["line"] == DEAD_LINE));
+
+    // Two lines inserted at the top of the body, and a comment with non-ASCII characters (UTF-16
+    // columns: é is one unit, 𝄞 two) followed by an edit after them on the same line.
+    let edits = [
+        (range(4, 0, 4, 0), "        int y = 0;\n        y++;\n"),
+        (range(3, 0, 3, 0), "    // é𝄞 note\n"),
+        (range(3, 11, 3, 15), "NOTE"),
+    ];
+    let changes: Vec<Value> = edits.iter().map(|(r, t)| json!({"range": r, "text": t})).collect();
+    for (r, t) in &edits {
+        apply_local(&mut text, r, t);
+    }
+    assert!(text.contains("// é𝄞 NOTE"), "{text}");
+    s.change(&uri, 2, json!(changes));
+    assert_same_as_full_parse(&mut s, &uri, &text, 2);
+    let d = s.diagnostics(&uri, Some(2));
+    let dead: Vec<&Value> = d.iter().filter(|d| d["code"] == "unreachable-code").collect();
+    assert_eq!(dead.len(), 1, "{d:#?}");
+    assert_eq!(dead[0]["range"]["start"]["line"], DEAD_LINE + 3, "the warning moved with the code");
+
+    // Typing fast: one change per character; diagnostics come for the last version only.
+    let line = text.lines().position(|l| l.contains("x < 3")).unwrap() as u32;
+    let col = text.lines().nth(line as usize).unwrap().find("3)").unwrap() as u32;
+    let mut version = 2;
+    // `x < 3` → `x < 3 + 10` one keystroke at a time (5 + 10 > 5: the branch comes alive).
+    for (i, ch) in " + 10".chars().enumerate() {
+        version += 1;
+        let at = col + 1 + i as u32;
+        let r = range(line, at, line, at);
+        apply_local(&mut text, &r, &ch.to_string());
+        s.change(&uri, version, json!([{"range": r, "text": ch.to_string()}]));
+    }
+    assert!(text.contains("x < 3 + 10"), "{text}");
+    assert_same_as_full_parse(&mut s, &uri, &text, version);
+    let d = s.diagnostics(&uri, Some(version));
+    assert!(d.iter().all(|d| d["code"] != "unreachable-code"), "the dead code came alive: {d:#?}");
+    let early: Vec<&Value> = s
+        .backlog
+        .iter()
+        .filter(|m| m["method"] == "textDocument/publishDiagnostics" && m["params"]["version"].as_i64() > Some(2))
+        .collect();
+    assert!(early.is_empty(), "debounced: nothing published for intermediate versions: {early:#?}");
+
+    // A full-text change (no range) replaces everything.
+    version += 1;
+    s.change(&uri, version, json!([{"text": CALC}]));
+    assert_same_as_full_parse(&mut s, &uri, CALC, version);
+    let d = s.diagnostics(&uri, Some(version));
+    assert!(d.iter().any(|d| d["range"]["start"]["line"] == DEAD_LINE), "{d:#?}");
+    s.shutdown_and_exit();
+}
+
+#[test]
+fn settings_turn_diagnostics_off_and_on() {
+    let project = Project::new(CALC);
+    let uri = project.uri();
+    let mut s = Server::start();
+    s.initialize(project.root(), json!({"diagnostics": false}));
+    s.open(&uri, CALC);
+    // Nothing is published while off; a code action request still answers at once.
+    assert_eq!(s.code_actions(&uri, RETURN_ONE_LINE).len(), 1);
+    std::thread::sleep(Duration::from_millis(600));
+    let published = |s: &mut Server| {
+        while let Ok(m) = s.rx.try_recv() {
+            s.backlog.push(m);
+        }
+        s.backlog.iter().filter(|m| m["method"] == "textDocument/publishDiagnostics").count()
+    };
+    assert_eq!(published(&mut s), 0);
+    s.notify("workspace/didChangeConfiguration", json!({"settings": {"jreach": {"diagnostics": true}}}));
+    let d = s.diagnostics(&uri, Some(1));
+    assert!(!d.is_empty());
+    s.notify("workspace/didChangeConfiguration", json!({"settings": {"jreach": {"diagnostics": false}}}));
+    let d = s.diagnostics(&uri, None);
+    assert!(d.is_empty(), "turning them off clears them");
+    // A bad value is reported, not fatal.
+    s.notify("workspace/didChangeConfiguration", json!({"settings": {"jreach": {"junit": "3"}}}));
+    let m = s.wait_for("a warning", |m| m["method"] == "window/showMessage");
+    assert!(m["params"]["message"].as_str().unwrap().contains("junit"), "{m}");
+    s.shutdown_and_exit();
+}
+
+#[test]
+fn broken_java_closed_documents_stale_data_and_cancellation() {
+    let project = Project::new(CALC);
+    let uri = project.uri();
+    let mut s = Server::start();
+    s.initialize(project.root(), json!({}));
+
+    // Broken Java mid-typing: no verdict for the broken method, the others still work.
+    let broken = CALC.replace("if (x * 3 == 51) {", "if (x * 3 == ");
+    s.open(&uri, &broken);
+    let d = s.diagnostics(&uri, Some(1));
+    assert!(d.iter().all(|d| d["range"]["start"]["line"] != RETURN_ONE_LINE), "{d:#?}");
+    let on_broken = s.code_actions(&uri, DEAD_LINE);
+    assert!(
+        on_broken.is_empty() || on_broken[0]["disabled"]["reason"].as_str().is_some_and(|r| r.contains("syntax")),
+        "{on_broken:#?}"
+    );
+    // Garbage edits far out of range are clamped, not fatal.
+    s.change(&uri, 2, json!([{"range": range(999, 5, 1000, 0), "text": "}}}"}]));
+    s.change(&uri, 3, json!([{"range": range(0, 0, 999, 999), "text": CALC}]));
+    assert_same_as_full_parse(&mut s, &uri, CALC, 3);
+
+    // Requests about documents that are not open.
+    let other = format!("file://{}/src/main/java/demo/Nope.java", project.root().display());
+    assert!(s.code_actions(&other, 0).is_empty());
+    s.change(&other, 7, json!([{"text": "class Nope {}"}]));
+    let id =
+        s.request_id("codeAction/resolve", json!({"title": "x", "data": {"uri": "untitled:Nope.java", "line": 3}}));
+    let resp = s.response(id);
+    assert!(resp.get("error").is_some(), "{resp}");
+    let id =
+        s.request_id("workspace/executeCommand", json!({"command": "jreach.generateTest", "arguments": ["nonsense"]}));
+    assert!(s.response(id).get("error").is_some());
+    let id = s.request_id("workspace/executeCommand", json!({"command": "jreach.other", "arguments": []}));
+    assert!(s.response(id).get("error").is_some());
+
+    // A closed but saved file: the command reads it from disk.
+    let r = s.request(
+        "workspace/executeCommand",
+        json!({"command": "jreach.generateTest", "arguments": [{"uri": uri, "line": 0}]}),
+    );
+    assert_eq!(r["status"], "error", "line 1 holds no statement: {r}");
+
+    // Cancellation: the request ends (with a result or as cancelled) and the server lives on.
+    let action = s.code_actions(&uri, RETURN_ONE_LINE)[0].clone();
+    let id = s.request_id("codeAction/resolve", action);
+    s.notify("$/cancelRequest", json!({"id": id}));
+    let resp = s.response(id);
+    assert!(resp.get("result").is_some() || resp["error"]["code"] == -32800, "cancelled or answered: {resp}");
+    assert_eq!(s.code_actions(&uri, RETURN_ONE_LINE).len(), 1, "still serving");
+    // Unknown methods are declined.
+    let id = s.request_id(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri}, "position": {"line": 0, "character": 0}}),
+    );
+    assert!(s.response(id).get("error").is_some());
+    s.shutdown_and_exit();
+}
+
+/// A file of `methods` methods, each with a dead statement: `methods * 20` lines.
+fn big_file(methods: usize) -> String {
+    let mut out = String::from("package demo;\n\npublic class Calc {\n");
+    for i in 0..methods {
+        out.push_str(&format!(
+            "    public static int m{i}(int x, int y) {{\n        int z = x + {i};\n        if (z > 10 && z < 5) {{\n            z = 0;\n        }}\n        if (y == {i}) {{\n            z = z * 2;\n        }}\n        for (int k = 0; k < 3; k++) {{\n            z += k;\n        }}\n        if (z == 77) {{\n            return 1;\n        }}\n        return z;\n    }}\n\n"
+        ));
+    }
+    out.push_str("}\n");
+    out
+}
+
+#[test]
+fn a_ten_thousand_line_file() {
+    let text = big_file(625);
+    assert!(text.lines().count() >= 10_000);
+    let project = Project::new(&text);
+    let uri = project.uri();
+    let mut s = Server::start();
+    // Checking 625 methods takes a while in a debug build (about a minute on two cores).
+    s.wait = Duration::from_secs(600);
+    s.initialize(project.root(), json!({}));
+    let started = Instant::now();
+    s.open(&uri, &text);
+    // Listing actions does not wait for the analysis of the file.
+    let actions = s.code_actions(&uri, 5000);
+    assert!(started.elapsed() < Duration::from_secs(5), "listing took {:?}", started.elapsed());
+    assert!(actions.len() <= 1);
+    let d = s.diagnostics(&uri, Some(1));
+    let dead = d.iter().filter(|d| d["code"] == "unreachable-code").count();
+    assert_eq!(dead, 625, "one dead statement per method");
+    let first = started.elapsed();
+    // One character in one method: only that method is checked again.
+    let line = text.lines().position(|l| l.contains("m300(")).unwrap() as u32 + 2;
+    let edited = Instant::now();
+    // `z < 5` → `z < 50`: that method's branch comes alive.
+    s.change(&uri, 2, json!([{"range": range(line, 27, line, 27), "text": "0"}]));
+    let d = s.diagnostics(&uri, Some(2));
+    let again = edited.elapsed();
+    assert_eq!(d.iter().filter(|d| d["code"] == "unreachable-code").count(), 624);
+    eprintln!("10,000 lines: first diagnostics after {first:?}, after a one-character edit {again:?}");
+    assert!(again < first.max(Duration::from_secs(2)), "the edit re-checked more than one method");
+    s.shutdown_and_exit();
+}
