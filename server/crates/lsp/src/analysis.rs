@@ -199,9 +199,7 @@ pub fn generate(uri: &Uri, file: &SourceFile, line: u32, cx: &GenContext<'_>) ->
     let req = match gen(file, line as usize, &settings.gen_options(junit)) {
         Err(e @ GenError::Target(_)) => return Generated::declined("error", e.to_string()),
         Err(e) => return Generated::declined("error", format!("no test for line {n}: {e}")),
-        Ok(GenResult::Unreachable(why)) => {
-            return Generated::declined("unreachable", format!("line {n} is unreachable: {why}"))
-        }
+        Ok(GenResult::Unreachable(why)) => return Generated::declined("unreachable", format!("unreachable: {why}")),
         Ok(GenResult::Unknown(why)) => return Generated::declined("unknown", format!("no test for line {n}: {why}")),
         Ok(GenResult::Test(req)) => req,
     };
@@ -231,6 +229,12 @@ pub fn generate(uri: &Uri, file: &SourceFile, line: u32, cx: &GenContext<'_>) ->
             Err(e) => Generated::declined("error", format!("cannot write {}: {e}", path.display())),
         },
         None => {
+            // Some clients create the file but not its folders (Neovim 0.7): make them.
+            if let Some(dir) = path.parent() {
+                if let Err(e) = std::fs::create_dir_all(dir) {
+                    return Generated::declined("error", format!("cannot create {}: {e}", dir.display()));
+                }
+            }
             let create = DocumentChangeOperation::Op(ResourceOp::Create(CreateFile {
                 uri: test_uri.clone(),
                 options: Some(CreateFileOptions { overwrite: Some(false), ignore_if_exists: Some(true) }),

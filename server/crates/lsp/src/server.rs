@@ -360,11 +360,14 @@ impl LanguageServer for Backend {
         };
         let ws = cap.workspace.as_ref();
         let we = ws.and_then(|w| w.workspace_edit.as_ref());
+        let create_file = we
+            .and_then(|w| w.resource_operations.as_ref())
+            .is_some_and(|ops| ops.contains(&ResourceOperationKind::Create));
+        // Resource operations only exist inside `documentChanges`: a client offering them takes
+        // `documentChanges` (Neovim 0.7 does, without saying so).
         let edit = EditCaps {
-            document_changes: we.and_then(|w| w.document_changes).unwrap_or(false),
-            create_file: we
-                .and_then(|w| w.resource_operations.as_ref())
-                .is_some_and(|ops| ops.contains(&ResourceOperationKind::Create)),
+            document_changes: we.and_then(|w| w.document_changes).unwrap_or(false) || create_file,
+            create_file,
         };
         let work_done_progress = cap.window.as_ref().and_then(|w| w.work_done_progress).unwrap_or(false);
         let configuration = ws.and_then(|w| w.configuration).unwrap_or(false);

