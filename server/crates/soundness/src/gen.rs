@@ -404,7 +404,7 @@ impl Gen<'_> {
                 let c = self.bool_expr(2);
                 let is_do = self.rng.pct(40);
                 if is_do {
-                    self.w(&format!("do {{\n"));
+                    self.w("do {\n");
                 } else {
                     self.w(&format!("while ({w} < {n} && {c}) {{\n"));
                 }

@@ -197,7 +197,7 @@ pub struct RunOptions {
 pub fn soundness_run(opts: &RunOptions, progress: &(dyn Fn(u64, &Stats) + Sync)) -> (Stats, Vec<Violation>) {
     use rayon::prelude::*;
     use std::sync::Mutex;
-    let every = if opts.jvm_sample == 0 { u64::MAX } else { (opts.methods / opts.jvm_sample).max(1) };
+    let every = opts.methods.checked_div(opts.jvm_sample).map_or(u64::MAX, |e| e.max(1));
     let acc: Mutex<(Stats, Vec<Violation>, Vec<jvm::Sample>)> = Mutex::new(Default::default());
     (0..opts.methods).into_par_iter().for_each(|i| {
         let mut rng = Rng::new(opts.seed.wrapping_mul(0x2545_F491_4F6C_DD1D) ^ i);
@@ -219,7 +219,7 @@ pub fn soundness_run(opts: &RunOptions, progress: &(dyn Fn(u64, &Stats) + Sync))
         }
         a.1.extend(o.violations);
         a.2.extend(sample);
-        if a.0.methods % 1000 == 0 {
+        if a.0.methods.is_multiple_of(1000) {
             progress(a.0.methods, &a.0);
         }
     });
