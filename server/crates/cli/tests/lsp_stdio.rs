@@ -148,26 +148,24 @@ impl Server {
 
     /// The next message, answering the server's own requests on the way.
     fn recv(&mut self, deadline: Instant) -> Option<Value> {
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let msg = match self.rx.recv_timeout(left) {
-                Ok(m) => m,
-                Err(RecvTimeoutError::Timeout) => return None,
-                Err(RecvTimeoutError::Disconnected) => panic!("the server closed its output"),
+        let left = deadline.saturating_duration_since(Instant::now());
+        let msg = match self.rx.recv_timeout(left) {
+            Ok(m) => m,
+            Err(RecvTimeoutError::Timeout) => return None,
+            Err(RecvTimeoutError::Disconnected) => panic!("the server closed its output"),
+        };
+        if msg.get("id").is_some() && msg.get("method").is_some() {
+            let result = match msg["method"].as_str().unwrap() {
+                "workspace/configuration" => json!([self.config.clone()]),
+                "workspace/applyEdit" => {
+                    apply_workspace_edit(&msg["params"]["edit"]);
+                    json!({"applied": true})
+                }
+                _ => Value::Null,
             };
-            if msg.get("id").is_some() && msg.get("method").is_some() {
-                let result = match msg["method"].as_str().unwrap() {
-                    "workspace/configuration" => json!([self.config.clone()]),
-                    "workspace/applyEdit" => {
-                        apply_workspace_edit(&msg["params"]["edit"]);
-                        json!({"applied": true})
-                    }
-                    _ => Value::Null,
-                };
-                self.send(json!({"jsonrpc": "2.0", "id": msg["id"].clone(), "result": result}));
-            }
-            return Some(msg);
+            self.send(json!({"jsonrpc": "2.0", "id": msg["id"].clone(), "result": result}));
         }
+        Some(msg)
     }
 
     /// Waits for a message satisfying `pred` (from the backlog first); others are kept.
@@ -247,7 +245,10 @@ impl Server {
         let msg = self.wait_for(&format!("diagnostics of {uri} at {version:?}"), |m| {
             m["method"] == "textDocument/publishDiagnostics"
                 && m["params"]["uri"] == uri
-                && version.map_or(true, |v| m["params"]["version"] == v)
+                && match version {
+                    Some(v) => m["params"]["version"] == v,
+                    None => true,
+                }
         });
         msg["params"]["diagnostics"].as_array().unwrap().clone()
     }
