@@ -255,7 +255,9 @@ impl Interp<'_> {
         let vd = self.f.value(v);
         match x.ty() {
             // Null belongs to every reference type.
-            Some(t) if t != vd.ty && !(x == Value::Null && vd.ty == Ty::Str) => Err(format!("{v} should be {} but computed {x}", vd.ty)),
+            Some(t) if t != vd.ty && !(x == Value::Null && vd.ty == Ty::Str) => {
+                Err(format!("{v} should be {} but computed {x}", vd.ty))
+            }
             _ => {
                 self.env[v.index()] = Some(x);
                 Ok(())

@@ -15,9 +15,9 @@ use jreach_syntax::{text_of, MethodInfo, Node, SourceFile};
 
 use crate::builder::{FunctionBuilder, Var};
 use crate::exceptions::is_subclass;
-use crate::func::*;
 #[allow(unused_imports)]
 use crate::func::StrOp;
+use crate::func::*;
 use crate::types::{is_builder_type, normalize, Const, Ty};
 
 /// How to lower.
@@ -91,8 +91,14 @@ pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions)
     if let Some(c) = lw.cur.take() {
         if return_ty == Ty::Void || method.is_constructor {
             lw.b.terminate(c, Terminator::Jump(ret_block));
+        } else if lw.b.func().block(c).preds.is_empty() && c != lw.b.entry() {
+            // No path reaches the end (e.g. after `while (true)` without `break`).
+            lw.b.terminate(c, Terminator::Cutoff(CutoffKind::LoopIteration));
         } else {
-            lw.b.terminate(c, Terminator::Cutoff(CutoffKind::Unsupported("falls off the end of a non-void method".into())));
+            lw.b.terminate(
+                c,
+                Terminator::Cutoff(CutoffKind::Unsupported("falls off the end of a non-void method".into())),
+            );
         }
     }
     lw.b.seal(ret_block);
@@ -146,6 +152,8 @@ struct Frame {
 struct FieldInfo {
     ty: Ty,
     constant_init: Option<std::ops::Range<usize>>,
+    /// The classes enclosing the declaration, outermost first.
+    classes: Vec<String>,
 }
 
 struct Lowerer<'t> {
@@ -159,7 +167,7 @@ struct Lowerer<'t> {
     targets: Vec<JumpTarget>,
     handlers: Vec<TryCtx<'t>>,
     frames: Vec<Frame>,
-    fields: HashMap<String, FieldInfo>,
+    fields: HashMap<String, Vec<FieldInfo>>,
     /// The receiver's instance fields of primitive or String type, as variables.
     this_fields: HashMap<String, Local>,
     const_depth: u32,
@@ -276,6 +284,9 @@ impl<'t> Lowerer<'t> {
             };
         }
         if from == Ty::Ref || from == Ty::Void || (from == Ty::Bool) != (to == Ty::Bool) {
+            if from == Ty::Ref {
+                self.may_throw_here("unboxing a reference that may be null");
+            }
             return self.opaque(format!("a {to} from a value jreach does not track"), to, None);
         }
         self.emit(Op::Cast(v), to, None)
@@ -329,8 +340,14 @@ impl<'t> Lowerer<'t> {
                 let mut c = n.walk();
                 for d in n.children_by_field_name("declarator", &mut c) {
                     let Some(name) = d.child_by_field_name("name") else { continue };
-                    let init = d.child_by_field_name("value").filter(|_| is_const && ty != Ty::Ref).map(|v| v.byte_range());
-                    self.fields.entry(self.text(name).to_string()).or_insert(FieldInfo { ty, constant_init: init });
+                    let init =
+                        d.child_by_field_name("value").filter(|_| is_const && ty != Ty::Ref).map(|v| v.byte_range());
+                    let classes = enclosing_classes(n, self.src);
+                    self.fields.entry(self.text(name).to_string()).or_default().push(FieldInfo {
+                        ty,
+                        constant_init: init,
+                        classes,
+                    });
                 }
                 continue;
             }
@@ -376,7 +393,9 @@ impl<'t> Lowerer<'t> {
         }
         match s.kind() {
             "block" => self.block_stmts(s),
-            ";" | "empty_statement" | "local_class_declaration" | "class_declaration" | "assert_statement" => {}
+            ";" | "empty_statement" | "local_class_declaration" | "class_declaration" => {}
+            // With -ea an assertion may throw AssertionError; without it, nothing runs.
+            "assert_statement" => self.may_throw_here("an assertion (with -ea)"),
             "expression_statement" => {
                 if let Some(e) = named_children(s).into_iter().next() {
                     self.expr(e);
@@ -440,7 +459,8 @@ impl<'t> Lowerer<'t> {
     }
 
     fn if_stmt(&mut self, s: Node<'t>) {
-        let (Some(cond), Some(then)) = (s.child_by_field_name("condition"), s.child_by_field_name("consequence")) else {
+        let (Some(cond), Some(then)) = (s.child_by_field_name("condition"), s.child_by_field_name("consequence"))
+        else {
             self.unsupported("an incomplete if statement");
             return;
         };
@@ -523,7 +543,11 @@ impl<'t> Lowerer<'t> {
                             self.loop_cond(cond, cut, exit);
                             self.b.seal(cut);
                             self.cur = Some(cut);
-                            self.cutoff(if iteration >= unroll { CutoffKind::UnrollBound } else { CutoffKind::SizeLimit });
+                            self.cutoff(if iteration >= unroll {
+                                CutoffKind::UnrollBound
+                            } else {
+                                CutoffKind::SizeLimit
+                            });
                             break;
                         }
                         self.loop_cond(cond, body_b, exit);
@@ -612,7 +636,7 @@ impl<'t> Lowerer<'t> {
             match n.kind() {
                 "lambda_expression" | "class_body" => continue,
                 "assignment_expression" => {
-                    if let Some(l) = n.child_by_field_name("left") {
+                    if let Some(l) = n.child_by_field_name("left").map(unparen) {
                         if l.kind() == "identifier" {
                             names.push(self.text(l).to_string());
                         } else if let Some(f) = this_field_name(l, self.src) {
@@ -621,7 +645,7 @@ impl<'t> Lowerer<'t> {
                     }
                 }
                 "update_expression" => {
-                    for k in named_children(n) {
+                    for k in named_children(n).into_iter().map(unparen) {
                         if k.kind() == "identifier" {
                             names.push(self.text(k).to_string());
                         } else if let Some(f) = this_field_name(k, self.src) {
@@ -660,7 +684,9 @@ impl<'t> Lowerer<'t> {
         self.b.seal(head);
         self.cur = Some(head);
         self.havoc_assigned(s);
-        let more = self.nondet(NondetKind::Opaque { what: "whether the loop has another element".into() }, Ty::Bool, None);
+        self.may_throw_here("iterating a collection");
+        let more =
+            self.nondet(NondetKind::Opaque { what: "whether the loop has another element".into() }, Ty::Bool, None);
         let body_b = self.b.create_block();
         self.branch(more, body_b, exit, None);
         self.b.seal(body_b);
@@ -815,6 +841,27 @@ impl<'t> Lowerer<'t> {
 
     /// A call jreach cannot see into may throw: a fork to the handlers (over-approximation), or a
     /// proof blocker when synthesis ignores it inside a try.
+    /// An implicit exception jreach does not decide (null receivers, unboxing, casts, iteration)
+    /// may be thrown here: a fork to the handlers in the over-approximation.
+    fn may_throw_here(&mut self, what: &str) {
+        if self.handlers.is_empty() {
+            return;
+        }
+        if self.synthesis() {
+            self.b.add_proof_blocker(format!("{what} may throw inside a try"));
+            return;
+        }
+        let yes = self.nondet(NondetKind::CallThrows { callee: what.to_string() }, Ty::Bool, None);
+        let throw_b = self.b.create_block();
+        let cont = self.b.create_block();
+        self.branch(yes, throw_b, cont, None);
+        self.b.seal(throw_b);
+        self.b.seal(cont);
+        self.cur = Some(throw_b);
+        self.raise_any(what);
+        self.cur = Some(cont);
+    }
+
     fn unknown_call_throws(&mut self, callee: &str) {
         if !self.synthesis() && self.frames.last().is_some_and(|f| f.has_this) {
             // The call may write the receiver's fields.
@@ -887,7 +934,8 @@ impl<'t> Lowerer<'t> {
     fn try_stmt(&mut self, s: Node<'t>) {
         let kids = named_children(s);
         let body = s.child_by_field_name("body");
-        let finally = kids.iter().find(|k| k.kind() == "finally_clause").and_then(|f| named_children(*f).into_iter().next());
+        let finally =
+            kids.iter().find(|k| k.kind() == "finally_clause").and_then(|f| named_children(*f).into_iter().next());
         let mut catches = Vec::new();
         let mut catch_nodes = Vec::new();
         for k in kids.iter().filter(|k| k.kind() == "catch_clause") {
@@ -964,8 +1012,10 @@ impl<'t> Lowerer<'t> {
             self.check_not_null(sel, sel_node);
         }
         let sel_text = self.text(sel_node).trim_start_matches('(').trim_end_matches(')').to_string();
-        let groups: Vec<Node<'t>> =
-            named_children(body).into_iter().filter(|g| matches!(g.kind(), "switch_block_statement_group" | "switch_rule")).collect();
+        let groups: Vec<Node<'t>> = named_children(body)
+            .into_iter()
+            .filter(|g| matches!(g.kind(), "switch_block_statement_group" | "switch_rule"))
+            .collect();
         let exit = self.b.create_block();
         let yield_var = value_ty.map(|t| (self.b.new_var("$switch", t), t));
         let group_blocks: Vec<BlockId> = groups.iter().map(|_| self.b.create_block()).collect();
@@ -994,7 +1044,8 @@ impl<'t> Lowerer<'t> {
                         self.bin(BinOp::Eq, sel, c)
                     };
                     let next = self.b.create_block();
-                    let origin = CondOrigin { span: case.byte_range(), text: format!("{sel_text} == {}", self.text(case)) };
+                    let origin =
+                        CondOrigin { span: case.byte_range(), text: format!("{sel_text} == {}", self.text(case)) };
                     self.branch(eq, group_blocks[i], next, Some(origin));
                     self.b.seal(next);
                     self.cur = Some(next);
@@ -1124,13 +1175,15 @@ impl<'t> Lowerer<'t> {
                     }
                 }
             }
-            "decimal_floating_point_literal" | "hex_floating_point_literal" => match parse_float_literal(self.text(e)) {
-                Some(c) => self.konst(c),
-                None => {
-                    self.unsupported(format!("floating-point literal {}", self.text(e)));
-                    self.konst(Const::f64(0.0))
+            "decimal_floating_point_literal" | "hex_floating_point_literal" => {
+                match parse_float_literal(self.text(e)) {
+                    Some(c) => self.konst(c),
+                    None => {
+                        self.unsupported(format!("floating-point literal {}", self.text(e)));
+                        self.konst(Const::f64(0.0))
+                    }
                 }
-            },
+            }
             "character_literal" => match parse_char_literal(self.text(e)) {
                 Some(c) => self.int(Ty::Char, c as i64),
                 None => {
@@ -1161,7 +1214,15 @@ impl<'t> Lowerer<'t> {
                 };
                 match to {
                     Some(to) => self.convert(v, to),
-                    None => self.opaque(format!("a cast to {}", self.text(e)), Ty::Ref, Some(e)),
+                    None => {
+                        self.may_throw_here("a reference cast");
+                        let ty = Ty::of_java(e.child_by_field_name("type").map(|t| self.text(t)).unwrap_or(""));
+                        if ty == Ty::Str && self.ty(v) == Ty::Str {
+                            v
+                        } else {
+                            self.opaque(format!("a cast to {}", self.text(e)), ty, Some(e))
+                        }
+                    }
                 }
             }
             "method_invocation" => self.call(e, hint),
@@ -1172,7 +1233,9 @@ impl<'t> Lowerer<'t> {
                     None => self.opaque("a switch expression".into(), ty, None),
                 }
             }
-            "object_creation_expression" if e.child_by_field_name("type").is_some_and(|t| is_builder_type(self.text(t))) => {
+            "object_creation_expression"
+                if e.child_by_field_name("type").is_some_and(|t| is_builder_type(self.text(t))) =>
+            {
                 self.new_builder(e)
             }
             "object_creation_expression" => {
@@ -1185,7 +1248,11 @@ impl<'t> Lowerer<'t> {
                     let ty = e.child_by_field_name("type").map(|t| self.text(t)).unwrap_or("?");
                     self.unknown_call_throws(&format!("new {ty}(...)"));
                 }
-                self.opaque(format!("a new {}", e.child_by_field_name("type").map(|t| self.text(t)).unwrap_or("object")), Ty::Ref, Some(e))
+                self.opaque(
+                    format!("a new {}", e.child_by_field_name("type").map(|t| self.text(t)).unwrap_or("object")),
+                    Ty::Ref,
+                    Some(e),
+                )
             }
             "instanceof_expression" => {
                 if let Some(l) = e.child_by_field_name("left") {
@@ -1218,9 +1285,21 @@ impl<'t> Lowerer<'t> {
         self.field_value(name, e)
     }
 
+    /// The field a simple name denotes from the current class: declared in it or in a class that
+    /// encloses it (the innermost wins). Inherited fields and fields of other classes are unknown.
+    fn field_info(&self, name: &str) -> Option<FieldInfo> {
+        let classes = self.frames.last().map(|f| f.classes.as_slice()).unwrap_or(&[]);
+        self.fields
+            .get(name)?
+            .iter()
+            .filter(|fi| classes.starts_with(&fi.classes))
+            .max_by_key(|fi| fi.classes.len())
+            .cloned()
+    }
+
     fn field_value(&mut self, name: &str, e: Node<'t>) -> ValueId {
-        match self.fields.get(name).cloned() {
-            Some(FieldInfo { ty, constant_init: Some(r) }) if self.const_depth < 8 => {
+        match self.field_info(name) {
+            Some(FieldInfo { ty, constant_init: Some(r), .. }) if self.const_depth < 8 => {
                 let Some(init) = self.node_at(&r) else { return self.opaque(format!("field {name}"), ty, Some(e)) };
                 // A compile-time constant: evaluated in an empty scope.
                 self.const_depth += 1;
@@ -1256,7 +1335,10 @@ impl<'t> Lowerer<'t> {
                 self.expr(o);
             }
         }
-        let ty = self.fields.get(field).map(|f| f.ty).unwrap_or(Ty::Ref);
+        // A field of another object: null receivers throw; the type is known only for
+        // fields of this class.
+        self.may_throw_here("a field access on a reference that may be null");
+        let ty = self.field_info(field).map(|f| f.ty).unwrap_or(Ty::Ref);
         self.opaque(format!("field {}", self.text(e)), ty, Some(e))
     }
 
@@ -1343,7 +1425,13 @@ impl<'t> Lowerer<'t> {
             if bin == BinOp::Add {
                 return self.opaque(format!("the string `{}`", self.text(e)), Ty::Ref, Some(e));
             }
-            let ty = if bin.is_comparison() { Ty::Bool } else if ta == Ty::Ref { tb } else { ta };
+            let ty = if bin.is_comparison() {
+                Ty::Bool
+            } else if ta == Ty::Ref {
+                tb
+            } else {
+                ta
+            };
             let ty = if ty == Ty::Ref { Ty::Int } else { ty };
             return self.opaque(format!("`{}`", self.text(e)), ty, Some(e));
         }
@@ -1394,6 +1482,7 @@ impl<'t> Lowerer<'t> {
         let (Some(l), Some(r)) = (e.child_by_field_name("left"), e.child_by_field_name("right")) else {
             return self.opaque("?".into(), Ty::Ref, None);
         };
+        let l = unparen(l);
         let local = match l.kind() {
             "identifier" => self.lookup(self.text(l)),
             "field_access" if l.child_by_field_name("object").is_some_and(|o| o.kind() == "this") => {
@@ -1411,6 +1500,12 @@ impl<'t> Lowerer<'t> {
                 }
             }
             let v = self.expr(r);
+            if op != "=" {
+                // `obj.f op= v`: the operation still runs (and may throw) on the unknown old value.
+                let ty = if self.ty(v).is_numeric() { self.ty(v) } else { Ty::Ref };
+                let old = self.opaque(format!("`{}`", self.text(l)), ty, Some(l));
+                return self.binop_values(op.trim_end_matches('='), old, v, e);
+            }
             return v;
         };
         if op == "=" {
@@ -1432,7 +1527,9 @@ impl<'t> Lowerer<'t> {
         let text = self.text(e);
         let prefix = text.starts_with("++") || text.starts_with("--");
         let inc = text.contains("++");
-        let Some(target) = named_children(e).into_iter().next() else { return self.opaque("?".into(), Ty::Ref, None) };
+        let Some(target) = named_children(e).into_iter().next().map(unparen) else {
+            return self.opaque("?".into(), Ty::Ref, None);
+        };
         let local = match target.kind() {
             "identifier" => self.lookup(self.text(target)),
             "field_access" if target.child_by_field_name("object").is_some_and(|o| o.kind() == "this") => {
@@ -1465,9 +1562,11 @@ impl<'t> Lowerer<'t> {
     }
 
     fn ternary(&mut self, e: Node<'t>, hint: Option<Ty>) -> ValueId {
-        let (Some(c), Some(a), Some(b)) =
-            (e.child_by_field_name("condition"), e.child_by_field_name("consequence"), e.child_by_field_name("alternative"))
-        else {
+        let (Some(c), Some(a), Some(b)) = (
+            e.child_by_field_name("condition"),
+            e.child_by_field_name("consequence"),
+            e.child_by_field_name("alternative"),
+        ) else {
             return self.opaque("?".into(), Ty::Ref, None);
         };
         let t = self.b.create_block();
@@ -1552,8 +1651,25 @@ impl<'t> Lowerer<'t> {
             None => name.to_string(),
         };
         self.unknown_call_throws(&callee);
-        let ty = known_return_type(obj_text, name).or(hint).unwrap_or(Ty::Ref);
+        // The declared return type is not visible: the context's type, which assignment
+        // conversion can only widen to, or an untyped reference.
+        let ty = hint.unwrap_or(Ty::Ref);
         self.nondet(NondetKind::CallResult { callee }, ty, Some(e))
+    }
+
+    /// Whether the class declaring `m` extends another class (whose methods jreach cannot see).
+    fn has_superclass(&self, m: &MethodInfo) -> bool {
+        let mut up = m.node(self.file).parent();
+        while let Some(p) = up {
+            if matches!(
+                p.kind(),
+                "class_declaration" | "enum_declaration" | "record_declaration" | "interface_declaration"
+            ) {
+                return p.child_by_field_name("superclass").is_some();
+            }
+            up = p.parent();
+        }
+        false
     }
 
     /// The same-class method a call names, when jreach may inline it.
@@ -1567,9 +1683,17 @@ impl<'t> Lowerer<'t> {
             .iter()
             .filter(|m| m.params.iter().zip(args).all(|(p, a)| Ty::of_java(&p.ty) == self.ty(*a)))
             .collect();
+        // Java picks the most specific overload, possibly an inherited one jreach cannot see: only
+        // an exact match, or the single candidate of a class without a superclass whose parameters
+        // the arguments widen to, is certain.
         let m = match (exact.len(), candidates.len()) {
             (1, _) => *exact[0],
-            (_, 1) => candidates[0],
+            (0, 1)
+                if !self.has_superclass(candidates[0])
+                    && candidates[0].params.iter().zip(args).all(|(p, a)| widens(self.ty(*a), Ty::of_java(&p.ty))) =>
+            {
+                candidates[0]
+            }
             _ => return None,
         };
         if m.has_error {
@@ -1617,9 +1741,12 @@ impl<'t> Lowerer<'t> {
         });
         let body = callee.body_node(self.file);
         self.block_stmts(body);
-        if self.cur.is_some() {
+        if let Some(c) = self.cur {
             if ret_ty == Ty::Void {
                 self.jump(ret_block);
+            } else if self.b.func().block(c).preds.is_empty() {
+                self.cur = None;
+                self.b.terminate(c, Terminator::Cutoff(CutoffKind::LoopIteration));
             } else {
                 self.unsupported("falls off the end of a non-void method");
             }
@@ -1715,9 +1842,11 @@ impl<'t> Lowerer<'t> {
                 self.raise_if(bad, "NumberFormatException", e);
                 self.emit(Op::Str(StrOp::ParseInt, vec![s]), Ty::Int, Some(e))
             }
-            ("Character", "isDigit" | "isLetter" | "isLetterOrDigit" | "isUpperCase" | "isLowerCase" | "isWhitespace", 1)
-                if numeric(0) =>
-            {
+            (
+                "Character",
+                "isDigit" | "isLetter" | "isLetterOrDigit" | "isUpperCase" | "isLowerCase" | "isWhitespace",
+                1,
+            ) if numeric(0) => {
                 let c = self.convert(args[0], Ty::Int);
                 let ascii_test = self.ascii_class(name, c);
                 let lim = self.int(Ty::Int, 128);
@@ -1754,8 +1883,14 @@ impl<'t> Lowerer<'t> {
     /// Population count by the SWAR method.
     fn popcount(&mut self, x: ValueId, t: Ty) -> ValueId {
         let bits = t.bits().unwrap_or(32);
-        let masks: [(i64, i32); 6] =
-            [(0x5555555555555555, 1), (0x3333333333333333, 2), (0x0f0f0f0f0f0f0f0f, 4), (0x00ff00ff00ff00ff, 8), (0x0000ffff0000ffff, 16), (0x00000000ffffffff, 32)];
+        let masks: [(i64, i32); 6] = [
+            (0x5555555555555555, 1),
+            (0x3333333333333333, 2),
+            (0x0f0f0f0f0f0f0f0f, 4),
+            (0x00ff00ff00ff00ff, 8),
+            (0x0000ffff0000ffff, 16),
+            (0x00000000ffffffff, 32),
+        ];
         let mut v = x;
         for (mask, shift) in masks {
             if shift as u32 >= bits {
@@ -1854,7 +1989,12 @@ impl<'t> Lowerer<'t> {
             Ty::Bool => StrOp::FromBool,
             t if t.is_integral() => StrOp::FromInt,
             _ if self.is_null_const(v) => return self.konst(Const::Str("null".into())),
-            _ => return self.opaque(format!("the text of a {ty}"), Ty::Str, None),
+            _ => {
+                if ty == Ty::Ref {
+                    self.may_throw_here("toString of an object");
+                }
+                return self.opaque(format!("the text of a {ty}"), Ty::Str, None);
+            }
         };
         if let Op::Const(Const::Str(_)) = self.b.func().value(v).op {
             return v;
@@ -1908,8 +2048,13 @@ impl<'t> Lowerer<'t> {
 
     /// `new StringBuilder()`, `new StringBuilder(String)`, `new StringBuilder(int capacity)`.
     fn new_builder(&mut self, e: Node<'t>) -> ValueId {
-        let args: Vec<ValueId> =
-            e.child_by_field_name("arguments").map(named_children).unwrap_or_default().into_iter().map(|a| self.expr(a)).collect();
+        let args: Vec<ValueId> = e
+            .child_by_field_name("arguments")
+            .map(named_children)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|a| self.expr(a))
+            .collect();
         match args.as_slice() {
             [] => self.konst(Const::Str(String::new())),
             [s] if self.ty(*s) == Ty::Str => {
@@ -2056,9 +2201,52 @@ impl<'t> Lowerer<'t> {
             let v = self.opaque(format!("the contents of a StringBuilder after {name}"), Ty::Str, None);
             self.assign(l.var, v);
         }
-        let ty = known_return_type(None, name).or(hint).unwrap_or(Ty::Ref);
+        let ty = string_method_return_type(name).or(hint).unwrap_or(Ty::Ref);
         self.nondet(NondetKind::CallResult { callee }, ty, Some(e))
     }
+}
+
+/// Whether a value of type `from` converts to `to` by identity or widening (JLS 5.1.2).
+fn widens(from: Ty, to: Ty) -> bool {
+    if from == to {
+        return true;
+    }
+    match (from, to) {
+        (Ty::Byte, Ty::Short | Ty::Int | Ty::Long | Ty::Float | Ty::Double) => true,
+        (Ty::Short | Ty::Char, Ty::Int | Ty::Long | Ty::Float | Ty::Double) => true,
+        (Ty::Int, Ty::Long | Ty::Float | Ty::Double) => true,
+        (Ty::Long, Ty::Float | Ty::Double) => true,
+        (Ty::Float, Ty::Double) => true,
+        _ => false,
+    }
+}
+
+/// The classes enclosing `n`, outermost first.
+fn enclosing_classes(n: Node<'_>, src: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut up = n.parent();
+    while let Some(p) = up {
+        if matches!(p.kind(), "class_declaration" | "enum_declaration" | "record_declaration" | "interface_declaration")
+        {
+            if let Some(name) = p.child_by_field_name("name") {
+                out.push(text_of(name, src).to_string());
+            }
+        }
+        up = p.parent();
+    }
+    out.reverse();
+    out
+}
+
+/// The expression inside any number of parentheses.
+fn unparen(mut n: Node<'_>) -> Node<'_> {
+    while n.kind() == "parenthesized_expression" {
+        match named_children(n).into_iter().next() {
+            Some(inner) => n = inner,
+            None => break,
+        }
+    }
+    n
 }
 
 /// `x` in `this.x`.
@@ -2085,7 +2273,8 @@ impl<'t> Lowerer<'t> {
             match member.kind() {
                 "block" => has_initializer_block = true,
                 "field_declaration" => {
-                    let mods = named_children(member).into_iter().find(|c| c.kind() == "modifiers").map(|m| self.text(m));
+                    let mods =
+                        named_children(member).into_iter().find(|c| c.kind() == "modifiers").map(|m| self.text(m));
                     if mods.is_some_and(|m| m.split_whitespace().any(|w| w == "static")) {
                         continue;
                     }
@@ -2093,7 +2282,8 @@ impl<'t> Lowerer<'t> {
                     let mut c = member.walk();
                     for d in member.children_by_field_name("declarator", &mut c) {
                         let Some(name) = d.child_by_field_name("name") else { continue };
-                        let ty = if d.child_by_field_name("dimensions").is_some() { Ty::Ref } else { Ty::of_java(ty_text) };
+                        let ty =
+                            if d.child_by_field_name("dimensions").is_some() { Ty::Ref } else { Ty::of_java(ty_text) };
                         decls.push((self.text(name).to_string(), ty, d.child_by_field_name("value")));
                     }
                 }
@@ -2130,7 +2320,11 @@ impl<'t> Lowerer<'t> {
             }
         }
         if !method.is_constructor {
-            let ctor = self.methods.iter().find(|c| c.is_constructor && c.params.is_empty() && c.classes == method.classes).cloned();
+            let ctor = self
+                .methods
+                .iter()
+                .find(|c| c.is_constructor && c.params.is_empty() && c.classes == method.classes)
+                .cloned();
             if let Some(ctor) = ctor {
                 self.inline(&ctor, vec![], node);
             }
@@ -2138,20 +2332,21 @@ impl<'t> Lowerer<'t> {
     }
 }
 
-/// Return types of JDK methods jreach does not model but whose result type it knows.
-fn known_return_type(obj: Option<&str>, name: &str) -> Option<Ty> {
-    if matches!(obj, Some("Math" | "StrictMath")) {
-        return Some(match name {
-            "round" => Ty::Long,
-            "toIntExact" | "addExact" | "multiplyExact" | "subtractExact" | "negateExact" => return None,
-            _ => Ty::Double,
-        });
-    }
+/// Return types of `String` methods jreach does not model.
+fn string_method_return_type(name: &str) -> Option<Ty> {
     Some(match name {
-        "length" | "size" | "indexOf" | "lastIndexOf" | "compareTo" | "compareToIgnoreCase" | "hashCode" | "intValue"
-        | "ordinal" | "parseInt" => Ty::Int,
-        "equals" | "isEmpty" | "contains" | "startsWith" | "endsWith" | "hasNext" | "equalsIgnoreCase" | "booleanValue"
-        | "containsKey" | "isBlank" | "matches" => Ty::Bool,
+        "length"
+        | "size"
+        | "indexOf"
+        | "lastIndexOf"
+        | "compareTo"
+        | "compareToIgnoreCase"
+        | "hashCode"
+        | "intValue"
+        | "ordinal"
+        | "parseInt" => Ty::Int,
+        "equals" | "isEmpty" | "contains" | "startsWith" | "endsWith" | "hasNext" | "equalsIgnoreCase"
+        | "booleanValue" | "containsKey" | "isBlank" | "matches" => Ty::Bool,
         "charAt" => Ty::Char,
         "toString" | "substring" | "trim" | "strip" | "toLowerCase" | "toUpperCase" | "replace" | "name" | "concat"
         | "repeat" | "format" | "join" => Ty::Str,
@@ -2275,9 +2470,10 @@ pub fn parse_char_literal(text: &str) -> Option<u16> {
 
 /// The value of a string literal (text blocks keep their raw content).
 pub fn parse_string_literal(text: &str) -> String {
-    let body = text.strip_prefix("\"\"\"").and_then(|b| b.strip_suffix("\"\"\"")).unwrap_or_else(|| {
-        text.strip_prefix('"').and_then(|b| b.strip_suffix('"')).unwrap_or(text)
-    });
+    let body = text
+        .strip_prefix("\"\"\"")
+        .and_then(|b| b.strip_suffix("\"\"\""))
+        .unwrap_or_else(|| text.strip_prefix('"').and_then(|b| b.strip_suffix('"')).unwrap_or(text));
     unescape(body).map(|u| String::from_utf16_lossy(&u)).unwrap_or_else(|| body.to_string())
 }
 

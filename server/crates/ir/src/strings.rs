@@ -196,7 +196,10 @@ mod tests {
         assert_eq!(eval(StrOp::EqualsIgnoreCase, &[st("yes"), st("YES")]).unwrap(), Value::Bool(true));
         assert_eq!(eval(StrOp::Equals, &[st("a"), Value::Null]).unwrap(), Value::Bool(false));
         assert_eq!(eval(StrOp::ToStr, &[Value::Null]).unwrap(), st("null"));
-        assert_eq!(eval(StrOp::Substring, &[st("ABCDtwo"), Value::int(Ty::Int, 4), Value::int(Ty::Int, 7)]).unwrap(), st("two"));
+        assert_eq!(
+            eval(StrOp::Substring, &[st("ABCDtwo"), Value::int(Ty::Int, 4), Value::int(Ty::Int, 7)]).unwrap(),
+            st("two")
+        );
         assert!(eval(StrOp::Substring, &[st("AB"), Value::int(Ty::Int, 1), Value::int(Ty::Int, 3)]).is_err());
         assert_eq!(eval(StrOp::Insert, &[st("abc"), Value::int(Ty::Int, 0), st("x")]).unwrap(), st("xabc"));
         assert_eq!(eval(StrOp::Reverse, &[st("xabc")]).unwrap(), st("cbax"));

@@ -55,6 +55,7 @@ pub fn solve_reach(f: &Function, targets: &[BlockId], opts: &SolveOptions) -> Ve
 pub(crate) fn solve_goal(f: &Function, goal: &Bool, opts: &SolveOptions) -> Verdict {
     let solver = make_solver(opts);
     solver.assert(goal);
+    let started = std::time::Instant::now();
     match solver.check() {
         SatResult::Unsat => return Verdict::Unsat,
         SatResult::Unknown => {
@@ -66,8 +67,14 @@ pub(crate) fn solve_goal(f: &Function, goal: &Bool, opts: &SolveOptions) -> Verd
     if opts.prefer_small {
         // Tighten one parameter at a time to the smallest range that keeps the target reachable.
         let mut kept: Vec<Bool> = Vec::new();
+        // Looking for nicer values may cost about as much again as finding any.
+        let budget = started.elapsed().max(std::time::Duration::from_millis(100)) * 2;
+        let search_start = std::time::Instant::now();
         for (p, term) in f.params.iter().zip(&params) {
             let Some(term) = term else { continue };
+            if search_start.elapsed() > budget {
+                break;
+            }
             for range in small_ranges(p.ty, term) {
                 let mut assumptions = kept.clone();
                 assumptions.push(range.clone());
