@@ -552,7 +552,7 @@ fn settings_turn_diagnostics_off_and_on() {
     assert_eq!(s.code_actions(&uri, RETURN_ONE_LINE).len(), 1);
     std::thread::sleep(Duration::from_millis(600));
     let published = |s: &mut Server| {
-        while let Ok(m) = s.rx.try_recv() {
+        while let Some(m) = s.recv(Instant::now() + Duration::from_millis(50)) {
             s.backlog.push(m);
         }
         s.backlog.iter().filter(|m| m["method"] == "textDocument/publishDiagnostics").count()

@@ -246,7 +246,9 @@ impl State {
             return;
         }
         let item = ConfigurationItem { scope_uri: None, section: Some("jreach".to_string()) };
-        if let Ok(values) = self.client.configuration(vec![item]).await {
+        // A client that never answers must not hold a handler (and so `exit`) forever.
+        let asked = tokio::time::timeout(Duration::from_secs(10), self.client.configuration(vec![item])).await;
+        if let Ok(Ok(values)) = asked {
             if let Some(v) = values.into_iter().next().filter(|v| v.is_object()) {
                 self.apply_settings(&v).await;
             }
@@ -417,7 +419,8 @@ impl LanguageServer for Backend {
     }
 
     async fn initialized(&self, _: InitializedParams) {
-        self.state.pull_settings().await;
+        let state = self.state.clone();
+        tokio::spawn(async move { state.pull_settings().await });
     }
 
     async fn shutdown(&self) -> Result<()> {
@@ -464,7 +467,8 @@ impl LanguageServer for Backend {
         if params.settings.is_object() && params.settings.as_object().is_some_and(|m| !m.is_empty()) {
             self.state.apply_settings(&params.settings).await;
         } else {
-            self.state.pull_settings().await;
+            let state = self.state.clone();
+            tokio::spawn(async move { state.pull_settings().await });
         }
     }
 
