@@ -265,7 +265,8 @@ impl State {
             Some(t) => t,
             None if self.caps().work_done_progress => {
                 let t = NumberOrString::String(format!("jreach-{}", self.next_token.fetch_add(1, Ordering::Relaxed)));
-                self.client.create_work_done_progress(t.clone()).await.ok()?;
+                let created = self.client.create_work_done_progress(t.clone());
+                tokio::time::timeout(Duration::from_secs(5), created).await.ok()?.ok()?;
                 t
             }
             None => return None,
@@ -520,7 +521,9 @@ impl LanguageServer for Backend {
         match self.state.generate(data, token).await? {
             Generated::Edit { edit, path, method, created } => {
                 let label = format!("jreach: test for line {}", line + 1);
-                let applied = self.state.client.apply_edit(edit).await;
+                let applied = tokio::time::timeout(Duration::from_secs(60), self.state.client.apply_edit(edit))
+                    .await
+                    .unwrap_or_else(|_| Err(internal("the editor did not answer within 60 s")));
                 match applied {
                     Ok(r) if r.applied => {
                         let verb = if created { "created" } else { "added a test to" };
