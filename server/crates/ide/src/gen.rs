@@ -259,6 +259,9 @@ fn replay(
     args: &[Value],
     opts: &GenOptions,
 ) -> Result<TestRequest, String> {
+    if let Some((p, Value::Unknown(why))) = f.params.iter().zip(args).find(|(_, a)| a.is_unknown()) {
+        return Err(format!("the input `{}` would be {why}, which jreach does not write into tests", p.name));
+    }
     let run = interp::run(f, args, MAX_STEPS);
     if !run.reached(targets) {
         let why = match &run.end {
@@ -278,7 +281,7 @@ fn replay(
     }
     let m = &target.method;
     let outcome = match &run.end {
-        End::Return(Some(v)) => Outcome::Returns(java_value(v)),
+        End::Return(Some(v)) => Outcome::Returns(java_value(v, f.return_ty)),
         End::Return(None) => Outcome::Returns(None),
         End::Throw(class) => Outcome::Throws(class.clone()),
         End::Cutoff(_) | End::Unknown(_) => Outcome::Returns(None),
@@ -300,7 +303,7 @@ fn replay(
         is_static: m.is_static,
         is_constructor: m.is_constructor,
         params: m.params.iter().map(|p| (p.name.clone(), p.ty.clone())).collect(),
-        args: args.iter().map(|a| java_value(a).unwrap_or(JavaValue::Null)).collect(),
+        args: f.params.iter().zip(args).map(|(p, a)| java_value(a, p.ty).unwrap_or(JavaValue::Null)).collect(),
         return_ty: m.return_ty.clone(),
         outcome,
         target_line: target.line + 1,
@@ -335,8 +338,19 @@ fn path_condition(decisions: &[(jreach_ir::CondOrigin, bool)], m: &MethodInfo) -
 }
 
 /// The Java value of an interpreter value (None when unknown).
-pub fn java_value(v: &Value) -> Option<JavaValue> {
+pub fn java_value(v: &Value, ty: Ty) -> Option<JavaValue> {
     Some(match v {
+        Value::Array { id, items } => {
+            let Ty::Arr(a) = ty else { return None };
+            let elem = a.elem();
+            let elem_ty = match elem {
+                Ty::Arr(inner) => inner.java_name(),
+                t => t.java_name().to_string(),
+            };
+            let items = items.iter().map(|i| java_value(i, elem)).collect::<Option<Vec<_>>>()?;
+            JavaValue::Array { elem_ty, id: *id, items }
+        }
+        Value::ArrRef(_) | Value::Mem(_) => return None,
         Value::Bool(b) => JavaValue::Bool(*b),
         Value::Int(Ty::Byte, x) => JavaValue::Byte(*x as i8),
         Value::Int(Ty::Short, x) => JavaValue::Short(*x as i16),

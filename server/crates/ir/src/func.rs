@@ -227,6 +227,47 @@ impl StrOp {
     }
 }
 
+/// Operations on arrays. References are ids (0 is null; arrays the method allocates get negative
+/// ids); `Mem(T)` values hold the contents and lengths of all arrays of type `T`. The lowering has
+/// already branched away where Java throws (null, index out of range, negative size).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ArrOp {
+    /// The array memory of a type on entry: the contents of the arrays the inputs refer to.
+    Init,
+    /// The reference with this id (0: null).
+    Ref(i32),
+    /// `[mem, ref, len]`: a new zero-filled array of `len` elements at `ref` → memory.
+    New,
+    /// `[mem, ref, index]` → element.
+    Load,
+    /// `[mem, ref, index, value]` → memory.
+    Store,
+    /// `[mem, ref]` → int.
+    Len,
+}
+
+impl ArrOp {
+    pub fn name(self) -> String {
+        match self {
+            ArrOp::Init => "arr.init".into(),
+            ArrOp::Ref(id) => format!("arr.ref {id}"),
+            ArrOp::New => "arr.new".into(),
+            ArrOp::Load => "arr.load".into(),
+            ArrOp::Store => "arr.store".into(),
+            ArrOp::Len => "arr.len".into(),
+        }
+    }
+
+    pub fn arity(self) -> usize {
+        match self {
+            ArrOp::Init | ArrOp::Ref(_) => 0,
+            ArrOp::Len => 2,
+            ArrOp::New | ArrOp::Load => 3,
+            ArrOp::Store => 4,
+        }
+    }
+}
+
 /// Why a value is not a function of the parameters that jreach can compute.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum NondetKind {
@@ -271,6 +312,8 @@ pub enum Op {
     Nondet(NondetKind),
     /// A string operation.
     Str(StrOp, Vec<ValueId>),
+    /// An array operation.
+    Arr(ArrOp, Vec<ValueId>),
 }
 
 impl Op {
@@ -282,7 +325,7 @@ impl Op {
             Op::Binary(_, a, b) => vec![*a, *b],
             Op::Select(c, a, b) => vec![*c, *a, *b],
             Op::Phi(ins) => ins.iter().map(|(_, v)| *v).collect(),
-            Op::Str(_, args) => args.clone(),
+            Op::Str(_, args) | Op::Arr(_, args) => args.clone(),
         }
     }
 }

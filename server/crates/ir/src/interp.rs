@@ -32,6 +32,12 @@ pub enum Value {
     Double(f64),
     Str(String),
     Null,
+    /// An array argument: its identity (equal ids are the same array) and its elements.
+    Array { id: i64, items: Vec<Value> },
+    /// An array reference at run time (0 is null).
+    ArrRef(i64),
+    /// The arrays of one type at run time: id → elements.
+    Mem(std::rc::Rc<std::collections::BTreeMap<i64, Vec<Value>>>),
     /// A value the interpreter cannot compute; the string says why.
     Unknown(String),
 }
@@ -62,7 +68,7 @@ impl Value {
             Value::Double(_) => Ty::Double,
             Value::Str(_) => Ty::Str,
             Value::Null => Ty::Ref,
-            Value::Unknown(_) => return None,
+            Value::Array { .. } | Value::ArrRef(_) | Value::Mem(_) | Value::Unknown(_) => return None,
         })
     }
 
@@ -107,6 +113,12 @@ impl fmt::Display for Value {
                 f.write_str("\"")
             }
             Value::Null => f.write_str("null"),
+            Value::Array { items, .. } => {
+                let items: Vec<String> = items.iter().map(|i| i.to_string()).collect();
+                write!(f, "{{{}}}", items.join(", "))
+            }
+            Value::ArrRef(id) => write!(f, "array#{id}"),
+            Value::Mem(m) => write!(f, "memory of {} arrays", m.len()),
             Value::Unknown(why) => write!(f, "unknown ({why})"),
         }
     }
@@ -301,6 +313,14 @@ impl Interp<'_> {
                 let vals = args.iter().map(|a| self.get(*a)).collect::<Result<Vec<_>, _>>()?;
                 crate::strings::eval(*op, &vals).map_err(|e| format!("{v}: {e}"))
             }
+            Op::Arr(ArrOp::Init, _) => match vd.ty {
+                Ty::Mem(t) => Ok(crate::arrays::initial_memory(self.f, self.args, t)),
+                other => Err(format!("{v}: initial memory of type {other}")),
+            },
+            Op::Arr(op, args) => {
+                let vals = args.iter().map(|a| self.get(*a)).collect::<Result<Vec<_>, _>>()?;
+                crate::arrays::eval(*op, &vals, vd.ty).map_err(|e| format!("{v}: {e}"))
+            }
         }
     }
 }
@@ -311,6 +331,8 @@ fn arg_value(x: &Value, ty: Ty) -> Option<Value> {
     match (x, ty) {
         (Value::Unknown(_), _) => Some(x.clone()),
         (Value::Null, Ty::Str | Ty::Ref) => Some(Value::Null),
+        (Value::Null, Ty::Arr(_)) => Some(Value::ArrRef(0)),
+        (Value::Array { id, .. }, Ty::Arr(_)) => Some(Value::ArrRef(*id)),
         (Value::Int(_, v), t) if t.is_integral() && normalize(t, *v) == *v => Some(Value::Int(t, *v)),
         _ if x.ty() == Some(ty) => Some(x.clone()),
         _ => None,
@@ -336,6 +358,13 @@ fn binary(op: BinOp, a: Value, b: Value) -> Result<Value, String> {
     }
     if let Value::Unknown(why) = b {
         return Ok(Value::Unknown(why));
+    }
+    if let (Value::ArrRef(x), Value::ArrRef(y)) = (&a, &b) {
+        return match op {
+            Eq => Ok(Value::Bool(x == y)),
+            Ne => Ok(Value::Bool(x != y)),
+            _ => Err(format!("{op:?} of array references")),
+        };
     }
     if op.is_shift() {
         let (Value::Int(t, x), Value::Int(_, d)) = (&a, &b) else {

@@ -6,6 +6,7 @@
 //! Blocks are created in a topological order (every edge goes from a lower to a higher block id),
 //! which the verifier checks.
 
+pub mod arrays;
 pub mod builder;
 pub mod dump;
 pub mod exceptions;
@@ -17,4 +18,4 @@ pub mod types;
 pub mod verify;
 
 pub use func::*;
-pub use types::{Const, Ty};
+pub use types::{ArrTy, Const, Leaf, Ty};

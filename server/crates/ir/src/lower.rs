@@ -18,7 +18,7 @@ use crate::exceptions::is_subclass;
 #[allow(unused_imports)]
 use crate::func::StrOp;
 use crate::func::*;
-use crate::types::{is_builder_type, normalize, Const, Ty};
+use crate::types::{is_builder_type, normalize, ArrTy, Const, Ty};
 
 /// How to lower.
 #[derive(Clone, Debug)]
@@ -58,11 +58,14 @@ pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions)
         frames: vec![],
         fields: HashMap::new(),
         this_fields: HashMap::new(),
+        mems: HashMap::new(),
+        next_alloc: -1,
         const_depth: 0,
     };
     lw.collect_fields();
     let entry = lw.b.entry();
     lw.cur = Some(entry);
+    lw.declare_memories();
     if method.has_error {
         lw.b.add_proof_blocker("the method has syntax errors".into());
     }
@@ -170,6 +173,10 @@ struct Lowerer<'t> {
     fields: HashMap<String, Vec<FieldInfo>>,
     /// The receiver's instance fields of primitive or String type, as variables.
     this_fields: HashMap<String, Local>,
+    /// The memory of each array type, as a variable.
+    mems: HashMap<ArrTy, Var>,
+    /// The id of the next array the method allocates (negative: never an input's).
+    next_alloc: i32,
     const_depth: u32,
 }
 
@@ -275,6 +282,13 @@ impl<'t> Lowerer<'t> {
         let from = self.ty(v);
         if from == to || to == Ty::Ref || to == Ty::Void {
             return v;
+        }
+        if let Ty::Arr(a) = to {
+            return if self.is_null_const(v) {
+                self.emit(Op::Arr(ArrOp::Ref(0), vec![]), Ty::Arr(a), None)
+            } else {
+                self.opaque(format!("a {} jreach does not track", a.java_name()), to, None)
+            };
         }
         if to == Ty::Str {
             return if self.is_null_const(v) {
@@ -441,16 +455,20 @@ impl<'t> Lowerer<'t> {
         for d in decls {
             let Some(name) = d.child_by_field_name("name") else { continue };
             let name = self.text(name);
-            let dims = d.child_by_field_name("dimensions").is_some();
+            let dims = d.child_by_field_name("dimensions").map(|x| self.text(x).matches('[').count()).unwrap_or(0);
             let init = d.child_by_field_name("value");
-            let mut ty = if dims { Ty::Ref } else { Ty::of_java(ty_text) };
+            let mut ty = if dims > 0 {
+                ArrTy::of_java(ty_text, dims).map(Ty::Arr).unwrap_or(Ty::Ref)
+            } else {
+                Ty::of_java(ty_text)
+            };
             let value = init.map(|e| self.expr_as(e, Some(ty)));
             if ty_text == "var" {
                 if let Some(v) = value {
                     ty = self.ty(v);
                 }
             }
-            let var = self.declare_local(name, ty, builder && !dims);
+            let var = self.declare_local(name, ty, builder && dims == 0);
             if let Some(v) = value {
                 let v = self.convert(v, ty);
                 self.assign(var, v);
@@ -631,13 +649,17 @@ impl<'t> Lowerer<'t> {
     /// Over-approximation of a loop head: every local the loop may assign holds any value.
     fn havoc_assigned(&mut self, loop_node: Node<'t>) {
         let mut names = Vec::new();
+        let mut writes_arrays = false;
         let mut stack = vec![loop_node];
         while let Some(n) = stack.pop() {
             match n.kind() {
                 "lambda_expression" | "class_body" => continue,
+                "array_creation_expression" | "array_initializer" => writes_arrays = true,
                 "assignment_expression" => {
                     if let Some(l) = n.child_by_field_name("left").map(unparen) {
-                        if l.kind() == "identifier" {
+                        if l.kind() == "array_access" {
+                            writes_arrays = true;
+                        } else if l.kind() == "identifier" {
                             names.push(self.text(l).to_string());
                         } else if let Some(f) = this_field_name(l, self.src) {
                             names.push(f.to_string());
@@ -646,15 +668,20 @@ impl<'t> Lowerer<'t> {
                 }
                 "update_expression" => {
                     for k in named_children(n).into_iter().map(unparen) {
-                        if k.kind() == "identifier" {
+                        if k.kind() == "array_access" {
+                            writes_arrays = true;
+                        } else if k.kind() == "identifier" {
                             names.push(self.text(k).to_string());
                         } else if let Some(f) = this_field_name(k, self.src) {
                             names.push(f.to_string());
                         }
                     }
                 }
-                // A call may write the receiver's fields.
-                "method_invocation" => names.extend(self.this_fields.keys().cloned()),
+                // A call may write the receiver's fields and any array.
+                "method_invocation" => {
+                    names.extend(self.this_fields.keys().cloned());
+                    writes_arrays = true;
+                }
                 _ => {}
             }
             stack.extend(named_children(n));
@@ -667,15 +694,31 @@ impl<'t> Lowerer<'t> {
                 self.assign(local.var, v);
             }
         }
+        if writes_arrays {
+            self.havoc_memories("a loop");
+        }
+    }
+
+    /// Every array may have changed (over-approximation).
+    fn havoc_memories(&mut self, why: &str) {
+        let mut mems: Vec<(ArrTy, Var)> = self.mems.iter().map(|(t, v)| (*t, *v)).collect();
+        mems.sort_by_key(|(t, _)| t.java_name());
+        for (t, var) in mems {
+            let v = self.nondet(NondetKind::Havoc { var: format!("{} arrays after {why}", t.java_name()) }, Ty::Mem(t), None);
+            self.assign(var, v);
+        }
     }
 
     fn enhanced_for(&mut self, s: Node<'t>, label: Option<String>) {
+        if let Some(v) = s.child_by_field_name("value") {
+            let arr = self.expr(v);
+            if let Ty::Arr(a) = self.ty(arr) {
+                return self.array_for(s, arr, a, label);
+            }
+        }
         if self.synthesis() {
             self.unsupported("enhanced for loops (arrays and collections) are not modelled yet");
             return;
-        }
-        if let Some(v) = s.child_by_field_name("value") {
-            self.expr(v);
         }
         self.scopes.push(HashMap::new());
         let exit = self.b.create_block();
@@ -863,6 +906,9 @@ impl<'t> Lowerer<'t> {
     }
 
     fn unknown_call_throws(&mut self, callee: &str) {
+        if !self.synthesis() {
+            self.havoc_memories(callee);
+        }
         if !self.synthesis() && self.frames.last().is_some_and(|f| f.has_this) {
             // The call may write the receiver's fields.
             let mut fields: Vec<(String, Local)> = self.this_fields.iter().map(|(n, l)| (n.clone(), *l)).collect();
@@ -1266,10 +1312,15 @@ impl<'t> Lowerer<'t> {
             "lambda_expression" | "method_reference" | "class_literal" => {
                 self.opaque(format!("`{}`", self.text(e)), Ty::Ref, Some(e))
             }
-            "array_access" | "array_creation_expression" | "array_initializer" => {
-                self.unsupported("arrays are not modelled yet");
-                self.opaque("an array".into(), hint.unwrap_or(Ty::Ref), None)
-            }
+            "array_access" => self.array_load(e),
+            "array_creation_expression" => self.array_creation(e),
+            "array_initializer" => match hint {
+                Some(Ty::Arr(a)) => self.array_literal(e, a),
+                _ => {
+                    self.unsupported("an array initializer of an unknown type");
+                    self.opaque("an array".into(), hint.unwrap_or(Ty::Ref), None)
+                }
+            },
             other => {
                 self.unsupported(format!("`{other}` expressions are not modelled yet"));
                 self.opaque(format!("`{}`", self.text(e)), hint.unwrap_or(Ty::Ref), None)
@@ -1319,6 +1370,21 @@ impl<'t> Lowerer<'t> {
         let field = e.child_by_field_name("field").map(|f| self.text(f)).unwrap_or("");
         if let Some(c) = jdk_constant(obj, field) {
             return self.konst(c);
+        }
+        if field == "length" {
+            if let Some(o) = e.child_by_field_name("object") {
+                let is_class = o.kind() == "identifier" && self.lookup(obj).is_none();
+                if !is_class {
+                    let a = self.expr(o);
+                    if let Ty::Arr(t) = self.ty(a) {
+                        self.check_array_not_null(a, e);
+                        let mem = self.mem(t);
+                        return self.emit(Op::Arr(ArrOp::Len, vec![mem, a]), Ty::Int, Some(e));
+                    }
+                    self.may_throw_here("a field access on a reference that may be null");
+                    return self.opaque(format!("`{}`", self.text(e)), Ty::Int, Some(e));
+                }
+            }
         }
         if obj == "this" {
             if let Some(l) = self.this_field(field) {
@@ -1421,6 +1487,17 @@ impl<'t> Lowerer<'t> {
         if ta == Ty::Str || tb == Ty::Str {
             return self.string_binop(bin, a, b, e);
         }
+        if let (Ty::Arr(x), _) | (_, Ty::Arr(x)) = (ta, tb) {
+            // Reference (in)equality of arrays; `null` is id 0.
+            if matches!(bin, BinOp::Eq | BinOp::Ne) {
+                let a = self.convert(a, Ty::Arr(x));
+                let b = self.convert(b, Ty::Arr(x));
+                if self.ty(a) == self.ty(b) {
+                    return self.emit(Op::Binary(bin, a, b), Ty::Bool, Some(e));
+                }
+            }
+            return self.opaque(format!("`{}`", self.text(e)), if bin.is_comparison() { Ty::Bool } else { Ty::Int }, Some(e));
+        }
         if ta == Ty::Ref || tb == Ty::Ref {
             if bin == BinOp::Add {
                 return self.opaque(format!("the string `{}`", self.text(e)), Ty::Ref, Some(e));
@@ -1493,7 +1570,7 @@ impl<'t> Lowerer<'t> {
         let Some(local) = local else {
             // A field or array element: the store is not tracked (fields are read as unknowns).
             if l.kind() == "array_access" {
-                self.unsupported("arrays are not modelled yet");
+                return self.array_assign(l, op, r, e);
             } else if let Some(o) = l.child_by_field_name("object") {
                 if o.kind() != "this" && o.kind() != "identifier" {
                     self.expr(o);
@@ -1539,7 +1616,7 @@ impl<'t> Lowerer<'t> {
         };
         let Some(local) = local else {
             if target.kind() == "array_access" {
-                self.unsupported("arrays are not modelled yet");
+                return self.array_update(target, inc, prefix, e);
             }
             return self.opaque(format!("`{text}`"), Ty::Int, Some(e));
         };
@@ -1650,6 +1727,10 @@ impl<'t> Lowerer<'t> {
             Some(o) => format!("{o}.{name}"),
             None => name.to_string(),
         };
+        if self.synthesis() && args.iter().any(|a| matches!(self.ty(*a), Ty::Arr(_))) {
+            // The call may change the array, and the replay could not tell.
+            self.unsupported(format!("{callee} receives an array that it may change"));
+        }
         self.unknown_call_throws(&callee);
         // The declared return type is not visible: the context's type, which assignment
         // conversion can only widen to, or an untyped reference.
@@ -2300,6 +2381,7 @@ impl<'t> Lowerer<'t> {
                     Ty::Double => self.konst(Const::f64(0.0)),
                     Ty::Str => self.emit(Op::Str(StrOp::Null, vec![]), Ty::Str, None),
                     Ty::Ref => self.konst(Const::Null),
+                    Ty::Arr(a) => self.emit(Op::Arr(ArrOp::Ref(0), vec![]), Ty::Arr(*a), None),
                     t => self.int(*t, 0),
                 }
             } else {
@@ -2329,6 +2411,324 @@ impl<'t> Lowerer<'t> {
                 self.inline(&ctor, vec![], node);
             }
         }
+    }
+}
+
+impl<'t> Lowerer<'t> {
+    /// Creates the memory variable of every array type the file mentions, so that every abstraction
+    /// (loops, calls) covers all of them.
+    fn declare_memories(&mut self) {
+        let mut types = Vec::new();
+        let mut stack = vec![self.file.tree.root_node()];
+        while let Some(n) = stack.pop() {
+            match n.kind() {
+                "array_type" => types.extend(ArrTy::of_java(self.text(n), 0)),
+                "variable_declarator" | "formal_parameter" => {
+                    if let Some(d) = n.child_by_field_name("dimensions") {
+                        let dims = self.text(d).matches('[').count();
+                        let base = n.parent().and_then(|p| p.child_by_field_name("type")).or_else(|| n.child_by_field_name("type"));
+                        if let Some(b) = base {
+                            types.extend(ArrTy::of_java(self.text(b), dims));
+                        }
+                    }
+                }
+                "array_creation_expression" => {
+                    if let Some(ty) = n.child_by_field_name("type") {
+                        let dims = self.text(n).matches('[').count();
+                        types.extend(ArrTy::of_java(self.text(ty), dims));
+                    }
+                }
+                _ => {}
+            }
+            stack.extend(named_children(n));
+        }
+        // Element arrays of arrays of arrays.
+        let mut all = Vec::new();
+        for t in types {
+            for d in 1..=t.dims {
+                all.push(ArrTy { leaf: t.leaf, dims: d });
+            }
+        }
+        all.sort_by_key(|t| t.java_name());
+        all.dedup();
+        let entry = self.b.entry();
+        for t in all {
+            let var = self.b.new_var(&format!("$mem:{}", t.java_name()), Ty::Mem(t));
+            let v = self.b.push(entry, Op::Arr(ArrOp::Init, vec![]), Ty::Mem(t), None);
+            self.b.def_var(var, entry, v);
+            self.mems.insert(t, var);
+        }
+    }
+
+    /// The current memory of arrays of type `t`.
+    fn mem(&mut self, t: ArrTy) -> ValueId {
+        let var = match self.mems.get(&t) {
+            Some(v) => *v,
+            None => {
+                // A type the scan missed (e.g. from a cast): start from the entry memory.
+                let var = self.b.new_var(&format!("$mem:{}", t.java_name()), Ty::Mem(t));
+                let entry = self.b.entry();
+                let v = self.b.push(entry, Op::Arr(ArrOp::Init, vec![]), Ty::Mem(t), None);
+                self.b.def_var(var, entry, v);
+                self.mems.insert(t, var);
+                var
+            }
+        };
+        self.read(var)
+    }
+
+    fn set_mem(&mut self, t: ArrTy, m: ValueId) {
+        let var = self.mems[&t];
+        self.assign(var, m);
+    }
+
+    fn check_array_not_null(&mut self, a: ValueId, at: Node<'t>) {
+        if let Op::Arr(ArrOp::Ref(id), _) = self.b.func().value(a).op {
+            if id != 0 {
+                return;
+            }
+        }
+        let ty = self.ty(a);
+        let null = self.emit(Op::Arr(ArrOp::Ref(0), vec![]), ty, None);
+        let is_null = self.bin(BinOp::Eq, a, null);
+        self.raise_if(is_null, "NullPointerException", at);
+    }
+
+    /// `a[i]` is valid: `a` not null, `0 <= i < a.length`.
+    fn check_element(&mut self, a: ValueId, t: ArrTy, i: ValueId, at: Node<'t>) {
+        self.check_array_not_null(a, at);
+        let mem = self.mem(t);
+        let len = self.emit(Op::Arr(ArrOp::Len, vec![mem, a]), Ty::Int, None);
+        let zero = self.int(Ty::Int, 0);
+        let neg = self.bin(BinOp::Lt, i, zero);
+        let past = self.bin(BinOp::Ge, i, len);
+        let bad = self.bin(BinOp::Or, neg, past);
+        self.raise_if(bad, "ArrayIndexOutOfBoundsException", at);
+    }
+
+    /// The array and index of an `array_access`, checked.
+    fn element(&mut self, e: Node<'t>) -> Option<(ValueId, ArrTy, ValueId)> {
+        let (an, iname) = (e.child_by_field_name("array")?, e.child_by_field_name("index")?);
+        let a = self.expr(an);
+        let i = self.expr(iname);
+        let Ty::Arr(t) = self.ty(a) else {
+            self.unsupported(format!("indexing `{}`, whose type jreach does not know", self.text(an)));
+            return None;
+        };
+        let i = {
+            let p = Ty::promote1(self.ty(i));
+            let i = self.convert(i, p);
+            self.convert(i, Ty::Int)
+        };
+        self.check_element(a, t, i, e);
+        Some((a, t, i))
+    }
+
+    fn array_load(&mut self, e: Node<'t>) -> ValueId {
+        match self.element(e) {
+            Some((a, t, i)) => {
+                let mem = self.mem(t);
+                self.emit(Op::Arr(ArrOp::Load, vec![mem, a, i]), t.elem(), Some(e))
+            }
+            None => self.opaque("an array element".into(), Ty::Ref, None),
+        }
+    }
+
+    fn store(&mut self, t: ArrTy, a: ValueId, i: ValueId, v: ValueId) {
+        let mem = self.mem(t);
+        let m = self.emit(Op::Arr(ArrOp::Store, vec![mem, a, i, v]), Ty::Mem(t), None);
+        self.set_mem(t, m);
+    }
+
+    /// `a[i] = v` and `a[i] op= v`.
+    fn array_assign(&mut self, l: Node<'t>, op: &str, r: Node<'t>, e: Node<'t>) -> ValueId {
+        let Some((a, t, i)) = self.element(l) else { return self.opaque("an array element".into(), Ty::Ref, None) };
+        let elem = t.elem();
+        let v = if op == "=" {
+            let v = self.expr_as(r, Some(elem));
+            self.convert(v, elem)
+        } else {
+            let mem = self.mem(t);
+            let old = self.emit(Op::Arr(ArrOp::Load, vec![mem, a, i]), elem, None);
+            let rv = self.expr(r);
+            let v = self.binop_values(op.trim_end_matches('='), old, rv, e);
+            self.convert(v, elem)
+        };
+        if self.cur.is_some() {
+            self.store(t, a, i, v);
+        }
+        v
+    }
+
+    /// `a[i]++` and friends.
+    fn array_update(&mut self, target: Node<'t>, inc: bool, prefix: bool, e: Node<'t>) -> ValueId {
+        let Some((a, t, i)) = self.element(target) else { return self.opaque("an array element".into(), Ty::Int, None) };
+        let elem = t.elem();
+        let mem = self.mem(t);
+        let old = self.emit(Op::Arr(ArrOp::Load, vec![mem, a, i]), elem, Some(e));
+        let p = Ty::promote1(elem);
+        let wide = self.convert(old, p);
+        let one = match p {
+            Ty::Float => self.konst(Const::f32(1.0)),
+            Ty::Double => self.konst(Const::f64(1.0)),
+            _ => self.int(p, 1),
+        };
+        let new = self.bin(if inc { BinOp::Add } else { BinOp::Sub }, wide, one);
+        let new = self.convert(new, elem);
+        self.store(t, a, i, new);
+        if prefix {
+            new
+        } else {
+            old
+        }
+    }
+
+    /// A new array of `len` elements of type `t`.
+    fn new_array(&mut self, t: ArrTy, len: ValueId, at: Node<'t>) -> ValueId {
+        let zero = self.int(Ty::Int, 0);
+        let neg = self.bin(BinOp::Lt, len, zero);
+        self.raise_if(neg, "NegativeArraySizeException", at);
+        let id = self.next_alloc;
+        self.next_alloc -= 1;
+        let r = self.emit(Op::Arr(ArrOp::Ref(id), vec![]), Ty::Arr(t), Some(at));
+        let mem = self.mem(t);
+        let m = self.emit(Op::Arr(ArrOp::New, vec![mem, r, len]), Ty::Mem(t), None);
+        self.set_mem(t, m);
+        r
+    }
+
+    /// `new int[n]`, `new int[] {…}`.
+    fn array_creation(&mut self, e: Node<'t>) -> ValueId {
+        let ty_text = e.child_by_field_name("type").map(|t| self.text(t)).unwrap_or("");
+        let mut c = e.walk();
+        let dims: Vec<Node<'t>> = e.children_by_field_name("dimensions", &mut c).collect();
+        let total = dims.iter().map(|d| self.text(*d).matches('[').count()).sum::<usize>();
+        let Some(t) = ArrTy::of_java(ty_text, total) else {
+            self.unsupported(format!("arrays of {ty_text} are not modelled yet"));
+            return self.opaque("an array".into(), Ty::Ref, None);
+        };
+        if let Some(init) = e.child_by_field_name("value") {
+            return self.array_literal(init, t);
+        }
+        let sized: Vec<Node<'t>> = dims.iter().copied().filter(|d| d.kind() == "dimensions_expr").collect();
+        if sized.len() != 1 {
+            self.unsupported("multi-dimensional array creation is not modelled yet");
+            return self.opaque("an array".into(), Ty::Arr(t), None);
+        }
+        let Some(n) = named_children(sized[0]).into_iter().next() else {
+            return self.opaque("an array".into(), Ty::Arr(t), None);
+        };
+        let len = self.expr(n);
+        let p = Ty::promote1(self.ty(len));
+        let len = self.convert(len, p);
+        let len = self.convert(len, Ty::Int);
+        self.new_array(t, len, e)
+    }
+
+    /// `{a, b, c}` as an array of type `t`.
+    fn array_literal(&mut self, e: Node<'t>, t: ArrTy) -> ValueId {
+        let items = named_children(e);
+        let elem = t.elem();
+        let values: Vec<ValueId> = items
+            .iter()
+            .map(|i| {
+                let v = self.expr_as(*i, Some(elem));
+                self.convert(v, elem)
+            })
+            .collect();
+        let len = self.int(Ty::Int, values.len() as i64);
+        let r = self.new_array(t, len, e);
+        for (k, v) in values.into_iter().enumerate() {
+            let i = self.int(Ty::Int, k as i64);
+            self.store(t, r, i, v);
+        }
+        r
+    }
+
+    /// `for (T x : array)`: unrolled (synthesis) or abstracted (over-approximation) over indices.
+    fn array_for(&mut self, s: Node<'t>, arr: ValueId, t: ArrTy, label: Option<String>) {
+        self.check_array_not_null(arr, s);
+        let mem = self.mem(t);
+        let len = self.emit(Op::Arr(ArrOp::Len, vec![mem, arr]), Ty::Int, None);
+        self.scopes.push(HashMap::new());
+        let idx = self.b.new_var("$index", Ty::Int);
+        let zero = self.int(Ty::Int, 0);
+        self.assign(idx, zero);
+        let exit = self.b.create_block();
+        let declared = s.child_by_field_name("type").map(|x| Ty::of_java(self.text(x))).unwrap_or(t.elem());
+        let name = s.child_by_field_name("name").map(|n| self.text(n).to_string()).unwrap_or_default();
+        let body = s.child_by_field_name("body");
+        let origin_text = format!("{name} in {}", s.child_by_field_name("value").map(|v| self.text(v)).unwrap_or("the array"));
+        // One iteration: test the index, bind the element, run the body, step.
+        let iteration = |lw: &mut Self, cut: bool| {
+            let i = lw.read(idx);
+            let more = lw.bin(BinOp::Lt, i, len);
+            let body_b = lw.b.create_block();
+            let origin = CondOrigin { span: s.byte_range(), text: origin_text.clone() };
+            lw.branch(more, body_b, exit, Some(origin));
+            lw.b.seal(body_b);
+            lw.cur = Some(body_b);
+            if cut {
+                return;
+            }
+            let mem = lw.mem(t);
+            let x = lw.emit(Op::Arr(ArrOp::Load, vec![mem, arr, i]), t.elem(), None);
+            let x = lw.convert(x, declared);
+            let var = lw.declare(&name, declared);
+            lw.assign(var, x);
+            let cont = lw.b.create_block();
+            lw.targets.push(JumpTarget {
+                label: label.clone(),
+                break_to: exit,
+                continue_to: Some(cont),
+                yield_var: None,
+                handlers_len: lw.handlers.len(),
+                is_loop: true,
+            });
+            if let Some(body) = body {
+                lw.stmt(body);
+            }
+            lw.targets.pop();
+            lw.jump(cont);
+            lw.b.seal(cont);
+            lw.cur = Some(cont);
+            let i = lw.read(idx);
+            let one = lw.int(Ty::Int, 1);
+            let next = lw.bin(BinOp::Add, i, one);
+            lw.assign(idx, next);
+        };
+        match self.opts.mode {
+            LowerMode::Synthesis { unroll } => {
+                let mut k = 0;
+                while self.cur.is_some() {
+                    if k >= unroll || self.too_big() {
+                        iteration(self, true);
+                        self.cutoff(if k >= unroll { CutoffKind::UnrollBound } else { CutoffKind::SizeLimit });
+                        break;
+                    }
+                    iteration(self, false);
+                    k += 1;
+                }
+            }
+            LowerMode::OverApprox => {
+                let head = self.b.create_block();
+                self.jump(head);
+                self.b.seal(head);
+                self.cur = Some(head);
+                let any = self.nondet(NondetKind::Havoc { var: "the loop index".into() }, Ty::Int, None);
+                // The index of any iteration: 0 <= index (the loop test bounds it above).
+                let zero = self.int(Ty::Int, 0);
+                let neg = self.bin(BinOp::Lt, any, zero);
+                let i0 = self.select(neg, zero, any);
+                self.assign(idx, i0);
+                self.havoc_assigned(s);
+                iteration(self, false);
+                self.cutoff(CutoffKind::LoopIteration);
+            }
+        }
+        self.b.seal(exit);
+        self.cur = Some(exit);
+        self.scopes.pop();
     }
 }
 

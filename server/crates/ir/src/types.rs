@@ -15,9 +15,102 @@ pub enum Ty {
     Double,
     /// `java.lang.String` (and the contents of a `StringBuilder`): a string or null.
     Str,
-    /// Any other reference (objects, arrays): not modelled yet beyond constants and null.
+    /// Any other reference (objects): not modelled yet beyond constants and null.
     Ref,
+    /// A reference to an array (an id; 0 is null).
+    Arr(ArrTy),
+    /// The contents and lengths of every array of one type (a state threaded through the code).
+    Mem(ArrTy),
     Void,
+}
+
+/// The element type at the bottom of an array type.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Leaf {
+    Bool,
+    Byte,
+    Short,
+    Char,
+    Int,
+    Long,
+    Float,
+    Double,
+    Str,
+}
+
+/// An array type: `dims` levels of `[]` over a leaf type (`int[][]` is `{Int, 2}`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ArrTy {
+    pub leaf: Leaf,
+    pub dims: u8,
+}
+
+impl Leaf {
+    pub fn ty(self) -> Ty {
+        match self {
+            Leaf::Bool => Ty::Bool,
+            Leaf::Byte => Ty::Byte,
+            Leaf::Short => Ty::Short,
+            Leaf::Char => Ty::Char,
+            Leaf::Int => Ty::Int,
+            Leaf::Long => Ty::Long,
+            Leaf::Float => Ty::Float,
+            Leaf::Double => Ty::Double,
+            Leaf::Str => Ty::Str,
+        }
+    }
+
+    pub fn of(ty: Ty) -> Option<Leaf> {
+        Some(match ty {
+            Ty::Bool => Leaf::Bool,
+            Ty::Byte => Leaf::Byte,
+            Ty::Short => Leaf::Short,
+            Ty::Char => Leaf::Char,
+            Ty::Int => Leaf::Int,
+            Ty::Long => Leaf::Long,
+            Ty::Float => Leaf::Float,
+            Ty::Double => Leaf::Double,
+            Ty::Str => Leaf::Str,
+            _ => return None,
+        })
+    }
+}
+
+impl ArrTy {
+    /// The type of an element.
+    pub fn elem(self) -> Ty {
+        if self.dims <= 1 {
+            self.leaf.ty()
+        } else {
+            Ty::Arr(ArrTy { leaf: self.leaf, dims: self.dims - 1 })
+        }
+    }
+
+    /// The Java spelling (`int[][]`).
+    pub fn java_name(self) -> String {
+        format!("{}{}", self.leaf.ty().java_name(), "[]".repeat(self.dims as usize))
+    }
+
+    /// The array type of a Java type as written (`int[]`, `char[][]`), with `extra` more
+    /// dimensions from a declarator (`int a[]`).
+    pub fn of_java(name: &str, extra: usize) -> Option<ArrTy> {
+        let name: String = name.chars().filter(|c| !c.is_whitespace()).collect();
+        let mut base = name.as_str();
+        let mut dims = extra;
+        while let Some(b) = base.strip_suffix("[]") {
+            base = b;
+            dims += 1;
+        }
+        if let Some(b) = base.strip_suffix("...") {
+            base = b;
+            dims += 1;
+        }
+        if dims == 0 || dims > 8 {
+            return None;
+        }
+        let leaf = Leaf::of(Ty::of_java(base))?;
+        Some(ArrTy { leaf, dims: dims as u8 })
+    }
 }
 
 impl Ty {
@@ -72,6 +165,9 @@ impl Ty {
         if let Some(t) = Ty::from_java(name) {
             return t;
         }
+        if let Some(a) = ArrTy::of_java(name, 0) {
+            return Ty::Arr(a);
+        }
         if is_string_type(name) || is_builder_type(name) {
             Ty::Str
         } else {
@@ -92,6 +188,8 @@ impl Ty {
             Ty::Double => "double",
             Ty::Str => "String",
             Ty::Ref => "Object",
+            Ty::Arr(_) => "array",
+            Ty::Mem(_) => "memory",
             Ty::Void => "void",
         }
     }
@@ -130,7 +228,11 @@ pub fn is_builder_type(name: &str) -> bool {
 
 impl fmt::Display for Ty {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.java_name())
+        match self {
+            Ty::Arr(a) => f.write_str(&a.java_name()),
+            Ty::Mem(a) => write!(f, "memory of {}", a.java_name()),
+            t => f.write_str(t.java_name()),
+        }
     }
 }
 

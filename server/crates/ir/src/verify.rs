@@ -322,6 +322,26 @@ fn check_types(f: &Function, v: ValueId) -> Result<(), String> {
             None => Ok(()),
         },
         Op::Nondet(_) => Ok(()),
+        Op::Arr(op, args) => {
+            if args.len() != op.arity() {
+                return Err(format!("{} takes {} operands, not {}", op.name(), op.arity(), args.len()));
+            }
+            let want = match (op, ty) {
+                (ArrOp::Init | ArrOp::New | ArrOp::Store, Ty::Mem(_)) => true,
+                (ArrOp::Ref(_), Ty::Arr(_)) => true,
+                (ArrOp::Len, Ty::Int) => true,
+                (ArrOp::Load, _) => match t(&args[0]) {
+                    Ty::Mem(a) => a.elem() == ty,
+                    _ => false,
+                },
+                _ => false,
+            };
+            if want {
+                Ok(())
+            } else {
+                Err(format!("{} producing {ty}", op.name()))
+            }
+        }
         Op::Str(op, args) => {
             if args.len() != op.arity() {
                 return Err(format!("{} takes {} operands, not {}", op.name(), op.arity(), args.len()));

@@ -358,24 +358,83 @@ fn strings() {
 }
 
 #[test]
+fn arrays_with_bounds_and_null_checks() {
+    check(
+        "class A {\n  static int f(int[] a, int i) {\n    a[i] += 2;\n    return a.length;\n  }\n}\n",
+        "f",
+        LowerMode::Synthesis { unroll: 2 },
+        expect![[r#"
+            fn A.f(a: array, i: int) -> int [synthesis, unroll 2]
+            b0:
+              ; stmt line 3
+              v0 = arr.init: memory
+              v1 = param 0 (a): array
+              v2 = param 1 (i): int
+              v3 = arr.ref 0: array
+              v4 = eq v1, v3: boolean
+              branch v4 ? b1 : b2
+            b1: <- b0
+              throw NullPointerException  ; line 3
+            b2: <- b0
+              v5 = arr.len v0, v1: int
+              v6 = const 0: int
+              v7 = lt v2, v6: boolean
+              v8 = ge v2, v5: boolean
+              v9 = or v7, v8: boolean
+              branch v9 ? b3 : b4
+            b3: <- b2
+              throw ArrayIndexOutOfBoundsException  ; line 3
+            b4: <- b2
+              ; stmt line 4
+              v10 = arr.load v0, v1, v2: int
+              v11 = const 2: int
+              v12 = add v10, v11: int
+              v13 = arr.store v0, v1, v2, v12: memory
+              v14 = arr.ref 0: array
+              v15 = eq v1, v14: boolean
+              branch v15 ? b5 : b6
+            b5: <- b4
+              throw NullPointerException  ; line 4
+            b6: <- b4
+              v16 = arr.len v13, v1: int
+              jump b7
+            b7: <- b6
+              return v16
+            proof blockers: (none)
+        "#]],
+    );
+}
+
+#[test]
 fn unsupported_constructs_become_blockers() {
     check(
-        "class A {\n  static int f(int[] a) {\n    return a[0];\n  }\n}\n",
+        "class A {\n  static int f(int n) {\n    int[][] m = new int[n][n];\n    return m.length;\n  }\n}\n",
         "f",
         LowerMode::OverApprox,
         expect![[r#"
-            fn A.f(a: int[]) -> int [over-approximation]
+            fn A.f(n: int) -> int [over-approximation]
             b0:
               ; stmt line 3
-              v0 = param 0 (a): ref
-              cutoff unsupported: arrays are not modelled yet
+              v0 = arr.init: memory
+              v1 = arr.init: memory
+              v2 = param 0 (n): int
+              cutoff unsupported: multi-dimensional array creation is not modelled yet
             b1:
-              v1 = nondet opaque (an array): int
-              jump b2
+              ; stmt line 4
+              v3 = nondet opaque (an array): array
+              v4 = arr.ref 0: array
+              v5 = eq v3, v4: boolean
+              v6 = nondet opaque (unassigned $mem:int[][]): memory
+              branch v5 ? b2 : b3
             b2: <- b1
-              return v1
+              throw NullPointerException  ; line 4
+            b3: <- b1
+              v7 = arr.len v6, v3: int
+              jump b4
+            b4: <- b3
+              return v7
             proof blockers:
-              - arrays are not modelled yet
+              - multi-dimensional array creation is not modelled yet
         "#]],
     );
 }

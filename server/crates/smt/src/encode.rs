@@ -1,7 +1,7 @@
 //! Java semantics as z3 terms, and the encoding of a function's slice with sharing.
 
 use jreach_analysis::{edge_cond, EdgeCond, Slice};
-use jreach_ir::{BinOp, BlockId, Const, Function, Op, Terminator, Ty, UnOp, ValueId};
+use jreach_ir::{ArrOp, BinOp, BlockId, Const, Function, Op, Terminator, Ty, UnOp, ValueId};
 use z3::ast::{Ast, Bool, Dynamic, Float, BV};
 use z3::Sort;
 
@@ -15,18 +15,22 @@ pub struct Encoder<'f> {
     guards: Vec<Option<Bool>>,
     /// Definitions of fresh terms and the domains of inputs; they hold whatever path is taken.
     side: Vec<Bool>,
+    /// The lengths part of every array-memory value (its contents are in `vals`).
+    lens: Vec<Option<z3::ast::Array>>,
 }
 
 fn rne() -> z3::ast::RoundingMode {
     z3::ast::RoundingMode::round_nearest_ties_to_even()
 }
 
-fn sort_of(ty: Ty) -> Sort {
+pub(crate) fn sort_of(ty: Ty) -> Sort {
     match ty {
         Ty::Bool => Sort::bool(),
         Ty::Float => Sort::float32(),
         Ty::Double => Sort::double(),
         Ty::Str => Sort::string(),
+        Ty::Arr(_) => crate::arrays::ref_sort(),
+        Ty::Mem(a) => crate::arrays::contents_sort(&sort_of(a.elem())),
         t if t.is_integral() => Sort::bitvector(t.bits().expect("integral")),
         _ => Sort::uninterpreted("Ref".into()),
     }
@@ -201,7 +205,7 @@ impl<'f> Encoder<'f> {
     pub fn new(f: &'f Function, targets: &[BlockId]) -> Encoder<'f> {
         let slice = Slice::for_targets(f, targets);
         let mut enc =
-            Encoder { f, slice, vals: vec![None; f.values.len()], guards: vec![None; f.blocks.len()], side: vec![] };
+            Encoder { f, slice, vals: vec![None; f.values.len()], guards: vec![None; f.blocks.len()], side: vec![], lens: vec![None; f.values.len()] };
         enc.encode_all();
         enc
     }
@@ -255,11 +259,79 @@ impl<'f> Encoder<'f> {
         }
     }
 
+    fn mem(&self, v: ValueId) -> (z3::ast::Array, z3::ast::Array) {
+        let contents = self.val(v).as_array().expect("an array memory");
+        let lens = self.lens[v.index()].clone().unwrap_or_else(|| panic!("{v} has no lengths"));
+        (contents, lens)
+    }
+
+    fn set_mem(&mut self, v: ValueId, m: (z3::ast::Array, z3::ast::Array)) -> Dynamic {
+        self.lens[v.index()] = Some(m.1);
+        Dynamic::from_ast(&m.0)
+    }
+
+    fn synthesis(&self) -> bool {
+        matches!(self.f.mode, jreach_ir::LowerMode::Synthesis { .. })
+    }
+
+    fn encode_array(&mut self, v: ValueId, op: ArrOp, args: &[ValueId], ty: Ty) -> Dynamic {
+        use crate::arrays as arr;
+        let r = |enc: &Self, i: usize| enc.val(args[i]).as_bv().expect("a reference");
+        match op {
+            ArrOp::Init => {
+                let Ty::Mem(t) = ty else { unreachable!("verified: arr.init is a memory") };
+                let m = arr::init(t, &sort_of(t.elem()));
+                self.set_mem(v, m)
+            }
+            ArrOp::Ref(id) => Dynamic::from_ast(&BV::from_i64(id as i64, 32)),
+            ArrOp::New => {
+                let Ty::Mem(t) = ty else { unreachable!("verified: arr.new is a memory") };
+                let (c, l) = self.mem(args[0]);
+                let len = self.val(args[2]).as_bv().expect("a length");
+                let m = arr::new(&c, &l, &r(self, 1), &len, &arr::elem_default(t.elem()));
+                self.set_mem(v, m)
+            }
+            ArrOp::Load => {
+                let (c, _) = self.mem(args[0]);
+                let i = self.val(args[2]).as_bv().expect("an index");
+                let x = arr::load(&c, &r(self, 1), &i);
+                if let (Some(x), true) = (x.as_bv(), matches!(ty, Ty::Arr(_)) && self.synthesis()) {
+                    // Synthesis: arrays reachable from the inputs are inputs too (never the
+                    // method's own, which have negative ids), so tests can build them.
+                    self.side.push(x.bvsge(&BV::from_i64(0, 32)));
+                }
+                x
+            }
+            ArrOp::Store => {
+                let (c, l) = self.mem(args[0]);
+                let i = self.val(args[2]).as_bv().expect("an index");
+                let c = arr::store(&c, &r(self, 1), &i, &self.val(args[3]));
+                self.set_mem(v, (c, l))
+            }
+            ArrOp::Len => {
+                let (_, l) = self.mem(args[0]);
+                let (len, nonneg) = arr::len(&l, &r(self, 1));
+                self.side.push(nonneg);
+                Dynamic::from_ast(&len)
+            }
+        }
+    }
+
     fn encode_value(&mut self, v: ValueId, b: BlockId) -> Dynamic {
         let vd = self.f.value(v);
+        if let (Ty::Mem(t), Op::Phi(_) | Op::Select(..) | Op::Nondet(_)) = (vd.ty, &vd.op) {
+            return self.encode_mem_choice(v, b, t);
+        }
         match &vd.op {
+            Op::Arr(op, args) => {
+                let args = args.clone();
+                self.encode_array(v, *op, &args, vd.ty)
+            }
             Op::Param(i) => {
                 let p = Dynamic::new_const(param_name(*i), &sort_of(vd.ty));
+                if let (Ty::Arr(_), true, Some(x)) = (vd.ty, self.synthesis(), p.as_bv()) {
+                    self.side.push(x.bvsge(&BV::from_i64(0, 32)));
+                }
                 if let Some(s) = p.as_string() {
                     let synthesis = matches!(self.f.mode, jreach_ir::LowerMode::Synthesis { .. });
                     self.side.push(crate::strings::input_domain(&s, synthesis));
@@ -288,6 +360,26 @@ impl<'f> Encoder<'f> {
             }
             Op::Nondet(_) => fresh(&format!("nondet!{}", v.0), vd.ty),
         }
+    }
+
+    /// φ, select and unknowns of array memories: both parts chosen together.
+    fn encode_mem_choice(&mut self, v: ValueId, b: BlockId, t: jreach_ir::ArrTy) -> Dynamic {
+        use crate::arrays as arr;
+        let vd = self.f.value(v);
+        let m = match &vd.op {
+            Op::Select(c, a, e) => arr::ite(&bo(&self.val(*c)), &self.mem(*a), &self.mem(*e)),
+            Op::Phi(ins) if !ins.is_empty() => {
+                let mut it = ins.iter().rev();
+                let (_, last) = it.next().expect("non-empty");
+                let mut acc = self.mem(*last);
+                for (p, x) in it {
+                    acc = arr::ite(&self.edge_guard(*p, b), &self.mem(*x), &acc);
+                }
+                acc
+            }
+            _ => arr::fresh(t, &sort_of(t.elem())),
+        };
+        self.set_mem(v, m)
     }
 
     /// The condition under which block `b` runs (false for blocks outside the slice).

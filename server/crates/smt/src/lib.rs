@@ -6,6 +6,7 @@
 //! z3 0.22 keeps its context per thread: terms never leave the thread that built them, so callers
 //! share IR, not terms.
 
+mod arrays;
 mod encode;
 mod explain;
 mod ffi;

@@ -100,12 +100,8 @@ fn param_terms(f: &Function) -> Vec<Option<Dynamic>> {
         .enumerate()
         .map(|(i, p)| {
             let sort = match p.ty {
-                Ty::Bool => z3::Sort::bool(),
-                Ty::Float => z3::Sort::float32(),
-                Ty::Double => z3::Sort::double(),
-                Ty::Str => z3::Sort::string(),
-                t if t.is_integral() => z3::Sort::bitvector(t.bits().expect("integral")),
-                _ => return None,
+                Ty::Ref | Ty::Void | Ty::Mem(_) => return None,
+                t => crate::encode::sort_of(t),
             };
             Some(Dynamic::new_const(param_name(i as u32), &sort))
         })
@@ -114,6 +110,40 @@ fn param_terms(f: &Function) -> Vec<Option<Dynamic>> {
 
 /// Ranges of human-looking values for a parameter, narrowest first.
 fn small_ranges(ty: Ty, term: &Dynamic) -> Vec<Bool> {
+    if let (Ty::Arr(a), Some(r)) = (ty, term.as_bv()) {
+        let (_, lens) = crate::arrays::init(a, &crate::encode::sort_of(a.elem()));
+        let len = lens.select(&r).as_bv().expect("a length");
+        let nonnull = r.eq(&BV::from_i64(0, 32)).not();
+        let short = |n: i64| Bool::and(&[nonnull.clone(), len.bvsle(&BV::from_i64(n, 32))]);
+        let mut out = Vec::new();
+        if a.dims == 1 {
+            // Short arrays of small elements (letters for chars).
+            let (contents, _) = crate::arrays::init(a, &crate::encode::sort_of(a.elem()));
+            let row = contents.select(&r).as_array().expect("a row");
+            let elem = a.elem();
+            let small: Vec<Bool> = (0..3)
+                .filter_map(|k| {
+                    let x = row.select(&BV::from_u64(k, 32)).as_bv()?;
+                    let bits = elem.bits()?;
+                    let (lo, hi) = if elem == Ty::Char { ('a' as i64, 'z' as i64) } else { (-10, 10) };
+                    let inside = if elem == Ty::Char {
+                        Bool::and(&[x.bvuge(&BV::from_i64(lo, bits)), x.bvule(&BV::from_i64(hi, bits))])
+                    } else {
+                        Bool::and(&[x.bvsge(&BV::from_i64(lo, bits)), x.bvsle(&BV::from_i64(hi, bits))])
+                    };
+                    Some(inside)
+                })
+                .collect();
+            if !small.is_empty() {
+                let mut all = vec![short(3)];
+                all.extend(small);
+                out.push(Bool::and(&all));
+            }
+        }
+        out.push(short(3));
+        out.push(short(8));
+        return out;
+    }
     if let Some(s) = term.as_string() {
         return crate::strings::small_ranges(&s);
     }
@@ -156,33 +186,59 @@ fn read_model(solver: &Solver, f: &Function, params: &[Option<Dynamic>]) -> Vec<
     f.params
         .iter()
         .zip(params)
-        .map(|(p, term)| {
-            let Some(term) = term else { return Value::Null };
-            let v = model.eval(term, true).expect("model completion evaluates every constant");
-            match p.ty {
-                Ty::Bool => Value::Bool(v.as_bool().and_then(|b| b.as_bool()).unwrap_or(false)),
-                Ty::Str => {
-                    let text = v.as_string().and_then(|s| s.as_string()).unwrap_or_default();
-                    match crate::strings::from_model(&text) {
-                        Some(s) => Value::Str(s),
-                        None => Value::Null,
-                    }
-                }
-                Ty::Float | Ty::Double => {
-                    let x = v.as_float().expect("a float");
-                    let is_nan = model.eval(&x.is_nan(), true).and_then(|b| b.as_bool()).unwrap_or(false);
-                    let bits = model.eval(&x.to_ieee_bv(), true).and_then(|b| b.as_u64()).unwrap_or(0);
-                    if p.ty == Ty::Float {
-                        Value::Float(if is_nan { f32::NAN } else { f32::from_bits(bits as u32) })
-                    } else {
-                        Value::Double(if is_nan { f64::NAN } else { f64::from_bits(bits) })
-                    }
-                }
-                t => {
-                    let raw = v.as_bv().and_then(|b| b.as_u64()).unwrap_or(0);
-                    Value::Int(t, jreach_ir::types::normalize(t, raw as i64))
-                }
-            }
+        .map(|(p, term)| match term {
+            Some(term) => read_value(&model, term, p.ty, 0),
+            None => Value::Null,
         })
         .collect()
+}
+
+/// Longest array a test is written with.
+const MAX_ARRAY_LEN: u64 = 64;
+
+/// The value of `term` (of type `ty`) in the model; arrays with their elements.
+fn read_value(model: &z3::Model, term: &Dynamic, ty: Ty, depth: u32) -> Value {
+    let v = model.eval(term, true).expect("model completion evaluates every constant");
+    match ty {
+        Ty::Bool => Value::Bool(v.as_bool().and_then(|b| b.as_bool()).unwrap_or(false)),
+        Ty::Str => {
+            let text = v.as_string().and_then(|s| s.as_string()).unwrap_or_default();
+            match crate::strings::from_model(&text) {
+                Some(s) => Value::Str(s),
+                None => Value::Null,
+            }
+        }
+        Ty::Float | Ty::Double => {
+            let x = v.as_float().expect("a float");
+            let is_nan = model.eval(&x.is_nan(), true).and_then(|b| b.as_bool()).unwrap_or(false);
+            let bits = model.eval(&x.to_ieee_bv(), true).and_then(|b| b.as_u64()).unwrap_or(0);
+            if ty == Ty::Float {
+                Value::Float(if is_nan { f32::NAN } else { f32::from_bits(bits as u32) })
+            } else {
+                Value::Double(if is_nan { f64::NAN } else { f64::from_bits(bits) })
+            }
+        }
+        Ty::Arr(a) => {
+            let id = v.as_bv().and_then(|b| b.as_u64()).map(|x| x as u32 as i32 as i64).unwrap_or(0);
+            if id == 0 {
+                return Value::Null;
+            }
+            if depth > 8 {
+                return Value::Unknown("arrays nested too deeply".into());
+            }
+            let (contents, lens) = crate::arrays::init(a, &crate::encode::sort_of(a.elem()));
+            let r = BV::from_i64(id, 32);
+            let len = model.eval(&lens.select(&r), true).and_then(|l| l.as_bv()).and_then(|l| l.as_u64()).unwrap_or(0);
+            if len > MAX_ARRAY_LEN {
+                return Value::Unknown(format!("an array of {len} elements"));
+            }
+            let row = contents.select(&r).as_array().expect("a row of an array memory");
+            let items = (0..len).map(|k| read_value(model, &row.select(&BV::from_u64(k, 32)), a.elem(), depth + 1)).collect();
+            Value::Array { id, items }
+        }
+        t => {
+            let raw = v.as_bv().and_then(|b| b.as_u64()).unwrap_or(0);
+            Value::Int(t, jreach_ir::types::normalize(t, raw as i64))
+        }
+    }
 }

@@ -44,6 +44,9 @@ pub enum JavaValue {
     Double(f64),
     Str(String),
     Null,
+    /// An array: its element type as Java writes it (`int`, `char[]`), its identity (two arguments
+    /// with one id are the same array object) and its elements.
+    Array { elem_ty: String, id: i64, items: Vec<JavaValue> },
 }
 
 /// The JUnit generation a test is written for.

@@ -45,7 +45,28 @@ pub fn literal(v: &JavaValue) -> String {
         JavaValue::Double(d) => double_literal(*d),
         JavaValue::Str(s) => string_literal(s),
         JavaValue::Null => "null".into(),
+        JavaValue::Array { elem_ty, items, .. } => {
+            if items.is_empty() {
+                // `new int[0]`, `new int[0][]`.
+                let (base, dims) = split_array_type(elem_ty);
+                format!("new {base}[0]{}", "[]".repeat(dims))
+            } else {
+                let items: Vec<String> = items.iter().map(|i| literal_as(elem_ty, i)).collect();
+                format!("new {elem_ty}[] {{{}}}", items.join(", "))
+            }
+        }
     }
+}
+
+/// `int[][]` → (`int`, 2).
+fn split_array_type(ty: &str) -> (&str, usize) {
+    let mut base = ty.trim();
+    let mut dims = 0;
+    while let Some(b) = base.strip_suffix("[]") {
+        base = b.trim_end();
+        dims += 1;
+    }
+    (base, dims)
 }
 
 /// The literal of `v` converted to the Java type `ty` (as written: `long`, `Integer`, `double[]`...)
@@ -115,7 +136,7 @@ impl Prim {
             JavaValue::Long(_) => Prim::Long,
             JavaValue::Float(_) => Prim::Float,
             JavaValue::Double(_) => Prim::Double,
-            JavaValue::Str(_) | JavaValue::Null => return None,
+            JavaValue::Str(_) | JavaValue::Null | JavaValue::Array { .. } => return None,
         })
     }
 
@@ -157,7 +178,7 @@ pub(crate) fn convert(v: &JavaValue, p: Prim) -> Option<JavaValue> {
             Num::F(f.into())
         }
         JavaValue::Double(d) => Num::F(d),
-        JavaValue::Str(_) | JavaValue::Null => return None,
+        JavaValue::Str(_) | JavaValue::Null | JavaValue::Array { .. } => return None,
     };
     // Java narrows floating point to byte, short and char through int.
     let as_int = |n: &Num| match *n {

@@ -242,7 +242,18 @@ fn arguments(req: &TestRequest) -> Vec<Arg> {
         return args;
     }
     let mut taken = BTreeSet::new();
+    // Arguments that are one array object share one local.
+    let mut arrays: std::collections::BTreeMap<i64, String> = std::collections::BTreeMap::new();
     for (i, arg) in args.iter_mut().enumerate() {
+        let array_id = match req.args.get(i) {
+            Some(JavaValue::Array { id, .. }) => Some(*id),
+            _ => None,
+        };
+        if let Some(name) = array_id.and_then(|id| arrays.get(&id)) {
+            arg.literal = name.clone();
+            arg.decl_ty = None;
+            continue;
+        }
         let Some(decl_ty) = &arg.decl_ty else { continue };
         // A null for a primitive cannot be declared; the call shows it as it is.
         if arg.literal == "null" && Prim::of(decl_ty).is_some_and(|(_, boxed)| !boxed) {
@@ -251,6 +262,9 @@ fn arguments(req: &TestRequest) -> Vec<Arg> {
         let wanted = req.params.get(i).map(|(n, _)| identifier(n)).filter(|n| !n.is_empty() && !is_keyword(n));
         let name = fresh_name(&wanted.unwrap_or_else(|| format!("arg{i}")), |n| taken.contains(n));
         taken.insert(name.clone());
+        if let Some(id) = array_id {
+            arrays.insert(id, name.clone());
+        }
         arg.local = Some(name);
     }
     args
