@@ -105,7 +105,12 @@ async function startClient(): Promise<LanguageClient | undefined> {
         if (resolved && resolved.edit && !resolved.command && ACTION_TITLE.test(resolved.title)) {
           const test = testFileOf(resolved.edit);
           if (test) {
-            resolved.command = { title: 'Open the generated test', command: OPEN_GENERATED, arguments: [test.toString()] };
+            const method = testMethodOf(resolved.edit, test);
+            resolved.command = {
+              title: 'Open the generated test',
+              command: OPEN_GENERATED,
+              arguments: method ? [test.toString(), method] : [test.toString()],
+            };
           }
         }
         return resolved;
@@ -172,7 +177,9 @@ async function onConfigurationChanged(e: vscode.ConfigurationChangeEvent): Promi
   }
   const c = client;
   if (c && c.state === State.Running) {
-    await c.sendNotification(DidChangeConfigurationNotification.type, { settings: { [SECTION]: serverSettings() } });
+    const settings = serverSettings();
+    output.appendLine(`jreach: settings changed: ${JSON.stringify(settings)}`);
+    await c.sendNotification(DidChangeConfigurationNotification.type, { settings: { [SECTION]: settings } });
   }
 }
 
@@ -180,6 +187,13 @@ async function onConfigurationChanged(e: vscode.ConfigurationChangeEvent): Promi
 function testFileOf(edit: vscode.WorkspaceEdit): vscode.Uri | undefined {
   const files = edit.entries().map(([uri]) => uri).filter((uri) => uri.path.endsWith('.java'));
   return files[files.length - 1];
+}
+
+/** The name of the last test method a generate-test edit inserts into `file`. */
+function testMethodOf(edit: vscode.WorkspaceEdit, file: vscode.Uri): string | undefined {
+  const inserted = edit.get(file).map((e) => e.newText).join('\n');
+  const names = [...inserted.matchAll(/\bvoid\s+([A-Za-z_$][\w$]*)\s*\(/g)].map((m) => m[1]);
+  return names[names.length - 1];
 }
 
 /** The editor `arg` (a resource URI from a menu, or nothing from the palette) points at. */

@@ -1,0 +1,217 @@
+// node drive.js <url> <shots-dir> <workspace> <user-data-dir>
+// Drives code-server (with the jreach extension installed) through Playwright and Debian's Chromium.
+// Each step prints OK/FAIL with its time; a failing step saves a screenshot and stops the run.
+const { chromium } = require('playwright-core');
+const fs = require('fs');
+const path = require('path');
+
+const [url, shots, ws, userData] = process.argv.slice(2);
+const source = path.join(ws, 'src/main/java/demo/Calc.java');
+const testFile = path.join(ws, 'src/test/java/demo/CalcTest.java');
+
+/** Waits until `check()` is truthy, polling every 100 ms, or throws `what` after `ms`. */
+async function until(page, what, ms, check) {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await check();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out after ${ms} ms: ${what}`);
+    await page.waitForTimeout(100);
+  }
+}
+
+/** The rendered editor line of the active editor that contains `text`. */
+function line(page, text) {
+  return page.locator('.editor-group-container.active .monaco-editor .view-lines .view-line', { hasText: text }).first();
+}
+
+/** Clicks a menu or quick-pick row for real: VS Code ignores clicks made right after a menu opens
+ *  and may cover fresh menus with a `.context-view-pointerBlock` until the mouse moves. */
+async function realClick(page, locator) {
+  await locator.waitFor({ timeout: 15000 });
+  await page.waitForTimeout(300);
+  const b = await locator.boundingBox();
+  await page.mouse.move(b.x + 5, b.y + 5);
+  await page.mouse.move(b.x + 20, b.y + b.height / 2);
+  await locator.click();
+}
+
+(async () => {
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'],
+  });
+  const page = await browser.newPage({ viewport: { width: 1500, height: 950 } });
+  page.on('pageerror', (e) => console.log('page error:', e.message.split('\n')[0]));
+  let failed = false;
+  let n = 0;
+  const step = async (name, fn) => {
+    const t = Date.now();
+    n += 1;
+    try {
+      await fn();
+      console.log('OK  ', name, `${Date.now() - t} ms`);
+    } catch (e) {
+      failed = true;
+      console.log('FAIL', name, `${Date.now() - t} ms:`, e.message.split('\n').slice(0, 12).join('\n'));
+      const shot = path.join(shots, `fail-${String(n).padStart(2, '0')}-${name}.png`);
+      await page.screenshot({ path: shot }).catch(() => {});
+      console.log('     screenshot:', shot);
+      throw e;
+    }
+  };
+  const t0 = Date.now();
+  try {
+    await step('load-workbench', async () => {
+      await page.goto(url);
+      await page.waitForSelector('.explorer-folders-view .monaco-list-row', { timeout: 60000 });
+    });
+
+    await step('open-Calc.java', async () => {
+      await page.keyboard.press('Control+P');
+      await page.waitForSelector('.quick-input-widget input', { state: 'visible' });
+      await page.keyboard.type('Calc.java');
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Calc.java' }).first().waitFor();
+      await page.keyboard.press('Enter');
+      await line(page, 'public class Calc').waitFor({ timeout: 15000 });
+    });
+
+    // The dead block `dead();` (inside `if (x > 5 && x < 3)`) is faded: a warning tagged Unnecessary.
+    await step('dead-block-faded', async () => {
+      const dead = page.locator('.editor-group-container.active .monaco-editor .squiggly-inline-unnecessary').first();
+      await dead.waitFor({ timeout: 60000 });
+      await page.screenshot({ path: path.join(shots, 'faded.png') });
+    });
+
+    await step('hover-explains', async () => {
+      await page.locator('.editor-group-container.active .monaco-editor .squiggly-inline-unnecessary').first().hover();
+      const hover = page.locator('.monaco-hover', { hasText: /jreach/ }).first();
+      await hover.waitFor({ timeout: 15000 });
+      console.log('     hover:', (await hover.innerText()).split('\n').slice(0, 3).join(' | '));
+      await page.keyboard.press('Escape');
+    });
+
+    await step('problems-panel', async () => {
+      await page.keyboard.press('Control+Shift+M');
+      const row = page.locator('.markers-panel .monaco-list-row', { hasText: /unreachable|never/i }).first();
+      await row.waitFor({ timeout: 15000 });
+      console.log('     problem:', (await row.innerText()).replace(/\s+/g, ' ').slice(0, 160));
+      await page.screenshot({ path: path.join(shots, 'problems.png') });
+      await page.keyboard.press('Control+Shift+M'); // toggle the panel away again
+    });
+
+    // Right-click `return 1;` → "Generate Test Reaching Here".
+    await step('context-menu-generate', async () => {
+      const target = line(page, 'return 1;');
+      await target.waitFor();
+      const b = await target.boundingBox();
+      const text = await target.innerText();
+      const indent = text.length - text.trimStart().length;
+      // Click inside the statement text (the line box spans the whole editor width).
+      await page.mouse.click(b.x + (indent + 3) * 8, b.y + b.height / 2, { button: 'right' });
+      const item = page.locator('.action-menu-item', { hasText: 'Generate Test Reaching Here' }).first();
+      await item.waitFor({ timeout: 15000 });
+      await page.screenshot({ path: path.join(shots, 'context-menu.png') });
+      await realClick(page, item);
+    });
+
+    await step('test-file-written-and-opened', async () => {
+      await until(page, `${testFile} with a @Test`, 90000, () =>
+        fs.existsSync(testFile) && /@Test/.test(fs.readFileSync(testFile, 'utf8')));
+      await page.locator('.tabs-container .tab', { hasText: 'CalcTest.java' }).first().waitFor({ timeout: 15000 });
+      await line(page, '@Test').waitFor({ timeout: 15000 });
+      await page.screenshot({ path: path.join(shots, 'generated.png') });
+      console.log('     wrote', testFile);
+    });
+
+    // The code action, resolved lazily: Refactor… → "Generate test reaching line 12" on `return -1;`.
+    await step('code-action-generate', async () => {
+      const before = fs.readFileSync(testFile, 'utf8');
+      const calcTab = page.locator('.tabs-container .tab', { hasText: /^Calc\.java/ }).first();
+      await calcTab.click();
+      const target = line(page, 'return -1;');
+      await target.waitFor({ timeout: 15000 });
+      const b = await target.boundingBox();
+      const text = await target.innerText();
+      const indent = text.length - text.trimStart().length;
+      await page.mouse.click(b.x + (indent + 3) * 8, b.y + b.height / 2, { button: 'right' });
+      const refactor = page.locator('.action-menu-item', { hasText: /^Refactor/ }).first();
+      await realClick(page, refactor);
+      const row = page.locator('.action-widget .monaco-list-row', { hasText: 'Generate test reaching line 12' }).first();
+      await row.waitFor({ timeout: 15000 });
+      await page.screenshot({ path: path.join(shots, 'refactor-menu.png') });
+      await realClick(page, row);
+      await until(page, 'a second test in CalcTest.java', 90000, () => {
+        const now = fs.readFileSync(testFile, 'utf8');
+        return now !== before && (now.match(/@Test/g) || []).length >= 2;
+      });
+      await page.screenshot({ path: path.join(shots, 'generated-2.png') });
+    });
+
+    // Settings reach the server: jreach.diagnostics.enabled off clears the warnings, on brings them back.
+    // Settings files are edited in the editor (select all, type, save): code-server does not
+    // notice edits made behind its back. `User`: the user settings; `Machine`: the remote
+    // machine's, where machine-scoped settings such as jreach.serverPath live in a remote window.
+    const settingsFile = (which) => path.join(userData, which, 'settings.json');
+    const original = {
+      User: JSON.parse(fs.readFileSync(settingsFile('User'), 'utf8')),
+      Machine: JSON.parse(fs.readFileSync(settingsFile('Machine'), 'utf8')),
+    };
+    const writeSettings = async (which, patch) => {
+      const file = settingsFile(which);
+      const text = JSON.stringify({ ...original[which], ...patch }); // one line: no auto-indent
+      // Through the commands, so that the settings are read again when saved.
+      const command = which === 'User' ? 'Open User Settings (JSON)' : 'Open Remote Settings (JSON)';
+      await page.keyboard.press('Control+Shift+P');
+      await page.waitForSelector('.quick-input-widget input', { state: 'visible' });
+      await page.keyboard.type(`Preferences: ${command}`);
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: command }).first().waitFor();
+      await page.keyboard.press('Enter');
+      await page.locator('.tabs-container .tab.active', { hasText: 'settings.json' }).waitFor({ timeout: 15000 });
+      await line(page, Object.keys(original[which])[0]).waitFor({ timeout: 15000 });
+      await page.locator('.editor-group-container.active .monaco-editor textarea').first().focus();
+      await page.keyboard.press('Control+A');
+      await page.keyboard.insertText(text);
+      await page.keyboard.press('Control+Shift+End'); // what auto-closing added after the cursor
+      await page.keyboard.press('Delete');
+      await page.keyboard.press('Control+S');
+      await until(page, `${file} to be saved`, 10000, () => {
+        try { return JSON.stringify(JSON.parse(fs.readFileSync(file, 'utf8'))) === JSON.stringify(JSON.parse(text)); }
+        catch { return false; }
+      });
+    };
+    const faded = page.locator('.monaco-editor')
+      .filter({ has: page.locator('.view-line', { hasText: 'public class Calc {' }) })
+      .locator('.squiggly-inline-unnecessary');
+    await step('setting-diagnostics-off-on', async () => {
+      await writeSettings('User', { 'jreach.diagnostics.enabled': false });
+      await until(page, 'the faded block to go away', 30000, async () => (await faded.count()) === 0);
+      await writeSettings('User', {});
+      await until(page, 'the faded block to come back', 30000, async () => (await faded.count()) > 0);
+    });
+
+    // A wrong jreach.serverPath: a clear error; fixing it restarts the server.
+    await step('bad-server-path-then-restart', async () => {
+      await writeSettings('Machine', { 'jreach.serverPath': '/nonexistent/jreach' });
+      const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'is not an executable file' }).first();
+      await toast.waitFor({ timeout: 30000 });
+      console.log('     error:', await toast.locator('.notification-list-item-message').first().innerText());
+      await page.screenshot({ path: path.join(shots, 'bad-server-path.png') });
+      await until(page, 'the warnings of the stopped server to go away', 15000, async () => (await faded.count()) === 0);
+      await writeSettings('Machine', {});
+      await until(page, 'the faded block after the restart', 60000, async () => (await faded.count()) > 0);
+    });
+
+    await step('no-settings-complaints', async () => {
+      const bad = page.locator('.notifications-toasts, .notifications-center', { hasText: 'ignored invalid settings' });
+      if ((await bad.count()) > 0) throw new Error(`the server rejected settings: ${await bad.first().innerText()}`);
+    });
+  } catch (e) {
+    failed = true;
+  }
+  console.log(`drive: ${failed ? 'FAILED' : 'passed'} in ${Date.now() - t0} ms`);
+  await browser.close();
+  process.exit(failed ? 1 : 0);
+})();
