@@ -65,31 +65,36 @@ pub(crate) fn solve_goal(f: &Function, goal: &Bool, opts: &SolveOptions) -> Verd
     }
     let params = param_terms(f);
     if opts.prefer_small {
-        // Tighten one parameter at a time to the smallest range that keeps the target reachable.
-        let mut kept: Vec<Bool> = Vec::new();
-        // Looking for nicer values may cost about as much again as finding any.
-        let budget = started.elapsed().max(std::time::Duration::from_millis(100)) * 2;
-        let search_start = std::time::Instant::now();
-        for (p, term) in f.params.iter().zip(&params) {
-            let Some(term) = term else { continue };
-            if search_start.elapsed() > budget {
-                break;
-            }
-            for range in small_ranges(p.ty, term) {
-                let mut assumptions = kept.clone();
-                assumptions.push(range.clone());
-                if solver.check_assumptions(&assumptions) == SatResult::Sat {
-                    kept.push(range);
-                    break;
+        // Tighten one parameter at a time to the smallest range that keeps the target reachable,
+        // keeping the model of the last success. Looking for nicer values may cost about as much
+        // again as finding any, and never more than a second.
+        let first = started.elapsed();
+        let mut best = read_model(&solver, f, &params);
+        let budget = (first * 2).max(std::time::Duration::from_millis(100)).min(std::time::Duration::from_secs(1));
+        if first < budget {
+            let search_start = std::time::Instant::now();
+            let mut kept: Vec<Bool> = Vec::new();
+            'params: for (p, term) in f.params.iter().zip(&params) {
+                let Some(term) = term else { continue };
+                for range in small_ranges(p.ty, term) {
+                    let left = budget.saturating_sub(search_start.elapsed());
+                    if left.is_zero() {
+                        break 'params;
+                    }
+                    let mut limit = Params::new();
+                    limit.set_u32("timeout", left.as_millis().max(1) as u32);
+                    solver.set_params(&limit);
+                    let mut assumptions = kept.clone();
+                    assumptions.push(range.clone());
+                    if solver.check_assumptions(&assumptions) == SatResult::Sat {
+                        best = read_model(&solver, f, &params);
+                        kept.push(range);
+                        break;
+                    }
                 }
             }
         }
-        if solver.check_assumptions(&kept) == SatResult::Sat {
-            return Verdict::Sat(read_model(&solver, f, &params));
-        }
-        if solver.check() != SatResult::Sat {
-            return Verdict::Unknown("the solver lost its model".into());
-        }
+        return Verdict::Sat(best);
     }
     Verdict::Sat(read_model(&solver, f, &params))
 }
