@@ -16,6 +16,9 @@ cargo build --release --workspace
 step "tests (release: unit, CLI and Java end-to-end)"
 cargo test --workspace --release --no-fail-fast
 
-# Further suites (LSP over stdio, editor extensions) are added here.
+step "editor end-to-end: Neovim 0.7 and 0.11 with the project's plugin"
+tests/editors/nvim/run.sh
+
+# Further suites (the VS Code extension) are added here.
 
 step "all tests passed"
