@@ -150,6 +150,23 @@ async function realClick(page, locator) {
       await page.screenshot({ path: path.join(shots, 'generated-2.png') });
     });
 
+    // On the dead line the command writes nothing and says why.
+    await step('dead-line-says-unreachable', async () => {
+      const before = fs.readFileSync(testFile, 'utf8');
+      await page.locator('.tabs-container .tab', { hasText: /^Calc\.java/ }).first().click();
+      const target = line(page, 'dead();');
+      await target.waitFor({ timeout: 15000 });
+      const b = await target.boundingBox();
+      const text = await target.innerText();
+      const indent = text.length - text.trimStart().length;
+      await page.mouse.click(b.x + (indent + 3) * 8, b.y + b.height / 2, { button: 'right' });
+      await realClick(page, page.locator('.action-menu-item', { hasText: 'Generate Test Reaching Here' }).first());
+      const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'unreachable' }).first();
+      await toast.waitFor({ timeout: 60000 });
+      console.log('     says:', await toast.locator('.notification-list-item-message').first().innerText());
+      if (fs.readFileSync(testFile, 'utf8') !== before) throw new Error('a test was written for the dead line');
+    });
+
     // Settings reach the server: jreach.diagnostics.enabled off clears the warnings, on brings them back.
     // Settings files are edited in the editor (select all, type, save): code-server does not
     // notice edits made behind its back. `User`: the user settings; `Machine`: the remote
