@@ -7,6 +7,7 @@
 use std::collections::HashMap;
 use std::io::IsTerminal;
 use std::ops::Range;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -171,24 +172,28 @@ pub fn run(args: CheckArgs<'_>) -> u8 {
         }
     }
     let diags: Vec<&Diag> = results.iter().flat_map(|r| r.diags.iter()).collect();
-    match args.format {
-        Format::Json => println!("{}", json_report(&diags, &summary)),
-        Format::Sarif => println!("{}", sarif_report(&diags, &summary)),
-        Format::Text => {
-            for d in &diags {
-                println!(
-                    "{}:{}:{}: warning: {} [{}]",
-                    d.file,
-                    d.start.line + 1,
-                    d.start.character + 1,
-                    d.message,
-                    d.code
-                );
-                for (s, _, msg) in &d.related {
-                    println!("{}:{}:{}: note: {msg}", d.file, s.line + 1, s.character + 1);
-                }
-            }
-        }
+    // A closed pipe (`jreach check ... | head`) ends the output quietly.
+    let mut out = std::io::stdout().lock();
+    let written = match args.format {
+        Format::Json => writeln!(out, "{}", json_report(&diags, &summary)),
+        Format::Sarif => writeln!(out, "{}", sarif_report(&diags, &summary)),
+        Format::Text => diags.iter().try_for_each(|d| {
+            writeln!(
+                out,
+                "{}:{}:{}: warning: {} [{}]",
+                d.file,
+                d.start.line + 1,
+                d.start.character + 1,
+                d.message,
+                d.code
+            )?;
+            d.related.iter().try_for_each(|(s, _, msg)| {
+                writeln!(out, "{}:{}:{}: note: {msg}", d.file, s.line + 1, s.character + 1)
+            })
+        }),
+    };
+    if written.is_err() {
+        return if args.fail_on_findings && !diags.is_empty() { EXIT_FINDINGS } else { 0 };
     }
     eprintln!("{}", summary.line());
     if summary.errors > 0 {
