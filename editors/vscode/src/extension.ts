@@ -238,7 +238,7 @@ async function generateTestHere(arg?: unknown): Promise<void> {
   if (result && result.status === 'test' && result.path) {
     await openTest(vscode.Uri.file(result.path), result.method);
   } else if (result) {
-    output.appendLine(`jreach: line ${line + 1}: ${result.status}${result.message ? `: ${result.message}` : ''}`);
+    output.appendLine(`jreach: no test for line ${line + 1}: ${result.message ?? result.status}`);
   }
 }
 

@@ -198,6 +198,11 @@ async function realClick(page, locator) {
         try { return JSON.stringify(JSON.parse(fs.readFileSync(file, 'utf8'))) === JSON.stringify(JSON.parse(text)); }
         catch { return false; }
       });
+      // Close it again, so that the editor it covered (Calc.java) is visible.
+      const tab = page.locator('.tabs-container .tab.active', { hasText: 'settings.json' }).first();
+      await tab.hover();
+      await tab.locator('.codicon-close').click();
+      await tab.waitFor({ state: 'detached', timeout: 10000 });
     };
     const faded = page.locator('.monaco-editor')
       .filter({ has: page.locator('.view-line', { hasText: 'public class Calc {' }) })
