@@ -33,7 +33,10 @@ pub enum Value {
     Str(String),
     Null,
     /// An array argument: its identity (equal ids are the same array) and its elements.
-    Array { id: i64, items: Vec<Value> },
+    Array {
+        id: i64,
+        items: Vec<Value>,
+    },
     /// An array reference at run time (0 is null).
     ArrRef(i64),
     /// The arrays of one type at run time: id → elements.

@@ -573,14 +573,7 @@ impl<'t> Lowerer<'t> {
                         self.cur = Some(body_b);
                     }
                     let cont = self.b.create_block();
-                    self.targets.push(JumpTarget {
-                        label: label.clone(),
-                        break_to: exit,
-                        continue_to: Some(cont),
-                        yield_var: None,
-                        handlers_len: self.handlers.len(),
-                        is_loop: true,
-                    });
+                    self.push_loop_target(label.clone(), exit, cont);
                     if let Some(body) = body {
                         self.stmt(body);
                     }
@@ -607,14 +600,7 @@ impl<'t> Lowerer<'t> {
                     self.cur = Some(body_b);
                 }
                 let latch = self.b.create_block();
-                self.targets.push(JumpTarget {
-                    label,
-                    break_to: exit,
-                    continue_to: Some(latch),
-                    yield_var: None,
-                    handlers_len: self.handlers.len(),
-                    is_loop: true,
-                });
+                self.push_loop_target(label, exit, latch);
                 if let Some(body) = body {
                     self.stmt(body);
                 }
@@ -637,6 +623,18 @@ impl<'t> Lowerer<'t> {
         self.b.seal(exit);
         self.cur = Some(exit);
         self.scopes.pop();
+    }
+
+    /// Enters a loop body: `break` goes to `break_to`, `continue` to `continue_to`.
+    fn push_loop_target(&mut self, label: Option<String>, break_to: BlockId, continue_to: BlockId) {
+        self.targets.push(JumpTarget {
+            label,
+            break_to,
+            continue_to: Some(continue_to),
+            yield_var: None,
+            handlers_len: self.handlers.len(),
+            is_loop: true,
+        });
     }
 
     fn loop_cond(&mut self, cond: Option<Node<'t>>, t: BlockId, f: BlockId) {
@@ -704,7 +702,11 @@ impl<'t> Lowerer<'t> {
         let mut mems: Vec<(ArrTy, Var)> = self.mems.iter().map(|(t, v)| (*t, *v)).collect();
         mems.sort_by_key(|(t, _)| t.java_name());
         for (t, var) in mems {
-            let v = self.nondet(NondetKind::Havoc { var: format!("{} arrays after {why}", t.java_name()) }, Ty::Mem(t), None);
+            let v = self.nondet(
+                NondetKind::Havoc { var: format!("{} arrays after {why}", t.java_name()) },
+                Ty::Mem(t),
+                None,
+            );
             self.assign(var, v);
         }
     }
@@ -741,14 +743,7 @@ impl<'t> Lowerer<'t> {
             self.assign(var, v);
         }
         let latch = self.b.create_block();
-        self.targets.push(JumpTarget {
-            label,
-            break_to: exit,
-            continue_to: Some(latch),
-            yield_var: None,
-            handlers_len: self.handlers.len(),
-            is_loop: true,
-        });
+        self.push_loop_target(label, exit, latch);
         if let Some(body) = s.child_by_field_name("body") {
             self.stmt(body);
         }
@@ -1496,7 +1491,11 @@ impl<'t> Lowerer<'t> {
                     return self.emit(Op::Binary(bin, a, b), Ty::Bool, Some(e));
                 }
             }
-            return self.opaque(format!("`{}`", self.text(e)), if bin.is_comparison() { Ty::Bool } else { Ty::Int }, Some(e));
+            return self.opaque(
+                format!("`{}`", self.text(e)),
+                if bin.is_comparison() { Ty::Bool } else { Ty::Int },
+                Some(e),
+            );
         }
         if ta == Ty::Ref || tb == Ty::Ref {
             if bin == BinOp::Add {
@@ -2426,7 +2425,10 @@ impl<'t> Lowerer<'t> {
                 "variable_declarator" | "formal_parameter" => {
                     if let Some(d) = n.child_by_field_name("dimensions") {
                         let dims = self.text(d).matches('[').count();
-                        let base = n.parent().and_then(|p| p.child_by_field_name("type")).or_else(|| n.child_by_field_name("type"));
+                        let base = n
+                            .parent()
+                            .and_then(|p| p.child_by_field_name("type"))
+                            .or_else(|| n.child_by_field_name("type"));
                         if let Some(b) = base {
                             types.extend(ArrTy::of_java(self.text(b), dims));
                         }
@@ -2562,7 +2564,9 @@ impl<'t> Lowerer<'t> {
 
     /// `a[i]++` and friends.
     fn array_update(&mut self, target: Node<'t>, inc: bool, prefix: bool, e: Node<'t>) -> ValueId {
-        let Some((a, t, i)) = self.element(target) else { return self.opaque("an array element".into(), Ty::Int, None) };
+        let Some((a, t, i)) = self.element(target) else {
+            return self.opaque("an array element".into(), Ty::Int, None);
+        };
         let elem = t.elem();
         let mem = self.mem(t);
         let old = self.emit(Op::Arr(ArrOp::Load, vec![mem, a, i]), elem, Some(e));
@@ -2658,7 +2662,8 @@ impl<'t> Lowerer<'t> {
         let declared = s.child_by_field_name("type").map(|x| Ty::of_java(self.text(x))).unwrap_or(t.elem());
         let name = s.child_by_field_name("name").map(|n| self.text(n).to_string()).unwrap_or_default();
         let body = s.child_by_field_name("body");
-        let origin_text = format!("{name} in {}", s.child_by_field_name("value").map(|v| self.text(v)).unwrap_or("the array"));
+        let origin_text =
+            format!("{name} in {}", s.child_by_field_name("value").map(|v| self.text(v)).unwrap_or("the array"));
         // One iteration: test the index, bind the element, run the body, step.
         let iteration = |lw: &mut Self, cut: bool| {
             let i = lw.read(idx);
@@ -2677,14 +2682,7 @@ impl<'t> Lowerer<'t> {
             let var = lw.declare(&name, declared);
             lw.assign(var, x);
             let cont = lw.b.create_block();
-            lw.targets.push(JumpTarget {
-                label: label.clone(),
-                break_to: exit,
-                continue_to: Some(cont),
-                yield_var: None,
-                handlers_len: lw.handlers.len(),
-                is_loop: true,
-            });
+            lw.push_loop_target(label.clone(), exit, cont);
             if let Some(body) = body {
                 lw.stmt(body);
             }
