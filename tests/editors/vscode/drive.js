@@ -150,7 +150,7 @@ async function realClick(page, locator) {
       await page.screenshot({ path: path.join(shots, 'generated-2.png') });
     });
 
-    // On the dead line the command writes nothing and says why.
+    // On the dead line the command (from the palette this time) writes nothing and says why.
     await step('dead-line-says-unreachable', async () => {
       const before = fs.readFileSync(testFile, 'utf8');
       await page.locator('.tabs-container .tab', { hasText: /^Calc\.java/ }).first().click();
@@ -159,8 +159,12 @@ async function realClick(page, locator) {
       const b = await target.boundingBox();
       const text = await target.innerText();
       const indent = text.length - text.trimStart().length;
-      await page.mouse.click(b.x + (indent + 3) * 8, b.y + b.height / 2, { button: 'right' });
-      await realClick(page, page.locator('.action-menu-item', { hasText: 'Generate Test Reaching Here' }).first());
+      await page.mouse.click(b.x + (indent + 3) * 8, b.y + b.height / 2); // the cursor, then the palette
+      await page.keyboard.press('Control+Shift+P');
+      await page.waitForSelector('.quick-input-widget input', { state: 'visible' });
+      await page.keyboard.type('jreach: Generate Test Reaching Here');
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Generate Test Reaching Here' }).first().waitFor();
+      await page.keyboard.press('Enter');
       const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'unreachable' }).first();
       await toast.waitFor({ timeout: 60000 });
       console.log('     says:', await toast.locator('.notification-list-item-message').first().innerText());
