@@ -14,12 +14,13 @@
 #
 #   tests/editors/vscode/run.sh
 #   JREACH=target/release/jreach JREACH_E2E_CACHE=/tmp/jreach-e2e tests/editors/vscode/run.sh
-#   KEEP=1 tests/editors/vscode/run.sh      # leave the work folder's code-server data in place
+#   CODE_SERVER_VERSION=4.100.3 PORT=18123 tests/editors/vscode/run.sh
 #
 # Installs what it needs: apt (chromium ripgrep default-jdk-headless junit5, and the headers
 # code-server's native modules build against), the npm workspace (`npm ci`), and code-server via
 # npm into $JREACH_E2E_CACHE/vscode/code-server-<version> (default target/e2e-cache; never committed).
-# On failure it prints the logs and saves screenshots under $JREACH_E2E_CACHE/vscode/run/shots.
+# On failure it prints the logs and saves screenshots under $JREACH_E2E_CACHE/vscode/run/shots; the
+# work folder (project, generated tests, code-server data and logs) stays there until the next run.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../../.." && pwd)
