@@ -750,6 +750,7 @@ mod tests {
                 entry: BlockId(0),
                 mode: LowerMode::Synthesis { unroll: 1 },
                 proof_blockers: vec![],
+                classes: vec![],
             };
             let mut b = Build { f };
             b.block();

@@ -93,6 +93,9 @@ pub fn gen(file: &SourceFile, line: usize, opts: &GenOptions) -> Result<GenResul
             ..Default::default()
         };
         let f = lower_method(file, m, &lopts);
+        if let Some(why) = unmodelled_params(&f) {
+            return Ok(GenResult::Unknown(why));
+        }
         let targets = f.blocks_of_stmt(target.stmt.start);
         if targets.is_empty() {
             return Ok(GenResult::Unknown(format!(
@@ -200,13 +203,27 @@ fn first_error_line(file: &SourceFile, m: &MethodInfo) -> Option<usize> {
     None
 }
 
-/// Methods whose inputs jreach cannot construct yet.
-fn unsupported_signature(file: &SourceFile, m: &MethodInfo) -> Option<String> {
-    for p in &m.params {
-        if Ty::of_java(&p.ty) == Ty::Ref {
-            return Some(format!("parameter `{}` has type {}, which jreach does not model yet", p.name, p.ty));
+/// Parameters whose values jreach cannot model or build in a test.
+fn unmodelled_params(f: &Function) -> Option<String> {
+    for p in &f.params {
+        match p.ty {
+            Ty::Ref => {
+                return Some(format!("parameter `{}` has type {}, which jreach does not model yet", p.name, p.java_ty))
+            }
+            Ty::Obj(c) if !f.classes[c as usize].buildable => {
+                return Some(format!(
+                    "parameter `{}` needs a {} built through its constructors or setters, which jreach cannot do yet",
+                    p.name, f.classes[c as usize].name
+                ))
+            }
+            _ => {}
         }
     }
+    None
+}
+
+/// Methods whose inputs jreach cannot construct yet.
+fn unsupported_signature(file: &SourceFile, m: &MethodInfo) -> Option<String> {
     if m.is_constructor || !m.is_static {
         if m.class_is_abstract {
             return Some(format!(
@@ -262,13 +279,21 @@ fn replay(
     if let Some((p, Value::Unknown(why))) = f.params.iter().zip(args).find(|(_, a)| a.is_unknown()) {
         return Err(format!("the input `{}` would be {why}, which jreach does not write into tests", p.name));
     }
+    let mut java_args = Vec::with_capacity(args.len());
+    for (p, a) in f.params.iter().zip(args) {
+        match java_value(a, p.ty, f) {
+            Some(j) => java_args.push(j),
+            None => {
+                return Err(format!("jreach cannot write the input `{}` ({a}) into a test", p.name));
+            }
+        }
+    }
     let run = interp::run(f, args, MAX_STEPS);
     if !run.reached(targets) {
         let why = match &run.end {
             End::Unknown(why) => format!("the path to line {} depends on {why}", target.line + 1),
             other => {
-                let inputs: Vec<String> =
-                    f.params.iter().zip(args).map(|(p, a)| format!("{} = {a}", p.name)).collect();
+                let inputs: Vec<String> = f.params.iter().zip(args).map(|(p, a)| format!("{} = {a}", p.name)).collect();
                 format!(
                     "the solver's inputs ({}) do not reach line {} when replayed (the run ends in {other:?}); \
                      jreach's model of this code is incomplete here",
@@ -281,7 +306,9 @@ fn replay(
     }
     let m = &target.method;
     let outcome = match &run.end {
-        End::Return(Some(v)) => Outcome::Returns(java_value(v, f.return_ty)),
+        End::Return(Some(v)) => Outcome::Returns(
+            java_value(v, f.return_ty, f).filter(|j| !matches!(j, JavaValue::Object { .. } | JavaValue::ObjectRef(_))),
+        ),
         End::Return(None) => Outcome::Returns(None),
         End::Throw(class) => Outcome::Throws(class.clone()),
         End::Cutoff(_) | End::Unknown(_) => Outcome::Returns(None),
@@ -303,7 +330,7 @@ fn replay(
         is_static: m.is_static,
         is_constructor: m.is_constructor,
         params: m.params.iter().map(|p| (p.name.clone(), p.ty.clone())).collect(),
-        args: f.params.iter().zip(args).map(|(p, a)| java_value(a, p.ty).unwrap_or(JavaValue::Null)).collect(),
+        args: java_args,
         return_ty: m.return_ty.clone(),
         outcome,
         target_line: target.line + 1,
@@ -338,8 +365,24 @@ fn path_condition(decisions: &[(jreach_ir::CondOrigin, bool)], m: &MethodInfo) -
 }
 
 /// The Java value of an interpreter value (None when unknown).
-pub fn java_value(v: &Value, ty: Ty) -> Option<JavaValue> {
+pub fn java_value(v: &Value, ty: Ty, f: &Function) -> Option<JavaValue> {
     Some(match v {
+        Value::Object { id, fields } => {
+            let Ty::Obj(c) = ty else { return None };
+            let desc = &f.classes[c as usize];
+            if !desc.buildable {
+                return None;
+            }
+            let fields = desc
+                .fields
+                .iter()
+                .zip(fields)
+                .map(|(fd, fv)| Some((fd.name.clone(), java_value(fv, fd.ty, f)?)))
+                .collect::<Option<Vec<_>>>()?;
+            JavaValue::Object { class: desc.name.clone(), id: *id, fields }
+        }
+        Value::ObjRef(id) => JavaValue::ObjectRef(*id),
+        Value::Fields(_) => return None,
         Value::Array { id, items } => {
             let Ty::Arr(a) = ty else { return None };
             let elem = a.elem();
@@ -347,7 +390,7 @@ pub fn java_value(v: &Value, ty: Ty) -> Option<JavaValue> {
                 Ty::Arr(inner) => inner.java_name(),
                 t => t.java_name().to_string(),
             };
-            let items = items.iter().map(|i| java_value(i, elem)).collect::<Option<Vec<_>>>()?;
+            let items = items.iter().map(|i| java_value(i, elem, f)).collect::<Option<Vec<_>>>()?;
             JavaValue::Array { elem_ty, id: *id, items }
         }
         Value::ArrRef(_) | Value::Mem(_) => return None,

@@ -9,8 +9,8 @@ mod gen;
 
 pub use cache::{CacheStats, MethodCache, MethodKey};
 pub use check::{
-    check_file, check_method, CheckReport, Finding, MethodVerdict, Related, CONDITION_ALWAYS_FALSE, CONDITION_ALWAYS_TRUE,
-    UNREACHABLE_CODE,
+    check_file, check_method, CheckReport, Finding, MethodVerdict, Related, CONDITION_ALWAYS_FALSE,
+    CONDITION_ALWAYS_TRUE, UNREACHABLE_CODE,
 };
 pub use gen::{gen, Engine, GenError, GenOptions, GenResult};
 pub use jreach_synth as synth;

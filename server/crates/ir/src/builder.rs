@@ -35,6 +35,7 @@ impl FunctionBuilder {
             entry: BlockId(0),
             mode,
             proof_blockers: vec![],
+            classes: vec![],
         };
         let mut b = FunctionBuilder {
             func,
@@ -47,6 +48,11 @@ impl FunctionBuilder {
         let entry = b.create_block();
         b.seal(entry);
         b
+    }
+
+    /// Sets the class table `Ty::Obj` and `Ty::Fields` refer to.
+    pub fn set_classes(&mut self, classes: Vec<ClassDesc>) {
+        self.func.classes = classes;
     }
 
     pub fn func(&self) -> &Function {
@@ -270,7 +276,7 @@ fn remove_trivial_phis(f: &mut Function) {
                 map(b, &mut repl);
             }
             Op::Phi(ins) => ins.iter_mut().for_each(|(_, v)| map(v, &mut repl)),
-            Op::Str(_, args) | Op::Arr(_, args) => args.iter_mut().for_each(|v| map(v, &mut repl)),
+            Op::Str(_, args) | Op::Arr(_, args) | Op::Obj(_, args) => args.iter_mut().for_each(|v| map(v, &mut repl)),
             Op::Param(_) | Op::Const(_) | Op::Nondet(_) => {}
         }
     }

@@ -115,6 +115,10 @@ fn op_text(f: &Function, op: &Op) -> String {
             None => format!("cast {a}"),
         },
         Op::Select(c, a, b) => format!("select {c} ? {a} : {b}"),
+        Op::Obj(op, args) => {
+            let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+            format!("{} {}", op.name(), args.join(", ")).trim_end().to_string()
+        }
         Op::Arr(op, args) => {
             let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
             format!("{} {}", op.name(), args.join(", ")).trim_end().to_string()
@@ -181,6 +185,8 @@ fn ty_name(t: Ty) -> &'static str {
         Ty::Str => "String",
         Ty::Arr(_) => "array",
         Ty::Mem(_) => "memory",
+        Ty::Obj(_) => "object",
+        Ty::Fields(..) => "fields",
         t => t.java_name(),
     }
 }

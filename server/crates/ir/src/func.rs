@@ -268,6 +268,58 @@ impl ArrOp {
     }
 }
 
+/// Operations on objects of the file's own classes. References are ids (0 is null; objects the
+/// method creates get negative ids); a `Fields(c, f)` value holds field `f` of every object of class
+/// `c`. The lowering has already branched away on null receivers.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ObjOp {
+    /// The field memory on entry: the field values of the objects the inputs refer to.
+    Init,
+    /// The reference with this id (0: null).
+    Ref(i32),
+    /// `[fields, ref]` → the field's value.
+    Get,
+    /// `[fields, ref, value]` → fields.
+    Put,
+}
+
+impl ObjOp {
+    pub fn name(self) -> String {
+        match self {
+            ObjOp::Init => "obj.init".into(),
+            ObjOp::Ref(id) => format!("obj.ref {id}"),
+            ObjOp::Get => "obj.get".into(),
+            ObjOp::Put => "obj.put".into(),
+        }
+    }
+
+    pub fn arity(self) -> usize {
+        match self {
+            ObjOp::Init | ObjOp::Ref(_) => 0,
+            ObjOp::Get => 2,
+            ObjOp::Put => 3,
+        }
+    }
+}
+
+/// A class of the file whose objects jreach models.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClassDesc {
+    /// As Java code outside the class names it (`Concolic.SimpleList`).
+    pub name: String,
+    /// Instance fields.
+    pub fields: Vec<FieldDesc>,
+    /// Whether a test can create one with `new C()` and then set every field directly.
+    pub buildable: bool,
+}
+
+/// An instance field of a modelled class.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FieldDesc {
+    pub name: String,
+    pub ty: Ty,
+}
+
 /// Why a value is not a function of the parameters that jreach can compute.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum NondetKind {
@@ -314,6 +366,8 @@ pub enum Op {
     Str(StrOp, Vec<ValueId>),
     /// An array operation.
     Arr(ArrOp, Vec<ValueId>),
+    /// An object operation.
+    Obj(ObjOp, Vec<ValueId>),
 }
 
 impl Op {
@@ -325,7 +379,7 @@ impl Op {
             Op::Binary(_, a, b) => vec![*a, *b],
             Op::Select(c, a, b) => vec![*c, *a, *b],
             Op::Phi(ins) => ins.iter().map(|(_, v)| *v).collect(),
-            Op::Str(_, args) | Op::Arr(_, args) => args.clone(),
+            Op::Str(_, args) | Op::Arr(_, args) | Op::Obj(_, args) => args.clone(),
         }
     }
 }
@@ -459,9 +513,16 @@ pub struct Function {
     /// unreachability (unsupported constructs, cut-off loops, calls whose exceptions were
     /// ignored). Empty means: UNSAT here proves the target cannot run.
     pub proof_blockers: Vec<String>,
+    /// The classes that `Ty::Obj` and `Ty::Fields` index.
+    pub classes: Vec<ClassDesc>,
 }
 
 impl Function {
+    /// The type of field `field` of class `class`.
+    pub fn field_ty(&self, class: u16, field: u16) -> Ty {
+        self.classes[class as usize].fields[field as usize].ty
+    }
+
     pub fn value(&self, v: ValueId) -> &ValueData {
         &self.values[v.index()]
     }

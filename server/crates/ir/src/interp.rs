@@ -41,6 +41,16 @@ pub enum Value {
     ArrRef(i64),
     /// The arrays of one type at run time: id → elements.
     Mem(std::rc::Rc<std::collections::BTreeMap<i64, Vec<Value>>>),
+    /// An object argument: its identity (equal ids are the same object) and its fields in the
+    /// class's order. A field that refers back to an object already described is an `ObjRef`.
+    Object {
+        id: i64,
+        fields: Vec<Value>,
+    },
+    /// An object reference at run time (0 is null).
+    ObjRef(i64),
+    /// One field of every object of a class at run time: id → value.
+    Fields(std::rc::Rc<std::collections::BTreeMap<i64, Value>>),
     /// A value the interpreter cannot compute; the string says why.
     Unknown(String),
 }
@@ -71,7 +81,13 @@ impl Value {
             Value::Double(_) => Ty::Double,
             Value::Str(_) => Ty::Str,
             Value::Null => Ty::Ref,
-            Value::Array { .. } | Value::ArrRef(_) | Value::Mem(_) | Value::Unknown(_) => return None,
+            Value::Array { .. }
+            | Value::ArrRef(_)
+            | Value::Mem(_)
+            | Value::Object { .. }
+            | Value::ObjRef(_)
+            | Value::Fields(_)
+            | Value::Unknown(_) => return None,
         })
     }
 
@@ -122,6 +138,12 @@ impl fmt::Display for Value {
             }
             Value::ArrRef(id) => write!(f, "array#{id}"),
             Value::Mem(m) => write!(f, "memory of {} arrays", m.len()),
+            Value::Object { id, fields } => {
+                let fields: Vec<String> = fields.iter().map(|i| i.to_string()).collect();
+                write!(f, "object#{id}{{{}}}", fields.join(", "))
+            }
+            Value::ObjRef(id) => write!(f, "object#{id}"),
+            Value::Fields(m) => write!(f, "a field of {} objects", m.len()),
             Value::Unknown(why) => write!(f, "unknown ({why})"),
         }
     }
@@ -316,6 +338,14 @@ impl Interp<'_> {
                 let vals = args.iter().map(|a| self.get(*a)).collect::<Result<Vec<_>, _>>()?;
                 crate::strings::eval(*op, &vals).map_err(|e| format!("{v}: {e}"))
             }
+            Op::Obj(ObjOp::Init, _) => match vd.ty {
+                Ty::Fields(c, i) => Ok(crate::objects::initial_fields(self.f, self.args, c, i)),
+                other => Err(format!("{v}: initial fields of type {other}")),
+            },
+            Op::Obj(op, args) => {
+                let vals = args.iter().map(|a| self.get(*a)).collect::<Result<Vec<_>, _>>()?;
+                crate::objects::eval(*op, &vals).map_err(|e| format!("{v}: {e}"))
+            }
             Op::Arr(ArrOp::Init, _) => match vd.ty {
                 Ty::Mem(t) => Ok(crate::arrays::initial_memory(self.f, self.args, t)),
                 other => Err(format!("{v}: initial memory of type {other}")),
@@ -336,6 +366,8 @@ fn arg_value(x: &Value, ty: Ty) -> Option<Value> {
         (Value::Null, Ty::Str | Ty::Ref) => Some(Value::Null),
         (Value::Null, Ty::Arr(_)) => Some(Value::ArrRef(0)),
         (Value::Array { id, .. }, Ty::Arr(_)) => Some(Value::ArrRef(*id)),
+        (Value::Null, Ty::Obj(_)) => Some(Value::ObjRef(0)),
+        (Value::Object { id, .. } | Value::ObjRef(id), Ty::Obj(_)) => Some(Value::ObjRef(*id)),
         (Value::Int(_, v), t) if t.is_integral() && normalize(t, *v) == *v => Some(Value::Int(t, *v)),
         _ if x.ty() == Some(ty) => Some(x.clone()),
         _ => None,
@@ -362,7 +394,7 @@ fn binary(op: BinOp, a: Value, b: Value) -> Result<Value, String> {
     if let Value::Unknown(why) = b {
         return Ok(Value::Unknown(why));
     }
-    if let (Value::ArrRef(x), Value::ArrRef(y)) = (&a, &b) {
+    if let (Value::ArrRef(x), Value::ArrRef(y)) | (Value::ObjRef(x), Value::ObjRef(y)) = (&a, &b) {
         return match op {
             Eq => Ok(Value::Bool(x == y)),
             Ne => Ok(Value::Bool(x != y)),

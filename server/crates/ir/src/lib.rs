@@ -13,6 +13,7 @@ pub mod exceptions;
 pub mod func;
 pub mod interp;
 pub mod lower;
+pub mod objects;
 pub mod strings;
 pub mod types;
 pub mod verify;

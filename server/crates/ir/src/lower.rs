@@ -38,12 +38,13 @@ impl Default for LowerOptions {
 
 /// Lowers `method` of `file`.
 pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions) -> Function {
+    let classes = Classes::of(file);
     let params: Vec<ParamInfo> = method
         .params
         .iter()
-        .map(|p| ParamInfo { name: p.name.clone(), ty: Ty::of_java(&p.ty), java_ty: p.ty.clone() })
+        .map(|p| ParamInfo { name: p.name.clone(), ty: classes.ty_of(&p.ty), java_ty: p.ty.clone() })
         .collect();
-    let return_ty = Ty::of_java(&method.return_ty);
+    let return_ty = classes.ty_of(&method.return_ty);
     let name = format!("{}.{}", method.class_name(), method.name);
     let mut lw = Lowerer {
         file,
@@ -59,9 +60,14 @@ pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions)
         fields: HashMap::new(),
         this_fields: HashMap::new(),
         mems: HashMap::new(),
+        field_mems: HashMap::new(),
         next_alloc: -1,
         const_depth: 0,
+        receiver_class: None,
+        classes,
     };
+    lw.b.set_classes(lw.classes.descs.clone());
+    lw.receiver_class = lw.classes.by_name.get(&method.class_name()).copied();
     lw.collect_fields();
     let entry = lw.b.entry();
     lw.cur = Some(entry);
@@ -175,8 +181,14 @@ struct Lowerer<'t> {
     this_fields: HashMap<String, Local>,
     /// The memory of each array type, as a variable.
     mems: HashMap<ArrTy, Var>,
-    /// The id of the next array the method allocates (negative: never an input's).
+    /// The id of the next array or object the method allocates (negative: never an input's).
     next_alloc: i32,
+    /// The memory of each field of each modelled class, as a variable.
+    field_mems: HashMap<(u16, u16), Var>,
+    /// The file's classes whose objects jreach models.
+    classes: Classes,
+    /// The class of the method's receiver, if modelled.
+    receiver_class: Option<u16>,
     const_depth: u32,
 }
 
@@ -283,6 +295,13 @@ impl<'t> Lowerer<'t> {
         if from == to || to == Ty::Ref || to == Ty::Void {
             return v;
         }
+        if let Ty::Obj(c) = to {
+            return if self.is_null_const(v) {
+                self.emit(Op::Obj(ObjOp::Ref(0), vec![]), to, None)
+            } else {
+                self.opaque(format!("a {} jreach does not track", self.classes.descs[c as usize].name), to, None)
+            };
+        }
         if let Ty::Arr(a) = to {
             return if self.is_null_const(v) {
                 self.emit(Op::Arr(ArrOp::Ref(0), vec![]), Ty::Arr(a), None)
@@ -350,7 +369,7 @@ impl<'t> Lowerer<'t> {
                     w.contains(&"static") && w.contains(&"final")
                 });
                 let ty_text = n.child_by_field_name("type").map(|t| self.text(t)).unwrap_or("");
-                let ty = Ty::of_java(ty_text);
+                let ty = self.ty_of(ty_text);
                 let mut c = n.walk();
                 for d in n.children_by_field_name("declarator", &mut c) {
                     let Some(name) = d.child_by_field_name("name") else { continue };
@@ -460,7 +479,7 @@ impl<'t> Lowerer<'t> {
             let mut ty = if dims > 0 {
                 ArrTy::of_java(ty_text, dims).map(Ty::Arr).unwrap_or(Ty::Ref)
             } else {
-                Ty::of_java(ty_text)
+                self.ty_of(ty_text)
             };
             let value = init.map(|e| self.expr_as(e, Some(ty)));
             if ty_text == "var" {
@@ -657,6 +676,8 @@ impl<'t> Lowerer<'t> {
                     if let Some(l) = n.child_by_field_name("left").map(unparen) {
                         if l.kind() == "array_access" {
                             writes_arrays = true;
+                        } else if l.kind() == "field_access" && this_field_name(l, self.src).is_none() {
+                            writes_arrays = true;
                         } else if l.kind() == "identifier" {
                             names.push(self.text(l).to_string());
                         } else if let Some(f) = this_field_name(l, self.src) {
@@ -666,7 +687,9 @@ impl<'t> Lowerer<'t> {
                 }
                 "update_expression" => {
                     for k in named_children(n).into_iter().map(unparen) {
-                        if k.kind() == "array_access" {
+                        if k.kind() == "array_access"
+                            || (k.kind() == "field_access" && this_field_name(k, self.src).is_none())
+                        {
                             writes_arrays = true;
                         } else if k.kind() == "identifier" {
                             names.push(self.text(k).to_string());
@@ -707,6 +730,13 @@ impl<'t> Lowerer<'t> {
                 Ty::Mem(t),
                 None,
             );
+            self.assign(var, v);
+        }
+        let mut fields: Vec<((u16, u16), Var)> = self.field_mems.iter().map(|(k, v)| (*k, *v)).collect();
+        fields.sort_by_key(|(k, _)| *k);
+        for ((c, i), var) in fields {
+            let v =
+                self.nondet(NondetKind::Havoc { var: format!("object fields after {why}") }, Ty::Fields(c, i), None);
             self.assign(var, v);
         }
     }
@@ -1257,7 +1287,7 @@ impl<'t> Lowerer<'t> {
                     Some(to) => self.convert(v, to),
                     None => {
                         self.may_throw_here("a reference cast");
-                        let ty = Ty::of_java(e.child_by_field_name("type").map(|t| self.text(t)).unwrap_or(""));
+                        let ty = self.ty_of(e.child_by_field_name("type").map(|t| self.text(t)).unwrap_or(""));
                         if ty == Ty::Str && self.ty(v) == Ty::Str {
                             v
                         } else {
@@ -1278,6 +1308,19 @@ impl<'t> Lowerer<'t> {
                 if e.child_by_field_name("type").is_some_and(|t| is_builder_type(self.text(t))) =>
             {
                 self.new_builder(e)
+            }
+            "object_creation_expression"
+                if e.child_by_field_name("body").is_none()
+                    && e.child_by_field_name("arguments").is_some_and(|a| named_children(a).is_empty())
+                    && matches!(
+                        self.ty_of(e.child_by_field_name("type").map(|t| self.text(t)).unwrap_or("")),
+                        Ty::Obj(c) if self.classes.descs[c as usize].buildable
+                    ) =>
+            {
+                let Ty::Obj(c) = self.ty_of(e.child_by_field_name("type").map(|t| self.text(t)).unwrap_or("")) else {
+                    unreachable!("matched above")
+                };
+                self.new_object(c, e)
             }
             "object_creation_expression" => {
                 if let Some(args) = e.child_by_field_name("arguments") {
@@ -1365,6 +1408,28 @@ impl<'t> Lowerer<'t> {
         let field = e.child_by_field_name("field").map(|f| self.text(f)).unwrap_or("");
         if let Some(c) = jdk_constant(obj, field) {
             return self.konst(c);
+        }
+        if let Some(o) = e.child_by_field_name("object") {
+            let is_name = o.kind() == "identifier" && self.lookup(obj).is_none();
+            if !is_name && o.kind() != "this" {
+                if let Some(fnode) = e.child_by_field_name("field") {
+                    let probe_ty = match o.kind() {
+                        "identifier" => self.lookup(obj).map(|l| l.ty),
+                        _ => None,
+                    };
+                    if probe_ty.is_none_or(|t| matches!(t, Ty::Obj(_))) && field != "length" {
+                        let ov = self.expr(o);
+                        if let Ty::Obj(c) = self.ty(ov) {
+                            if let Some(v) = self.object_get(ov, c, field, fnode) {
+                                return v;
+                            }
+                        }
+                        self.may_throw_here("a field access on a reference that may be null");
+                        let ty = self.field_info(field).map(|f| f.ty).unwrap_or(Ty::Ref);
+                        return self.opaque(format!("field {}", self.text(e)), ty, Some(e));
+                    }
+                }
+            }
         }
         if field == "length" {
             if let Some(o) = e.child_by_field_name("object") {
@@ -1482,6 +1547,20 @@ impl<'t> Lowerer<'t> {
         if ta == Ty::Str || tb == Ty::Str {
             return self.string_binop(bin, a, b, e);
         }
+        if let (Ty::Obj(c), _) | (_, Ty::Obj(c)) = (ta, tb) {
+            if matches!(bin, BinOp::Eq | BinOp::Ne) {
+                let a = self.convert(a, Ty::Obj(c));
+                let b = self.convert(b, Ty::Obj(c));
+                if self.ty(a) == self.ty(b) {
+                    return self.emit(Op::Binary(bin, a, b), Ty::Bool, Some(e));
+                }
+            }
+            return self.opaque(
+                format!("`{}`", self.text(e)),
+                if bin.is_comparison() { Ty::Bool } else { Ty::Int },
+                Some(e),
+            );
+        }
         if let (Ty::Arr(x), _) | (_, Ty::Arr(x)) = (ta, tb) {
             // Reference (in)equality of arrays; `null` is id 0.
             if matches!(bin, BinOp::Eq | BinOp::Ne) {
@@ -1570,7 +1649,20 @@ impl<'t> Lowerer<'t> {
             // A field or array element: the store is not tracked (fields are read as unknowns).
             if l.kind() == "array_access" {
                 return self.array_assign(l, op, r, e);
-            } else if let Some(o) = l.child_by_field_name("object") {
+            }
+            if l.kind() == "field_access" && this_field_name(l, self.src).is_none() {
+                let o = l.child_by_field_name("object");
+                let is_name = o.is_some_and(|o| o.kind() == "identifier" && self.lookup(self.text(o)).is_none());
+                if !is_name {
+                    if let Some(v) = self.object_assign(l, op, r, e) {
+                        return v;
+                    }
+                    // Not an object jreach models: the store is not tracked.
+                    let v = self.expr(r);
+                    return v;
+                }
+            }
+            if let Some(o) = l.child_by_field_name("object") {
                 if o.kind() != "this" && o.kind() != "identifier" {
                     self.expr(o);
                 }
@@ -1616,6 +1708,31 @@ impl<'t> Lowerer<'t> {
         let Some(local) = local else {
             if target.kind() == "array_access" {
                 return self.array_update(target, inc, prefix, e);
+            }
+            if let (Some(o), Some(fnode)) = (target.child_by_field_name("object"), target.child_by_field_name("field"))
+            {
+                if target.kind() == "field_access" && o.kind() != "this" {
+                    let ov = self.expr(o);
+                    if let Ty::Obj(c) = self.ty(ov) {
+                        if let Some((i, ty)) = self.field_of(c, self.text(fnode)) {
+                            self.note_receiver_alias(c);
+                            self.check_object_not_null(ov, target);
+                            let mem = self.field_mem(c, i);
+                            let old = self.emit(Op::Obj(ObjOp::Get, vec![mem, ov]), ty, Some(e));
+                            let p = Ty::promote1(ty);
+                            let wide = self.convert(old, p);
+                            let one = match p {
+                                Ty::Float => self.konst(Const::f32(1.0)),
+                                Ty::Double => self.konst(Const::f64(1.0)),
+                                _ => self.int(p, 1),
+                            };
+                            let new = self.bin(if inc { BinOp::Add } else { BinOp::Sub }, wide, one);
+                            let new = self.convert(new, ty);
+                            self.object_put(ov, c, i, new);
+                            return if prefix { new } else { old };
+                        }
+                    }
+                }
             }
             return self.opaque(format!("`{text}`"), Ty::Int, Some(e));
         };
@@ -1726,9 +1843,12 @@ impl<'t> Lowerer<'t> {
             Some(o) => format!("{o}.{name}"),
             None => name.to_string(),
         };
-        if self.synthesis() && args.iter().any(|a| matches!(self.ty(*a), Ty::Arr(_))) {
-            // The call may change the array, and the replay could not tell.
-            self.unsupported(format!("{callee} receives an array that it may change"));
+        let shares_state = |lw: &Self, v: &ValueId| matches!(lw.ty(*v), Ty::Arr(_) | Ty::Obj(_));
+        if self.synthesis()
+            && (args.iter().any(|a| shares_state(self, a)) || recv.is_some_and(|r| shares_state(self, &r)))
+        {
+            // The call may change the array or object, and the replay could not tell.
+            self.unsupported(format!("{callee} receives an array or object that it may change"));
         }
         self.unknown_call_throws(&callee);
         // The declared return type is not visible: the context's type, which assignment
@@ -1761,7 +1881,7 @@ impl<'t> Lowerer<'t> {
             .collect();
         let exact: Vec<&&MethodInfo> = candidates
             .iter()
-            .filter(|m| m.params.iter().zip(args).all(|(p, a)| Ty::of_java(&p.ty) == self.ty(*a)))
+            .filter(|m| m.params.iter().zip(args).all(|(p, a)| self.ty_of(&p.ty) == self.ty(*a)))
             .collect();
         // Java picks the most specific overload, possibly an inherited one jreach cannot see: only
         // an exact match, or the single candidate of a class without a superclass whose parameters
@@ -1770,7 +1890,7 @@ impl<'t> Lowerer<'t> {
             (1, _) => *exact[0],
             (0, 1)
                 if !self.has_superclass(candidates[0])
-                    && candidates[0].params.iter().zip(args).all(|(p, a)| widens(self.ty(*a), Ty::of_java(&p.ty))) =>
+                    && candidates[0].params.iter().zip(args).all(|(p, a)| widens(self.ty(*a), self.ty_of(&p.ty))) =>
             {
                 candidates[0]
             }
@@ -1792,7 +1912,7 @@ impl<'t> Lowerer<'t> {
 
     fn inline(&mut self, callee: &MethodInfo, args: Vec<ValueId>, at: Node<'t>) -> ValueId {
         let depth = self.frames.len() as u32;
-        let ret_ty = Ty::of_java(&callee.return_ty);
+        let ret_ty = self.ty_of(&callee.return_ty);
         if depth > self.opts.inline_depth {
             if self.synthesis() {
                 self.cutoff(CutoffKind::InlineDepth);
@@ -1804,7 +1924,7 @@ impl<'t> Lowerer<'t> {
         let saved_scopes = std::mem::replace(&mut self.scopes, vec![HashMap::new()]);
         let saved_targets = std::mem::take(&mut self.targets);
         for (p, a) in callee.params.iter().zip(args) {
-            let ty = Ty::of_java(&p.ty);
+            let ty = self.ty_of(&p.ty);
             let v = self.convert(a, ty);
             let var = self.declare(&p.name, ty);
             self.assign(var, v);
@@ -2363,7 +2483,7 @@ impl<'t> Lowerer<'t> {
                     for d in member.children_by_field_name("declarator", &mut c) {
                         let Some(name) = d.child_by_field_name("name") else { continue };
                         let ty =
-                            if d.child_by_field_name("dimensions").is_some() { Ty::Ref } else { Ty::of_java(ty_text) };
+                            if d.child_by_field_name("dimensions").is_some() { Ty::Ref } else { self.ty_of(ty_text) };
                         decls.push((self.text(name).to_string(), ty, d.child_by_field_name("value")));
                     }
                 }
@@ -2414,6 +2534,119 @@ impl<'t> Lowerer<'t> {
 }
 
 impl<'t> Lowerer<'t> {
+    fn ty_of(&self, name: &str) -> Ty {
+        self.classes.ty_of(name)
+    }
+
+    /// The memory of field `i` of class `c`, created on first use in the entry block.
+    fn field_mem(&mut self, c: u16, i: u16) -> ValueId {
+        let var = match self.field_mems.get(&(c, i)) {
+            Some(v) => *v,
+            None => {
+                let var = self.b.new_var(&format!("$field:{c}.{i}"), Ty::Fields(c, i));
+                let entry = self.b.entry();
+                let v = self.b.push(entry, Op::Obj(ObjOp::Init, vec![]), Ty::Fields(c, i), None);
+                self.b.def_var(var, entry, v);
+                self.field_mems.insert((c, i), var);
+                var
+            }
+        };
+        self.read(var)
+    }
+
+    /// The field named `name` of class `c`: its index and type.
+    fn field_of(&self, c: u16, name: &str) -> Option<(u16, Ty)> {
+        self.classes.descs[c as usize]
+            .fields
+            .iter()
+            .position(|f| f.name == name)
+            .map(|i| (i as u16, self.classes.descs[c as usize].fields[i].ty))
+    }
+
+    /// Field access on an object another reference may share with `this`: the receiver's fields
+    /// are tracked as variables, so a proof would miss the aliasing.
+    fn note_receiver_alias(&mut self, c: u16) {
+        if !self.synthesis() && self.receiver_class == Some(c) && self.frames.last().is_some_and(|f| f.has_this) {
+            self.b.add_proof_blocker("another object of the receiver's class may be `this`".into());
+        }
+    }
+
+    fn check_object_not_null(&mut self, o: ValueId, at: Node<'t>) {
+        if let Op::Obj(ObjOp::Ref(id), _) = self.b.func().value(o).op {
+            if id != 0 {
+                return;
+            }
+        }
+        let ty = self.ty(o);
+        let null = self.emit(Op::Obj(ObjOp::Ref(0), vec![]), ty, None);
+        let is_null = self.bin(BinOp::Eq, o, null);
+        self.raise_if(is_null, "NullPointerException", at);
+    }
+
+    /// `o.f` for an object of a modelled class.
+    fn object_get(&mut self, o: ValueId, c: u16, field: &str, at: Node<'t>) -> Option<ValueId> {
+        let (i, ty) = self.field_of(c, field)?;
+        self.note_receiver_alias(c);
+        self.check_object_not_null(o, at);
+        let mem = self.field_mem(c, i);
+        Some(self.emit(Op::Obj(ObjOp::Get, vec![mem, o]), ty, Some(at)))
+    }
+
+    /// `o.f = v`.
+    fn object_put(&mut self, o: ValueId, c: u16, i: u16, v: ValueId) {
+        let mem = self.field_mem(c, i);
+        let m = self.emit(Op::Obj(ObjOp::Put, vec![mem, o, v]), Ty::Fields(c, i), None);
+        let var = self.field_mems[&(c, i)];
+        self.assign(var, m);
+    }
+
+    /// `obj.f = v`, `obj.f op= v`, for an object of a modelled class.
+    fn object_assign(&mut self, l: Node<'t>, op: &str, r: Node<'t>, e: Node<'t>) -> Option<ValueId> {
+        let o_node = l.child_by_field_name("object")?;
+        let field = text_of(l.child_by_field_name("field")?, self.src);
+        let o = self.expr(o_node);
+        let Ty::Obj(c) = self.ty(o) else { return None };
+        let Some((i, ty)) = self.field_of(c, field) else { return None };
+        self.note_receiver_alias(c);
+        self.check_object_not_null(o, l);
+        let v = if op == "=" {
+            let v = self.expr_as(r, Some(ty));
+            self.convert(v, ty)
+        } else {
+            let mem = self.field_mem(c, i);
+            let old = self.emit(Op::Obj(ObjOp::Get, vec![mem, o]), ty, None);
+            let rv = self.expr(r);
+            let v = self.binop_values(op.trim_end_matches('='), old, rv, e);
+            self.convert(v, ty)
+        };
+        if self.cur.is_some() {
+            self.object_put(o, c, i, v);
+        }
+        Some(v)
+    }
+
+    /// `new C()` of a class whose objects need nothing but their default field values.
+    fn new_object(&mut self, c: u16, at: Node<'t>) -> ValueId {
+        let id = self.next_alloc;
+        self.next_alloc -= 1;
+        let r = self.emit(Op::Obj(ObjOp::Ref(id), vec![]), Ty::Obj(c), Some(at));
+        let fields: Vec<Ty> = self.classes.descs[c as usize].fields.iter().map(|f| f.ty).collect();
+        for (i, ty) in fields.into_iter().enumerate() {
+            let zero = match ty {
+                Ty::Bool => self.konst(Const::Bool(false)),
+                Ty::Float => self.konst(Const::f32(0.0)),
+                Ty::Double => self.konst(Const::f64(0.0)),
+                Ty::Str => self.emit(Op::Str(StrOp::Null, vec![]), Ty::Str, None),
+                Ty::Arr(a) => self.emit(Op::Arr(ArrOp::Ref(0), vec![]), Ty::Arr(a), None),
+                Ty::Obj(k) => self.emit(Op::Obj(ObjOp::Ref(0), vec![]), Ty::Obj(k), None),
+                Ty::Ref => self.konst(Const::Null),
+                t => self.int(t, 0),
+            };
+            self.object_put(r, c, i as u16, zero);
+        }
+        r
+    }
+
     /// Creates the memory variable of every array type the file mentions, so that every abstraction
     /// (loops, calls) covers all of them.
     fn declare_memories(&mut self) {
@@ -2453,6 +2686,11 @@ impl<'t> Lowerer<'t> {
         }
         all.sort_by_key(|t| t.java_name());
         all.dedup();
+        for c in 0..self.classes.descs.len() {
+            for i in 0..self.classes.descs[c].fields.len() {
+                self.field_mem(c as u16, i as u16);
+            }
+        }
         let entry = self.b.entry();
         for t in all {
             let var = self.b.new_var(&format!("$mem:{}", t.java_name()), Ty::Mem(t));
@@ -2659,7 +2897,7 @@ impl<'t> Lowerer<'t> {
         let zero = self.int(Ty::Int, 0);
         self.assign(idx, zero);
         let exit = self.b.create_block();
-        let declared = s.child_by_field_name("type").map(|x| Ty::of_java(self.text(x))).unwrap_or(t.elem());
+        let declared = s.child_by_field_name("type").map(|x| self.ty_of(self.text(x))).unwrap_or(t.elem());
         let name = s.child_by_field_name("name").map(|n| self.text(n).to_string()).unwrap_or_default();
         let body = s.child_by_field_name("body");
         let origin_text =
@@ -2728,6 +2966,105 @@ impl<'t> Lowerer<'t> {
         self.cur = Some(exit);
         self.scopes.pop();
     }
+}
+
+/// The file's classes whose objects jreach models, by name.
+#[derive(Clone, Debug, Default)]
+struct Classes {
+    descs: Vec<ClassDesc>,
+    /// By simple name and by dotted chain.
+    by_name: HashMap<String, u16>,
+}
+
+impl Classes {
+    fn of(file: &SourceFile) -> Classes {
+        let src = file.text.as_str();
+        let mut decls = Vec::new();
+        let mut stack = vec![file.tree.root_node()];
+        while let Some(n) = stack.pop() {
+            if n.kind() == "class_declaration" {
+                decls.push(n);
+            }
+            stack.extend(named_children(n));
+        }
+        decls.sort_by_key(|n| n.start_byte());
+        let mut out = Classes::default();
+        let mut chains = Vec::new();
+        for d in &decls {
+            let mut chain = enclosing_classes(*d, src);
+            chain.push(d.child_by_field_name("name").map(|n| text_of(n, src).to_string()).unwrap_or_default());
+            let id = out.descs.len() as u16;
+            let simple = chain.last().cloned().unwrap_or_default();
+            // A simple name declared twice is ambiguous: only the dotted chain finds it then.
+            if out.by_name.contains_key(&simple) {
+                out.by_name.insert(simple, u16::MAX);
+            } else {
+                out.by_name.insert(simple, id);
+            }
+            out.by_name.insert(chain.join("."), id);
+            out.descs.push(ClassDesc { name: chain.join("."), fields: vec![], buildable: false });
+            chains.push(chain);
+        }
+        out.by_name.retain(|_, v| *v != u16::MAX);
+        for (k, d) in decls.iter().enumerate() {
+            let Some(body) = d.child_by_field_name("body") else { continue };
+            let mut fields = Vec::new();
+            let mut buildable = chains[k].len() == 1 || has_modifier(*d, src, "static");
+            buildable &= !has_modifier(*d, src, "abstract") && !has_modifier(*d, src, "private");
+            buildable &= d.child_by_field_name("superclass").is_none();
+            for member in named_children(body) {
+                match member.kind() {
+                    "field_declaration" if !has_modifier(member, src, "static") => {
+                        let ty_text = member.child_by_field_name("type").map(|t| text_of(t, src)).unwrap_or("");
+                        let assignable = !has_modifier(member, src, "private") && !has_modifier(member, src, "final");
+                        let mut c = member.walk();
+                        for decl in member.children_by_field_name("declarator", &mut c) {
+                            let Some(name) = decl.child_by_field_name("name") else { continue };
+                            let dims =
+                                decl.child_by_field_name("dimensions").map(|x| text_of(x, src).matches('[').count());
+                            let ty = match dims {
+                                Some(n) if n > 0 => ArrTy::of_java(ty_text, n).map(Ty::Arr).unwrap_or(Ty::Ref),
+                                _ => out.ty_of(ty_text),
+                            };
+                            buildable &= assignable && decl.child_by_field_name("value").is_none();
+                            fields.push(FieldDesc { name: text_of(name, src).to_string(), ty });
+                        }
+                    }
+                    "constructor_declaration" => {
+                        let no_args =
+                            member.child_by_field_name("parameters").is_some_and(|p| named_children(p).is_empty());
+                        let empty = member.child_by_field_name("body").is_some_and(|b| named_children(b).is_empty());
+                        buildable &= no_args && empty && !has_modifier(member, src, "private");
+                    }
+                    "block" | "static_initializer" => buildable = false,
+                    _ => {}
+                }
+            }
+            out.descs[k].fields = fields;
+            out.descs[k].buildable = buildable;
+        }
+        out
+    }
+
+    /// The IR type of a Java type as written, with the file's classes as objects.
+    fn ty_of(&self, name: &str) -> Ty {
+        let ty = Ty::of_java(name);
+        if ty != Ty::Ref {
+            return ty;
+        }
+        let name = name.trim();
+        let name = name.split('<').next().unwrap_or(name).trim();
+        match self.by_name.get(name) {
+            Some(id) => Ty::Obj(*id),
+            None => Ty::Ref,
+        }
+    }
+}
+
+fn has_modifier(n: Node<'_>, src: &str, word: &str) -> bool {
+    named_children(n)
+        .into_iter()
+        .any(|c| c.kind() == "modifiers" && text_of(c, src).split_whitespace().any(|w| w == word))
 }
 
 /// Return types of `String` methods jreach does not model.

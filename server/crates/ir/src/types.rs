@@ -21,6 +21,11 @@ pub enum Ty {
     Arr(ArrTy),
     /// The contents and lengths of every array of one type (a state threaded through the code).
     Mem(ArrTy),
+    /// A reference to an object of the class with this index in [`crate::Function::classes`]
+    /// (an id; 0 is null).
+    Obj(u16),
+    /// One field (class index, field index) of every object of a class: id → value.
+    Fields(u16, u16),
     Void,
 }
 
@@ -190,6 +195,8 @@ impl Ty {
             Ty::Ref => "Object",
             Ty::Arr(_) => "array",
             Ty::Mem(_) => "memory",
+            Ty::Obj(_) => "object",
+            Ty::Fields(..) => "fields",
             Ty::Void => "void",
         }
     }
@@ -231,6 +238,8 @@ impl fmt::Display for Ty {
         match self {
             Ty::Arr(a) => f.write_str(&a.java_name()),
             Ty::Mem(a) => write!(f, "memory of {}", a.java_name()),
+            Ty::Obj(c) => write!(f, "object of class #{c}"),
+            Ty::Fields(c, i) => write!(f, "field #{i} of class #{c}"),
             t => f.write_str(t.java_name()),
         }
     }

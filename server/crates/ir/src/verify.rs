@@ -322,6 +322,27 @@ fn check_types(f: &Function, v: ValueId) -> Result<(), String> {
             None => Ok(()),
         },
         Op::Nondet(_) => Ok(()),
+        Op::Obj(op, args) => {
+            if args.len() != op.arity() {
+                return Err(format!("{} takes {} operands, not {}", op.name(), op.arity(), args.len()));
+            }
+            let ok = match (op, ty) {
+                (ObjOp::Init | ObjOp::Put, Ty::Fields(c, i)) => {
+                    (c as usize) < f.classes.len() && (i as usize) < f.classes[c as usize].fields.len()
+                }
+                (ObjOp::Ref(_), Ty::Obj(c)) => (c as usize) < f.classes.len(),
+                (ObjOp::Get, _) => match t(&args[0]) {
+                    Ty::Fields(c, i) => f.field_ty(c, i) == ty,
+                    _ => false,
+                },
+                _ => false,
+            };
+            if ok {
+                Ok(())
+            } else {
+                Err(format!("{} producing {ty}", op.name()))
+            }
+        }
         Op::Arr(op, args) => {
             if args.len() != op.arity() {
                 return Err(format!("{} takes {} operands, not {}", op.name(), op.arity(), args.len()));

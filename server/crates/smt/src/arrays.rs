@@ -25,7 +25,10 @@ pub fn init_names(t: ArrTy) -> (String, String) {
 pub fn init(t: ArrTy, elem_sort: &Sort) -> (Array, Array) {
     let _ = contents_sort(elem_sort);
     let (c, l) = init_names(t);
-    (Array::new_const(c, &ref_sort(), &Sort::array(&Sort::bitvector(32), elem_sort)), Array::new_const(l, &ref_sort(), &Sort::bitvector(32)))
+    (
+        Array::new_const(c, &ref_sort(), &Sort::array(&Sort::bitvector(32), elem_sort)),
+        Array::new_const(l, &ref_sort(), &Sort::bitvector(32)),
+    )
 }
 
 /// A fresh memory (any contents and lengths).
@@ -79,4 +82,14 @@ pub fn elem_default(elem: Ty) -> Dynamic {
 /// Equality of two memories' terms, for φs: `ite` on both parts.
 pub fn ite(c: &Bool, a: &(Array, Array), b: &(Array, Array)) -> (Array, Array) {
     (c.ite(&a.0, &b.0), c.ite(&a.1, &b.1))
+}
+
+/// The name of field `i` of class `c` on entry (so models can be read back).
+pub fn field_init_name(c: u16, i: u16) -> String {
+    format!("field!{c}.{i}")
+}
+
+/// Field `i` of class `c` of every object, on entry.
+pub fn field_init(c: u16, i: u16, value_sort: &Sort) -> Array {
+    Array::new_const(field_init_name(c, i), &ref_sort(), value_sort)
 }

@@ -1,7 +1,21 @@
 //! Java semantics as z3 terms, and the encoding of a function's slice with sharing.
 
 use jreach_analysis::{edge_cond, EdgeCond, Slice};
-use jreach_ir::{ArrOp, BinOp, BlockId, Const, Function, Op, Terminator, Ty, UnOp, ValueId};
+use jreach_ir::{ArrOp, BinOp, BlockId, Const, Function, ObjOp, Op, Terminator, Ty, UnOp, ValueId};
+
+/// One below the lowest id of an array or object `f` creates (-1 when it creates none).
+fn alloc_floor(f: &Function) -> i64 {
+    let lowest = f
+        .values
+        .iter()
+        .filter_map(|v| match v.op {
+            Op::Arr(ArrOp::Ref(id), _) | Op::Obj(ObjOp::Ref(id), _) => Some(id as i64),
+            _ => None,
+        })
+        .min()
+        .unwrap_or(0);
+    lowest.min(0) - 1
+}
 use z3::ast::{Ast, Bool, Dynamic, Float, BV};
 use z3::Sort;
 
@@ -17,6 +31,8 @@ pub struct Encoder<'f> {
     side: Vec<Bool>,
     /// The lengths part of every array-memory value (its contents are in `vals`).
     lens: Vec<Option<z3::ast::Array>>,
+    /// Every reference the function creates itself has an id above this (inputs have ids ≥ 0).
+    alloc_floor: i64,
 }
 
 fn rne() -> z3::ast::RoundingMode {
@@ -29,7 +45,7 @@ pub(crate) fn sort_of(ty: Ty) -> Sort {
         Ty::Float => Sort::float32(),
         Ty::Double => Sort::double(),
         Ty::Str => Sort::string(),
-        Ty::Arr(_) => crate::arrays::ref_sort(),
+        Ty::Arr(_) | Ty::Obj(_) => crate::arrays::ref_sort(),
         Ty::Mem(a) => crate::arrays::contents_sort(&sort_of(a.elem())),
         t if t.is_integral() => Sort::bitvector(t.bits().expect("integral")),
         _ => Sort::uninterpreted("Ref".into()),
@@ -204,8 +220,15 @@ impl<'f> Encoder<'f> {
     /// Encodes what matters for reaching `targets`.
     pub fn new(f: &'f Function, targets: &[BlockId]) -> Encoder<'f> {
         let slice = Slice::for_targets(f, targets);
-        let mut enc =
-            Encoder { f, slice, vals: vec![None; f.values.len()], guards: vec![None; f.blocks.len()], side: vec![], lens: vec![None; f.values.len()] };
+        let mut enc = Encoder {
+            f,
+            slice,
+            vals: vec![None; f.values.len()],
+            guards: vec![None; f.blocks.len()],
+            side: vec![],
+            lens: vec![None; f.values.len()],
+            alloc_floor: alloc_floor(f),
+        };
         enc.encode_all();
         enc
     }
@@ -296,9 +319,9 @@ impl<'f> Encoder<'f> {
                 let i = self.val(args[2]).as_bv().expect("an index");
                 let x = arr::load(&c, &r(self, 1), &i);
                 if let (Some(x), true) = (x.as_bv(), matches!(ty, Ty::Arr(_)) && self.synthesis()) {
-                    // Synthesis: arrays reachable from the inputs are inputs too (never the
-                    // method's own, which have negative ids), so tests can build them.
-                    self.side.push(x.bvsge(&BV::from_i64(0, 32)));
+                    // Synthesis: a reference read from memory is an input's or one the method
+                    // created (negative ids, above the floor); other negative ids cannot exist.
+                    self.side.push(x.bvsgt(&BV::from_i64(self.alloc_floor, 32)));
                 }
                 x
             }
@@ -317,8 +340,38 @@ impl<'f> Encoder<'f> {
         }
     }
 
+    fn encode_object(&mut self, op: ObjOp, args: &[ValueId], ty: Ty) -> Dynamic {
+        match op {
+            ObjOp::Init => {
+                let Ty::Fields(c, i) = ty else { unreachable!("verified: obj.init is a field memory") };
+                Dynamic::from_ast(&crate::arrays::field_init(c, i, &sort_of(self.f.field_ty(c, i))))
+            }
+            ObjOp::Ref(id) => Dynamic::from_ast(&BV::from_i64(id as i64, 32)),
+            ObjOp::Get => {
+                let mem = self.val(args[0]).as_array().expect("a field memory");
+                let x = mem.select(&self.val(args[1]));
+                if let (Some(r), true) = (x.as_bv(), matches!(ty, Ty::Obj(_)) && self.synthesis()) {
+                    self.side.push(r.bvsgt(&BV::from_i64(self.alloc_floor, 32)));
+                }
+                x
+            }
+            ObjOp::Put => {
+                let mem = self.val(args[0]).as_array().expect("a field memory");
+                Dynamic::from_ast(&mem.store(&self.val(args[1]), &self.val(args[2])))
+            }
+        }
+    }
+
     fn encode_value(&mut self, v: ValueId, b: BlockId) -> Dynamic {
         let vd = self.f.value(v);
+        if let (Ty::Fields(c, i), Op::Nondet(_)) = (vd.ty, &vd.op) {
+            let sort = sort_of(self.f.field_ty(c, i));
+            return Dynamic::from_ast(&z3::ast::Array::fresh_const("fields", &crate::arrays::ref_sort(), &sort));
+        }
+        if let Op::Obj(op, args) = &vd.op {
+            let args = args.clone();
+            return self.encode_object(*op, &args, vd.ty);
+        }
         if let (Ty::Mem(t), Op::Phi(_) | Op::Select(..) | Op::Nondet(_)) = (vd.ty, &vd.op) {
             return self.encode_mem_choice(v, b, t);
         }
@@ -329,7 +382,7 @@ impl<'f> Encoder<'f> {
             }
             Op::Param(i) => {
                 let p = Dynamic::new_const(param_name(*i), &sort_of(vd.ty));
-                if let (Ty::Arr(_), true, Some(x)) = (vd.ty, self.synthesis(), p.as_bv()) {
+                if let (Ty::Arr(_) | Ty::Obj(_), true, Some(x)) = (vd.ty, self.synthesis(), p.as_bv()) {
                     self.side.push(x.bvsge(&BV::from_i64(0, 32)));
                 }
                 if let Some(s) = p.as_string() {
@@ -359,6 +412,7 @@ impl<'f> Encoder<'f> {
                 acc
             }
             Op::Nondet(_) => fresh(&format!("nondet!{}", v.0), vd.ty),
+            Op::Obj(..) => unreachable!("objects are encoded above"),
         }
     }
 

@@ -11,13 +11,9 @@ pub fn bv_to_fp_signed(bv: &BV, sort: &Sort) -> Float {
     // SAFETY: every pointer comes from a live object of this thread's context; Z3 returns a new
     // AST owned by that context, which `wrap` reference-counts.
     unsafe {
-        let ast = z3_sys::Z3_mk_fpa_to_fp_signed(
-            ctx.get_z3_context(),
-            rm.get_z3_ast(),
-            bv.get_z3_ast(),
-            sort.get_z3_sort(),
-        )
-        .expect("Z3_mk_fpa_to_fp_signed on well-sorted arguments");
+        let ast =
+            z3_sys::Z3_mk_fpa_to_fp_signed(ctx.get_z3_context(), rm.get_z3_ast(), bv.get_z3_ast(), sort.get_z3_sort())
+                .expect("Z3_mk_fpa_to_fp_signed on well-sorted arguments");
         Float::wrap(&ctx, ast)
     }
 }

@@ -101,6 +101,7 @@ mod tests {
             entry: BlockId(0),
             mode: LowerMode::Synthesis { unroll: 1 },
             proof_blockers: vec![],
+            classes: vec![],
         };
         for _ in 0..6 {
             f.blocks.push(Block { insts: vec![], term: Terminator::Unterminated, preds: vec![], stmts: vec![] });

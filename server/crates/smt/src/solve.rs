@@ -105,7 +105,7 @@ fn param_terms(f: &Function) -> Vec<Option<Dynamic>> {
         .enumerate()
         .map(|(i, p)| {
             let sort = match p.ty {
-                Ty::Ref | Ty::Void | Ty::Mem(_) => return None,
+                Ty::Ref | Ty::Void | Ty::Mem(_) | Ty::Fields(..) => return None,
                 t => crate::encode::sort_of(t),
             };
             Some(Dynamic::new_const(param_name(i as u32), &sort))
@@ -154,7 +154,10 @@ fn small_ranges(ty: Ty, term: &Dynamic) -> Vec<Bool> {
     }
     if let Some(x) = term.as_float() {
         let sort = x.get_sort();
-        let lit = |v: f64| z3::ast::Float::from_f64(v).to_fp_with_rounding_mode(&z3::ast::RoundingMode::round_nearest_ties_to_even(), &sort);
+        let lit = |v: f64| {
+            z3::ast::Float::from_f64(v)
+                .to_fp_with_rounding_mode(&z3::ast::RoundingMode::round_nearest_ties_to_even(), &sort)
+        };
         return vec![
             x.eq_fpa(&lit(0.0)),
             Bool::and(&[x.ge(&lit(-1000.0)), x.le(&lit(1000.0))]),
@@ -162,7 +165,8 @@ fn small_ranges(ty: Ty, term: &Dynamic) -> Vec<Bool> {
         ];
     }
     let Some(x) = term.as_bv() else { return vec![] };
-    let within = |lo: i64, hi: i64, bits: u32| Bool::and(&[x.bvsge(&BV::from_i64(lo, bits)), x.bvsle(&BV::from_i64(hi, bits))]);
+    let within =
+        |lo: i64, hi: i64, bits: u32| Bool::and(&[x.bvsge(&BV::from_i64(lo, bits)), x.bvsle(&BV::from_i64(hi, bits))]);
     match ty {
         Ty::Char => vec![
             Bool::and(&[x.bvuge(&BV::from_u64('a' as u64, 16)), x.bvule(&BV::from_u64('z' as u64, 16))]),
@@ -192,7 +196,7 @@ fn read_model(solver: &Solver, f: &Function, params: &[Option<Dynamic>]) -> Vec<
         .iter()
         .zip(params)
         .map(|(p, term)| match term {
-            Some(term) => read_value(&model, term, p.ty, 0),
+            Some(term) => read_value(&model, f, term, p.ty, 0, &mut Vec::new()),
             None => Value::Null,
         })
         .collect()
@@ -202,7 +206,8 @@ fn read_model(solver: &Solver, f: &Function, params: &[Option<Dynamic>]) -> Vec<
 const MAX_ARRAY_LEN: u64 = 64;
 
 /// The value of `term` (of type `ty`) in the model; arrays with their elements.
-fn read_value(model: &z3::Model, term: &Dynamic, ty: Ty, depth: u32) -> Value {
+/// `seen`: the objects already described (a second mention is an `ObjRef`).
+fn read_value(model: &z3::Model, f: &Function, term: &Dynamic, ty: Ty, depth: u32, seen: &mut Vec<i64>) -> Value {
     let v = model.eval(term, true).expect("model completion evaluates every constant");
     match ty {
         Ty::Bool => Value::Bool(v.as_bool().and_then(|b| b.as_bool()).unwrap_or(false)),
@@ -238,8 +243,35 @@ fn read_value(model: &z3::Model, term: &Dynamic, ty: Ty, depth: u32) -> Value {
                 return Value::Unknown(format!("an array of {len} elements"));
             }
             let row = contents.select(&r).as_array().expect("a row of an array memory");
-            let items = (0..len).map(|k| read_value(model, &row.select(&BV::from_u64(k, 32)), a.elem(), depth + 1)).collect();
+            if id < 0 {
+                return Value::Unknown("an input referring to an array the method creates".into());
+            }
+            let items = (0..len)
+                .map(|k| read_value(model, f, &row.select(&BV::from_u64(k, 32)), a.elem(), depth + 1, seen))
+                .collect();
             Value::Array { id, items }
+        }
+        Ty::Obj(c) => {
+            let id = v.as_bv().and_then(|b| b.as_u64()).map(|x| x as u32 as i32 as i64).unwrap_or(0);
+            if id == 0 {
+                return Value::Null;
+            }
+            if id < 0 {
+                return Value::Unknown("an input referring to an object the method creates".into());
+            }
+            if seen.contains(&id) {
+                return Value::ObjRef(id);
+            }
+            seen.push(id);
+            let r = Dynamic::from_ast(&BV::from_i64(id, 32));
+            let fields = (0..f.classes[c as usize].fields.len())
+                .map(|k| {
+                    let fty = f.field_ty(c, k as u16);
+                    let mem = crate::arrays::field_init(c, k as u16, &crate::encode::sort_of(fty));
+                    read_value(model, f, &mem.select(&r), fty, depth + 1, seen)
+                })
+                .collect();
+            Value::Object { id, fields }
         }
         t => {
             let raw = v.as_bv().and_then(|b| b.as_u64()).unwrap_or(0);

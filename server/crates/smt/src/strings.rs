@@ -46,7 +46,9 @@ pub fn from_model(text: &str) -> Option<String> {
                 'u' if chars.get(i + 2) == Some(&'{') => {
                     let end = chars[i + 3..].iter().position(|c| *c == '}').map(|p| p + i + 3);
                     match end {
-                        Some(end) => (u32::from_str_radix(&chars[i + 3..end].iter().collect::<String>(), 16).ok(), end + 1 - i),
+                        Some(end) => {
+                            (u32::from_str_radix(&chars[i + 3..end].iter().collect::<String>(), 16).ok(), end + 1 - i)
+                        }
                         None => (None, 1),
                     }
                 }
@@ -288,12 +290,7 @@ pub fn input_domain(p: &ZStr, synthesis: bool) -> Bool {
 pub fn small_ranges(p: &ZStr) -> Vec<Bool> {
     let word = |lo: char, hi: char, max: u32| p.regex_matches(&Regexp::range(&lo, &hi).r#loop(0, max));
     let alnum = Regexp::union(&[Regexp::range(&'a', &'z'), Regexp::range(&'A', &'Z'), Regexp::range(&'0', &'9')]);
-    vec![
-        word('a', 'z', 6),
-        p.regex_matches(&alnum.r#loop(0, 8)),
-        word(' ', '~', 12),
-        p.eq(&null()).not(),
-    ]
+    vec![word('a', 'z', 6), p.regex_matches(&alnum.r#loop(0, 8)), word(' ', '~', 12), p.eq(&null()).not()]
 }
 
 #[cfg(test)]

@@ -11,7 +11,11 @@ use jreach_syntax::{find_target, SourceFile};
 fn reach(src: &str, line: usize) -> (Verdict, bool) {
     let file = SourceFile::parse(src);
     let target = find_target(&file, line - 1).expect("a statement on the line");
-    let f = lower_method(&file, &target.method, &LowerOptions { mode: LowerMode::Synthesis { unroll: 4 }, ..Default::default() });
+    let f = lower_method(
+        &file,
+        &target.method,
+        &LowerOptions { mode: LowerMode::Synthesis { unroll: 4 }, ..Default::default() },
+    );
     let targets = f.blocks_of_stmt(target.stmt.start);
     let v = solve_reach(&f, &targets, &SolveOptions::default());
     let reached = match &v {

@@ -46,7 +46,20 @@ pub enum JavaValue {
     Null,
     /// An array: its element type as Java writes it (`int`, `char[]`), its identity (two arguments
     /// with one id are the same array object) and its elements.
-    Array { elem_ty: String, id: i64, items: Vec<JavaValue> },
+    Array {
+        elem_ty: String,
+        id: i64,
+        items: Vec<JavaValue>,
+    },
+    /// An object of a class with an accessible no-argument constructor whose fields the test sets
+    /// directly: the class as Java code names it, its identity, and its fields.
+    Object {
+        class: String,
+        id: i64,
+        fields: Vec<(String, JavaValue)>,
+    },
+    /// A field referring back to an object described elsewhere in the same argument graph.
+    ObjectRef(i64),
 }
 
 /// The JUnit generation a test is written for.

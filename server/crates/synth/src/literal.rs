@@ -45,6 +45,8 @@ pub fn literal(v: &JavaValue) -> String {
         JavaValue::Double(d) => double_literal(*d),
         JavaValue::Str(s) => string_literal(s),
         JavaValue::Null => "null".into(),
+        JavaValue::Object { class, .. } => format!("new {class}()"),
+        JavaValue::ObjectRef(_) => "null".into(),
         JavaValue::Array { elem_ty, items, .. } => {
             if items.is_empty() {
                 // `new int[0]`, `new int[0][]`.
@@ -136,7 +138,11 @@ impl Prim {
             JavaValue::Long(_) => Prim::Long,
             JavaValue::Float(_) => Prim::Float,
             JavaValue::Double(_) => Prim::Double,
-            JavaValue::Str(_) | JavaValue::Null | JavaValue::Array { .. } => return None,
+            JavaValue::Str(_)
+            | JavaValue::Null
+            | JavaValue::Array { .. }
+            | JavaValue::Object { .. }
+            | JavaValue::ObjectRef(_) => return None,
         })
     }
 
@@ -178,7 +184,11 @@ pub(crate) fn convert(v: &JavaValue, p: Prim) -> Option<JavaValue> {
             Num::F(f.into())
         }
         JavaValue::Double(d) => Num::F(d),
-        JavaValue::Str(_) | JavaValue::Null | JavaValue::Array { .. } => return None,
+        JavaValue::Str(_)
+        | JavaValue::Null
+        | JavaValue::Array { .. }
+        | JavaValue::Object { .. }
+        | JavaValue::ObjectRef(_) => return None,
     };
     // Java narrows floating point to byte, short and char through int.
     let as_int = |n: &Num| match *n {

@@ -116,7 +116,16 @@ pub(crate) fn method_parts(req: &TestRequest, junit: JUnit) -> Parts {
     parts.lines.extend(comment_lines(req));
 
     let class = req.classes.iter().map(|c| c.trim()).collect::<Vec<_>>().join(".");
-    let args = arguments(req);
+    let (setup, objects) = object_setup(req);
+    parts.lines.extend(setup);
+    let mut args = arguments(req);
+    for (arg, v) in args.iter_mut().zip(&req.args) {
+        if let JavaValue::Object { id, .. } = v {
+            arg.literal = objects[id].clone();
+            arg.local = None;
+            arg.decl_ty = None;
+        }
+    }
     let used: BTreeSet<&str> = args.iter().filter_map(|a| a.local.as_deref()).collect();
     for arg in &args {
         if let (Some(local), Some(ty)) = (&arg.local, &arg.decl_ty) {
@@ -268,6 +277,72 @@ fn arguments(req: &TestRequest) -> Vec<Arg> {
         arg.local = Some(name);
     }
     args
+}
+
+/// Objects among the arguments: a local for each (named after its parameter when it is one),
+/// created with `new C()`, then its non-default fields set. Returns the lines and each object's
+/// local by id.
+fn object_setup(req: &TestRequest) -> (Vec<String>, std::collections::BTreeMap<i64, String>) {
+    fn collect<'a>(v: &'a JavaValue, out: &mut Vec<&'a JavaValue>) {
+        if let JavaValue::Object { id, fields, .. } = v {
+            if out.iter().any(|o| matches!(o, JavaValue::Object { id: other, .. } if other == id)) {
+                return;
+            }
+            out.push(v);
+            for (_, f) in fields {
+                collect(f, out);
+            }
+        }
+    }
+    let mut objects = Vec::new();
+    let mut names: std::collections::BTreeMap<i64, String> = std::collections::BTreeMap::new();
+    let mut taken: BTreeSet<String> = req.params.iter().map(|(n, _)| identifier(n)).collect();
+    for (i, a) in req.args.iter().enumerate() {
+        if let JavaValue::Object { id, .. } = a {
+            if !names.contains_key(id) {
+                let base = req.params.get(i).map(|(n, _)| identifier(n)).unwrap_or_else(|| format!("arg{i}"));
+                names.insert(*id, base);
+            }
+        }
+        collect(a, &mut objects);
+    }
+    for o in &objects {
+        if let JavaValue::Object { id, .. } = o {
+            if !names.contains_key(id) {
+                let name = fresh_name("obj", |n| taken.contains(n));
+                taken.insert(name.clone());
+                names.insert(*id, name);
+            }
+        }
+    }
+    let mut lines = Vec::new();
+    for o in &objects {
+        if let JavaValue::Object { class, id, .. } = o {
+            lines.push(format!("{class} {} = new {class}();", names[id]));
+        }
+    }
+    for o in &objects {
+        if let JavaValue::Object { id, fields, .. } = o {
+            for (field, v) in fields {
+                let value = match v {
+                    JavaValue::Object { id, .. } | JavaValue::ObjectRef(id) => names.get(id).cloned(),
+                    JavaValue::Null | JavaValue::Bool(false) => None,
+                    JavaValue::Int(0)
+                    | JavaValue::Long(0)
+                    | JavaValue::Short(0)
+                    | JavaValue::Byte(0)
+                    | JavaValue::Char(0) => None,
+                    JavaValue::Double(d) if *d == 0.0 && d.is_sign_positive() => None,
+                    JavaValue::Float(x) if *x == 0.0 && x.is_sign_positive() => None,
+                    other => Some(literal(other)),
+                };
+                if let Some(value) = value {
+                    lines.push(format!("{}.{field} = {value};", names[id]));
+                }
+            }
+        }
+    }
+    (lines, names)
 }
 
 /// The type to declare a local of parameter type `ty` with, if that type surely resolves in the
