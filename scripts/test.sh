@@ -19,6 +19,7 @@ cargo test --workspace --release --no-fail-fast
 step "editor end-to-end: Neovim 0.7 and 0.11 with the project's plugin"
 tests/editors/nvim/run.sh
 
-# Further suites (the VS Code extension) are added here.
+step "editor end-to-end: the VS Code extension in code-server, driven by Playwright"
+tests/editors/vscode/run.sh
 
 step "all tests passed"
