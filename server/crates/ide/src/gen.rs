@@ -81,6 +81,8 @@ pub fn gen(file: &SourceFile, line: usize, opts: &GenOptions) -> Result<GenResul
     if let Some(why) = unsupported_signature(file, m) {
         return Ok(GenResult::Unknown(why));
     }
+    let receiver_ctor =
+        if m.is_static || m.is_constructor { None } else { receiver_constructor(file, m).ok().flatten() };
     let started = Instant::now();
     let solve_opts = SolveOptions { timeout: opts.timeout, prefer_small: true };
     let mut k = opts.unroll.min(2);
@@ -90,6 +92,7 @@ pub fn gen(file: &SourceFile, line: usize, opts: &GenOptions) -> Result<GenResul
         let lopts = LowerOptions {
             mode: LowerMode::Synthesis { unroll: k },
             inline_depth: opts.inline_depth,
+            receiver_ctor: receiver_ctor.as_ref().map(|c| c.range.clone()),
             ..Default::default()
         };
         let f = lower_method(file, m, &lopts);
@@ -232,11 +235,9 @@ fn unsupported_signature(file: &SourceFile, m: &MethodInfo) -> Option<String> {
                 m.name
             ));
         }
-        let ctors: Vec<MethodInfo> =
-            MethodInfo::all(file).into_iter().filter(|c| c.is_constructor && c.classes == m.classes).collect();
-        if !m.is_constructor && !ctors.is_empty() && !ctors.iter().any(|c| c.params.is_empty() && !c.is_private) {
+        if !m.is_constructor && receiver_constructor(file, m).is_err() {
             return Some(format!(
-                "{} has no accessible no-argument constructor to create the instance",
+                "{} has no accessible constructor whose arguments jreach can write to create the instance",
                 m.class_name()
             ));
         }
@@ -248,6 +249,40 @@ fn unsupported_signature(file: &SourceFile, m: &MethodInfo) -> Option<String> {
         return Some(format!("{} is private: a test cannot call it directly", m.signature()));
     }
     None
+}
+
+/// The constructor a test creates the receiver of instance method `m` with: `Ok(None)` for the
+/// no-argument one (declared or implicit), else the accessible constructor with the fewest
+/// parameters, all of types jreach can write.
+fn receiver_constructor(file: &SourceFile, m: &MethodInfo) -> Result<Option<MethodInfo>, ()> {
+    let ctors: Vec<MethodInfo> = MethodInfo::all(file)
+        .into_iter()
+        .filter(|c| c.is_constructor && c.classes == m.classes && !c.has_error)
+        .collect();
+    if ctors.is_empty() || ctors.iter().any(|c| c.params.is_empty() && !c.is_private) {
+        return Ok(None);
+    }
+    let writable = |ty: &str| {
+        matches!(
+            Ty::of_java(ty),
+            Ty::Bool
+                | Ty::Byte
+                | Ty::Short
+                | Ty::Char
+                | Ty::Int
+                | Ty::Long
+                | Ty::Float
+                | Ty::Double
+                | Ty::Str
+                | Ty::Arr(_)
+        )
+    };
+    ctors
+        .into_iter()
+        .filter(|c| !c.is_private && c.params.iter().all(|p| writable(&p.ty)))
+        .min_by_key(|c| c.params.len())
+        .map(Some)
+        .ok_or(())
 }
 
 fn is_static_nested(file: &SourceFile, m: &MethodInfo) -> bool {
@@ -280,12 +315,15 @@ fn replay(
         return Err(format!("the input `{}` would be {why}, which jreach does not write into tests", p.name));
     }
     let mut java_args = Vec::with_capacity(args.len());
+    let mut receiver_args = Vec::new();
     for (p, a) in f.params.iter().zip(args) {
-        match java_value(a, p.ty, f) {
-            Some(j) => java_args.push(j),
-            None => {
-                return Err(format!("jreach cannot write the input `{}` ({a}) into a test", p.name));
-            }
+        let Some(j) = java_value(a, p.ty, f) else {
+            return Err(format!("jreach cannot write the input `{}` ({a}) into a test", p.name));
+        };
+        if p.name.starts_with("new.") {
+            receiver_args.push((p.java_ty.clone(), j));
+        } else {
+            java_args.push(j);
         }
     }
     let run = interp::run(f, args, MAX_STEPS);
@@ -337,6 +375,7 @@ fn replay(
         target_text: stmt_text,
         path_condition: path,
         junit: opts.junit,
+        receiver_args,
     })
 }
 

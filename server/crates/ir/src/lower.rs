@@ -28,22 +28,50 @@ pub struct LowerOptions {
     pub inline_depth: u32,
     /// Upper bound on values before paths are cut off (keeps unrolling of nested loops in check).
     pub max_values: usize,
+    /// For an instance method in synthesis: the byte range of the constructor a test creates
+    /// the receiver with (its parameters become inputs after the method's own); `None`: the
+    /// no-argument constructor.
+    pub receiver_ctor: Option<std::ops::Range<usize>>,
 }
 
 impl Default for LowerOptions {
     fn default() -> Self {
-        LowerOptions { mode: LowerMode::Synthesis { unroll: 8 }, inline_depth: 8, max_values: 400_000 }
+        LowerOptions {
+            mode: LowerMode::Synthesis { unroll: 8 },
+            inline_depth: 8,
+            max_values: 400_000,
+            receiver_ctor: None,
+        }
     }
+}
+
+/// The name the inputs of the receiver's constructor get among a function's parameters.
+pub fn receiver_param_name(ctor_param: &str) -> String {
+    format!("new.{ctor_param}")
 }
 
 /// Lowers `method` of `file`.
 pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions) -> Function {
     let classes = Classes::of(file);
-    let params: Vec<ParamInfo> = method
+    let mut params: Vec<ParamInfo> = method
         .params
         .iter()
         .map(|p| ParamInfo { name: p.name.clone(), ty: classes.ty_of(&p.ty), java_ty: p.ty.clone() })
         .collect();
+    let receiver_ctor = match (&opts.receiver_ctor, opts.mode) {
+        (Some(r), LowerMode::Synthesis { .. }) if !method.is_static && !method.is_constructor => {
+            MethodInfo::all(file).into_iter().find(|c| c.is_constructor && c.range == *r)
+        }
+        _ => None,
+    };
+    let own_params = params.len();
+    if let Some(ctor) = &receiver_ctor {
+        params.extend(ctor.params.iter().map(|p| ParamInfo {
+            name: receiver_param_name(&p.name),
+            ty: classes.ty_of(&p.ty),
+            java_ty: p.ty.clone(),
+        }));
+    }
     let return_ty = classes.ty_of(&method.return_ty);
     let name = format!("{}.{}", method.class_name(), method.name);
     let mut lw = Lowerer {
@@ -75,9 +103,18 @@ pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions)
     if method.has_error {
         lw.b.add_proof_blocker("the method has syntax errors".into());
     }
+    if matches!(opts.mode, LowerMode::Synthesis { .. }) && params.iter().any(|p| lw.reaches_strings(p.ty)) {
+        // Synthesis draws string inputs from printable ASCII only.
+        lw.b.add_proof_blocker("string inputs are limited to printable characters when looking for tests".into());
+    }
+    let mut receiver_args = Vec::new();
     for (i, p) in params.iter().enumerate() {
-        let var = lw.b.new_var(&p.name, p.ty);
         let v = lw.b.push(entry, Op::Param(i as u32), p.ty, None);
+        if i >= own_params {
+            receiver_args.push(v);
+            continue;
+        }
+        let var = lw.b.new_var(&p.name, p.ty);
         lw.b.def_var(var, entry, v);
         lw.scopes[0].insert(p.name.clone(), Local { var, ty: p.ty, builder: false });
     }
@@ -93,7 +130,7 @@ pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions)
         has_this,
     });
     if has_this {
-        lw.init_this_fields(method);
+        lw.init_this_fields(method, receiver_ctor.as_ref().map(|c| (c, receiver_args)));
     }
     let body = method.body_node(file);
     lw.block_stmts(body);
@@ -2462,7 +2499,7 @@ impl<'t> Lowerer<'t> {
     /// The receiver's fields as variables. Synthesis: the object a test creates with `new C()`
     /// (defaults, then initializers, then the no-argument constructor). Over-approximation: any
     /// values.
-    fn init_this_fields(&mut self, method: &MethodInfo) {
+    fn init_this_fields(&mut self, method: &MethodInfo, ctor: Option<(&MethodInfo, Vec<ValueId>)>) {
         let node = method.node(self.file);
         let Some(body) = node.parent().filter(|p| matches!(p.kind(), "class_body" | "enum_body_declarations")) else {
             return;
@@ -2491,6 +2528,10 @@ impl<'t> Lowerer<'t> {
             }
         }
         let exact = self.synthesis() && !has_initializer_block;
+        if exact {
+            // Other calls could leave the receiver in states its constructor does not.
+            self.b.add_proof_blocker("the receiver is taken as its constructor leaves it".into());
+        }
         for (name, ty, _) in &decls {
             let var = self.b.new_var(&format!("this.{name}"), *ty);
             let v = if exact {
@@ -2520,7 +2561,9 @@ impl<'t> Lowerer<'t> {
                 self.assign(var, v);
             }
         }
-        if !method.is_constructor {
+        if let Some((ctor, args)) = ctor {
+            self.inline(ctor, args, node);
+        } else if !method.is_constructor {
             let ctor = self
                 .methods
                 .iter()
@@ -2536,6 +2579,24 @@ impl<'t> Lowerer<'t> {
 impl<'t> Lowerer<'t> {
     fn ty_of(&self, name: &str) -> Ty {
         self.classes.ty_of(name)
+    }
+
+    /// Whether an input of type `ty` can hold strings (directly, in arrays or in object fields).
+    fn reaches_strings(&self, ty: Ty) -> bool {
+        let mut seen = Vec::new();
+        let mut work = vec![ty];
+        while let Some(t) = work.pop() {
+            match t {
+                Ty::Str => return true,
+                Ty::Arr(a) => work.push(Ty::Arr(a).elem_or_self()),
+                Ty::Obj(c) if !seen.contains(&c) => {
+                    seen.push(c);
+                    work.extend(self.classes.descs[c as usize].fields.iter().map(|f| f.ty));
+                }
+                _ => {}
+            }
+        }
+        false
     }
 
     /// The memory of field `i` of class `c`, created on first use in the entry block.

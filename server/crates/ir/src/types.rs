@@ -223,6 +223,16 @@ impl Ty {
     }
 }
 
+impl Ty {
+    /// The element type of an array type (the type itself otherwise).
+    pub fn elem_or_self(self) -> Ty {
+        match self {
+            Ty::Arr(a) => a.elem(),
+            t => t,
+        }
+    }
+}
+
 /// `String` as written in a declaration.
 pub fn is_string_type(name: &str) -> bool {
     matches!(name.trim(), "String" | "java.lang.String")

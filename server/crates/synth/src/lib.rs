@@ -116,4 +116,7 @@ pub struct TestRequest {
     /// Java boolean expressions that hold on the path, e.g. `a < 0`, `!(x == 1)`.
     pub path_condition: Vec<String>,
     pub junit: JUnit,
+    /// For an instance method: the arguments of the constructor the receiver is created with,
+    /// as (Java type, value); empty for `new C()`.
+    pub receiver_args: Vec<(String, JavaValue)>,
 }

@@ -414,6 +414,7 @@ mod tests {
             target_text: "return -1;".into(),
             path_condition: vec!["amount > balance".into()],
             junit: JUnit::V5,
+            receiver_args: vec![],
         }
     }
 

@@ -145,7 +145,8 @@ pub(crate) fn method_parts(req: &TestRequest, junit: JUnit) -> Parts {
         }
     } else {
         let receiver = fresh_name("obj", |n| used.contains(n));
-        parts.lines.push(format!("{class} {receiver} = new {class}();"));
+        let ctor_args: Vec<String> = req.receiver_args.iter().map(|(ty, v)| literal_as(ty, v)).collect();
+        parts.lines.push(format!("{class} {receiver} = new {class}({});", ctor_args.join(", ")));
         format!("{receiver}.{}({arg_list})", req.method)
     };
 
@@ -582,6 +583,7 @@ mod tests {
             target_text: "return -x;".into(),
             path_condition: vec!["x < 0".into()],
             junit: JUnit::V5,
+            receiver_args: vec![],
         }
     }
 
@@ -762,6 +764,7 @@ mod tests {
             outcome: Outcome::Returns(Some(Double(-0.0))),
             path_condition: vec!["d != d".into(), "f > 0.25f || f < -1".into()],
             junit: JUnit::V4,
+            receiver_args: vec![],
             ..base()
         };
         check_class(

@@ -63,6 +63,7 @@ fn req(method: &str, params: &[(&str, &str)], args: Vec<JavaValue>, ret: &str, o
         target_text: r"return x; /* */ '\u000a' \\u0022 \\\u000d".into(),
         path_condition: vec![r"c == '\u000a'".into(), "a || b".into(), "x */ 2 > 0".into()],
         junit: JUnit::V5,
+        receiver_args: vec![],
     }
 }
 

@@ -1,0 +1,45 @@
+//! `gen` never claims "unreachable" for a line that some input reaches, in the cases where
+//! synthesis deliberately looks at fewer inputs than Java allows: receivers taken as their
+//! constructor leaves them, printable-only strings, bounded loops.
+
+use jreach_ide::{gen, GenOptions, GenResult};
+use jreach_syntax::SourceFile;
+
+fn answer(src: &str, line: usize) -> GenResult {
+    let file = SourceFile::parse(src);
+    gen(&file, line - 1, &GenOptions::default()).expect("a statement on the line")
+}
+
+fn assert_not_unreachable(src: &str, line: usize) {
+    if let GenResult::Unreachable(why) = answer(src, line) {
+        panic!("line {line} is reachable, but gen said: {why}");
+    }
+}
+
+#[test]
+fn receiver_state_left_by_other_methods() {
+    // Reached by `Box b = new Box(1); b.freeze(); b.take()`, never by the constructor alone.
+    let src = "class Box {\n  private boolean frozen;\n  private final int v;\n  Box(int v) { this.v = v; }\n  void freeze() { frozen = true; }\n  int take() {\n    if (frozen) {\n      return -1;\n    }\n    return v;\n  }\n}\n";
+    assert_not_unreachable(src, 8);
+}
+
+#[test]
+fn non_printable_strings() {
+    let src = "class S {\n  static int f(String s) {\n    if (s != null && s.length() == 1 && s.charAt(0) == '\\n') {\n      return 1;\n    }\n    return 0;\n  }\n}\n";
+    assert_not_unreachable(src, 4);
+}
+
+#[test]
+fn loops_longer_than_the_unroll_bound() {
+    let src = "class L {\n  static int f(int n) {\n    int i = 0;\n    while (i < n) {\n      i++;\n    }\n    if (i == 500) {\n      return 1;\n    }\n    return 0;\n  }\n}\n";
+    assert_not_unreachable(src, 8);
+}
+
+#[test]
+fn constructor_built_receivers_get_tests() {
+    let src = "public class Acct {\n  private int balance;\n  public Acct(int b) { balance = b; }\n  public int withdraw(int a) {\n    if (a > balance) {\n      return -2;\n    }\n    return balance - a;\n  }\n}\n";
+    match answer(src, 6) {
+        GenResult::Test(req) => assert_eq!(req.receiver_args.len(), 1, "{req:?}"),
+        other => panic!("{other:?}"),
+    }
+}
