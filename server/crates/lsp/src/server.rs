@@ -135,11 +135,15 @@ fn internal(message: impl Into<String>) -> Error {
     Error { code: ErrorCode::InternalError, message: message.into().into(), data: None }
 }
 
-/// Runs `f` on a blocking thread; a panic becomes an error.
+/// Runs `f` on a thread of its own; a panic becomes an error. z3 keeps one context per thread and
+/// that context only grows, so every job gets a fresh thread (and a fresh context) that ends with
+/// it: memory stays flat however long the session (10,000 edits: +24 KiB, against +12 MiB on a
+/// reused thread; `cargo run --release -p jreach-lsp --example memory_after_edits`).
 async fn blocking<T: Send + 'static>(what: &str, f: impl FnOnce() -> T + Send + 'static) -> Result<T> {
-    match tokio::task::spawn_blocking(move || catch_unwind(AssertUnwindSafe(f))).await {
-        Ok(Ok(v)) => Ok(v),
-        Ok(Err(p)) => Err(internal(format!("jreach failed while {what}: {}", panic_message(&*p)))),
+    let job = move || std::thread::scope(|s| s.spawn(move || catch_unwind(AssertUnwindSafe(f))).join());
+    match tokio::task::spawn_blocking(job).await {
+        Ok(Ok(Ok(v))) => Ok(v),
+        Ok(Ok(Err(p)) | Err(p)) => Err(internal(format!("jreach failed while {what}: {}", panic_message(&*p)))),
         Err(e) => Err(internal(format!("jreach failed while {what}: {e}"))),
     }
 }
