@@ -34,6 +34,8 @@ pub struct GenOptions {
     pub inline_depth: u32,
     pub junit: JUnit,
     pub engine: Engine,
+    /// Set from another thread to stop the search (the answer is then Unknown).
+    pub cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 impl Default for GenOptions {
@@ -44,6 +46,7 @@ impl Default for GenOptions {
             inline_depth: 8,
             junit: JUnit::V5,
             engine: Engine::Shared,
+            cancel: None,
         }
     }
 }
@@ -84,7 +87,7 @@ pub fn gen(file: &SourceFile, line: usize, opts: &GenOptions) -> Result<GenResul
     let receiver_ctor =
         if m.is_static || m.is_constructor { None } else { receiver_constructor(file, m).ok().flatten() };
     let started = Instant::now();
-    let solve_opts = SolveOptions { timeout: opts.timeout, prefer_small: true };
+    let solve_opts = SolveOptions { timeout: opts.timeout, prefer_small: true, cancel: opts.cancel.clone() };
     let mut k = opts.unroll.min(2);
     let mut last_blockers: Vec<String> = vec![];
     let mut replay_failure: Option<String> = None;
@@ -143,7 +146,7 @@ pub fn gen(file: &SourceFile, line: usize, opts: &GenOptions) -> Result<GenResul
         match solve_reach(
             &over,
             &over_targets,
-            &SolveOptions { timeout: remaining.min(opts.timeout), prefer_small: false },
+            &SolveOptions { timeout: remaining.min(opts.timeout), prefer_small: false, cancel: opts.cancel.clone() },
         ) {
             Verdict::Unsat => return Ok(GenResult::Unreachable(unreachable_message(&target))),
             Verdict::Unknown(why) => return Ok(GenResult::Unknown(solver_gave_up(&why, opts))),

@@ -114,6 +114,7 @@ fn bench(c: &mut Criterion) {
         open_text: &none,
         caps: EditCaps { document_changes: true, create_file: true },
         enc,
+        cancel: None,
     };
     g.sample_size(10);
     g.bench_function("resolve_test_action", |b| {

@@ -9,7 +9,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use jreach_ide::synth::{self, JUnit};
-use jreach_ide::{gen, Finding, GenError, GenResult, MethodCache, UNREACHABLE_CODE};
+use jreach_ide::{gen, Finding, GenError, GenOptions, GenResult, MethodCache, UNREACHABLE_CODE};
 use jreach_syntax::{find_target, LineIndex, SourceFile, TargetError};
 use serde::{Deserialize, Serialize};
 use tower_lsp_server::ls_types::{
@@ -183,12 +183,14 @@ pub struct GenContext<'a> {
     pub open_text: OpenText<'a>,
     pub caps: EditCaps,
     pub enc: Encoding,
+    /// Set when the request is cancelled: stops the solver.
+    pub cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 /// Generates the test reaching 0-based `line` of `file` (the document `uri`) and the edit that
 /// adds it to the project's test sources. Solves: run it on a blocking thread.
 pub fn generate(uri: &Uri, file: &SourceFile, line: u32, cx: &GenContext<'_>) -> Generated {
-    let GenContext { settings, project, open_text, caps, enc } = *cx;
+    let GenContext { settings, project, open_text, caps, enc, .. } = *cx;
     let source_path = uri.to_file_path().map(|p| p.into_owned());
     let junit = match (settings.junit, &source_path) {
         (JUnitSetting::Fixed(j), _) => j,
@@ -196,7 +198,8 @@ pub fn generate(uri: &Uri, file: &SourceFile, line: u32, cx: &GenContext<'_>) ->
         (JUnitSetting::Auto, None) => JUnit::V5,
     };
     let n = line + 1;
-    let req = match gen(file, line as usize, &settings.gen_options(junit)) {
+    let opts = GenOptions { cancel: cx.cancel.clone(), ..settings.gen_options(junit) };
+    let req = match gen(file, line as usize, &opts) {
         Err(e @ GenError::Target(_)) => return Generated::declined("error", e.to_string()),
         Err(e) => return Generated::declined("error", format!("no test for line {n}: {e}")),
         Ok(GenResult::Unreachable(why)) => return Generated::declined("unreachable", format!("unreachable: {why}")),
@@ -383,6 +386,7 @@ mod tests {
             open_text,
             caps,
             enc: Encoding::Utf16,
+            cancel: None,
         };
         let g = generate(&uri, &file, 10, &cx(&none, caps));
         let Generated::Edit { edit, path, created: true, .. } = g else { panic!("{g:?}") };

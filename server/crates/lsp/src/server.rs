@@ -324,12 +324,19 @@ impl State {
             (self.settings(), self.caps(), self.project.read().map(|p| p.clone()).unwrap_or_default());
         let state = self.clone();
         let job = blocking("generating a test", move || {
+            let cancel = Some(gone.clone());
             if gone.load(Ordering::SeqCst) {
                 return Generated::Declined { status: "error", message: "cancelled".into() };
             }
             let open = |u: &Uri| state.docs.get(u).map(|d| (d.version, d.file.text.clone()));
-            let cx =
-                GenContext { settings: &settings, project: &project, open_text: &open, caps: caps.edit, enc: caps.enc };
+            let cx = GenContext {
+                settings: &settings,
+                project: &project,
+                open_text: &open,
+                caps: caps.edit,
+                enc: caps.enc,
+                cancel,
+            };
             analysis::generate(&data.uri, &file, data.line, &cx)
         });
         let cancel = progress.as_ref().map(|(_, n)| n.clone());

@@ -12,6 +12,8 @@ use crate::encode::{param_name, Encoder};
 /// Limits and preferences of one solve.
 #[derive(Clone, Debug)]
 pub struct SolveOptions {
+    /// Set from another thread to stop a solve that is under way (it then answers Unknown).
+    pub cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
     pub timeout: Duration,
     /// Ask first for small, human-looking inputs.
     pub prefer_small: bool,
@@ -19,7 +21,7 @@ pub struct SolveOptions {
 
 impl Default for SolveOptions {
     fn default() -> Self {
-        SolveOptions { timeout: Duration::from_secs(10), prefer_small: true }
+        SolveOptions { timeout: Duration::from_secs(10), prefer_small: true, cancel: None }
     }
 }
 
@@ -56,7 +58,10 @@ pub(crate) fn solve_goal(f: &Function, goal: &Bool, opts: &SolveOptions) -> Verd
     let solver = make_solver(opts);
     solver.assert(goal);
     let started = std::time::Instant::now();
-    match solver.check() {
+    if cancelled(opts) {
+        return Verdict::Unknown("canceled".into());
+    }
+    match interruptible(opts, || solver.check()) {
         SatResult::Unsat => return Verdict::Unsat,
         SatResult::Unknown => {
             return Verdict::Unknown(solver.get_reason_unknown().unwrap_or_else(|| "the solver gave up".into()))
@@ -86,7 +91,7 @@ pub(crate) fn solve_goal(f: &Function, goal: &Bool, opts: &SolveOptions) -> Verd
                     solver.set_params(&limit);
                     let mut assumptions = kept.clone();
                     assumptions.push(range.clone());
-                    if solver.check_assumptions(&assumptions) == SatResult::Sat {
+                    if interruptible(opts, || solver.check_assumptions(&assumptions)) == SatResult::Sat {
                         best = read_model(&solver, f, &params);
                         kept.push(range);
                         break;
@@ -97,6 +102,33 @@ pub(crate) fn solve_goal(f: &Function, goal: &Bool, opts: &SolveOptions) -> Verd
         return Verdict::Sat(best);
     }
     Verdict::Sat(read_model(&solver, f, &params))
+}
+
+fn cancelled(opts: &SolveOptions) -> bool {
+    opts.cancel.as_ref().is_some_and(|c| c.load(std::sync::atomic::Ordering::SeqCst))
+}
+
+/// Runs `check`; while it runs, a watcher interrupts this thread's z3 context as soon as the
+/// cancel flag is set (z3 then answers Unknown).
+fn interruptible<R>(opts: &SolveOptions, check: impl FnOnce() -> R) -> R {
+    let Some(flag) = &opts.cancel else { return check() };
+    let ctx = z3::Context::thread_local();
+    let handle = ctx.handle();
+    let done = std::sync::atomic::AtomicBool::new(false);
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            while !done.load(std::sync::atomic::Ordering::SeqCst) {
+                if flag.load(std::sync::atomic::Ordering::SeqCst) {
+                    handle.interrupt();
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(5));
+            }
+        });
+        let r = check();
+        done.store(true, std::sync::atomic::Ordering::SeqCst);
+        r
+    })
 }
 
 fn param_terms(f: &Function) -> Vec<Option<Dynamic>> {

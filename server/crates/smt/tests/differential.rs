@@ -329,7 +329,7 @@ fn kind(v: &Verdict) -> &'static str {
 fn compare(src: &str, prefer_small: bool) -> Vec<Outcome> {
     let file = SourceFile::parse(src);
     assert!(!file.has_errors(), "fixtures parse");
-    let opts = SolveOptions { timeout: Duration::from_secs(20), prefer_small };
+    let opts = SolveOptions { timeout: Duration::from_secs(20), prefer_small, cancel: None };
     let mut lowered: HashMap<usize, Function> = HashMap::new();
     let mut seen = std::collections::HashSet::new();
     let mut out = Vec::new();
