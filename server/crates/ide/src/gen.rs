@@ -216,7 +216,7 @@ fn unmodelled_params(f: &Function) -> Option<String> {
             Ty::Ref => {
                 return Some(format!("parameter `{}` has type {}, which jreach does not model yet", p.name, p.java_ty))
             }
-            Ty::Obj(c) if !f.classes[c as usize].buildable => {
+            Ty::Obj(c) if !f.classes[c as usize].buildable && !f.classes[c as usize].is_enum() => {
                 return Some(format!(
                     "parameter `{}` needs a {} built through its constructors or setters, which jreach cannot do yet",
                     p.name, f.classes[c as usize].name
@@ -423,7 +423,17 @@ pub fn java_value(v: &Value, ty: Ty, f: &Function) -> Option<JavaValue> {
                 .collect::<Option<Vec<_>>>()?;
             JavaValue::Object { class: desc.name.clone(), id: *id, fields }
         }
-        Value::ObjRef(id) => JavaValue::ObjectRef(*id),
+        Value::ObjRef(id) => match ty {
+            Ty::Obj(c) if f.classes[c as usize].is_enum() => {
+                let desc = &f.classes[c as usize];
+                match usize::try_from(*id - 1).ok().and_then(|k| desc.constants.get(k)) {
+                    Some(name) => JavaValue::EnumConstant { class: desc.name.clone(), name: name.clone() },
+                    None if *id == 0 => JavaValue::Null,
+                    None => return None,
+                }
+            }
+            _ => JavaValue::ObjectRef(*id),
+        },
         Value::Fields(_) => return None,
         Value::Array { id, items } => {
             let Ty::Arr(a) = ty else { return None };

@@ -311,6 +311,14 @@ pub struct ClassDesc {
     pub fields: Vec<FieldDesc>,
     /// Whether a test can create one with `new C()` and then set every field directly.
     pub buildable: bool,
+    /// For an enum: its constants in order (a reference to constant `k` has id `k + 1`).
+    pub constants: Vec<String>,
+}
+
+impl ClassDesc {
+    pub fn is_enum(&self) -> bool {
+        !self.constants.is_empty()
+    }
 }
 
 /// An instance field of a modelled class.

@@ -1119,6 +1119,13 @@ impl<'t> Lowerer<'t> {
         if self.ty(sel) == Ty::Str {
             self.check_not_null(sel, sel_node);
         }
+        let sel_enum = match self.ty(sel) {
+            Ty::Obj(c) if self.classes.descs[c as usize].is_enum() => {
+                self.check_object_not_null(sel, sel_node);
+                Some(c)
+            }
+            _ => None,
+        };
         let sel_text = self.text(sel_node).trim_start_matches('(').trim_end_matches(')').to_string();
         let groups: Vec<Node<'t>> = named_children(body)
             .into_iter()
@@ -1140,7 +1147,14 @@ impl<'t> Lowerer<'t> {
                         self.unsupported("pattern matching in switch is not modelled yet");
                         return None;
                     }
-                    let eq = if self.ty(sel) == Ty::Str {
+                    let constant = sel_enum.and_then(|c| {
+                        let name = self.text(case).rsplit('.').next().unwrap_or("").trim().to_string();
+                        self.classes.descs[c as usize].constants.iter().position(|k| *k == name).map(|k| (c, k))
+                    });
+                    let eq = if let Some((c, k)) = constant {
+                        let r = self.emit(Op::Obj(ObjOp::Ref(k as i32 + 1), vec![]), Ty::Obj(c), Some(case));
+                        self.bin(BinOp::Eq, sel, r)
+                    } else if self.ty(sel) == Ty::Str {
                         let c = self.expr(case);
                         let c = self.convert(c, Ty::Str);
                         self.emit(Op::Str(StrOp::Equals, vec![sel, c]), Ty::Bool, Some(case))
@@ -1445,6 +1459,11 @@ impl<'t> Lowerer<'t> {
         let field = e.child_by_field_name("field").map(|f| self.text(f)).unwrap_or("");
         if let Some(c) = jdk_constant(obj, field) {
             return self.konst(c);
+        }
+        if let (Ty::Obj(c), None) = (self.ty_of(obj), self.lookup(obj)) {
+            if let Some(k) = self.classes.descs[c as usize].constants.iter().position(|n| n == field) {
+                return self.emit(Op::Obj(ObjOp::Ref(k as i32 + 1), vec![]), Ty::Obj(c), Some(e));
+            }
         }
         if let Some(o) = e.child_by_field_name("object") {
             let is_name = o.kind() == "identifier" && self.lookup(obj).is_none();
@@ -1880,7 +1899,12 @@ impl<'t> Lowerer<'t> {
             Some(o) => format!("{o}.{name}"),
             None => name.to_string(),
         };
-        let shares_state = |lw: &Self, v: &ValueId| matches!(lw.ty(*v), Ty::Arr(_) | Ty::Obj(_));
+        let shares_state = |lw: &Self, v: &ValueId| match lw.ty(*v) {
+            Ty::Arr(_) => true,
+            // Enum constants have no state a call could change.
+            Ty::Obj(c) => !lw.classes.descs[c as usize].is_enum(),
+            _ => false,
+        };
         if self.synthesis()
             && (args.iter().any(|a| shares_state(self, a)) || recv.is_some_and(|r| shares_state(self, &r)))
         {
@@ -3043,7 +3067,7 @@ impl Classes {
         let mut decls = Vec::new();
         let mut stack = vec![file.tree.root_node()];
         while let Some(n) = stack.pop() {
-            if n.kind() == "class_declaration" {
+            if matches!(n.kind(), "class_declaration" | "enum_declaration") {
                 decls.push(n);
             }
             stack.extend(named_children(n));
@@ -3063,11 +3087,25 @@ impl Classes {
                 out.by_name.insert(simple, id);
             }
             out.by_name.insert(chain.join("."), id);
-            out.descs.push(ClassDesc { name: chain.join("."), fields: vec![], buildable: false });
+            let constants: Vec<String> = match d.kind() {
+                "enum_declaration" => d
+                    .child_by_field_name("body")
+                    .map(named_children)
+                    .unwrap_or_default()
+                    .into_iter()
+                    .filter(|c| c.kind() == "enum_constant")
+                    .filter_map(|c| c.child_by_field_name("name").map(|n| text_of(n, src).to_string()))
+                    .collect(),
+                _ => vec![],
+            };
+            out.descs.push(ClassDesc { name: chain.join("."), fields: vec![], buildable: false, constants });
             chains.push(chain);
         }
         out.by_name.retain(|_, v| *v != u16::MAX);
         for (k, d) in decls.iter().enumerate() {
+            if d.kind() == "enum_declaration" {
+                continue;
+            }
             let Some(body) = d.child_by_field_name("body") else { continue };
             let mut fields = Vec::new();
             let mut buildable = chains[k].len() == 1 || has_modifier(*d, src, "static");

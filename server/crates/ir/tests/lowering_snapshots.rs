@@ -352,7 +352,8 @@ fn strings() {
               jump b7
             b7: <- b6
               return v10
-            proof blockers: (none)
+            proof blockers:
+              - string inputs are limited to printable characters when looking for tests
         "##]],
     );
 }

@@ -340,6 +340,16 @@ impl<'f> Encoder<'f> {
         }
     }
 
+    /// A value of an enum type is null (0) or one of its constants (1..=n): Java's semantics.
+    fn enum_domain(&mut self, ty: Ty, x: &Dynamic) {
+        if let (Ty::Obj(c), Some(x)) = (ty, x.as_bv()) {
+            let n = self.f.classes[c as usize].constants.len() as i64;
+            if n > 0 {
+                self.side.push(Bool::and(&[x.bvsge(&BV::from_i64(0, 32)), x.bvsle(&BV::from_i64(n, 32))]));
+            }
+        }
+    }
+
     fn encode_object(&mut self, op: ObjOp, args: &[ValueId], ty: Ty) -> Dynamic {
         match op {
             ObjOp::Init => {
@@ -350,6 +360,7 @@ impl<'f> Encoder<'f> {
             ObjOp::Get => {
                 let mem = self.val(args[0]).as_array().expect("a field memory");
                 let x = mem.select(&self.val(args[1]));
+                self.enum_domain(ty, &x);
                 if let (Some(r), true) = (x.as_bv(), matches!(ty, Ty::Obj(_)) && self.synthesis()) {
                     self.side.push(r.bvsgt(&BV::from_i64(self.alloc_floor, 32)));
                 }
@@ -385,6 +396,7 @@ impl<'f> Encoder<'f> {
                 if let (Ty::Arr(_) | Ty::Obj(_), true, Some(x)) = (vd.ty, self.synthesis(), p.as_bv()) {
                     self.side.push(x.bvsge(&BV::from_i64(0, 32)));
                 }
+                self.enum_domain(vd.ty, &p);
                 if let Some(s) = p.as_string() {
                     let synthesis = matches!(self.f.mode, jreach_ir::LowerMode::Synthesis { .. });
                     self.side.push(crate::strings::input_domain(&s, synthesis));

@@ -291,7 +291,7 @@ fn read_value(model: &z3::Model, f: &Function, term: &Dynamic, ty: Ty, depth: u3
             if id < 0 {
                 return Value::Unknown("an input referring to an object the method creates".into());
             }
-            if seen.contains(&id) {
+            if seen.contains(&id) || f.classes[c as usize].is_enum() {
                 return Value::ObjRef(id);
             }
             seen.push(id);

@@ -60,6 +60,11 @@ pub enum JavaValue {
     },
     /// A field referring back to an object described elsewhere in the same argument graph.
     ObjectRef(i64),
+    /// An enum constant (`Objects.Level.HIGH`).
+    EnumConstant {
+        class: String,
+        name: String,
+    },
 }
 
 /// The JUnit generation a test is written for.

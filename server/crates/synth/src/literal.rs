@@ -47,6 +47,7 @@ pub fn literal(v: &JavaValue) -> String {
         JavaValue::Null => "null".into(),
         JavaValue::Object { class, .. } => format!("new {class}()"),
         JavaValue::ObjectRef(_) => "null".into(),
+        JavaValue::EnumConstant { class, name } => format!("{class}.{name}"),
         JavaValue::Array { elem_ty, items, .. } => {
             if items.is_empty() {
                 // `new int[0]`, `new int[0][]`.
@@ -142,7 +143,8 @@ impl Prim {
             | JavaValue::Null
             | JavaValue::Array { .. }
             | JavaValue::Object { .. }
-            | JavaValue::ObjectRef(_) => return None,
+            | JavaValue::ObjectRef(_)
+            | JavaValue::EnumConstant { .. } => return None,
         })
     }
 
@@ -188,7 +190,8 @@ pub(crate) fn convert(v: &JavaValue, p: Prim) -> Option<JavaValue> {
         | JavaValue::Null
         | JavaValue::Array { .. }
         | JavaValue::Object { .. }
-        | JavaValue::ObjectRef(_) => return None,
+        | JavaValue::ObjectRef(_)
+        | JavaValue::EnumConstant { .. } => return None,
     };
     // Java narrows floating point to byte, short and char through int.
     let as_int = |n: &Num| match *n {
