@@ -216,7 +216,7 @@ fn unmodelled_params(f: &Function) -> Option<String> {
             Ty::Ref => {
                 return Some(format!("parameter `{}` has type {}, which jreach does not model yet", p.name, p.java_ty))
             }
-            Ty::Obj(c) if !f.classes[c as usize].buildable && !f.classes[c as usize].is_enum() => {
+            Ty::Obj(c) if !f.classes[c as usize].buildable && !f.classes[c as usize].is_immutable() => {
                 return Some(format!(
                     "parameter `{}` needs a {} built through its constructors or setters, which jreach cannot do yet",
                     p.name, f.classes[c as usize].name
@@ -412,6 +412,10 @@ pub fn java_value(v: &Value, ty: Ty, f: &Function) -> Option<JavaValue> {
         Value::Object { id, fields } => {
             let Ty::Obj(c) = ty else { return None };
             let desc = &f.classes[c as usize];
+            if let Some(prim) = desc.boxes {
+                // Autoboxing writes a box as its value.
+                return java_value(fields.first()?, prim, f);
+            }
             if !desc.buildable {
                 return None;
             }

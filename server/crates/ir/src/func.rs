@@ -313,12 +313,34 @@ pub struct ClassDesc {
     pub buildable: bool,
     /// For an enum: its constants in order (a reference to constant `k` has id `k + 1`).
     pub constants: Vec<String>,
+    /// For `Integer`, `Long`, ...: the primitive type it boxes (its one field is the value).
+    pub boxes: Option<Ty>,
 }
 
 impl ClassDesc {
     pub fn is_enum(&self) -> bool {
         !self.constants.is_empty()
     }
+
+    /// Objects whose state no call can change (enum constants, boxed values).
+    pub fn is_immutable(&self) -> bool {
+        self.is_enum() || self.boxes.is_some()
+    }
+}
+
+/// The primitive type a JDK box class holds (`Integer` → `int`).
+pub fn boxed_primitive(class: &str) -> Option<Ty> {
+    Some(match class.strip_prefix("java.lang.").unwrap_or(class) {
+        "Integer" => Ty::Int,
+        "Long" => Ty::Long,
+        "Short" => Ty::Short,
+        "Byte" => Ty::Byte,
+        "Character" => Ty::Char,
+        "Boolean" => Ty::Bool,
+        "Float" => Ty::Float,
+        "Double" => Ty::Double,
+        _ => return None,
+    })
 }
 
 /// An instance field of a modelled class.

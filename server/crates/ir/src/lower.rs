@@ -92,6 +92,7 @@ pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions)
         next_alloc: -1,
         const_depth: 0,
         receiver_class: None,
+        current_stmt: None,
         classes,
     };
     lw.b.set_classes(lw.classes.descs.clone());
@@ -226,6 +227,9 @@ struct Lowerer<'t> {
     classes: Classes,
     /// The class of the method's receiver, if modelled.
     receiver_class: Option<u16>,
+    /// The statement being lowered (where implicit exceptions without a node of their own are
+    /// reported).
+    current_stmt: Option<Node<'t>>,
     const_depth: u32,
 }
 
@@ -332,7 +336,27 @@ impl<'t> Lowerer<'t> {
         if from == to || to == Ty::Ref || to == Ty::Void {
             return v;
         }
+        if let Ty::Obj(c) = from {
+            if let Some(prim) = self.classes.descs[c as usize].boxes {
+                if to.is_numeric() || to == Ty::Bool {
+                    // Unboxing: NullPointerException on null.
+                    self.check_object_not_null(v, self.cur_node());
+                    let mem = self.field_mem(c, 0);
+                    let x = self.emit(Op::Obj(ObjOp::Get, vec![mem, v]), prim, None);
+                    return self.convert(x, to);
+                }
+            }
+        }
         if let Ty::Obj(c) = to {
+            if let Some(prim) = self.classes.descs[c as usize].boxes {
+                if from.is_numeric() || from == Ty::Bool {
+                    let x = self.convert(v, prim);
+                    let node = self.cur_node();
+                    let r = self.new_object(c, node);
+                    self.object_put(r, c, 0, x);
+                    return r;
+                }
+            }
             return if self.is_null_const(v) {
                 self.emit(Op::Obj(ObjOp::Ref(0), vec![]), to, None)
             } else {
@@ -451,6 +475,7 @@ impl<'t> Lowerer<'t> {
         if s.kind() == "line_comment" || s.kind() == "block_comment" {
             return;
         }
+        self.current_stmt = Some(s);
         let c = self.cur();
         self.b.mark_stmt(c, s.start_byte());
         if self.too_big() {
@@ -1603,6 +1628,30 @@ impl<'t> Lowerer<'t> {
         if ta == Ty::Str || tb == Ty::Str {
             return self.string_binop(bin, a, b, e);
         }
+        let boxed = |t: Ty| match t {
+            Ty::Obj(c) => self.classes.descs[c as usize].boxes,
+            _ => None,
+        };
+        match (boxed(ta), boxed(tb)) {
+            // A box against a primitive: unboxed (JLS 5.6).
+            (Some(p), None) if tb.is_numeric() || tb == Ty::Bool => {
+                let a = self.convert(a, p);
+                return self.binop_values(op, a, b, e);
+            }
+            (None, Some(p)) if ta.is_numeric() || ta == Ty::Bool => {
+                let b = self.convert(b, p);
+                return self.binop_values(op, a, b, e);
+            }
+            // Two boxes: arithmetic unboxes; `==` compares references, which the box cache makes
+            // unpredictable.
+            (Some(p), Some(q)) if !matches!(bin, BinOp::Eq | BinOp::Ne) => {
+                let a = self.convert(a, p);
+                let b = self.convert(b, q);
+                return self.binop_values(op, a, b, e);
+            }
+            (Some(_), Some(_)) => return self.opaque(format!("`{}`", self.text(e)), Ty::Bool, Some(e)),
+            _ => {}
+        }
         if let (Ty::Obj(c), _) | (_, Ty::Obj(c)) = (ta, tb) {
             if matches!(bin, BinOp::Eq | BinOp::Ne) {
                 let a = self.convert(a, Ty::Obj(c));
@@ -1902,7 +1951,7 @@ impl<'t> Lowerer<'t> {
         let shares_state = |lw: &Self, v: &ValueId| match lw.ty(*v) {
             Ty::Arr(_) => true,
             // Enum constants have no state a call could change.
-            Ty::Obj(c) => !lw.classes.descs[c as usize].is_enum(),
+            Ty::Obj(c) => !lw.classes.descs[c as usize].is_immutable(),
             _ => false,
         };
         if self.synthesis()
@@ -2605,6 +2654,11 @@ impl<'t> Lowerer<'t> {
         self.classes.ty_of(name)
     }
 
+    /// The statement being lowered, else the whole file.
+    fn cur_node(&self) -> Node<'t> {
+        self.current_stmt.unwrap_or_else(|| self.file.tree.root_node())
+    }
+
     /// Whether an input of type `ty` can hold strings (directly, in arrays or in object fields).
     fn reaches_strings(&self, ty: Ty) -> bool {
         let mut seen = Vec::new();
@@ -3098,12 +3152,44 @@ impl Classes {
                     .collect(),
                 _ => vec![],
             };
-            out.descs.push(ClassDesc { name: chain.join("."), fields: vec![], buildable: false, constants });
+            out.descs.push(ClassDesc {
+                name: chain.join("."),
+                fields: vec![],
+                buildable: false,
+                constants,
+                boxes: None,
+            });
             chains.push(chain);
         }
         out.by_name.retain(|_, v| *v != u16::MAX);
+        // The JDK's boxes the file uses as types, unless it declares classes of those names.
+        let mut boxes = Vec::new();
+        let mut stack = vec![file.tree.root_node()];
+        while let Some(n) = stack.pop() {
+            if n.kind() == "type_identifier" {
+                let name = text_of(n, src);
+                if boxed_primitive(name).is_some() && !boxes.contains(&name) && !out.by_name.contains_key(name) {
+                    boxes.push(name);
+                }
+            }
+            stack.extend(named_children(n));
+        }
+        boxes.sort();
+        for name in boxes {
+            let prim = boxed_primitive(name).expect("filtered above");
+            out.by_name.insert(name.to_string(), out.descs.len() as u16);
+            out.by_name.insert(format!("java.lang.{name}"), out.descs.len() as u16);
+            out.descs.push(ClassDesc {
+                name: name.to_string(),
+                fields: vec![FieldDesc { name: "value".into(), ty: prim }],
+                buildable: false,
+                constants: vec![],
+                boxes: Some(prim),
+            });
+            chains.push(vec![name.to_string()]);
+        }
         for (k, d) in decls.iter().enumerate() {
-            if d.kind() == "enum_declaration" {
+            if d.kind() == "enum_declaration" || out.descs[k].boxes.is_some() {
                 continue;
             }
             let Some(body) = d.child_by_field_name("body") else { continue };
