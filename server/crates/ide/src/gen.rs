@@ -216,12 +216,6 @@ fn unmodelled_params(f: &Function) -> Option<String> {
             Ty::Ref => {
                 return Some(format!("parameter `{}` has type {}, which jreach does not model yet", p.name, p.java_ty))
             }
-            Ty::Obj(c) if !f.classes[c as usize].buildable && !f.classes[c as usize].is_immutable() => {
-                return Some(format!(
-                    "parameter `{}` needs a {} built through its constructors or setters, which jreach cannot do yet",
-                    p.name, f.classes[c as usize].name
-                ))
-            }
             _ => {}
         }
     }

@@ -104,6 +104,20 @@ pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions)
     if method.has_error {
         lw.b.add_proof_blocker("the method has syntax errors".into());
     }
+    if matches!(opts.mode, LowerMode::Synthesis { .. }) {
+        for p in &params {
+            if let Ty::Obj(c) = p.ty {
+                let d = &lw.classes.descs[c as usize];
+                if !d.buildable && !d.is_immutable() {
+                    // The encoding keeps such inputs null (see smt's encoder).
+                    lw.b.add_proof_blocker(format!(
+                        "a test can pass a {} only as null (jreach cannot build one through its constructors or setters yet)",
+                        d.name
+                    ));
+                }
+            }
+        }
+    }
     if matches!(opts.mode, LowerMode::Synthesis { .. }) && params.iter().any(|p| lw.reaches_strings(p.ty)) {
         // Synthesis draws string inputs from printable ASCII only.
         lw.b.add_proof_blocker("string inputs are limited to printable characters when looking for tests".into());

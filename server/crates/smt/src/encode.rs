@@ -396,6 +396,13 @@ impl<'f> Encoder<'f> {
                 if let (Ty::Arr(_) | Ty::Obj(_), true, Some(x)) = (vd.ty, self.synthesis(), p.as_bv()) {
                     self.side.push(x.bvsge(&BV::from_i64(0, 32)));
                 }
+                if let (Ty::Obj(c), true, Some(x)) = (vd.ty, self.synthesis(), p.as_bv()) {
+                    let d = &self.f.classes[c as usize];
+                    if !d.buildable && !d.is_immutable() {
+                        // Tests cannot build it yet: null only (the lowering records the blocker).
+                        self.side.push(x.eq(&BV::from_i64(0, 32)));
+                    }
+                }
                 self.enum_domain(vd.ty, &p);
                 if let Some(s) = p.as_string() {
                     let synthesis = matches!(self.f.mode, jreach_ir::LowerMode::Synthesis { .. });
