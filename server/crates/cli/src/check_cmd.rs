@@ -6,8 +6,8 @@
 
 use std::collections::HashMap;
 use std::io::IsTerminal;
-use std::ops::Range;
 use std::io::Write;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -187,9 +187,9 @@ pub fn run(args: CheckArgs<'_>) -> u8 {
                 d.message,
                 d.code
             )?;
-            d.related.iter().try_for_each(|(s, _, msg)| {
-                writeln!(out, "{}:{}:{}: note: {msg}", d.file, s.line + 1, s.character + 1)
-            })
+            d.related
+                .iter()
+                .try_for_each(|(s, _, msg)| writeln!(out, "{}:{}:{}: note: {msg}", d.file, s.line + 1, s.character + 1))
         }),
     };
     if written.is_err() {

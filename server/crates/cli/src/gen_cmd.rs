@@ -69,7 +69,14 @@ pub fn run(a: GenArgs) -> u8 {
             let root = a.out.clone().unwrap_or_else(|| synth::test_root_for(&a.file, req.package.as_deref()));
             let placed = match synth::place(&root, &req) {
                 Ok(p) => p,
-                Err(e) => return report(EXIT_ERROR, "error", &format!("cannot place the test under {}: {e}", root.display()), None),
+                Err(e) => {
+                    return report(
+                        EXIT_ERROR,
+                        "error",
+                        &format!("cannot place the test under {}: {e}", root.display()),
+                        None,
+                    )
+                }
             };
             if let Err(e) = synth::write(&placed) {
                 return report(EXIT_ERROR, "error", &format!("cannot write {}: {e}", placed.path.display()), None);

@@ -983,10 +983,9 @@ impl<'t> Lowerer<'t> {
         }
     }
 
-    /// A call jreach cannot see into may throw: a fork to the handlers (over-approximation), or a
-    /// proof blocker when synthesis ignores it inside a try.
-    /// An implicit exception jreach does not decide (null receivers, unboxing, casts, iteration)
-    /// may be thrown here: a fork to the handlers in the over-approximation.
+    /// An exception jreach does not decide (null receivers, unboxing, casts, iteration, calls it
+    /// cannot see into) may be thrown here: a fork to the handlers in the over-approximation, a
+    /// proof blocker in synthesis (which ignores it).
     fn may_throw_here(&mut self, what: &str) {
         if self.handlers.is_empty() {
             return;
@@ -1006,35 +1005,21 @@ impl<'t> Lowerer<'t> {
         self.cur = Some(cont);
     }
 
+    /// A call jreach cannot see into: in the over-approximation it may change every array, every
+    /// object field and the receiver's fields; in both modes it may throw.
     fn unknown_call_throws(&mut self, callee: &str) {
         if !self.synthesis() {
             self.havoc_memories(callee);
-        }
-        if !self.synthesis() && self.frames.last().is_some_and(|f| f.has_this) {
-            // The call may write the receiver's fields.
-            let mut fields: Vec<(String, Local)> = self.this_fields.iter().map(|(n, l)| (n.clone(), *l)).collect();
-            fields.sort_by(|a, b| a.0.cmp(&b.0));
-            for (name, l) in fields {
-                let v = self.nondet(NondetKind::Havoc { var: format!("this.{name} after {callee}") }, l.ty, None);
-                self.assign(l.var, v);
+            if self.frames.last().is_some_and(|f| f.has_this) {
+                let mut fields: Vec<(String, Local)> = self.this_fields.iter().map(|(n, l)| (n.clone(), *l)).collect();
+                fields.sort_by(|a, b| a.0.cmp(&b.0));
+                for (name, l) in fields {
+                    let v = self.nondet(NondetKind::Havoc { var: format!("this.{name} after {callee}") }, l.ty, None);
+                    self.assign(l.var, v);
+                }
             }
         }
-        if self.handlers.is_empty() {
-            return;
-        }
-        if self.synthesis() {
-            self.b.add_proof_blocker(format!("{callee} may throw inside a try"));
-            return;
-        }
-        let yes = self.nondet(NondetKind::CallThrows { callee: callee.to_string() }, Ty::Bool, None);
-        let throw_b = self.b.create_block();
-        let cont = self.b.create_block();
-        self.branch(yes, throw_b, cont, None);
-        self.b.seal(throw_b);
-        self.b.seal(cont);
-        self.cur = Some(throw_b);
-        self.raise_any(callee);
-        self.cur = Some(cont);
+        self.may_throw_here(callee);
     }
 
     fn break_continue(&mut self, s: Node<'t>) {
