@@ -348,9 +348,6 @@ fn replay(
         End::Throw(class) => Outcome::Throws(class.clone()),
         End::Cutoff(_) | End::Unknown(_) => Outcome::Returns(None),
     };
-    if matches!(run.end, End::Throw(_)) && m.is_constructor {
-        // Fine: assertThrows around the constructor call.
-    }
     let first_target = run.blocks.iter().position(|b| targets.contains(b)).unwrap_or(run.blocks.len());
     let decisions_before = run.blocks[..first_target]
         .iter()
