@@ -15,8 +15,6 @@ use jreach_syntax::{text_of, MethodInfo, Node, SourceFile};
 
 use crate::builder::{FunctionBuilder, Var};
 use crate::exceptions::is_subclass;
-#[allow(unused_imports)]
-use crate::func::StrOp;
 use crate::func::*;
 use crate::types::{is_builder_type, normalize, ArrTy, Const, Ty};
 
