@@ -2,12 +2,15 @@
 //!
 //! Statements and expressions are walked once, building SSA with [`FunctionBuilder`]. Control flow
 //! that Java evaluates lazily (`&&`, `||`, `?:`, switch dispatch) becomes branches. Implicit
-//! exceptions (integral division by zero) become branches to the matching `catch`, through `finally`
-//! bodies, which are copied onto every exit path as javac does. Calls to methods of the same class
-//! are inlined up to a depth; calls to a few JDK methods become their definitions; other calls give
-//! unknown values. Loops are unrolled (`LowerMode::Synthesis`) or abstracted by havoc of the locals
-//! they assign (`LowerMode::OverApprox`). Whatever is not modelled cuts the path with a reason and
-//! records a proof blocker: the lowering never panics on valid or broken Java.
+//! exceptions (integral division by zero, null receivers, string and array indices) become branches
+//! to the matching `catch`, through `finally` bodies, which are copied onto every exit path as javac
+//! does. Calls to methods of the same class are inlined up to a depth; calls to a few JDK methods
+//! become their definitions; other calls give unknown values. Strings are values of their own;
+//! arrays and objects of the file's classes are references into memories that are SSA variables
+//! like locals; the receiver's fields are variables. Loops are unrolled (`LowerMode::Synthesis`) or
+//! abstracted by havoc of the locals and memories they may write (`LowerMode::OverApprox`).
+//! Whatever is not modelled cuts the path with a reason and records a proof blocker, and so does
+//! every narrowing synthesis makes: the lowering never panics on valid or broken Java.
 
 use std::collections::HashMap;
 
