@@ -1652,25 +1652,11 @@ impl<'t> Lowerer<'t> {
             (Some(_), Some(_)) => return self.opaque(format!("`{}`", self.text(e)), Ty::Bool, Some(e)),
             _ => {}
         }
-        if let (Ty::Obj(c), _) | (_, Ty::Obj(c)) = (ta, tb) {
+        if let (r @ (Ty::Obj(_) | Ty::Arr(_)), _) | (_, r @ (Ty::Obj(_) | Ty::Arr(_))) = (ta, tb) {
+            // Reference (in)equality of arrays and objects; `null` is id 0.
             if matches!(bin, BinOp::Eq | BinOp::Ne) {
-                let a = self.convert(a, Ty::Obj(c));
-                let b = self.convert(b, Ty::Obj(c));
-                if self.ty(a) == self.ty(b) {
-                    return self.emit(Op::Binary(bin, a, b), Ty::Bool, Some(e));
-                }
-            }
-            return self.opaque(
-                format!("`{}`", self.text(e)),
-                if bin.is_comparison() { Ty::Bool } else { Ty::Int },
-                Some(e),
-            );
-        }
-        if let (Ty::Arr(x), _) | (_, Ty::Arr(x)) = (ta, tb) {
-            // Reference (in)equality of arrays; `null` is id 0.
-            if matches!(bin, BinOp::Eq | BinOp::Ne) {
-                let a = self.convert(a, Ty::Arr(x));
-                let b = self.convert(b, Ty::Arr(x));
+                let a = self.convert(a, r);
+                let b = self.convert(b, r);
                 if self.ty(a) == self.ty(b) {
                     return self.emit(Op::Binary(bin, a, b), Ty::Bool, Some(e));
                 }
