@@ -751,6 +751,7 @@ mod tests {
                 mode: LowerMode::Synthesis { unroll: 1 },
                 proof_blockers: vec![],
                 classes: vec![],
+                setup: Default::default(),
             };
             let mut b = Build { f };
             b.block();

@@ -313,7 +313,21 @@ fn replay(
     }
     let mut java_args = Vec::with_capacity(args.len());
     let mut receiver_args = Vec::new();
-    for (p, a) in f.params.iter().zip(args) {
+    let setup = &f.setup;
+    let setup_inputs: Vec<usize> = setup
+        .built_params
+        .iter()
+        .flat_map(|b| std::iter::once(b.how).chain(b.args.iter().map(|(i, _)| *i)))
+        .chain(setup.receiver_calls.iter().flat_map(|c| std::iter::once(c.flag).chain(c.args.iter().map(|(i, _)| *i))))
+        .collect();
+    for (i, (p, a)) in f.params.iter().zip(args).enumerate() {
+        if setup_inputs.contains(&i) {
+            continue;
+        }
+        if let Some(b) = setup.built_params.iter().find(|b| b.param == i) {
+            java_args.push(built_value(b, f, args)?);
+            continue;
+        }
         let Some(j) = java_value(a, p.ty, f) else {
             return Err(format!("jreach cannot write the input `{}` ({a}) into a test", p.name));
         };
@@ -370,6 +384,39 @@ fn replay(
         path_condition: path,
         junit: opts.junit,
         receiver_args,
+        receiver_calls: vec![],
+    })
+}
+
+/// The argument a test passes for a parameter it creates with a constructor.
+fn built_value(b: &jreach_ir::BuiltParam, f: &Function, args: &[Value]) -> Result<JavaValue, String> {
+    let how = match &args[b.how] {
+        Value::Int(_, x) => *x,
+        other => return Err(format!("no way to create the input `{}` ({other})", f.params[b.param].name)),
+    };
+    Ok(match how {
+        0 => JavaValue::Null,
+        1 => {
+            let mut ctor_args = Vec::new();
+            for (i, ty) in &b.args {
+                let Some(j) = java_value(&args[*i], f.params[*i].ty, f) else {
+                    return Err(format!(
+                        "jreach cannot write the input `{}` ({}) into a test",
+                        f.params[*i].name, args[*i]
+                    ));
+                };
+                ctor_args.push((ty.clone(), j));
+            }
+            JavaValue::Constructed { class: f.classes[b.class as usize].name.clone(), args: ctor_args }
+        }
+        k => match b.aliases.get((k - 2) as usize) {
+            // The same object as an earlier parameter (null when that one is null).
+            Some(p) => match f.setup.built_params.iter().find(|o| o.param == *p) {
+                Some(o) if matches!(args[o.how], Value::Int(_, 0)) => JavaValue::Null,
+                _ => JavaValue::SameAs(*p),
+            },
+            None => return Err(format!("no way to create the input `{}`", f.params[b.param].name)),
+        },
     })
 }
 

@@ -36,6 +36,7 @@ impl FunctionBuilder {
             mode,
             proof_blockers: vec![],
             classes: vec![],
+            setup: Default::default(),
         };
         let mut b = FunctionBuilder {
             func,
@@ -53,6 +54,11 @@ impl FunctionBuilder {
     /// Sets the class table `Ty::Obj` and `Ty::Fields` refer to.
     pub fn set_classes(&mut self, classes: Vec<ClassDesc>) {
         self.func.classes = classes;
+    }
+
+    /// How a test sets up the inputs (see [`Setup`]).
+    pub fn setup_mut(&mut self) -> &mut Setup {
+        &mut self.func.setup
     }
 
     pub fn func(&self) -> &Function {

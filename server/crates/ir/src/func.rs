@@ -545,6 +545,40 @@ pub struct Function {
     pub proof_blockers: Vec<String>,
     /// The classes that `Ty::Obj` and `Ty::Fields` index.
     pub classes: Vec<ClassDesc>,
+    /// How a test sets up inputs that are not plain values (synthesis only).
+    pub setup: Setup,
+}
+
+/// Inputs a test creates through calls rather than literals: which parameters of the function
+/// drive those calls.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Setup {
+    pub built_params: Vec<BuiltParam>,
+    pub receiver_calls: Vec<ReceiverCall>,
+}
+
+/// A parameter of a class that a test creates with one of its constructors.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BuiltParam {
+    /// The parameter's index.
+    pub param: usize,
+    pub class: u16,
+    /// The index of the `Int` parameter choosing how: 0 null, 1 `new C(args)`, `2 + k` the same
+    /// object as parameter `aliases[k]`.
+    pub how: usize,
+    /// The indices of the constructor's arguments, with their Java types.
+    pub args: Vec<(usize, String)>,
+    pub aliases: Vec<usize>,
+}
+
+/// A method a test calls on the receiver after creating it and before the call under test.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReceiverCall {
+    pub method: String,
+    /// The index of the `Bool` parameter saying whether the call is made.
+    pub flag: usize,
+    /// The indices of its arguments, with their Java types.
+    pub args: Vec<(usize, String)>,
 }
 
 impl Function {

@@ -51,6 +51,31 @@ pub fn receiver_param_name(ctor_param: &str) -> String {
     format!("new.{ctor_param}")
 }
 
+/// The name of input `what` of parameter `param` (`from.how`, `from.new.owner`): Java names
+/// cannot contain the dot.
+pub fn built_param_name(param: &str, what: &str) -> String {
+    format!("{param}.{what}")
+}
+
+/// The constructor a test creates objects of class `c` with: a non-private one of a class whose
+/// constructors jreach inlines, the one with the most parameters (the most freedom).
+fn test_ctor(classes: &Classes, methods: &[MethodInfo], c: u16) -> Option<MethodInfo> {
+    let d = &classes.descs[c as usize];
+    if d.buildable || d.is_immutable() || !classes.constructible[c as usize] {
+        return None;
+    }
+    methods
+        .iter()
+        .filter(|m| m.is_constructor && !m.is_private && !m.has_error && m.classes.join(".") == d.name)
+        .rev()
+        .max_by_key(|m| m.params.len())
+        .cloned()
+}
+
+fn ctor_class(built: &[(BuiltParam, MethodInfo)], param: usize) -> usize {
+    built.iter().find(|(b, _)| b.param == param).map(|(b, _)| b.class as usize).unwrap_or(0)
+}
+
 /// Lowers `method` of `file`.
 pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions) -> Function {
     let classes = Classes::of(file);
@@ -73,6 +98,37 @@ pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions)
             java_ty: p.ty.clone(),
         }));
     }
+    let receiver_end = params.len();
+    // Synthesis: parameters of the file's classes that a test creates with a constructor; the
+    // choice and the constructor's arguments become inputs after the others.
+    let mut built = Vec::new();
+    if matches!(opts.mode, LowerMode::Synthesis { .. }) {
+        let all = MethodInfo::all(file);
+        for i in 0..own_params {
+            let Ty::Obj(c) = params[i].ty else { continue };
+            let Some(ctor) = test_ctor(&classes, &all, c) else { continue };
+            let how = params.len();
+            params.push(ParamInfo {
+                name: built_param_name(&params[i].name, "how"),
+                ty: Ty::Int,
+                java_ty: "int".into(),
+            });
+            let mut args = Vec::new();
+            for a in &ctor.params {
+                args.push((params.len(), a.ty.clone()));
+                params.push(ParamInfo {
+                    name: built_param_name(&params[i].name, &format!("new.{}", a.name)),
+                    ty: classes.ty_of(&a.ty),
+                    java_ty: a.ty.clone(),
+                });
+            }
+            built.push((BuiltParam { param: i, class: c, how, args, aliases: vec![] }, ctor));
+        }
+        for k in 0..built.len() {
+            let aliases = (0..k).filter(|j| built[*j].0.class == built[k].0.class).map(|j| built[j].0.param).collect();
+            built[k].0.aliases = aliases;
+        }
+    }
     let return_ty = classes.ty_of(&method.return_ty);
     let name = format!("{}.{}", method.class_name(), method.name);
     let mut lw = Lowerer {
@@ -94,6 +150,7 @@ pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions)
         const_depth: 0,
         receiver_class: None,
         current_stmt: None,
+        next_this: None,
         classes,
     };
     lw.b.set_classes(lw.classes.descs.clone());
@@ -106,7 +163,15 @@ pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions)
         lw.b.add_proof_blocker("the method has syntax errors".into());
     }
     if matches!(opts.mode, LowerMode::Synthesis { .. }) {
-        for p in &params {
+        for (i, p) in params.iter().enumerate() {
+            if let Some((_, ctor)) = built.iter().find(|(b, _)| b.param == i) {
+                let d = &lw.classes.descs[ctor_class(&built, i)];
+                lw.b.add_proof_blocker(format!(
+                    "a test creates a {} only with its constructor {}(...)",
+                    d.name, ctor.name
+                ));
+                continue;
+            }
             if let Ty::Obj(c) = p.ty {
                 let d = &lw.classes.descs[c as usize];
                 if !d.buildable && !d.is_immutable() {
@@ -124,10 +189,14 @@ pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions)
         lw.b.add_proof_blocker("string inputs are limited to printable characters when looking for tests".into());
     }
     let mut receiver_args = Vec::new();
+    let mut inputs = Vec::new();
     for (i, p) in params.iter().enumerate() {
         let v = lw.b.push(entry, Op::Param(i as u32), p.ty, None);
+        inputs.push(v);
         if i >= own_params {
-            receiver_args.push(v);
+            if i < receiver_end {
+                receiver_args.push(v);
+            }
             continue;
         }
         let var = lw.b.new_var(&p.name, p.ty);
@@ -144,8 +213,31 @@ pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions)
         handlers_len: 0,
         classes: method.classes.clone(),
         has_this,
+        this_obj: None,
     });
-    if has_this {
+    let at = method.node(file);
+    let mut built_objects: Vec<ValueId> = Vec::new();
+    for (bp, ctor) in &built {
+        let name = &params[bp.param].name;
+        let args = bp.args.iter().map(|(i, _)| inputs[*i]).collect();
+        let earlier: Vec<ValueId> = built
+            .iter()
+            .zip(&built_objects)
+            .filter(|((b, _), _)| bp.aliases.contains(&b.param))
+            .map(|(_, v)| *v)
+            .collect();
+        if lw.cur.is_none() {
+            break;
+        }
+        let v = lw.build_param(bp.class, ctor, inputs[bp.how], args, &earlier, at);
+        built_objects.push(v);
+        if lw.cur.is_some() {
+            let var = lw.scopes[0][name].var;
+            lw.assign(var, v);
+        }
+    }
+    lw.b.setup_mut().built_params = built.into_iter().map(|(b, _)| b).collect();
+    if has_this && lw.cur.is_some() {
         lw.init_this_fields(method, receiver_ctor.as_ref().map(|c| (c, receiver_args)));
     }
     let body = method.body_node(file);
@@ -208,6 +300,9 @@ struct Frame {
     classes: Vec<String>,
     /// Whether `this` is the receiver whose fields `this_fields` tracks.
     has_this: bool,
+    /// Synthesis: `this` is an object in the field memories (a constructor or method inlined on
+    /// an object other than the receiver), with its class.
+    this_obj: Option<(ValueId, u16)>,
 }
 
 #[derive(Clone)]
@@ -246,6 +341,8 @@ struct Lowerer<'t> {
     /// reported).
     current_stmt: Option<Node<'t>>,
     const_depth: u32,
+    /// The object the next inlined call runs on (see [`Frame::this_obj`]).
+    next_this: Option<(ValueId, u16)>,
 }
 
 fn named_children<'t>(n: Node<'t>) -> Vec<Node<'t>> {
@@ -407,6 +504,12 @@ impl<'t> Lowerer<'t> {
         self.scopes.iter().rev().find_map(|s| s.get(name).copied()).or_else(|| self.this_field(name))
     }
 
+    /// Whether a simple name denotes a value (a local, a parameter or a field of `this`) rather
+    /// than a class.
+    fn names_value(&self, name: &str) -> bool {
+        self.lookup(name).is_some() || self.this_obj_field(name).is_some()
+    }
+
     /// An instance field of the receiver, tracked as a variable (instance methods only).
     fn this_field(&self, name: &str) -> Option<Local> {
         if !self.frames.last().is_some_and(|f| f.has_this) {
@@ -530,11 +633,24 @@ impl<'t> Lowerer<'t> {
                 }
             }
             "explicit_constructor_invocation" => {
-                // super(...) / this(...): arguments are evaluated; the constructor itself is not seen.
-                if let Some(args) = s.child_by_field_name("arguments") {
-                    for a in named_children(args) {
-                        self.expr(a);
+                // super(...) / this(...): arguments are evaluated; in synthesis `this(...)` runs
+                // the constructor it names, otherwise the constructor itself is not seen.
+                let mut args = Vec::new();
+                if let Some(a) = s.child_by_field_name("arguments") {
+                    for a in named_children(a) {
+                        args.push(self.expr(a));
                     }
+                }
+                if self.synthesis() && self.text(s).starts_with("this") {
+                    let classes = self.frames.last().map(|f| f.classes.join(".")).unwrap_or_default();
+                    let ctor = self.classes.by_name.get(&classes).and_then(|c| self.ctor_for(*c, &args));
+                    match ctor {
+                        Some(ctor) => {
+                            self.inline(&ctor, args, s);
+                        }
+                        None => self.unsupported("a `this(...)` call jreach cannot resolve"),
+                    }
+                    return;
                 }
                 self.unknown_call_throws(&format!("{}(...)", self.text(s).split('(').next().unwrap_or("super")));
             }
@@ -1346,7 +1462,10 @@ impl<'t> Lowerer<'t> {
             "false" => self.konst(Const::Bool(false)),
             "null_literal" => self.konst(Const::Null),
             "identifier" => self.identifier(e),
-            "this" => self.opaque("this".into(), Ty::Ref, Some(e)),
+            "this" => match self.this_obj() {
+                Some((r, _)) => r,
+                None => self.opaque("this".into(), Ty::Ref, Some(e)),
+            },
             "field_access" => self.field_access(e),
             "unary_expression" => self.unary(e),
             "binary_expression" => self.binary(e),
@@ -1399,9 +1518,16 @@ impl<'t> Lowerer<'t> {
                 self.new_object(c, e)
             }
             "object_creation_expression" => {
-                if let Some(args) = e.child_by_field_name("arguments") {
-                    for a in named_children(args) {
-                        self.expr(a);
+                let mut args = Vec::new();
+                if let Some(a) = e.child_by_field_name("arguments") {
+                    for a in named_children(a) {
+                        args.push(self.expr(a));
+                    }
+                }
+                let class = e.child_by_field_name("type").map(|t| self.ty_of(self.text(t)));
+                if let (true, None, Some(Ty::Obj(c))) = (self.synthesis(), e.child_by_field_name("body"), class) {
+                    if let Some(ctor) = self.ctor_for(c, &args) {
+                        return self.construct(c, &ctor, args, e);
                     }
                 }
                 if e.child_by_field_name("body").is_none() {
@@ -1447,6 +1573,11 @@ impl<'t> Lowerer<'t> {
         if let Some(l) = self.lookup(name) {
             return self.read(l.var);
         }
+        if let Some((r, c, _, _)) = self.this_obj_field(name) {
+            if let Some(v) = self.object_get(r, c, name, e) {
+                return v;
+            }
+        }
         self.field_value(name, e)
     }
 
@@ -1485,17 +1616,17 @@ impl<'t> Lowerer<'t> {
         if let Some(c) = jdk_constant(obj, field) {
             return self.konst(c);
         }
-        if let (Ty::Obj(c), None) = (self.ty_of(obj), self.lookup(obj)) {
+        if let (Ty::Obj(c), false) = (self.ty_of(obj), self.names_value(obj)) {
             if let Some(k) = self.classes.descs[c as usize].constants.iter().position(|n| n == field) {
                 return self.emit(Op::Obj(ObjOp::Ref(k as i32 + 1), vec![]), Ty::Obj(c), Some(e));
             }
         }
         if let Some(o) = e.child_by_field_name("object") {
-            let is_name = o.kind() == "identifier" && self.lookup(obj).is_none();
+            let is_name = o.kind() == "identifier" && !self.names_value(obj);
             if !is_name && o.kind() != "this" {
                 if let Some(fnode) = e.child_by_field_name("field") {
                     let probe_ty = match o.kind() {
-                        "identifier" => self.lookup(obj).map(|l| l.ty),
+                        "identifier" => self.lookup(obj).map(|l| l.ty).or(self.this_obj_field(obj).map(|f| f.3)),
                         _ => None,
                     };
                     if probe_ty.is_none_or(|t| matches!(t, Ty::Obj(_))) && field != "length" {
@@ -1514,7 +1645,7 @@ impl<'t> Lowerer<'t> {
         }
         if field == "length" {
             if let Some(o) = e.child_by_field_name("object") {
-                let is_class = o.kind() == "identifier" && self.lookup(obj).is_none();
+                let is_class = o.kind() == "identifier" && !self.names_value(obj);
                 if !is_class {
                     let a = self.expr(o);
                     if let Ty::Arr(t) = self.ty(a) {
@@ -1531,6 +1662,11 @@ impl<'t> Lowerer<'t> {
             if let Some(l) = self.this_field(field) {
                 return self.read(l.var);
             }
+            if let Some((r, c, _, _)) = self.this_obj_field(field) {
+                if let Some(v) = self.object_get(r, c, field, e) {
+                    return v;
+                }
+            }
         }
         if obj == "this" || self.frames.last().is_some_and(|f| f.classes.iter().any(|c| c == obj)) {
             if let Some(fnode) = e.child_by_field_name("field") {
@@ -1538,7 +1674,7 @@ impl<'t> Lowerer<'t> {
             }
         }
         if let Some(o) = e.child_by_field_name("object") {
-            if o.kind() != "identifier" || self.lookup(obj).is_some() {
+            if o.kind() != "identifier" || self.names_value(obj) {
                 self.expr(o);
             }
         }
@@ -1736,6 +1872,14 @@ impl<'t> Lowerer<'t> {
             }
             _ => None,
         };
+        let obj_field = match (l.kind(), local) {
+            ("identifier", None) => self.this_obj_field(self.text(l)),
+            ("field_access", None) => this_field_name(l, self.src).and_then(|f| self.this_obj_field(f)),
+            _ => None,
+        };
+        if let Some((o, c, i, ty)) = obj_field {
+            return self.field_store(o, c, i, ty, op, r, e);
+        }
         let Some(local) = local else {
             // A field or array element: the store is not tracked (fields are read as unknowns).
             if l.kind() == "array_access" {
@@ -1743,7 +1887,7 @@ impl<'t> Lowerer<'t> {
             }
             if l.kind() == "field_access" && this_field_name(l, self.src).is_none() {
                 let o = l.child_by_field_name("object");
-                let is_name = o.is_some_and(|o| o.kind() == "identifier" && self.lookup(self.text(o)).is_none());
+                let is_name = o.is_some_and(|o| o.kind() == "identifier" && !self.names_value(self.text(o)));
                 if !is_name {
                     if let Some(v) = self.object_assign(l, op, r, e) {
                         return v;
@@ -1796,6 +1940,14 @@ impl<'t> Lowerer<'t> {
             }
             _ => None,
         };
+        let obj_field = match (target.kind(), local) {
+            ("identifier", None) => self.this_obj_field(self.text(target)),
+            ("field_access", None) => this_field_name(target, self.src).and_then(|f| self.this_obj_field(f)),
+            _ => None,
+        };
+        if let Some((o, c, i, ty)) = obj_field {
+            return self.field_update(o, c, i, ty, inc, prefix, e);
+        }
         let Some(local) = local else {
             if target.kind() == "array_access" {
                 return self.array_update(target, inc, prefix, e);
@@ -1808,19 +1960,7 @@ impl<'t> Lowerer<'t> {
                         if let Some((i, ty)) = self.field_of(c, self.text(fnode)) {
                             self.note_receiver_alias(c);
                             self.check_object_not_null(ov, target);
-                            let mem = self.field_mem(c, i);
-                            let old = self.emit(Op::Obj(ObjOp::Get, vec![mem, ov]), ty, Some(e));
-                            let p = Ty::promote1(ty);
-                            let wide = self.convert(old, p);
-                            let one = match p {
-                                Ty::Float => self.konst(Const::f32(1.0)),
-                                Ty::Double => self.konst(Const::f64(1.0)),
-                                _ => self.int(p, 1),
-                            };
-                            let new = self.bin(if inc { BinOp::Add } else { BinOp::Sub }, wide, one);
-                            let new = self.convert(new, ty);
-                            self.object_put(ov, c, i, new);
-                            return if prefix { new } else { old };
+                            return self.field_update(ov, c, i, ty, inc, prefix, e);
                         }
                     }
                 }
@@ -1906,21 +2046,31 @@ impl<'t> Lowerer<'t> {
         let classes = self.frames.last().map(|f| f.classes.clone()).unwrap_or_default();
         let is_own = match obj_text {
             None | Some("this") => true,
-            Some(o) => self.lookup(o).is_none() && classes.iter().any(|c| c == o),
+            Some(o) => !self.names_value(o) && classes.iter().any(|c| c == o),
         };
         // Receiver and arguments are evaluated left to right.
         let builder = object.and_then(|o| self.builder_root(o));
         let mut recv = None;
         if let Some(o) = object {
-            if !is_own && !(o.kind() == "identifier" && self.lookup(self.text(o)).is_none()) {
+            if !is_own && !(o.kind() == "identifier" && !self.names_value(self.text(o))) {
                 recv = Some(self.expr(o));
             }
         }
         let args: Vec<ValueId> = arg_nodes.iter().map(|a| self.expr(*a)).collect();
+        if let (Some(r), true) = (recv, self.synthesis()) {
+            if let Ty::Obj(c) = self.ty(r) {
+                if let Some(m) = self.method_of(c, name, &args) {
+                    // Synthesis creates objects of exactly their declared class: no override runs.
+                    self.check_object_not_null(r, e);
+                    self.next_this = Some((r, c));
+                    return self.inline(&m, args, e);
+                }
+            }
+        }
         if let Some(r) = recv.filter(|r| self.ty(*r) == Ty::Str) {
             return self.string_method(r, builder, name, &args, e, hint);
         }
-        if let Some(cls) = obj_text.filter(|o| self.lookup(o).is_none() && !is_own) {
+        if let Some(cls) = obj_text.filter(|o| !self.names_value(o) && !is_own) {
             if let Some(v) = self.intrinsic(cls, name, &args, e) {
                 return v;
             }
@@ -2007,6 +2157,7 @@ impl<'t> Lowerer<'t> {
     }
 
     fn inline(&mut self, callee: &MethodInfo, args: Vec<ValueId>, at: Node<'t>) -> ValueId {
+        let next_this = self.next_this.take();
         let depth = self.frames.len() as u32;
         let ret_ty = self.ty_of(&callee.return_ty);
         if depth > self.opts.inline_depth {
@@ -2017,6 +2168,11 @@ impl<'t> Lowerer<'t> {
             self.unknown_call_throws(&callee.name);
             return self.nondet(NondetKind::CallResult { callee: callee.name.clone() }, ret_ty, Some(at));
         }
+        let this_obj = match next_this {
+            Some(o) => Some(o),
+            None if !callee.is_static => self.frames.last().and_then(|f| f.this_obj),
+            None => None,
+        };
         let saved_scopes = std::mem::replace(&mut self.scopes, vec![HashMap::new()]);
         let saved_targets = std::mem::take(&mut self.targets);
         for (p, a) in callee.params.iter().zip(args) {
@@ -2033,8 +2189,14 @@ impl<'t> Lowerer<'t> {
             ret_ty,
             handlers_len: self.handlers.len(),
             classes: callee.classes.clone(),
-            has_this: !callee.is_static && self.frames.last().is_some_and(|f| f.has_this),
+            has_this: !callee.is_static && this_obj.is_none() && self.frames.last().is_some_and(|f| f.has_this),
+            this_obj,
         });
+        if let (true, Some((r, c))) = (callee.is_constructor, this_obj) {
+            if !delegates_to_this(callee.body_node(self.file), self.src) {
+                self.run_field_initializers(r, c);
+            }
+        }
         let body = callee.body_node(self.file);
         self.block_stmts(body);
         if let Some(c) = self.cur {
@@ -2545,6 +2707,13 @@ fn unparen(mut n: Node<'_>) -> Node<'_> {
     n
 }
 
+/// Whether a constructor body starts with `this(...)`.
+fn delegates_to_this(body: Node<'_>, src: &str) -> bool {
+    named_children(body)
+        .first()
+        .is_some_and(|s| s.kind() == "explicit_constructor_invocation" && text_of(*s, src).starts_with("this"))
+}
+
 /// `x` in `this.x`.
 fn this_field_name<'a>(n: Node<'_>, src: &'a str) -> Option<&'a str> {
     if n.kind() == "field_access" && n.child_by_field_name("object").is_some_and(|o| o.kind() == "this") {
@@ -2734,20 +2903,7 @@ impl<'t> Lowerer<'t> {
         let Some((i, ty)) = self.field_of(c, field) else { return None };
         self.note_receiver_alias(c);
         self.check_object_not_null(o, l);
-        let v = if op == "=" {
-            let v = self.expr_as(r, Some(ty));
-            self.convert(v, ty)
-        } else {
-            let mem = self.field_mem(c, i);
-            let old = self.emit(Op::Obj(ObjOp::Get, vec![mem, o]), ty, None);
-            let rv = self.expr(r);
-            let v = self.binop_values(op.trim_end_matches('='), old, rv, e);
-            self.convert(v, ty)
-        };
-        if self.cur.is_some() {
-            self.object_put(o, c, i, v);
-        }
-        Some(v)
+        Some(self.field_store(o, c, i, ty, op, r, e))
     }
 
     /// `new C()` of a class whose objects need nothing but their default field values.
@@ -2770,6 +2926,191 @@ impl<'t> Lowerer<'t> {
             self.object_put(r, c, i as u16, zero);
         }
         r
+    }
+
+    /// `this` of the current frame when it is an object in the field memories.
+    fn this_obj(&self) -> Option<(ValueId, u16)> {
+        self.frames.last().and_then(|f| f.this_obj)
+    }
+
+    /// Field `name` of `this` when `this` is an object in the field memories: the object, its
+    /// class, the field's index and type.
+    fn this_obj_field(&self, name: &str) -> Option<(ValueId, u16, u16, Ty)> {
+        let (r, c) = self.this_obj()?;
+        let (i, ty) = self.field_of(c, name)?;
+        Some((r, c, i, ty))
+    }
+
+    /// `o.f op= r` for field `i` of class `c` of an object known not to be null.
+    fn field_store(&mut self, o: ValueId, c: u16, i: u16, ty: Ty, op: &str, r: Node<'t>, e: Node<'t>) -> ValueId {
+        let v = if op == "=" {
+            let v = self.expr_as(r, Some(ty));
+            self.convert(v, ty)
+        } else {
+            let mem = self.field_mem(c, i);
+            let old = self.emit(Op::Obj(ObjOp::Get, vec![mem, o]), ty, None);
+            let rv = self.expr(r);
+            let v = self.binop_values(op.trim_end_matches('='), old, rv, e);
+            self.convert(v, ty)
+        };
+        if self.cur.is_some() {
+            self.object_put(o, c, i, v);
+        }
+        v
+    }
+
+    /// `o.f++` (and the other increments) for an object known not to be null.
+    fn field_update(&mut self, o: ValueId, c: u16, i: u16, ty: Ty, inc: bool, prefix: bool, e: Node<'t>) -> ValueId {
+        let mem = self.field_mem(c, i);
+        let old = self.emit(Op::Obj(ObjOp::Get, vec![mem, o]), ty, Some(e));
+        let p = Ty::promote1(ty);
+        let wide = self.convert(old, p);
+        let one = match p {
+            Ty::Float => self.konst(Const::f32(1.0)),
+            Ty::Double => self.konst(Const::f64(1.0)),
+            _ => self.int(p, 1),
+        };
+        let new = self.bin(if inc { BinOp::Add } else { BinOp::Sub }, wide, one);
+        let new = self.convert(new, ty);
+        self.object_put(o, c, i, new);
+        if prefix {
+            new
+        } else {
+            old
+        }
+    }
+
+    /// Runs the field initializers of class `c` on the new object `r` (the prologue of a
+    /// constructor that does not delegate to `this(...)`).
+    fn run_field_initializers(&mut self, r: ValueId, c: u16) {
+        let Some(body) = self.classes.bodies[c as usize].clone().and_then(|b| self.node_at(&b)) else { return };
+        for member in named_children(body) {
+            if member.kind() != "field_declaration" || has_modifier(member, self.src, "static") {
+                continue;
+            }
+            let mut walk = member.walk();
+            let decls: Vec<Node<'t>> = member.children_by_field_name("declarator", &mut walk).collect();
+            for d in decls {
+                let (Some(name), Some(init)) = (d.child_by_field_name("name"), d.child_by_field_name("value")) else {
+                    continue;
+                };
+                let Some((i, ty)) = self.field_of(c, self.text(name)) else { continue };
+                if self.cur.is_none() {
+                    return;
+                }
+                let v = self.expr_as(init, Some(ty));
+                let v = self.convert(v, ty);
+                if self.cur.is_some() {
+                    self.object_put(r, c, i, v);
+                }
+            }
+        }
+    }
+
+    /// The overload among `candidates` that a call with `args` certainly selects: the only exact
+    /// match, or the only candidate whose parameters the arguments widen to.
+    fn pick_overload(&self, candidates: Vec<&MethodInfo>, args: &[ValueId]) -> Option<MethodInfo> {
+        let candidates: Vec<&MethodInfo> =
+            candidates.into_iter().filter(|m| m.params.len() == args.len() && !m.has_error).collect();
+        let exact: Vec<&&MethodInfo> = candidates
+            .iter()
+            .filter(|m| m.params.iter().zip(args).all(|(p, a)| self.ty_of(&p.ty) == self.ty(*a)))
+            .collect();
+        match (exact.len(), candidates.len()) {
+            (1, _) => Some((*exact[0]).clone()),
+            (0, 1) if candidates[0].params.iter().zip(args).all(|(p, a)| widens(self.ty(*a), self.ty_of(&p.ty))) => {
+                Some(candidates[0].clone())
+            }
+            _ => None,
+        }
+    }
+
+    /// The constructor of class `c` that `new C(args)` runs, when jreach can inline it.
+    fn ctor_for(&self, c: u16, args: &[ValueId]) -> Option<MethodInfo> {
+        if !self.classes.constructible.get(c as usize).copied().unwrap_or(false) {
+            return None;
+        }
+        let name = &self.classes.descs[c as usize].name;
+        let ctors: Vec<&MethodInfo> =
+            self.methods.iter().filter(|m| m.is_constructor && m.classes.join(".") == *name).collect();
+        self.pick_overload(ctors, args)
+    }
+
+    /// The instance method `name` of class `c` that `o.name(args)` runs on an object of exactly
+    /// class `c` (synthesis creates objects of that class only).
+    fn method_of(&self, c: u16, name: &str, args: &[ValueId]) -> Option<MethodInfo> {
+        let d = &self.classes.descs[c as usize];
+        if d.is_immutable() || !(d.buildable || self.classes.constructible[c as usize]) {
+            return None;
+        }
+        let methods: Vec<&MethodInfo> = self
+            .methods
+            .iter()
+            .filter(|m| !m.is_constructor && !m.is_static && m.name == name && m.classes.join(".") == d.name)
+            .collect();
+        self.pick_overload(methods, args)
+    }
+
+    /// `new C(args)` through constructor `ctor`: a fresh object with default fields on which the
+    /// constructor (with the field initializers) runs.
+    fn construct(&mut self, c: u16, ctor: &MethodInfo, args: Vec<ValueId>, at: Node<'t>) -> ValueId {
+        let r = self.new_object(c, at);
+        self.next_this = Some((r, c));
+        self.inline(ctor, args, at);
+        r
+    }
+
+    /// A parameter of class `c` a test creates with constructor `ctor`: null when `how` is 0,
+    /// `new C(args)` when 1, the object of `earlier[k]` when `2 + k`; other values end the path.
+    fn build_param(
+        &mut self,
+        c: u16,
+        ctor: &MethodInfo,
+        how: ValueId,
+        args: Vec<ValueId>,
+        earlier: &[ValueId],
+        at: Node<'t>,
+    ) -> ValueId {
+        let var = self.b.new_var("$built", Ty::Obj(c));
+        let one = self.int(Ty::Int, 1);
+        let is_new = self.bin(BinOp::Eq, how, one);
+        let new_b = self.b.create_block();
+        let other_b = self.b.create_block();
+        let join = self.b.create_block();
+        self.branch(is_new, new_b, other_b, None);
+        self.b.seal(new_b);
+        self.b.seal(other_b);
+        self.cur = Some(new_b);
+        let r = self.construct(c, ctor, args, at);
+        if self.cur.is_some() {
+            self.assign(var, r);
+            self.jump(join);
+        }
+        self.cur = Some(other_b);
+        let mut v = self.emit(Op::Obj(ObjOp::Ref(0), vec![]), Ty::Obj(c), None);
+        for (k, q) in earlier.iter().enumerate() {
+            let kk = self.int(Ty::Int, 2 + k as i64);
+            let is_k = self.bin(BinOp::Eq, how, kk);
+            v = self.select(is_k, *q, v);
+        }
+        let zero = self.int(Ty::Int, 0);
+        let top = self.int(Ty::Int, 1 + earlier.len() as i64);
+        let low = self.bin(BinOp::Lt, how, zero);
+        let high = self.bin(BinOp::Gt, how, top);
+        let out = self.bin(BinOp::Or, low, high);
+        let bad = self.b.create_block();
+        let ok = self.b.create_block();
+        self.branch(out, bad, ok, None);
+        self.b.seal(bad);
+        self.b.seal(ok);
+        self.cur = Some(bad);
+        self.cutoff(CutoffKind::Unsupported("not a way to create the input".into()));
+        self.cur = Some(ok);
+        self.assign(var, v);
+        self.jump(join);
+        self.b.seal(join);
+        self.cur = Some(join);
+        self.read(var)
     }
 
     /// Creates the memory variable of every array type the file mentions, so that every abstraction
@@ -3099,6 +3440,12 @@ struct Classes {
     descs: Vec<ClassDesc>,
     /// By simple name and by dotted chain.
     by_name: HashMap<String, u16>,
+    /// Per class: whether a test can create its objects through its own constructors, which
+    /// jreach inlines (a concrete top-level or static class without a superclass or instance
+    /// initializer blocks).
+    constructible: Vec<bool>,
+    /// Per class: the byte range of its body.
+    bodies: Vec<Option<std::ops::Range<usize>>>,
 }
 
 impl Classes {
@@ -3145,6 +3492,8 @@ impl Classes {
                 constants,
                 boxes: None,
             });
+            out.constructible.push(false);
+            out.bodies.push(d.child_by_field_name("body").map(|b| b.byte_range()));
             chains.push(chain);
         }
         out.by_name.retain(|_, v| *v != u16::MAX);
@@ -3172,6 +3521,8 @@ impl Classes {
                 constants: vec![],
                 boxes: Some(prim),
             });
+            out.constructible.push(false);
+            out.bodies.push(None);
             chains.push(vec![name.to_string()]);
         }
         for (k, d) in decls.iter().enumerate() {
@@ -3183,6 +3534,7 @@ impl Classes {
             let mut buildable = chains[k].len() == 1 || has_modifier(*d, src, "static");
             buildable &= !has_modifier(*d, src, "abstract") && !has_modifier(*d, src, "private");
             buildable &= d.child_by_field_name("superclass").is_none();
+            let mut constructible = buildable;
             for member in named_children(body) {
                 match member.kind() {
                     "field_declaration" if !has_modifier(member, src, "static") => {
@@ -3207,12 +3559,17 @@ impl Classes {
                         let empty = member.child_by_field_name("body").is_some_and(|b| named_children(b).is_empty());
                         buildable &= no_args && empty && !has_modifier(member, src, "private");
                     }
-                    "block" | "static_initializer" => buildable = false,
+                    "block" => {
+                        buildable = false;
+                        constructible = false;
+                    }
+                    "static_initializer" => buildable = false,
                     _ => {}
                 }
             }
             out.descs[k].fields = fields;
             out.descs[k].buildable = buildable;
+            out.constructible[k] = constructible;
         }
         out
     }

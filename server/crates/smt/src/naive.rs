@@ -102,6 +102,7 @@ mod tests {
             mode: LowerMode::Synthesis { unroll: 1 },
             proof_blockers: vec![],
             classes: vec![],
+            setup: Default::default(),
         };
         for _ in 0..6 {
             f.blocks.push(Block { insts: vec![], term: Terminator::Unterminated, preds: vec![], stmts: vec![] });

@@ -60,6 +60,14 @@ pub enum JavaValue {
     },
     /// A field referring back to an object described elsewhere in the same argument graph.
     ObjectRef(i64),
+    /// An object the test creates with a constructor: the class as Java code names it and the
+    /// arguments as (Java type, value).
+    Constructed {
+        class: String,
+        args: Vec<(String, JavaValue)>,
+    },
+    /// The same object as the argument at this index.
+    SameAs(usize),
     /// An enum constant (`Objects.Level.HIGH`).
     EnumConstant {
         class: String,
@@ -124,4 +132,7 @@ pub struct TestRequest {
     /// For an instance method: the arguments of the constructor the receiver is created with,
     /// as (Java type, value); empty for `new C()`.
     pub receiver_args: Vec<(String, JavaValue)>,
+    /// For an instance method: the methods called on the receiver after creating it, with their
+    /// arguments as (Java type, value).
+    pub receiver_calls: Vec<(String, Vec<(String, JavaValue)>)>,
 }

@@ -46,7 +46,11 @@ pub fn literal(v: &JavaValue) -> String {
         JavaValue::Str(s) => string_literal(s),
         JavaValue::Null => "null".into(),
         JavaValue::Object { class, .. } => format!("new {class}()"),
-        JavaValue::ObjectRef(_) => "null".into(),
+        JavaValue::ObjectRef(_) | JavaValue::SameAs(_) => "null".into(),
+        JavaValue::Constructed { class, args } => {
+            let args: Vec<String> = args.iter().map(|(ty, v)| literal_as(ty, v)).collect();
+            format!("new {class}({})", args.join(", "))
+        }
         JavaValue::EnumConstant { class, name } => format!("{class}.{name}"),
         JavaValue::Array { elem_ty, items, .. } => {
             if items.is_empty() {
@@ -144,6 +148,8 @@ impl Prim {
             | JavaValue::Array { .. }
             | JavaValue::Object { .. }
             | JavaValue::ObjectRef(_)
+            | JavaValue::Constructed { .. }
+            | JavaValue::SameAs(_)
             | JavaValue::EnumConstant { .. } => return None,
         })
     }
@@ -191,6 +197,8 @@ pub(crate) fn convert(v: &JavaValue, p: Prim) -> Option<JavaValue> {
         | JavaValue::Array { .. }
         | JavaValue::Object { .. }
         | JavaValue::ObjectRef(_)
+        | JavaValue::Constructed { .. }
+        | JavaValue::SameAs(_)
         | JavaValue::EnumConstant { .. } => return None,
     };
     // Java narrows floating point to byte, short and char through int.

@@ -415,6 +415,7 @@ mod tests {
             path_condition: vec!["amount > balance".into()],
             junit: JUnit::V5,
             receiver_args: vec![],
+            receiver_calls: vec![],
         }
     }
 

@@ -147,6 +147,10 @@ pub(crate) fn method_parts(req: &TestRequest, junit: JUnit) -> Parts {
         let receiver = fresh_name("obj", |n| used.contains(n));
         let ctor_args: Vec<String> = req.receiver_args.iter().map(|(ty, v)| literal_as(ty, v)).collect();
         parts.lines.push(format!("{class} {receiver} = new {class}({});", ctor_args.join(", ")));
+        for (method, args) in &req.receiver_calls {
+            let args: Vec<String> = args.iter().map(|(ty, v)| literal_as(ty, v)).collect();
+            parts.lines.push(format!("{receiver}.{method}({});", args.join(", ")));
+        }
         format!("{receiver}.{}({arg_list})", req.method)
     };
 
@@ -245,13 +249,19 @@ fn arguments(req: &TestRequest) -> Vec<Arg> {
             Some(v) => literal_as(ty, v),
             None => literal(&default_value(ty)),
         };
-        args.push(Arg { literal, local: None, decl_ty: param.and_then(|(_, t)| declarable(t)) });
+        let decl_ty = match req.args.get(i) {
+            // The parameter's type as written may be a nested class's simple name.
+            Some(JavaValue::Constructed { class, .. }) => Some(class.clone()),
+            _ => param.and_then(|(_, t)| declarable(t)),
+        };
+        args.push(Arg { literal, local: None, decl_ty });
     }
     let use_locals = req.params.len() >= 2 || args.iter().any(|a| a.literal.len() > INLINE_MAX);
     if !use_locals {
         return args;
     }
     let mut taken = BTreeSet::new();
+    let mut locals: std::collections::BTreeMap<usize, String> = std::collections::BTreeMap::new();
     // Arguments that are one array object share one local.
     let mut arrays: std::collections::BTreeMap<i64, String> = std::collections::BTreeMap::new();
     for (i, arg) in args.iter_mut().enumerate() {
@@ -261,6 +271,16 @@ fn arguments(req: &TestRequest) -> Vec<Arg> {
         };
         if let Some(name) = array_id.and_then(|id| arrays.get(&id)) {
             arg.literal = name.clone();
+            arg.decl_ty = None;
+            continue;
+        }
+        if let Some(JavaValue::SameAs(mut k)) = req.args.get(i) {
+            while let Some(JavaValue::SameAs(j)) = req.args.get(k).filter(|_| k < i) {
+                k = *j;
+            }
+            if let Some(name) = locals.get(&k) {
+                arg.literal = name.clone();
+            }
             arg.decl_ty = None;
             continue;
         }
@@ -275,6 +295,7 @@ fn arguments(req: &TestRequest) -> Vec<Arg> {
         if let Some(id) = array_id {
             arrays.insert(id, name.clone());
         }
+        locals.insert(i, name.clone());
         arg.local = Some(name);
     }
     args
@@ -584,6 +605,7 @@ mod tests {
             path_condition: vec!["x < 0".into()],
             junit: JUnit::V5,
             receiver_args: vec![],
+            receiver_calls: vec![],
         }
     }
 
@@ -765,6 +787,7 @@ mod tests {
             path_condition: vec!["d != d".into(), "f > 0.25f || f < -1".into()],
             junit: JUnit::V4,
             receiver_args: vec![],
+            receiver_calls: vec![],
             ..base()
         };
         check_class(

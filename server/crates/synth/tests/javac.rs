@@ -64,6 +64,7 @@ fn req(method: &str, params: &[(&str, &str)], args: Vec<JavaValue>, ret: &str, o
         path_condition: vec![r"c == '\u000a'".into(), "a || b".into(), "x */ 2 > 0".into()],
         junit: JUnit::V5,
         receiver_args: vec![],
+        receiver_calls: vec![],
     }
 }
 
