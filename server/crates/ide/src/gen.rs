@@ -8,7 +8,7 @@
 use std::time::{Duration, Instant};
 
 use jreach_ir::interp::{self, End, Value};
-use jreach_ir::lower::{lower_method, LowerOptions};
+use jreach_ir::lower::{lower_method, LowerOptions, RECEIVER_AS_CONSTRUCTED};
 use jreach_ir::{BlockId, Function, LowerMode, Terminator, Ty};
 use jreach_smt::{solve_reach, SolveOptions, Verdict};
 use jreach_syntax::{find_target, MethodInfo, SourceFile, Target, TargetError};
@@ -91,11 +91,13 @@ pub fn gen(file: &SourceFile, line: usize, opts: &GenOptions) -> Result<GenResul
     let mut k = opts.unroll.min(2);
     let mut last_blockers: Vec<String> = vec![];
     let mut replay_failure: Option<String> = None;
+    let mut receiver_calls = false;
     loop {
         let lopts = LowerOptions {
             mode: LowerMode::Synthesis { unroll: k },
             inline_depth: opts.inline_depth,
             receiver_ctor: receiver_ctor.as_ref().map(|c| c.range.clone()),
+            receiver_calls,
             ..Default::default()
         };
         let f = lower_method(file, m, &lopts);
@@ -129,10 +131,17 @@ pub fn gen(file: &SourceFile, line: usize, opts: &GenOptions) -> Result<GenResul
             Verdict::Unknown(why) => return Ok(GenResult::Unknown(solver_gave_up(&why, opts))),
         }
         let cut_by_unrolling = last_blockers.iter().any(|b| b.contains("unroll bound") || b.contains("size limit"));
-        if !cut_by_unrolling || k >= opts.unroll {
-            break;
+        if cut_by_unrolling && k < opts.unroll {
+            k = (k * 4).min(opts.unroll);
+            continue;
         }
-        k = (k * 4).min(opts.unroll);
+        // The receiver as its constructor leaves it does not reach the target: let the test call
+        // the class's other methods on it first.
+        if !receiver_calls && last_blockers.iter().any(|b| b == RECEIVER_AS_CONSTRUCTED) {
+            receiver_calls = true;
+            continue;
+        }
+        break;
     }
     // Synthesis found nothing it can show: try to prove the target dead on the over-approximation.
     let over = lower_method(
@@ -384,8 +393,30 @@ fn replay(
         path_condition: path,
         junit: opts.junit,
         receiver_args,
-        receiver_calls: vec![],
+        receiver_calls: receiver_calls(f, args)?,
     })
+}
+
+/// The calls a test makes on the receiver before the call under test.
+fn receiver_calls(f: &Function, args: &[Value]) -> Result<Vec<(String, Vec<(String, JavaValue)>)>, String> {
+    let mut out = Vec::new();
+    for call in &f.setup.receiver_calls {
+        if !matches!(args[call.flag], Value::Bool(true)) {
+            continue;
+        }
+        let mut call_args = Vec::new();
+        for (i, ty) in &call.args {
+            let Some(j) = java_value(&args[*i], f.params[*i].ty, f) else {
+                return Err(format!(
+                    "jreach cannot write the input `{}` ({}) into a test",
+                    f.params[*i].name, args[*i]
+                ));
+            };
+            call_args.push((ty.clone(), j));
+        }
+        out.push((call.method.clone(), call_args));
+    }
+    Ok(out)
 }
 
 /// The argument a test passes for a parameter it creates with a constructor.

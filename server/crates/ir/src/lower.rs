@@ -33,6 +33,10 @@ pub struct LowerOptions {
     /// the receiver with (its parameters become inputs after the method's own); `None`: the
     /// no-argument constructor.
     pub receiver_ctor: Option<std::ops::Range<usize>>,
+    /// For an instance method in synthesis: whether a test may call the class's other methods
+    /// that assign fields on the receiver (each at most once, in declaration order) before the
+    /// call under test.
+    pub receiver_calls: bool,
 }
 
 impl Default for LowerOptions {
@@ -42,9 +46,13 @@ impl Default for LowerOptions {
             inline_depth: 8,
             max_values: 400_000,
             receiver_ctor: None,
+            receiver_calls: false,
         }
     }
 }
+
+/// The proof blocker of a synthesis that takes the receiver as its constructor leaves it.
+pub const RECEIVER_AS_CONSTRUCTED: &str = "the receiver is taken as its constructor leaves it";
 
 /// The name the inputs of the receiver's constructor get among a function's parameters.
 pub fn receiver_param_name(ctor_param: &str) -> String {
@@ -70,6 +78,51 @@ fn test_ctor(classes: &Classes, methods: &[MethodInfo], c: u16) -> Option<Method
         .rev()
         .max_by_key(|m| m.params.len())
         .cloned()
+}
+
+/// Methods a test may call on the receiver of `method` before calling it: the class's other
+/// accessible instance methods that assign a field, with arguments of primitive or String types,
+/// at most four, in declaration order.
+fn receiver_call_candidates(file: &SourceFile, method: &MethodInfo, classes: &Classes) -> Vec<MethodInfo> {
+    let src = file.text.as_str();
+    let Some(c) = classes.by_name.get(&method.classes.join(".")).copied() else { return vec![] };
+    let fields: Vec<&str> = classes.descs[c as usize].fields.iter().map(|f| f.name.as_str()).collect();
+    let assigns_field = |m: &MethodInfo| {
+        let mut stack = vec![m.body_node(file)];
+        while let Some(n) = stack.pop() {
+            let target = match n.kind() {
+                "assignment_expression" => n.child_by_field_name("left"),
+                "update_expression" => named_children(n).into_iter().next(),
+                _ => None,
+            };
+            if let Some(t) = target.map(unparen) {
+                let name = match t.kind() {
+                    "identifier" => Some(text_of(t, src)),
+                    _ => this_field_name(t, src),
+                };
+                if name.is_some_and(|n| fields.contains(&n)) {
+                    return true;
+                }
+            }
+            stack.extend(named_children(n));
+        }
+        false
+    };
+    let writable = |ty: &str| matches!(Ty::of_java(ty), t if t.is_numeric() || t == Ty::Bool || t == Ty::Str);
+    MethodInfo::all(file)
+        .into_iter()
+        .filter(|m| {
+            m.classes == method.classes
+                && !m.is_constructor
+                && !m.is_static
+                && !m.is_private
+                && !m.has_error
+                && m.name != method.name
+                && m.params.iter().all(|p| writable(&p.ty))
+                && assigns_field(m)
+        })
+        .take(4)
+        .collect()
 }
 
 fn ctor_class(built: &[(BuiltParam, MethodInfo)], param: usize) -> usize {
@@ -99,6 +152,27 @@ pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions)
         }));
     }
     let receiver_end = params.len();
+    let mut receiver_calls = Vec::new();
+    if opts.receiver_calls
+        && matches!(opts.mode, LowerMode::Synthesis { .. })
+        && !method.is_static
+        && !method.is_constructor
+    {
+        for m in receiver_call_candidates(file, method, &classes) {
+            let flag = params.len();
+            params.push(ParamInfo { name: format!("pre.{}", m.name), ty: Ty::Bool, java_ty: "boolean".into() });
+            let mut args = Vec::new();
+            for a in &m.params {
+                args.push((params.len(), a.ty.clone()));
+                params.push(ParamInfo {
+                    name: format!("pre.{}.{}", m.name, a.name),
+                    ty: classes.ty_of(&a.ty),
+                    java_ty: a.ty.clone(),
+                });
+            }
+            receiver_calls.push((ReceiverCall { method: m.name.clone(), flag, args }, m));
+        }
+    }
     // Synthesis: parameters of the file's classes that a test creates with a constructor; the
     // choice and the constructor's arguments become inputs after the others.
     let mut built = Vec::new();
@@ -239,6 +313,14 @@ pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions)
     lw.b.setup_mut().built_params = built.into_iter().map(|(b, _)| b).collect();
     if has_this && lw.cur.is_some() {
         lw.init_this_fields(method, receiver_ctor.as_ref().map(|c| (c, receiver_args)));
+        for (call, m) in &receiver_calls {
+            if lw.cur.is_none() {
+                break;
+            }
+            let args = call.args.iter().map(|(i, _)| inputs[*i]).collect();
+            lw.optional_call(m, inputs[call.flag], args, at);
+        }
+        lw.b.setup_mut().receiver_calls = receiver_calls.into_iter().map(|(c, _)| c).collect();
     }
     let body = method.body_node(file);
     lw.block_stmts(body);
@@ -2758,7 +2840,7 @@ impl<'t> Lowerer<'t> {
         let exact = self.synthesis() && !has_initializer_block;
         if exact {
             // Other calls could leave the receiver in states its constructor does not.
-            self.b.add_proof_blocker("the receiver is taken as its constructor leaves it".into());
+            self.b.add_proof_blocker(RECEIVER_AS_CONSTRUCTED.into());
         }
         for (name, ty, _) in &decls {
             let var = self.b.new_var(&format!("this.{name}"), *ty);
@@ -3058,6 +3140,21 @@ impl<'t> Lowerer<'t> {
         self.next_this = Some((r, c));
         self.inline(ctor, args, at);
         r
+    }
+
+    /// `if (flag) m(args);` on the receiver, the result dropped.
+    fn optional_call(&mut self, m: &MethodInfo, flag: ValueId, args: Vec<ValueId>, at: Node<'t>) {
+        let call = self.b.create_block();
+        let join = self.b.create_block();
+        self.branch(flag, call, join, None);
+        self.b.seal(call);
+        self.cur = Some(call);
+        self.inline(m, args, at);
+        if self.cur.is_some() {
+            self.jump(join);
+        }
+        self.b.seal(join);
+        self.cur = Some(join);
     }
 
     /// A parameter of class `c` a test creates with constructor `ctor`: null when `how` is 0,
