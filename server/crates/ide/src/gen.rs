@@ -328,9 +328,14 @@ fn replay(
         .iter()
         .flat_map(|b| std::iter::once(b.how).chain(b.args.iter().map(|(i, _)| *i)))
         .chain(setup.receiver_calls.iter().flat_map(|c| std::iter::once(c.flag).chain(c.args.iter().map(|(i, _)| *i))))
+        .chain(setup.lambda_params.iter().flat_map(|l| std::iter::once(l.present).chain(l.returns)))
         .collect();
     for (i, (p, a)) in f.params.iter().zip(args).enumerate() {
         if setup_inputs.contains(&i) {
+            continue;
+        }
+        if let Some(l) = setup.lambda_params.iter().find(|l| l.param == i) {
+            java_args.push(lambda_value(l, f, args)?);
             continue;
         }
         if let Some(b) = setup.built_params.iter().find(|b| b.param == i) {
@@ -417,6 +422,25 @@ fn receiver_calls(f: &Function, args: &[Value]) -> Result<Vec<(String, Vec<(Stri
         out.push((call.method.clone(), call_args));
     }
     Ok(out)
+}
+
+/// The lambda (or null) a test passes for a parameter of a functional interface.
+fn lambda_value(l: &jreach_ir::LambdaParam, f: &Function, args: &[Value]) -> Result<JavaValue, String> {
+    if !matches!(args[l.present], Value::Bool(true)) {
+        return Ok(JavaValue::Null);
+    }
+    let desc = &f.classes[l.class as usize];
+    let Some(lambda) = &desc.lambda else { return Err(format!("{} is not a functional interface", desc.name)) };
+    let returns = match l.returns {
+        Some(i) => match java_value(&args[i], f.params[i].ty, f) {
+            Some(v) => Some(Box::new((lambda.ret_java.clone(), v))),
+            None => {
+                return Err(format!("jreach cannot write the input `{}` ({}) into a test", f.params[i].name, args[i]))
+            }
+        },
+        None => None,
+    };
+    Ok(JavaValue::Lambda { interface: desc.name.clone(), arity: lambda.arity, returns })
 }
 
 /// The argument a test passes for a parameter it creates with a constructor.

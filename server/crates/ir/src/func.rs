@@ -315,6 +315,19 @@ pub struct ClassDesc {
     pub constants: Vec<String>,
     /// For `Integer`, `Long`, ...: the primitive type it boxes (its one field is the value).
     pub boxes: Option<Ty>,
+    /// For an interface with a single abstract method: that method, which a lambda implements.
+    pub lambda: Option<LambdaDesc>,
+}
+
+/// The single abstract method of a functional interface of the file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LambdaDesc {
+    pub method: String,
+    pub arity: usize,
+    /// `Ty::Void` for `void`.
+    pub ret: Ty,
+    /// The return type as written.
+    pub ret_java: String,
 }
 
 impl ClassDesc {
@@ -555,6 +568,18 @@ pub struct Function {
 pub struct Setup {
     pub built_params: Vec<BuiltParam>,
     pub receiver_calls: Vec<ReceiverCall>,
+    pub lambda_params: Vec<LambdaParam>,
+}
+
+/// A parameter of a functional interface that a test passes as a lambda returning one value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LambdaParam {
+    pub param: usize,
+    pub class: u16,
+    /// The index of the `Bool` parameter: a lambda (true) or null.
+    pub present: usize,
+    /// The index of the parameter holding what the lambda returns (`None` for `void`).
+    pub returns: Option<usize>,
 }
 
 /// A parameter of a class that a test creates with one of its constructors.

@@ -176,6 +176,7 @@ pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions)
     // Synthesis: parameters of the file's classes that a test creates with a constructor; the
     // choice and the constructor's arguments become inputs after the others.
     let mut built = Vec::new();
+    let mut lambda_params = Vec::new();
     if matches!(opts.mode, LowerMode::Synthesis { .. }) {
         let all = MethodInfo::all(file);
         for i in 0..own_params {
@@ -197,6 +198,25 @@ pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions)
                 });
             }
             built.push((BuiltParam { param: i, class: c, how, args, aliases: vec![] }, ctor));
+        }
+        for i in 0..own_params {
+            let Ty::Obj(c) = params[i].ty else { continue };
+            let Some(l) = classes.descs[c as usize].lambda.clone() else { continue };
+            let present = params.len();
+            params.push(ParamInfo {
+                name: built_param_name(&params[i].name, "lambda"),
+                ty: Ty::Bool,
+                java_ty: "boolean".into(),
+            });
+            let returns = (l.ret != Ty::Void).then(|| {
+                params.push(ParamInfo {
+                    name: built_param_name(&params[i].name, "returns"),
+                    ty: l.ret,
+                    java_ty: l.ret_java.clone(),
+                });
+                params.len() - 1
+            });
+            lambda_params.push(LambdaParam { param: i, class: c, present, returns });
         }
         for k in 0..built.len() {
             let aliases = (0..k).filter(|j| built[*j].0.class == built[k].0.class).map(|j| built[j].0.param).collect();
@@ -225,6 +245,7 @@ pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions)
         receiver_class: None,
         current_stmt: None,
         next_this: None,
+        lambdas: vec![],
         classes,
     };
     lw.b.set_classes(lw.classes.descs.clone());
@@ -238,6 +259,13 @@ pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions)
     }
     if matches!(opts.mode, LowerMode::Synthesis { .. }) {
         for (i, p) in params.iter().enumerate() {
+            if let Some(l) = lambda_params.iter().find(|l| l.param == i) {
+                lw.b.add_proof_blocker(format!(
+                    "a test passes a {} only as a lambda that always returns the same value",
+                    lw.classes.descs[l.class as usize].name
+                ));
+                continue;
+            }
             if let Some((_, ctor)) = built.iter().find(|(b, _)| b.param == i) {
                 let d = &lw.classes.descs[ctor_class(&built, i)];
                 lw.b.add_proof_blocker(format!(
@@ -311,6 +339,21 @@ pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions)
         }
     }
     lw.b.setup_mut().built_params = built.into_iter().map(|(b, _)| b).collect();
+    for l in &lambda_params {
+        if lw.cur.is_none() {
+            break;
+        }
+        let id = lw.next_alloc;
+        lw.next_alloc -= 1;
+        let ty = Ty::Obj(l.class);
+        let obj = lw.emit(Op::Obj(ObjOp::Ref(id), vec![]), ty, None);
+        let null = lw.emit(Op::Obj(ObjOp::Ref(0), vec![]), ty, None);
+        let v = lw.select(inputs[l.present], obj, null);
+        lw.lambdas.push((l.class, obj, l.returns.map(|r| inputs[r])));
+        let var = lw.scopes[0][&params[l.param].name].var;
+        lw.assign(var, v);
+    }
+    lw.b.setup_mut().lambda_params = lambda_params;
     if has_this && lw.cur.is_some() {
         lw.init_this_fields(method, receiver_ctor.as_ref().map(|c| (c, receiver_args)));
         for (call, m) in &receiver_calls {
@@ -425,6 +468,8 @@ struct Lowerer<'t> {
     const_depth: u32,
     /// The object the next inlined call runs on (see [`Frame::this_obj`]).
     next_this: Option<(ValueId, u16)>,
+    /// Synthesis: the lambdas passed as parameters: interface, object, what it returns.
+    lambdas: Vec<(u16, ValueId, Option<ValueId>)>,
 }
 
 fn named_children<'t>(n: Node<'t>) -> Vec<Node<'t>> {
@@ -2141,6 +2186,9 @@ impl<'t> Lowerer<'t> {
         let args: Vec<ValueId> = arg_nodes.iter().map(|a| self.expr(*a)).collect();
         if let (Some(r), true) = (recv, self.synthesis()) {
             if let Ty::Obj(c) = self.ty(r) {
+                if let Some(v) = self.lambda_call(r, c, name, &args, e) {
+                    return v;
+                }
                 if let Some(m) = self.method_of(c, name, &args) {
                     // Synthesis creates objects of exactly their declared class: no override runs.
                     self.check_object_not_null(r, e);
@@ -3142,6 +3190,46 @@ impl<'t> Lowerer<'t> {
         r
     }
 
+    /// `o.m(args)` on a functional interface whose objects are the lambdas among the parameters:
+    /// what the lambda `o` is returns. `None`: not such a call.
+    fn lambda_call(&mut self, o: ValueId, c: u16, name: &str, args: &[ValueId], e: Node<'t>) -> Option<ValueId> {
+        let l = self.classes.descs[c as usize].lambda.clone()?;
+        if l.method != name || l.arity != args.len() {
+            return None;
+        }
+        let mine: Vec<(ValueId, Option<ValueId>)> =
+            self.lambdas.iter().filter(|(k, _, _)| *k == c).map(|(_, r, v)| (*r, *v)).collect();
+        let Some(&(_, last)) = mine.last() else {
+            self.unsupported(format!("a call of {name} on an object jreach did not create"));
+            return Some(self.opaque(
+                format!("result of {name}"),
+                if l.ret == Ty::Void { Ty::Int } else { l.ret },
+                None,
+            ));
+        };
+        self.check_object_not_null(o, e);
+        // Only the lambdas are modelled: another object of the interface ends the path.
+        let mut other = self.konst(Const::Bool(true));
+        for (r, _) in &mine {
+            let differs = self.bin(BinOp::Ne, o, *r);
+            other = self.bin(BinOp::And, other, differs);
+        }
+        let cut = self.b.create_block();
+        let go = self.b.create_block();
+        self.branch(other, cut, go, None);
+        self.b.seal(cut);
+        self.b.seal(go);
+        self.cur = Some(cut);
+        self.unsupported(format!("a call of {name} on an object that is not one of the test's lambdas"));
+        self.cur = Some(go);
+        let Some(mut v) = last else { return Some(self.opaque("no value (void)".into(), Ty::Void, None)) };
+        for (r, ret) in mine.iter().rev().skip(1) {
+            let same = self.bin(BinOp::Eq, o, *r);
+            v = self.select(same, ret.expect("one interface, one return type"), v);
+        }
+        Some(v)
+    }
+
     /// `if (flag) m(args);` on the receiver, the result dropped.
     fn optional_call(&mut self, m: &MethodInfo, flag: ValueId, args: Vec<ValueId>, at: Node<'t>) {
         let call = self.b.create_block();
@@ -3551,7 +3639,7 @@ impl Classes {
         let mut decls = Vec::new();
         let mut stack = vec![file.tree.root_node()];
         while let Some(n) = stack.pop() {
-            if matches!(n.kind(), "class_declaration" | "enum_declaration") {
+            if matches!(n.kind(), "class_declaration" | "enum_declaration" | "interface_declaration") {
                 decls.push(n);
             }
             stack.extend(named_children(n));
@@ -3588,6 +3676,7 @@ impl Classes {
                 buildable: false,
                 constants,
                 boxes: None,
+                lambda: None,
             });
             out.constructible.push(false);
             out.bodies.push(d.child_by_field_name("body").map(|b| b.byte_range()));
@@ -3617,12 +3706,17 @@ impl Classes {
                 buildable: false,
                 constants: vec![],
                 boxes: Some(prim),
+                lambda: None,
             });
             out.constructible.push(false);
             out.bodies.push(None);
             chains.push(vec![name.to_string()]);
         }
         for (k, d) in decls.iter().enumerate() {
+            if d.kind() == "interface_declaration" {
+                out.descs[k].lambda = single_abstract_method(*d, src, &out);
+                continue;
+            }
             if d.kind() == "enum_declaration" || out.descs[k].boxes.is_some() {
                 continue;
             }
@@ -3684,6 +3778,35 @@ impl Classes {
             None => Ty::Ref,
         }
     }
+}
+
+/// The single abstract method of a non-generic interface, if it has exactly one.
+fn single_abstract_method(d: Node<'_>, src: &str, classes: &Classes) -> Option<LambdaDesc> {
+    if d.child_by_field_name("type_parameters").is_some() || d.child_by_field_name("extends_interfaces").is_some() {
+        return None;
+    }
+    let body = d.child_by_field_name("body")?;
+    let abstract_methods: Vec<Node<'_>> = named_children(body)
+        .into_iter()
+        .filter(|m| {
+            m.kind() == "method_declaration"
+                && m.child_by_field_name("body").is_none()
+                && !has_modifier(*m, src, "static")
+                && !has_modifier(*m, src, "default")
+                && !has_modifier(*m, src, "private")
+        })
+        .collect();
+    let [m] = abstract_methods.as_slice() else { return None };
+    if m.child_by_field_name("type_parameters").is_some() {
+        return None;
+    }
+    let ret_java = text_of(m.child_by_field_name("type")?, src).to_string();
+    let ret = if ret_java == "void" { Ty::Void } else { classes.ty_of(&ret_java) };
+    if ret == Ty::Ref {
+        return None;
+    }
+    let arity = m.child_by_field_name("parameters").map(|p| named_children(p).len()).unwrap_or(0);
+    Some(LambdaDesc { method: text_of(m.child_by_field_name("name")?, src).to_string(), arity, ret, ret_java })
 }
 
 fn has_modifier(n: Node<'_>, src: &str, word: &str) -> bool {

@@ -68,6 +68,13 @@ pub enum JavaValue {
     },
     /// The same object as the argument at this index.
     SameAs(usize),
+    /// A lambda implementing a functional interface (named as Java code names it) with `arity`
+    /// parameters that returns one value, as (Java type, value); `None` for `void`.
+    Lambda {
+        interface: String,
+        arity: usize,
+        returns: Option<Box<(String, JavaValue)>>,
+    },
     /// An enum constant (`Objects.Level.HIGH`).
     EnumConstant {
         class: String,

@@ -52,6 +52,17 @@ pub fn literal(v: &JavaValue) -> String {
             format!("new {class}({})", args.join(", "))
         }
         JavaValue::EnumConstant { class, name } => format!("{class}.{name}"),
+        JavaValue::Lambda { arity, returns, .. } => {
+            let params = match arity {
+                0 => "()".to_string(),
+                1 => "ignored".to_string(),
+                n => format!("({})", (1..=*n).map(|i| format!("ignored{i}")).collect::<Vec<_>>().join(", ")),
+            };
+            match returns {
+                Some(r) => format!("{params} -> {}", literal_as(&r.0, &r.1)),
+                None => format!("{params} -> {{ }}"),
+            }
+        }
         JavaValue::Array { elem_ty, items, .. } => {
             if items.is_empty() {
                 // `new int[0]`, `new int[0][]`.
@@ -150,6 +161,7 @@ impl Prim {
             | JavaValue::ObjectRef(_)
             | JavaValue::Constructed { .. }
             | JavaValue::SameAs(_)
+            | JavaValue::Lambda { .. }
             | JavaValue::EnumConstant { .. } => return None,
         })
     }
@@ -199,6 +211,7 @@ pub(crate) fn convert(v: &JavaValue, p: Prim) -> Option<JavaValue> {
         | JavaValue::ObjectRef(_)
         | JavaValue::Constructed { .. }
         | JavaValue::SameAs(_)
+        | JavaValue::Lambda { .. }
         | JavaValue::EnumConstant { .. } => return None,
     };
     // Java narrows floating point to byte, short and char through int.

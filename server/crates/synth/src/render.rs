@@ -252,6 +252,7 @@ fn arguments(req: &TestRequest) -> Vec<Arg> {
         let decl_ty = match req.args.get(i) {
             // The parameter's type as written may be a nested class's simple name.
             Some(JavaValue::Constructed { class, .. }) => Some(class.clone()),
+            Some(JavaValue::Lambda { interface, .. }) => Some(interface.clone()),
             _ => param.and_then(|(_, t)| declarable(t)),
         };
         args.push(Arg { literal, local: None, decl_ty });
