@@ -329,9 +329,14 @@ fn replay(
         .flat_map(|b| std::iter::once(b.how).chain(b.args.iter().map(|(i, _)| *i)))
         .chain(setup.receiver_calls.iter().flat_map(|c| std::iter::once(c.flag).chain(c.args.iter().map(|(i, _)| *i))))
         .chain(setup.lambda_params.iter().flat_map(|l| std::iter::once(l.present).chain(l.returns)))
+        .chain(setup.list_params.iter().flat_map(|l| [l.present, l.size].into_iter().chain(l.elems.iter().copied())))
         .collect();
     for (i, (p, a)) in f.params.iter().zip(args).enumerate() {
         if setup_inputs.contains(&i) {
+            continue;
+        }
+        if let Some(l) = setup.list_params.iter().find(|l| l.param == i) {
+            java_args.push(list_value(l, f, args)?);
             continue;
         }
         if let Some(l) = setup.lambda_params.iter().find(|l| l.param == i) {
@@ -422,6 +427,28 @@ fn receiver_calls(f: &Function, args: &[Value]) -> Result<Vec<(String, Vec<(Stri
         out.push((call.method.clone(), call_args));
     }
     Ok(out)
+}
+
+/// The list (or null) a test passes for a `List` parameter.
+fn list_value(l: &jreach_ir::ListParam, f: &Function, args: &[Value]) -> Result<JavaValue, String> {
+    if !matches!(args[l.present], Value::Bool(true)) {
+        return Ok(JavaValue::Null);
+    }
+    let size = match args[l.size] {
+        Value::Int(_, n) if (0..=l.elems.len() as i64).contains(&n) => n as usize,
+        ref other => return Err(format!("a list of {other} elements")),
+    };
+    let mut items = Vec::new();
+    for &i in &l.elems[..size] {
+        let item = match f.setup.built_params.iter().find(|b| b.param == i) {
+            Some(b) => built_value(b, f, args)?,
+            None => java_value(&args[i], f.params[i].ty, f).ok_or_else(|| {
+                format!("jreach cannot write the input `{}` ({}) into a test", f.params[i].name, args[i])
+            })?,
+        };
+        items.push(item);
+    }
+    Ok(JavaValue::List { elem_ty: l.elem_java.clone(), items })
 }
 
 /// The lambda (or null) a test passes for a parameter of a functional interface.

@@ -335,9 +335,15 @@ impl ClassDesc {
         !self.constants.is_empty()
     }
 
-    /// Objects whose state no call can change (enum constants, boxed values).
+    /// Objects whose state no call can change (enum constants, boxed values, and the lists
+    /// synthesis creates with `List.of`).
     pub fn is_immutable(&self) -> bool {
-        self.is_enum() || self.boxes.is_some()
+        self.is_enum() || self.boxes.is_some() || self.is_list()
+    }
+
+    /// `java.util.List`, whose objects synthesis models as up to [`LIST_CAPACITY`] elements.
+    pub fn is_list(&self) -> bool {
+        self.name == LIST_CLASS
     }
 }
 
@@ -569,6 +575,27 @@ pub struct Setup {
     pub built_params: Vec<BuiltParam>,
     pub receiver_calls: Vec<ReceiverCall>,
     pub lambda_params: Vec<LambdaParam>,
+    pub list_params: Vec<ListParam>,
+}
+
+/// The name of the class description of `java.util.List`.
+pub const LIST_CLASS: &str = "java.util.List";
+
+/// The most elements of a list synthesis creates.
+pub const LIST_CAPACITY: usize = 4;
+
+/// A parameter of type `List<E>` that a test passes as `List.of(...)`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ListParam {
+    pub param: usize,
+    /// The index of the `Bool` parameter: a list (true) or null.
+    pub present: usize,
+    /// The index of the `Int` parameter holding the size.
+    pub size: usize,
+    /// The indices of the parameters holding the elements ([`LIST_CAPACITY`] of them).
+    pub elems: Vec<usize>,
+    /// The element type as Java code outside the class names it (`Objects.Point`, `String`).
+    pub elem_java: String,
 }
 
 /// A parameter of a functional interface that a test passes as a lambda returning one value.

@@ -125,6 +125,23 @@ fn receiver_call_candidates(file: &SourceFile, method: &MethodInfo, classes: &Cl
         .collect()
 }
 
+/// The element type of a `List<E>` parameter synthesis can fill, with the name Java code outside
+/// the class gives it: strings, boxed values, enums, and classes a test creates with a
+/// constructor.
+fn list_element(classes: &Classes, methods: &[MethodInfo], java_ty: &str) -> Option<(Ty, String)> {
+    let arg = java_ty.split_once('<')?.1.rsplit_once('>')?.0.trim();
+    let arg = arg.strip_prefix("? extends ").unwrap_or(arg).trim();
+    match classes.ty_of(arg) {
+        Ty::Str => Some((Ty::Str, "String".into())),
+        Ty::Obj(c) => {
+            let d = &classes.descs[c as usize];
+            let ok = d.boxes.is_some() || d.is_enum() || test_ctor(classes, methods, c).is_some();
+            ok.then(|| (Ty::Obj(c), d.name.clone()))
+        }
+        _ => None,
+    }
+}
+
 fn ctor_class(built: &[(BuiltParam, MethodInfo)], param: usize) -> usize {
     built.iter().find(|(b, _)| b.param == param).map(|(b, _)| b.class as usize).unwrap_or(0)
 }
@@ -177,9 +194,33 @@ pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions)
     // choice and the constructor's arguments become inputs after the others.
     let mut built = Vec::new();
     let mut lambda_params = Vec::new();
+    let mut list_params = Vec::new();
     if matches!(opts.mode, LowerMode::Synthesis { .. }) {
         let all = MethodInfo::all(file);
         for i in 0..own_params {
+            let Ty::Obj(c) = params[i].ty else { continue };
+            if !classes.descs[c as usize].is_list() {
+                continue;
+            }
+            let Some((elem_ty, elem_java)) = list_element(&classes, &all, &params[i].java_ty) else { continue };
+            let name = params[i].name.clone();
+            let present = params.len();
+            params.push(ParamInfo { name: built_param_name(&name, "list"), ty: Ty::Bool, java_ty: "boolean".into() });
+            let size = params.len();
+            params.push(ParamInfo { name: built_param_name(&name, "size"), ty: Ty::Int, java_ty: "int".into() });
+            let mut elems = Vec::new();
+            for k in 0..LIST_CAPACITY {
+                elems.push(params.len());
+                params.push(ParamInfo {
+                    name: built_param_name(&name, &k.to_string()),
+                    ty: elem_ty,
+                    java_ty: elem_java.clone(),
+                });
+            }
+            list_params.push(ListParam { param: i, present, size, elems, elem_java });
+        }
+        let elements: Vec<usize> = list_params.iter().flat_map(|l: &ListParam| l.elems.clone()).collect();
+        for i in (0..own_params).chain(elements) {
             let Ty::Obj(c) = params[i].ty else { continue };
             let Some(ctor) = test_ctor(&classes, &all, c) else { continue };
             let how = params.len();
@@ -218,8 +259,15 @@ pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions)
             });
             lambda_params.push(LambdaParam { param: i, class: c, present, returns });
         }
+        // Parameters (not list elements) may be the same object as an earlier one.
         for k in 0..built.len() {
-            let aliases = (0..k).filter(|j| built[*j].0.class == built[k].0.class).map(|j| built[j].0.param).collect();
+            if built[k].0.param >= own_params {
+                continue;
+            }
+            let aliases = (0..k)
+                .filter(|j| built[*j].0.class == built[k].0.class && built[*j].0.param < own_params)
+                .map(|j| built[j].0.param)
+                .collect();
             built[k].0.aliases = aliases;
         }
     }
@@ -246,6 +294,7 @@ pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions)
         current_stmt: None,
         next_this: None,
         lambdas: vec![],
+        lists: vec![],
         classes,
     };
     lw.b.set_classes(lw.classes.descs.clone());
@@ -259,6 +308,12 @@ pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions)
     }
     if matches!(opts.mode, LowerMode::Synthesis { .. }) {
         for (i, p) in params.iter().enumerate() {
+            if list_params.iter().any(|l| l.param == i) {
+                lw.b.add_proof_blocker(format!(
+                    "a test passes a List only as List.of(...) with at most {LIST_CAPACITY} elements"
+                ));
+                continue;
+            }
             if let Some(l) = lambda_params.iter().find(|l| l.param == i) {
                 lw.b.add_proof_blocker(format!(
                     "a test passes a {} only as a lambda that always returns the same value",
@@ -318,6 +373,7 @@ pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions)
         this_obj: None,
     });
     let at = method.node(file);
+    let mut values = inputs.clone();
     let mut built_objects: Vec<ValueId> = Vec::new();
     for (bp, ctor) in &built {
         let name = &params[bp.param].name;
@@ -333,9 +389,9 @@ pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions)
         }
         let v = lw.build_param(bp.class, ctor, inputs[bp.how], args, &earlier, at);
         built_objects.push(v);
-        if lw.cur.is_some() {
-            let var = lw.scopes[0][name].var;
-            lw.assign(var, v);
+        values[bp.param] = v;
+        if let (Some(_), Some(l)) = (lw.cur, lw.scopes[0].get(name).copied()) {
+            lw.assign(l.var, v);
         }
     }
     lw.b.setup_mut().built_params = built.into_iter().map(|(b, _)| b).collect();
@@ -354,6 +410,27 @@ pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions)
         lw.assign(var, v);
     }
     lw.b.setup_mut().lambda_params = lambda_params;
+    for l in &list_params {
+        if lw.cur.is_none() {
+            break;
+        }
+        let ty = params[l.param].ty;
+        let id = lw.next_alloc;
+        lw.next_alloc -= 1;
+        let obj = lw.emit(Op::Obj(ObjOp::Ref(id), vec![]), ty, None);
+        let null = lw.emit(Op::Obj(ObjOp::Ref(0), vec![]), ty, None);
+        let v = lw.select(inputs[l.present], obj, null);
+        lw.assume_between(inputs[l.size], 0, LIST_CAPACITY as i64);
+        lw.lists.push(ListModel {
+            obj,
+            size: inputs[l.size],
+            elems: l.elems.iter().map(|i| values[*i]).collect(),
+            elem_ty: params[l.elems[0]].ty,
+        });
+        let var = lw.scopes[0][&params[l.param].name].var;
+        lw.assign(var, v);
+    }
+    lw.b.setup_mut().list_params = list_params;
     if has_this && lw.cur.is_some() {
         lw.init_this_fields(method, receiver_ctor.as_ref().map(|c| (c, receiver_args)));
         for (call, m) in &receiver_calls {
@@ -470,6 +547,17 @@ struct Lowerer<'t> {
     next_this: Option<(ValueId, u16)>,
     /// Synthesis: the lambdas passed as parameters: interface, object, what it returns.
     lambdas: Vec<(u16, ValueId, Option<ValueId>)>,
+    /// Synthesis: the lists passed as parameters.
+    lists: Vec<ListModel>,
+}
+
+/// A list parameter in synthesis: an object that stands for `List.of(elems[..size])`.
+#[derive(Clone, Debug)]
+struct ListModel {
+    obj: ValueId,
+    size: ValueId,
+    elems: Vec<ValueId>,
+    elem_ty: Ty,
 }
 
 fn named_children<'t>(n: Node<'t>) -> Vec<Node<'t>> {
@@ -1066,6 +1154,11 @@ impl<'t> Lowerer<'t> {
             let arr = self.expr(v);
             if let Ty::Arr(a) = self.ty(arr) {
                 return self.array_for(s, arr, a, label);
+            }
+            if let (true, Ty::Obj(c)) = (self.synthesis(), self.ty(arr)) {
+                if self.classes.descs[c as usize].is_list() {
+                    return self.list_for(s, arr, label);
+                }
             }
         }
         if self.synthesis() {
@@ -2186,6 +2279,9 @@ impl<'t> Lowerer<'t> {
         let args: Vec<ValueId> = arg_nodes.iter().map(|a| self.expr(*a)).collect();
         if let (Some(r), true) = (recv, self.synthesis()) {
             if let Ty::Obj(c) = self.ty(r) {
+                if self.classes.descs[c as usize].is_list() {
+                    return self.list_call(r, name, &args, e, hint);
+                }
                 if let Some(v) = self.lambda_call(r, c, name, &args, e) {
                     return v;
                 }
@@ -3230,6 +3326,115 @@ impl<'t> Lowerer<'t> {
         Some(v)
     }
 
+    /// Ends the path unless `lo <= v <= hi`.
+    fn assume_between(&mut self, v: ValueId, lo: i64, hi: i64) {
+        let lo = self.int(Ty::Int, lo);
+        let hi = self.int(Ty::Int, hi);
+        let below = self.bin(BinOp::Lt, v, lo);
+        let above = self.bin(BinOp::Gt, v, hi);
+        let out = self.bin(BinOp::Or, below, above);
+        self.cut_if(out, "an input out of its range");
+    }
+
+    /// Ends the path (as unsupported, for `why`) when `cond` holds.
+    fn cut_if(&mut self, cond: ValueId, why: &str) {
+        let cut = self.b.create_block();
+        let go = self.b.create_block();
+        self.branch(cond, cut, go, None);
+        self.b.seal(cut);
+        self.b.seal(go);
+        self.cur = Some(cut);
+        self.unsupported(why.to_string());
+        self.cur = Some(go);
+    }
+
+    /// The list parameters `o` may be, after ending the path when it is none of them (a list
+    /// from elsewhere is not modelled). `None` when there are none.
+    fn lists_of(&mut self, o: ValueId, e: Node<'t>) -> Option<Vec<ListModel>> {
+        let lists = self.lists.clone();
+        if lists.is_empty() {
+            self.unsupported("a List that is not a parameter");
+            return None;
+        }
+        self.check_object_not_null(o, e);
+        let mut other = self.konst(Const::Bool(true));
+        for l in &lists {
+            let differs = self.bin(BinOp::Ne, o, l.obj);
+            other = self.bin(BinOp::And, other, differs);
+        }
+        self.cut_if(other, "a List that is not a parameter");
+        Some(lists)
+    }
+
+    /// `f(list)` of the list `o` is, as a chain of selects.
+    fn per_list(&mut self, o: ValueId, lists: &[ListModel], f: &dyn Fn(&mut Self, &ListModel) -> ValueId) -> ValueId {
+        let mut v = f(self, lists.last().expect("at least one list"));
+        for l in lists.iter().rev().skip(1) {
+            let x = f(self, l);
+            let same = self.bin(BinOp::Eq, o, l.obj);
+            v = self.select(same, x, v);
+        }
+        v
+    }
+
+    /// Element `i` of a list (0 <= i < size checked by the caller).
+    fn list_element_at(&mut self, l: &ListModel, i: ValueId) -> ValueId {
+        let mut v = *l.elems.last().expect("a list has slots");
+        for (k, x) in l.elems.iter().enumerate().rev().skip(1) {
+            let kk = self.int(Ty::Int, k as i64);
+            let is_k = self.bin(BinOp::Eq, i, kk);
+            v = self.select(is_k, *x, v);
+        }
+        v
+    }
+
+    /// `o.name(args)` on a list parameter (synthesis): size, isEmpty, get, contains.
+    fn list_call(&mut self, o: ValueId, name: &str, args: &[ValueId], e: Node<'t>, hint: Option<Ty>) -> ValueId {
+        let unknown_ty = hint.unwrap_or(Ty::Ref);
+        let Some(lists) = self.lists_of(o, e) else { return self.opaque(format!("List.{name}"), unknown_ty, None) };
+        let same_elems = lists.iter().all(|l| l.elem_ty == lists[0].elem_ty);
+        let elem_ty = lists[0].elem_ty;
+        match (name, args.len()) {
+            ("size", 0) => self.per_list(o, &lists, &|_, l| l.size),
+            ("isEmpty", 0) => {
+                let size = self.per_list(o, &lists, &|_, l| l.size);
+                let zero = self.int(Ty::Int, 0);
+                self.bin(BinOp::Eq, size, zero)
+            }
+            ("get", 1) if same_elems && self.ty(args[0]).is_integral() && self.ty(args[0]) != Ty::Long => {
+                let i = self.convert(args[0], Ty::Int);
+                let size = self.per_list(o, &lists, &|_, l| l.size);
+                let zero = self.int(Ty::Int, 0);
+                let neg = self.bin(BinOp::Lt, i, zero);
+                let past = self.bin(BinOp::Ge, i, size);
+                let bad = self.bin(BinOp::Or, neg, past);
+                self.raise_if(bad, "IndexOutOfBoundsException", e);
+                self.per_list(o, &lists, &|lw, l| lw.list_element_at(l, i))
+            }
+            ("contains", 1) if same_elems && elem_ty == Ty::Str && self.ty(args[0]) == Ty::Str => {
+                // `List.of(...).contains(null)` throws; the lists tests create hold no null here.
+                let x = args[0];
+                let is_null = self.emit(Op::Str(StrOp::IsNull, vec![x]), Ty::Bool, None);
+                self.cut_if(is_null, "List.contains(null)");
+                self.per_list(o, &lists, &|lw, l| {
+                    let mut found = lw.konst(Const::Bool(false));
+                    for (k, el) in l.elems.iter().enumerate() {
+                        let kk = lw.int(Ty::Int, k as i64);
+                        let inside = lw.bin(BinOp::Lt, kk, l.size);
+                        let eq = lw.emit(Op::Str(StrOp::Equals, vec![x, *el]), Ty::Bool, None);
+                        let hit = lw.bin(BinOp::And, inside, eq);
+                        found = lw.bin(BinOp::Or, found, hit);
+                    }
+                    found
+                })
+            }
+            _ => {
+                self.unsupported(format!("List.{name} with these arguments is not modelled yet"));
+                self.opaque(format!("List.{name}"), unknown_ty, None)
+            }
+        }
+    }
+
     /// `if (flag) m(args);` on the receiver, the result dropped.
     fn optional_call(&mut self, m: &MethodInfo, flag: ValueId, args: Vec<ValueId>, at: Node<'t>) {
         let call = self.b.create_block();
@@ -3543,12 +3748,43 @@ impl<'t> Lowerer<'t> {
         self.check_array_not_null(arr, s);
         let mem = self.mem(t);
         let len = self.emit(Op::Arr(ArrOp::Len, vec![mem, arr]), Ty::Int, None);
+        let load = move |lw: &mut Self, i: ValueId| {
+            let mem = lw.mem(t);
+            lw.emit(Op::Arr(ArrOp::Load, vec![mem, arr, i]), t.elem(), None)
+        };
+        self.indexed_for(s, len, t.elem(), &load, label);
+    }
+
+    /// `for (T x : list)` over a list parameter (synthesis).
+    fn list_for(&mut self, s: Node<'t>, o: ValueId, label: Option<String>) {
+        let Some(lists) = self.lists_of(o, s) else { return };
+        if lists.iter().any(|l| l.elem_ty != lists[0].elem_ty) {
+            self.unsupported("iterating lists of different element types");
+            return;
+        }
+        let len = self.per_list(o, &lists, &|_, l| l.size);
+        let load = move |lw: &mut Self, i: ValueId| lw.per_list(o, &lists, &|lw, l| lw.list_element_at(l, i));
+        let elem_ty = self.lists[0].elem_ty;
+        self.indexed_for(s, len, elem_ty, &load, label);
+    }
+
+    /// An enhanced for over `len` elements, element `i` given by `load`.
+    fn indexed_for(
+        &mut self,
+        s: Node<'t>,
+        len: ValueId,
+        elem_ty: Ty,
+        load: &dyn Fn(&mut Self, ValueId) -> ValueId,
+        label: Option<String>,
+    ) {
         self.scopes.push(HashMap::new());
         let idx = self.b.new_var("$index", Ty::Int);
         let zero = self.int(Ty::Int, 0);
         self.assign(idx, zero);
         let exit = self.b.create_block();
-        let declared = s.child_by_field_name("type").map(|x| self.ty_of(self.text(x))).unwrap_or(t.elem());
+        let declared = s.child_by_field_name("type").map(|x| self.ty_of(self.text(x))).unwrap_or(elem_ty);
+        // `var`, or a type name jreach does not know: the element's own type.
+        let declared = if declared == Ty::Ref { elem_ty } else { declared };
         let name = s.child_by_field_name("name").map(|n| self.text(n).to_string()).unwrap_or_default();
         let body = s.child_by_field_name("body");
         let origin_text =
@@ -3565,8 +3801,7 @@ impl<'t> Lowerer<'t> {
             if cut {
                 return;
             }
-            let mem = lw.mem(t);
-            let x = lw.emit(Op::Arr(ArrOp::Load, vec![mem, arr, i]), t.elem(), None);
+            let x = load(lw, i);
             let x = lw.convert(x, declared);
             let var = lw.declare(&name, declared);
             lw.assign(var, x);
@@ -3694,6 +3929,22 @@ impl Classes {
                 }
             }
             stack.extend(named_children(n));
+        }
+        // `java.util.List`, unless the file declares a class of that name.
+        if !out.by_name.contains_key("List") {
+            out.by_name.insert("List".into(), out.descs.len() as u16);
+            out.by_name.insert(LIST_CLASS.into(), out.descs.len() as u16);
+            out.descs.push(ClassDesc {
+                name: LIST_CLASS.into(),
+                fields: vec![],
+                buildable: false,
+                constants: vec![],
+                boxes: None,
+                lambda: None,
+            });
+            out.constructible.push(false);
+            out.bodies.push(None);
+            chains.push(vec![LIST_CLASS.into()]);
         }
         boxes.sort();
         for name in boxes {

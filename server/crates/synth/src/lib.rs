@@ -68,6 +68,12 @@ pub enum JavaValue {
     },
     /// The same object as the argument at this index.
     SameAs(usize),
+    /// A list the test creates with `List.of` (or `Arrays.asList` when an element is null): the
+    /// element type as Java code names it, and the elements.
+    List {
+        elem_ty: String,
+        items: Vec<JavaValue>,
+    },
     /// A lambda implementing a functional interface (named as Java code names it) with `arity`
     /// parameters that returns one value, as (Java type, value); `None` for `void`.
     Lambda {

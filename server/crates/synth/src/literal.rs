@@ -52,6 +52,15 @@ pub fn literal(v: &JavaValue) -> String {
             format!("new {class}({})", args.join(", "))
         }
         JavaValue::EnumConstant { class, name } => format!("{class}.{name}"),
+        JavaValue::List { elem_ty, items } => {
+            let list: Vec<String> = items.iter().map(|i| literal_as(elem_ty, i)).collect();
+            // `List.of` rejects null elements.
+            if items.contains(&JavaValue::Null) {
+                format!("Arrays.asList({})", list.join(", "))
+            } else {
+                format!("List.of({})", list.join(", "))
+            }
+        }
         JavaValue::Lambda { arity, returns, .. } => {
             let params = match arity {
                 0 => "()".to_string(),
@@ -162,6 +171,7 @@ impl Prim {
             | JavaValue::Constructed { .. }
             | JavaValue::SameAs(_)
             | JavaValue::Lambda { .. }
+            | JavaValue::List { .. }
             | JavaValue::EnumConstant { .. } => return None,
         })
     }
@@ -212,6 +222,7 @@ pub(crate) fn convert(v: &JavaValue, p: Prim) -> Option<JavaValue> {
         | JavaValue::Constructed { .. }
         | JavaValue::SameAs(_)
         | JavaValue::Lambda { .. }
+        | JavaValue::List { .. }
         | JavaValue::EnumConstant { .. } => return None,
     };
     // Java narrows floating point to byte, short and char through int.

@@ -114,6 +114,14 @@ pub(crate) fn method_parts(req: &TestRequest, junit: JUnit) -> Parts {
     };
 
     parts.lines.extend(comment_lines(req));
+    for v in &req.args {
+        if let JavaValue::List { items, .. } = v {
+            parts.imports.insert("java.util.List".to_string());
+            if items.contains(&JavaValue::Null) {
+                parts.imports.insert("java.util.Arrays".to_string());
+            }
+        }
+    }
 
     let class = req.classes.iter().map(|c| c.trim()).collect::<Vec<_>>().join(".");
     let (setup, objects) = object_setup(req);
@@ -253,6 +261,7 @@ fn arguments(req: &TestRequest) -> Vec<Arg> {
             // The parameter's type as written may be a nested class's simple name.
             Some(JavaValue::Constructed { class, .. }) => Some(class.clone()),
             Some(JavaValue::Lambda { interface, .. }) => Some(interface.clone()),
+            Some(JavaValue::List { elem_ty, .. }) => Some(format!("List<{elem_ty}>")),
             _ => param.and_then(|(_, t)| declarable(t)),
         };
         args.push(Arg { literal, local: None, decl_ty });
