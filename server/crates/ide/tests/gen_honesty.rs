@@ -1,6 +1,7 @@
 //! `gen` never claims "unreachable" for a line that some input reaches, in the cases where
 //! synthesis deliberately looks at fewer inputs than Java allows: receivers taken as their
-//! constructor leaves them, printable-only strings, bounded loops.
+//! constructor (and a few calls) leave them, objects created only through constructors, lambdas
+//! that return one value, short lists, printable-only strings, bounded loops.
 
 use jreach_ide::{gen, GenOptions, GenResult};
 use jreach_syntax::SourceFile;
@@ -20,7 +21,33 @@ fn assert_not_unreachable(src: &str, line: usize) {
 fn receiver_state_left_by_other_methods() {
     // Reached by `Box b = new Box(1); b.freeze(); b.take()`, never by the constructor alone.
     let src = "class Box {\n  private boolean frozen;\n  private final int v;\n  Box(int v) { this.v = v; }\n  void freeze() { frozen = true; }\n  int take() {\n    if (frozen) {\n      return -1;\n    }\n    return v;\n  }\n}\n";
-    assert_not_unreachable(src, 8);
+    match answer(src, 8) {
+        GenResult::Test(req) => assert_eq!(req.receiver_calls, vec![("freeze".to_string(), vec![])], "{req:?}"),
+        other => panic!("{other:?}"),
+    }
+    // The only call that sets the state takes an argument jreach does not write: no test, and
+    // still no claim that the line is dead.
+    let src = src.replace("void freeze() {", "void freeze(Object why) {");
+    assert_not_unreachable(&src, 8);
+}
+
+#[test]
+fn parameters_in_states_their_constructor_does_not_leave() {
+    // `b.set(-1)` makes the line run; a Box fresh from its constructor never does.
+    let src = "public class T {\n  public static class Box {\n    private int v;\n    public Box(int v) { if (v < 0) throw new IllegalArgumentException(); this.v = v; }\n    public void set(int x) { v = x; }\n    public int get() { return v; }\n  }\n  public static int f(Box b) {\n    if (b != null && b.get() < 0) {\n      return 1;\n    }\n    return 0;\n  }\n}\n";
+    assert_not_unreachable(src, 10);
+}
+
+#[test]
+fn lambdas_answering_differently_per_call() {
+    let src = "public class T {\n  public interface F { int at(int x); }\n  public static int f(F g) {\n    if (g.at(1) == 1 && g.at(2) == 2) {\n      return 1;\n    }\n    return 0;\n  }\n}\n";
+    assert_not_unreachable(src, 5);
+}
+
+#[test]
+fn lists_longer_than_synthesis_builds() {
+    let src = "import java.util.List;\npublic class T {\n  public static int f(List<String> xs) {\n    if (xs.size() == 9) {\n      return 1;\n    }\n    return 0;\n  }\n}\n";
+    assert_not_unreachable(src, 5);
 }
 
 #[test]

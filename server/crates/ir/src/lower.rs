@@ -3310,14 +3310,7 @@ impl<'t> Lowerer<'t> {
             let differs = self.bin(BinOp::Ne, o, *r);
             other = self.bin(BinOp::And, other, differs);
         }
-        let cut = self.b.create_block();
-        let go = self.b.create_block();
-        self.branch(other, cut, go, None);
-        self.b.seal(cut);
-        self.b.seal(go);
-        self.cur = Some(cut);
-        self.unsupported(format!("a call of {name} on an object that is not one of the test's lambdas"));
-        self.cur = Some(go);
+        self.cut_if(other, "a call on an object that is not one of the test's lambdas");
         let Some(mut v) = last else { return Some(self.opaque("no value (void)".into(), Ty::Void, None)) };
         for (r, ret) in mine.iter().rev().skip(1) {
             let same = self.bin(BinOp::Eq, o, *r);
@@ -3336,15 +3329,16 @@ impl<'t> Lowerer<'t> {
         self.cut_if(out, "an input out of its range");
     }
 
-    /// Ends the path (as unsupported, for `why`) when `cond` holds.
+    /// Ends the path when `cond` holds: a shape of input that synthesis leaves out on purpose.
+    /// No proof blocker is recorded here; the narrowing that makes the shape possible records
+    /// its own.
     fn cut_if(&mut self, cond: ValueId, why: &str) {
         let cut = self.b.create_block();
         let go = self.b.create_block();
         self.branch(cond, cut, go, None);
         self.b.seal(cut);
         self.b.seal(go);
-        self.cur = Some(cut);
-        self.unsupported(why.to_string());
+        self.b.terminate(cut, Terminator::Cutoff(CutoffKind::Unsupported(why.to_string())));
         self.cur = Some(go);
     }
 
@@ -3488,14 +3482,7 @@ impl<'t> Lowerer<'t> {
         let low = self.bin(BinOp::Lt, how, zero);
         let high = self.bin(BinOp::Gt, how, top);
         let out = self.bin(BinOp::Or, low, high);
-        let bad = self.b.create_block();
-        let ok = self.b.create_block();
-        self.branch(out, bad, ok, None);
-        self.b.seal(bad);
-        self.b.seal(ok);
-        self.cur = Some(bad);
-        self.cutoff(CutoffKind::Unsupported("not a way to create the input".into()));
-        self.cur = Some(ok);
+        self.cut_if(out, "not a way to create the input");
         self.assign(var, v);
         self.jump(join);
         self.b.seal(join);

@@ -787,6 +787,96 @@ mod tests {
     }
 
     #[test]
+    fn constructed_aliased_lambda_and_list_arguments() {
+        let account = |owner: &str, cents: i32| Constructed {
+            class: "Bank.Account".into(),
+            args: vec![("String".into(), Str(owner.into())), ("long".into(), Int(cents))],
+        };
+        let req = TestRequest {
+            classes: vec!["Bank".into()],
+            method: "move".into(),
+            params: vec![
+                ("from".into(), "Account".into()),
+                ("to".into(), "Account".into()),
+                ("rule".into(), "Rule".into()),
+                ("log".into(), "List<String>".into()),
+                ("more".into(), "List<Account>".into()),
+            ],
+            args: vec![
+                account("a", 5),
+                SameAs(0),
+                Lambda {
+                    interface: "Bank.Rule".into(),
+                    arity: 2,
+                    returns: Some(Box::new(("boolean".into(), Bool(true)))),
+                },
+                List { elem_ty: "String".into(), items: vec![Str("x".into()), Null] },
+                List { elem_ty: "Bank.Account".into(), items: vec![account("b", 1)] },
+            ],
+            return_ty: "void".into(),
+            outcome: Outcome::Returns(None),
+            target_line: 9,
+            target_text: "hit();".into(),
+            path_condition: vec![],
+            ..base()
+        };
+        check_class(
+            &req,
+            expect![[r#"
+                package demo;
+
+                import java.util.Arrays;
+                import java.util.List;
+                import org.junit.jupiter.api.Test;
+
+                class BankTest {
+                    @Test
+                    void move_reachesLine9() {
+                        // Reaches line 9: hit();
+                        Bank.Account from = new Bank.Account("a", 5L);
+                        Bank.Rule rule = (ignored1, ignored2) -> true;
+                        List<String> log = Arrays.asList("x", null);
+                        List<Bank.Account> more = List.of(new Bank.Account("b", 1L));
+                        Bank.move(from, from, rule, log, more);
+                    }
+                }
+            "#]],
+        );
+    }
+
+    #[test]
+    fn receiver_calls_follow_the_constructor() {
+        let req = TestRequest {
+            classes: vec!["Account".into()],
+            method: "withdraw".into(),
+            is_static: false,
+            params: vec![("amount".into(), "int".into())],
+            args: vec![Int(1)],
+            outcome: Outcome::Throws("IllegalStateException".into()),
+            receiver_args: vec![("String".into(), Str("x".into()))],
+            receiver_calls: vec![
+                ("freeze".into(), vec![]),
+                ("rename".into(), vec![("String".into(), Str("y".into())), ("char".into(), Int(65))]),
+            ],
+            ..base()
+        };
+        check_method(
+            &req,
+            expect![[r#"
+                @Test
+                void withdraw_reachesLine12() {
+                    // Reaches line 12: return -x;
+                    // Path: x < 0
+                    Account obj = new Account("x");
+                    obj.freeze();
+                    obj.rename("y", 'A');
+                    assertThrows(IllegalStateException.class, () -> obj.withdraw(1));
+                }
+            "#]],
+        );
+    }
+
+    #[test]
     fn junit4_class() {
         let req = TestRequest {
             method: "half".into(),
