@@ -8,11 +8,11 @@
 use std::time::{Duration, Instant};
 
 use jreach_ir::interp::{self, End, Value};
-use jreach_ir::lower::{lower_method, LowerOptions, RECEIVER_AS_CONSTRUCTED};
-use jreach_ir::{BlockId, Function, LowerMode, Terminator, Ty};
+use jreach_ir::lower::{lower_method, LowerOptions};
+use jreach_ir::{BlockId, Function, LowerMode, SetupCall, Terminator, Ty};
 use jreach_smt::{solve_reach, SolveOptions, Verdict};
 use jreach_syntax::{find_target, MethodInfo, SourceFile, Target, TargetError};
-use jreach_synth::{JUnit, JavaValue, Outcome, TestRequest};
+use jreach_synth::{JUnit, JavaCall, JavaValue, Outcome, TestRequest};
 
 /// Which resolution answers the reachability question.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
@@ -91,16 +91,17 @@ pub fn gen(file: &SourceFile, line: usize, opts: &GenOptions) -> Result<GenResul
     let mut k = opts.unroll.min(2);
     let mut last_blockers: Vec<String> = vec![];
     let mut replay_failure: Option<String> = None;
-    let mut receiver_calls = false;
+    let mut setup_calls = false;
     loop {
         let lopts = LowerOptions {
             mode: LowerMode::Synthesis { unroll: k },
             inline_depth: opts.inline_depth,
             receiver_ctor: receiver_ctor.as_ref().map(|c| c.range.clone()),
-            receiver_calls,
+            setup_calls,
             ..Default::default()
         };
         let f = lower_method(file, m, &lopts);
+        let calls_possible = f.setup.calls_possible;
         if let Some(why) = unmodelled_params(&f) {
             return Ok(GenResult::Unknown(why));
         }
@@ -135,10 +136,10 @@ pub fn gen(file: &SourceFile, line: usize, opts: &GenOptions) -> Result<GenResul
             k = (k * 4).min(opts.unroll);
             continue;
         }
-        // The receiver as its constructor leaves it does not reach the target: let the test call
-        // the class's other methods on it first.
-        if !receiver_calls && last_blockers.iter().any(|b| b == RECEIVER_AS_CONSTRUCTED) {
-            receiver_calls = true;
+        // Objects as their constructors leave them do not reach the target: let the test call
+        // methods on them first.
+        if !setup_calls && calls_possible {
+            setup_calls = true;
             continue;
         }
         break;
@@ -327,7 +328,13 @@ fn replay(
         .built_params
         .iter()
         .flat_map(|b| std::iter::once(b.how).chain(b.args.iter().map(|(i, _)| *i)))
-        .chain(setup.receiver_calls.iter().flat_map(|c| std::iter::once(c.flag).chain(c.args.iter().map(|(i, _)| *i))))
+        .chain(
+            setup
+                .receiver_calls
+                .iter()
+                .chain(setup.built_params.iter().flat_map(|b| &b.calls))
+                .flat_map(|c| std::iter::once(c.flag).chain(c.args.iter().map(|(i, _)| *i))),
+        )
         .chain(setup.lambda_params.iter().flat_map(|l| std::iter::once(l.present).chain(l.returns)))
         .chain(setup.list_params.iter().flat_map(|l| [l.present, l.size].into_iter().chain(l.elems.iter().copied())))
         .collect();
@@ -403,14 +410,14 @@ fn replay(
         path_condition: path,
         junit: opts.junit,
         receiver_args,
-        receiver_calls: receiver_calls(f, args)?,
+        receiver_calls: setup_calls(&f.setup.receiver_calls, f, args)?,
     })
 }
 
-/// The calls a test makes on the receiver before the call under test.
-fn receiver_calls(f: &Function, args: &[Value]) -> Result<Vec<(String, Vec<(String, JavaValue)>)>, String> {
+/// The calls among `calls` that the test makes before the call under test, with their arguments.
+fn setup_calls(calls: &[SetupCall], f: &Function, args: &[Value]) -> Result<Vec<JavaCall>, String> {
     let mut out = Vec::new();
-    for call in &f.setup.receiver_calls {
+    for call in calls {
         if !matches!(args[call.flag], Value::Bool(true)) {
             continue;
         }
@@ -489,7 +496,11 @@ fn built_value(b: &jreach_ir::BuiltParam, f: &Function, args: &[Value]) -> Resul
                 };
                 ctor_args.push((ty.clone(), j));
             }
-            JavaValue::Constructed { class: f.classes[b.class as usize].name.clone(), args: ctor_args }
+            JavaValue::Constructed {
+                class: f.classes[b.class as usize].name.clone(),
+                args: ctor_args,
+                calls: setup_calls(&b.calls, f, args)?,
+            }
         }
         k => match b.aliases.get((k - 2) as usize) {
             // The same object as an earlier parameter (null when that one is null).

@@ -35,7 +35,17 @@ fn receiver_state_left_by_other_methods() {
 fn parameters_in_states_their_constructor_does_not_leave() {
     // `b.set(-1)` makes the line run; a Box fresh from its constructor never does.
     let src = "public class T {\n  public static class Box {\n    private int v;\n    public Box(int v) { if (v < 0) throw new IllegalArgumentException(); this.v = v; }\n    public void set(int x) { v = x; }\n    public int get() { return v; }\n  }\n  public static int f(Box b) {\n    if (b != null && b.get() < 0) {\n      return 1;\n    }\n    return 0;\n  }\n}\n";
-    assert_not_unreachable(src, 10);
+    match answer(src, 10) {
+        GenResult::Test(req) => {
+            let jreach_synth::JavaValue::Constructed { calls, .. } = &req.args[0] else { panic!("{req:?}") };
+            assert_eq!(calls.len(), 1, "{req:?}");
+            assert_eq!(calls[0].0, "set");
+        }
+        other => panic!("{other:?}"),
+    }
+    // Without a setter a test can call, no test; and still no claim that the line is dead.
+    let src = src.replace("public void set(int x)", "public void set(Object o, int x)");
+    assert_not_unreachable(&src, 10);
 }
 
 #[test]

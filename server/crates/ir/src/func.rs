@@ -573,9 +573,12 @@ pub struct Function {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Setup {
     pub built_params: Vec<BuiltParam>,
-    pub receiver_calls: Vec<ReceiverCall>,
+    pub receiver_calls: Vec<SetupCall>,
     pub lambda_params: Vec<LambdaParam>,
     pub list_params: Vec<ListParam>,
+    /// Whether lowering again with `setup_calls` would let the test call methods on the
+    /// objects it creates (there are candidates, and this lowering did not offer them).
+    pub calls_possible: bool,
 }
 
 /// The name of the class description of `java.util.List`.
@@ -621,11 +624,14 @@ pub struct BuiltParam {
     /// The indices of the constructor's arguments, with their Java types.
     pub args: Vec<(usize, String)>,
     pub aliases: Vec<usize>,
+    /// Methods the test may call on the new object before the call under test.
+    pub calls: Vec<SetupCall>,
 }
 
-/// A method a test calls on the receiver after creating it and before the call under test.
+/// A method a test may call on an object it created (the receiver, or a parameter), before the
+/// call under test.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ReceiverCall {
+pub struct SetupCall {
     pub method: String,
     /// The index of the `Bool` parameter saying whether the call is made.
     pub flag: usize,

@@ -33,10 +33,10 @@ pub struct LowerOptions {
     /// the receiver with (its parameters become inputs after the method's own); `None`: the
     /// no-argument constructor.
     pub receiver_ctor: Option<std::ops::Range<usize>>,
-    /// For an instance method in synthesis: whether a test may call the class's other methods
-    /// that assign fields on the receiver (each at most once, in declaration order) before the
-    /// call under test.
-    pub receiver_calls: bool,
+    /// Synthesis: whether a test may call methods that assign fields on the objects it creates
+    /// (the receiver, parameters created with a constructor) before the call under test: each
+    /// at most once, in declaration order.
+    pub setup_calls: bool,
 }
 
 impl Default for LowerOptions {
@@ -46,7 +46,7 @@ impl Default for LowerOptions {
             inline_depth: 8,
             max_values: 400_000,
             receiver_ctor: None,
-            receiver_calls: false,
+            setup_calls: false,
         }
     }
 }
@@ -80,12 +80,12 @@ fn test_ctor(classes: &Classes, methods: &[MethodInfo], c: u16) -> Option<Method
         .cloned()
 }
 
-/// Methods a test may call on the receiver of `method` before calling it: the class's other
-/// accessible instance methods that assign a field, with arguments of primitive or String types,
-/// at most four, in declaration order.
-fn receiver_call_candidates(file: &SourceFile, method: &MethodInfo, classes: &Classes) -> Vec<MethodInfo> {
+/// Methods a test may call on an object of class `c` it created, before calling `method`: the
+/// class's accessible instance methods (other than `method`) that assign a field, with arguments
+/// of primitive or String types, at most four, in declaration order.
+fn setup_call_candidates(file: &SourceFile, c: u16, method: &MethodInfo, classes: &Classes) -> Vec<MethodInfo> {
     let src = file.text.as_str();
-    let Some(c) = classes.by_name.get(&method.classes.join(".")).copied() else { return vec![] };
+    let class_name = &classes.descs[c as usize].name;
     let fields: Vec<&str> = classes.descs[c as usize].fields.iter().map(|f| f.name.as_str()).collect();
     let assigns_field = |m: &MethodInfo| {
         let mut stack = vec![m.body_node(file)];
@@ -112,12 +112,12 @@ fn receiver_call_candidates(file: &SourceFile, method: &MethodInfo, classes: &Cl
     MethodInfo::all(file)
         .into_iter()
         .filter(|m| {
-            m.classes == method.classes
+            m.classes.join(".") == *class_name
                 && !m.is_constructor
                 && !m.is_static
                 && !m.is_private
                 && !m.has_error
-                && m.name != method.name
+                && !(m.name == method.name && m.classes == method.classes)
                 && m.params.iter().all(|p| writable(&p.ty))
                 && assigns_field(m)
         })
@@ -142,8 +142,30 @@ fn list_element(classes: &Classes, methods: &[MethodInfo], java_ty: &str) -> Opt
     }
 }
 
-fn ctor_class(built: &[(BuiltParam, MethodInfo)], param: usize) -> usize {
-    built.iter().find(|(b, _)| b.param == param).map(|(b, _)| b.class as usize).unwrap_or(0)
+/// Adds the inputs of optional calls `candidates` (`{prefix}pre.m` whether to call `m`, then
+/// its arguments) to `params`.
+fn setup_call_inputs(
+    params: &mut Vec<ParamInfo>,
+    prefix: &str,
+    candidates: Vec<MethodInfo>,
+    classes: &Classes,
+) -> Vec<(SetupCall, MethodInfo)> {
+    let mut out = Vec::new();
+    for m in candidates {
+        let flag = params.len();
+        params.push(ParamInfo { name: format!("{prefix}pre.{}", m.name), ty: Ty::Bool, java_ty: "boolean".into() });
+        let mut args = Vec::new();
+        for a in &m.params {
+            args.push((params.len(), a.ty.clone()));
+            params.push(ParamInfo {
+                name: format!("{prefix}pre.{}.{}", m.name, a.name),
+                ty: classes.ty_of(&a.ty),
+                java_ty: a.ty.clone(),
+            });
+        }
+        out.push((SetupCall { method: m.name.clone(), flag, args }, m));
+    }
+    out
 }
 
 /// Lowers `method` of `file`.
@@ -169,25 +191,16 @@ pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions)
         }));
     }
     let receiver_end = params.len();
+    let synthesis = matches!(opts.mode, LowerMode::Synthesis { .. });
+    let mut calls_possible = false;
     let mut receiver_calls = Vec::new();
-    if opts.receiver_calls
-        && matches!(opts.mode, LowerMode::Synthesis { .. })
-        && !method.is_static
-        && !method.is_constructor
-    {
-        for m in receiver_call_candidates(file, method, &classes) {
-            let flag = params.len();
-            params.push(ParamInfo { name: format!("pre.{}", m.name), ty: Ty::Bool, java_ty: "boolean".into() });
-            let mut args = Vec::new();
-            for a in &m.params {
-                args.push((params.len(), a.ty.clone()));
-                params.push(ParamInfo {
-                    name: format!("pre.{}.{}", m.name, a.name),
-                    ty: classes.ty_of(&a.ty),
-                    java_ty: a.ty.clone(),
-                });
+    if synthesis && !method.is_static && !method.is_constructor {
+        if let Some(c) = classes.by_name.get(&method.classes.join(".")).copied() {
+            let candidates = setup_call_candidates(file, c, method, &classes);
+            calls_possible |= !opts.setup_calls && !candidates.is_empty();
+            if opts.setup_calls {
+                receiver_calls = setup_call_inputs(&mut params, "", candidates, &classes);
             }
-            receiver_calls.push((ReceiverCall { method: m.name.clone(), flag, args }, m));
         }
     }
     // Synthesis: parameters of the file's classes that a test creates with a constructor; the
@@ -238,7 +251,16 @@ pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions)
                     java_ty: a.ty.clone(),
                 });
             }
-            built.push((BuiltParam { param: i, class: c, how, args, aliases: vec![] }, ctor));
+            let mut calls = vec![];
+            if i < own_params {
+                let candidates = setup_call_candidates(file, c, method, &classes);
+                calls_possible |= !opts.setup_calls && !candidates.is_empty();
+                if opts.setup_calls {
+                    let prefix = format!("{}.", params[i].name);
+                    calls = setup_call_inputs(&mut params, &prefix, candidates, &classes);
+                }
+            }
+            built.push((BuiltParam { param: i, class: c, how, args, aliases: vec![], calls: vec![] }, ctor, calls));
         }
         for i in 0..own_params {
             let Ty::Obj(c) = params[i].ty else { continue };
@@ -321,8 +343,8 @@ pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions)
                 ));
                 continue;
             }
-            if let Some((_, ctor)) = built.iter().find(|(b, _)| b.param == i) {
-                let d = &lw.classes.descs[ctor_class(&built, i)];
+            if let Some((b, ctor, _)) = built.iter().find(|(b, _, _)| b.param == i) {
+                let d = &lw.classes.descs[b.class as usize];
                 lw.b.add_proof_blocker(format!(
                     "a test creates a {} only with its constructor {}(...)",
                     d.name, ctor.name
@@ -375,26 +397,35 @@ pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions)
     let at = method.node(file);
     let mut values = inputs.clone();
     let mut built_objects: Vec<ValueId> = Vec::new();
-    for (bp, ctor) in &built {
+    for (bp, ctor, calls) in &built {
         let name = &params[bp.param].name;
         let args = bp.args.iter().map(|(i, _)| inputs[*i]).collect();
         let earlier: Vec<ValueId> = built
             .iter()
             .zip(&built_objects)
-            .filter(|((b, _), _)| bp.aliases.contains(&b.param))
+            .filter(|((b, _, _), _)| bp.aliases.contains(&b.param))
             .map(|(_, v)| *v)
             .collect();
         if lw.cur.is_none() {
             break;
         }
-        let v = lw.build_param(bp.class, ctor, inputs[bp.how], args, &earlier, at);
+        let calls: Vec<(ValueId, Vec<ValueId>, &MethodInfo)> =
+            calls.iter().map(|(c, m)| (inputs[c.flag], c.args.iter().map(|(i, _)| inputs[*i]).collect(), m)).collect();
+        let v = lw.build_param(bp.class, ctor, inputs[bp.how], args, &calls, &earlier, at);
         built_objects.push(v);
         values[bp.param] = v;
         if let (Some(_), Some(l)) = (lw.cur, lw.scopes[0].get(name).copied()) {
             lw.assign(l.var, v);
         }
     }
-    lw.b.setup_mut().built_params = built.into_iter().map(|(b, _)| b).collect();
+    lw.b.setup_mut().built_params = built
+        .into_iter()
+        .map(|(mut b, _, calls)| {
+            b.calls = calls.into_iter().map(|(c, _)| c).collect();
+            b
+        })
+        .collect();
+    lw.b.setup_mut().calls_possible = calls_possible;
     for l in &lambda_params {
         if lw.cur.is_none() {
             break;
@@ -438,7 +469,7 @@ pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions)
                 break;
             }
             let args = call.args.iter().map(|(i, _)| inputs[*i]).collect();
-            lw.optional_call(m, inputs[call.flag], args, at);
+            lw.optional_call(None, m, inputs[call.flag], args, at);
         }
         lw.b.setup_mut().receiver_calls = receiver_calls.into_iter().map(|(c, _)| c).collect();
     }
@@ -3429,13 +3460,21 @@ impl<'t> Lowerer<'t> {
         }
     }
 
-    /// `if (flag) m(args);` on the receiver, the result dropped.
-    fn optional_call(&mut self, m: &MethodInfo, flag: ValueId, args: Vec<ValueId>, at: Node<'t>) {
+    /// `if (flag) o.m(args);` on object `on` (`None`: the receiver), the result dropped.
+    fn optional_call(
+        &mut self,
+        on: Option<(ValueId, u16)>,
+        m: &MethodInfo,
+        flag: ValueId,
+        args: Vec<ValueId>,
+        at: Node<'t>,
+    ) {
         let call = self.b.create_block();
         let join = self.b.create_block();
         self.branch(flag, call, join, None);
         self.b.seal(call);
         self.cur = Some(call);
+        self.next_this = on;
         self.inline(m, args, at);
         if self.cur.is_some() {
             self.jump(join);
@@ -3445,13 +3484,16 @@ impl<'t> Lowerer<'t> {
     }
 
     /// A parameter of class `c` a test creates with constructor `ctor`: null when `how` is 0,
-    /// `new C(args)` when 1, the object of `earlier[k]` when `2 + k`; other values end the path.
+    /// `new C(args)` followed by the optional `calls` when 1, the object of `earlier[k]` when
+    /// `2 + k`; other values end the path.
+    #[allow(clippy::too_many_arguments)]
     fn build_param(
         &mut self,
         c: u16,
         ctor: &MethodInfo,
         how: ValueId,
         args: Vec<ValueId>,
+        calls: &[(ValueId, Vec<ValueId>, &MethodInfo)],
         earlier: &[ValueId],
         at: Node<'t>,
     ) -> ValueId {
@@ -3466,6 +3508,12 @@ impl<'t> Lowerer<'t> {
         self.b.seal(other_b);
         self.cur = Some(new_b);
         let r = self.construct(c, ctor, args, at);
+        for (flag, args, m) in calls {
+            if self.cur.is_none() {
+                break;
+            }
+            self.optional_call(Some((r, c)), m, *flag, args.clone(), at);
+        }
         if self.cur.is_some() {
             self.assign(var, r);
             self.jump(join);

@@ -65,6 +65,8 @@ pub enum JavaValue {
     Constructed {
         class: String,
         args: Vec<(String, JavaValue)>,
+        /// Methods the test calls on it next (it is then held in a local).
+        calls: Vec<JavaCall>,
     },
     /// The same object as the argument at this index.
     SameAs(usize),
@@ -147,5 +149,9 @@ pub struct TestRequest {
     pub receiver_args: Vec<(String, JavaValue)>,
     /// For an instance method: the methods called on the receiver after creating it, with their
     /// arguments as (Java type, value).
-    pub receiver_calls: Vec<(String, Vec<(String, JavaValue)>)>,
+    pub receiver_calls: Vec<JavaCall>,
 }
+
+/// A method call a test makes to set an object up: the method and its arguments as (Java type,
+/// value).
+pub type JavaCall = (String, Vec<(String, JavaValue)>);

@@ -47,7 +47,7 @@ pub fn literal(v: &JavaValue) -> String {
         JavaValue::Null => "null".into(),
         JavaValue::Object { class, .. } => format!("new {class}()"),
         JavaValue::ObjectRef(_) | JavaValue::SameAs(_) => "null".into(),
-        JavaValue::Constructed { class, args } => {
+        JavaValue::Constructed { class, args, .. } => {
             let args: Vec<String> = args.iter().map(|(ty, v)| literal_as(ty, v)).collect();
             format!("new {class}({})", args.join(", "))
         }

@@ -135,9 +135,12 @@ pub(crate) fn method_parts(req: &TestRequest, junit: JUnit) -> Parts {
         }
     }
     let used: BTreeSet<&str> = args.iter().filter_map(|a| a.local.as_deref()).collect();
-    for arg in &args {
+    for (arg, v) in args.iter().zip(&req.args) {
         if let (Some(local), Some(ty)) = (&arg.local, &arg.decl_ty) {
             parts.lines.push(format!("{ty} {local} = {};", arg.literal));
+            if let JavaValue::Constructed { calls, .. } = v {
+                parts.lines.extend(call_lines(local, calls));
+            }
         }
     }
     let arg_list =
@@ -155,10 +158,7 @@ pub(crate) fn method_parts(req: &TestRequest, junit: JUnit) -> Parts {
         let receiver = fresh_name("obj", |n| used.contains(n));
         let ctor_args: Vec<String> = req.receiver_args.iter().map(|(ty, v)| literal_as(ty, v)).collect();
         parts.lines.push(format!("{class} {receiver} = new {class}({});", ctor_args.join(", ")));
-        for (method, args) in &req.receiver_calls {
-            let args: Vec<String> = args.iter().map(|(ty, v)| literal_as(ty, v)).collect();
-            parts.lines.push(format!("{receiver}.{method}({});", args.join(", ")));
-        }
+        parts.lines.extend(call_lines(&receiver, &req.receiver_calls));
         format!("{receiver}.{}({arg_list})", req.method)
     };
 
@@ -173,6 +173,17 @@ pub(crate) fn method_parts(req: &TestRequest, junit: JUnit) -> Parts {
     }
     parts.lines.push(stmt);
     parts
+}
+
+/// `local.m(args);` for each call.
+fn call_lines(local: &str, calls: &[crate::JavaCall]) -> Vec<String> {
+    calls
+        .iter()
+        .map(|(method, args)| {
+            let args: Vec<String> = args.iter().map(|(ty, v)| literal_as(ty, v)).collect();
+            format!("{local}.{method}({});", args.join(", "))
+        })
+        .collect()
 }
 
 /// The final statement and the assertion method it uses.
@@ -266,7 +277,9 @@ fn arguments(req: &TestRequest) -> Vec<Arg> {
         };
         args.push(Arg { literal, local: None, decl_ty });
     }
-    let use_locals = req.params.len() >= 2 || args.iter().any(|a| a.literal.len() > INLINE_MAX);
+    let set_up = |v: &JavaValue| matches!(v, JavaValue::Constructed { calls, .. } if !calls.is_empty());
+    let use_locals =
+        req.params.len() >= 2 || args.iter().any(|a| a.literal.len() > INLINE_MAX) || req.args.iter().any(set_up);
     if !use_locals {
         return args;
     }
@@ -791,6 +804,7 @@ mod tests {
         let account = |owner: &str, cents: i32| Constructed {
             class: "Bank.Account".into(),
             args: vec![("String".into(), Str(owner.into())), ("long".into(), Int(cents))],
+            calls: vec![],
         };
         let req = TestRequest {
             classes: vec!["Bank".into()],
