@@ -337,9 +337,16 @@ fn replay(
         )
         .chain(setup.lambda_params.iter().flat_map(|l| std::iter::once(l.present).chain(l.returns)))
         .chain(setup.list_params.iter().flat_map(|l| [l.present, l.size].into_iter().chain(l.elems.iter().copied())))
+        .chain(setup.map_params.iter().flat_map(|m| {
+            [m.present, m.size].into_iter().chain(m.keys.iter().copied()).chain(m.values.iter().copied())
+        }))
         .collect();
     for (i, (p, a)) in f.params.iter().zip(args).enumerate() {
         if setup_inputs.contains(&i) {
+            continue;
+        }
+        if let Some(m) = setup.map_params.iter().find(|m| m.param == i) {
+            java_args.push(map_value(m, f, args)?);
             continue;
         }
         if let Some(l) = setup.list_params.iter().find(|l| l.param == i) {
@@ -445,17 +452,33 @@ fn list_value(l: &jreach_ir::ListParam, f: &Function, args: &[Value]) -> Result<
         Value::Int(_, n) if (0..=l.elems.len() as i64).contains(&n) => n as usize,
         ref other => return Err(format!("a list of {other} elements")),
     };
-    let mut items = Vec::new();
-    for &i in &l.elems[..size] {
-        let item = match f.setup.built_params.iter().find(|b| b.param == i) {
-            Some(b) => built_value(b, f, args)?,
-            None => java_value(&args[i], f.params[i].ty, f).ok_or_else(|| {
-                format!("jreach cannot write the input `{}` ({}) into a test", f.params[i].name, args[i])
-            })?,
-        };
-        items.push(item);
-    }
+    let items = l.elems[..size].iter().map(|&i| element_value(i, f, args)).collect::<Result<_, _>>()?;
     Ok(JavaValue::List { elem_ty: l.elem_java.clone(), items })
+}
+
+/// The map (or null) a test passes for a `Map` parameter.
+fn map_value(m: &jreach_ir::MapParam, f: &Function, args: &[Value]) -> Result<JavaValue, String> {
+    if !matches!(args[m.present], Value::Bool(true)) {
+        return Ok(JavaValue::Null);
+    }
+    let size = match args[m.size] {
+        Value::Int(_, n) if (0..=m.keys.len() as i64).contains(&n) => n as usize,
+        ref other => return Err(format!("a map of {other} entries")),
+    };
+    let mut entries = Vec::new();
+    for k in 0..size {
+        entries.push((element_value(m.keys[k], f, args)?, element_value(m.values[k], f, args)?));
+    }
+    Ok(JavaValue::Map { key_ty: m.key_java.clone(), value_ty: m.value_java.clone(), entries })
+}
+
+/// The value of input `i`, an element of a list or map.
+fn element_value(i: usize, f: &Function, args: &[Value]) -> Result<JavaValue, String> {
+    match f.setup.built_params.iter().find(|b| b.param == i) {
+        Some(b) => built_value(b, f, args),
+        None => java_value(&args[i], f.params[i].ty, f)
+            .ok_or_else(|| format!("jreach cannot write the input `{}` ({}) into a test", f.params[i].name, args[i])),
+    }
 }
 
 /// The lambda (or null) a test passes for a parameter of a functional interface.

@@ -338,7 +338,12 @@ impl ClassDesc {
     /// Objects whose state no call can change (enum constants, boxed values, and the lists
     /// synthesis creates with `List.of`).
     pub fn is_immutable(&self) -> bool {
-        self.is_enum() || self.boxes.is_some() || self.is_list()
+        self.is_enum() || self.boxes.is_some() || self.is_list() || self.is_map()
+    }
+
+    /// `java.util.Map`, whose objects synthesis models as up to [`MAP_CAPACITY`] entries.
+    pub fn is_map(&self) -> bool {
+        self.name == MAP_CLASS
     }
 
     /// `java.util.List`, whose objects synthesis models as up to [`LIST_CAPACITY`] elements.
@@ -576,6 +581,7 @@ pub struct Setup {
     pub receiver_calls: Vec<SetupCall>,
     pub lambda_params: Vec<LambdaParam>,
     pub list_params: Vec<ListParam>,
+    pub map_params: Vec<MapParam>,
     /// Whether lowering again with `setup_calls` would let the test call methods on the
     /// objects it creates (there are candidates, and this lowering did not offer them).
     pub calls_possible: bool,
@@ -586,6 +592,28 @@ pub const LIST_CLASS: &str = "java.util.List";
 
 /// The most elements of a list synthesis creates.
 pub const LIST_CAPACITY: usize = 4;
+
+/// The name of the class description of `java.util.Map`.
+pub const MAP_CLASS: &str = "java.util.Map";
+
+/// The most entries of a map synthesis creates.
+pub const MAP_CAPACITY: usize = 3;
+
+/// A parameter of type `Map<K, V>` that a test passes as `Map.of(...)`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MapParam {
+    pub param: usize,
+    /// The index of the `Bool` parameter: a map (true) or null.
+    pub present: usize,
+    /// The index of the `Int` parameter holding the number of entries.
+    pub size: usize,
+    /// The indices of the parameters holding the keys and the values ([`MAP_CAPACITY`] each).
+    pub keys: Vec<usize>,
+    pub values: Vec<usize>,
+    /// The key and value types as Java code outside the class names them.
+    pub key_java: String,
+    pub value_java: String,
+}
 
 /// A parameter of type `List<E>` that a test passes as `List.of(...)`.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -21,6 +21,8 @@ use crate::exceptions::is_subclass;
 use crate::func::*;
 use crate::types::{is_builder_type, normalize, ArrTy, Const, Ty};
 
+mod collections;
+
 /// How to lower.
 #[derive(Clone, Debug)]
 pub struct LowerOptions {
@@ -117,12 +119,39 @@ fn setup_call_candidates(file: &SourceFile, c: u16, method: &MethodInfo, classes
                 && !m.is_static
                 && !m.is_private
                 && !m.has_error
-                && !(m.name == method.name && m.classes == method.classes)
+                && (m.name != method.name || m.classes != method.classes)
                 && m.params.iter().all(|p| writable(&p.ty))
                 && assigns_field(m)
         })
         .take(4)
         .collect()
+}
+
+/// The key and value types of a `Map<K, V>` parameter synthesis can fill (keys: strings, boxed
+/// values, enums; values: what a list element can be), each with its Java name.
+#[allow(clippy::type_complexity)]
+fn map_entry(classes: &Classes, methods: &[MethodInfo], java_ty: &str) -> Option<((Ty, String), (Ty, String))> {
+    let args = java_ty.split_once('<')?.1.rsplit_once('>')?.0;
+    // The comma between K and V at nesting depth 0.
+    let mut depth = 0;
+    let split = args.char_indices().find(|(_, ch)| {
+        match ch {
+            '<' => depth += 1,
+            '>' => depth -= 1,
+            _ => {}
+        }
+        *ch == ',' && depth == 0
+    })?;
+    let (k, v) = (args[..split.0].trim(), args[split.0 + 1..].trim());
+    let key = match classes.ty_of(k) {
+        Ty::Str => (Ty::Str, "String".to_string()),
+        Ty::Obj(c) if classes.descs[c as usize].boxes.is_some() || classes.descs[c as usize].is_enum() => {
+            (Ty::Obj(c), classes.descs[c as usize].name.clone())
+        }
+        _ => return None,
+    };
+    let value = list_element(classes, methods, &format!("List<{v}>"))?;
+    Some((key, value))
 }
 
 /// The element type of a `List<E>` parameter synthesis can fill, with the name Java code outside
@@ -208,6 +237,7 @@ pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions)
     let mut built = Vec::new();
     let mut lambda_params = Vec::new();
     let mut list_params = Vec::new();
+    let mut map_params = Vec::new();
     if matches!(opts.mode, LowerMode::Synthesis { .. }) {
         let all = MethodInfo::all(file);
         for i in 0..own_params {
@@ -232,7 +262,42 @@ pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions)
             }
             list_params.push(ListParam { param: i, present, size, elems, elem_java });
         }
-        let elements: Vec<usize> = list_params.iter().flat_map(|l: &ListParam| l.elems.clone()).collect();
+        for i in 0..own_params {
+            let Ty::Obj(c) = params[i].ty else { continue };
+            if !classes.descs[c as usize].is_map() {
+                continue;
+            }
+            let Some(((key_ty, key_java), (value_ty, value_java))) = map_entry(&classes, &all, &params[i].java_ty)
+            else {
+                continue;
+            };
+            let name = params[i].name.clone();
+            let present = params.len();
+            params.push(ParamInfo { name: built_param_name(&name, "map"), ty: Ty::Bool, java_ty: "boolean".into() });
+            let size = params.len();
+            params.push(ParamInfo { name: built_param_name(&name, "size"), ty: Ty::Int, java_ty: "int".into() });
+            let (mut keys, mut values) = (Vec::new(), Vec::new());
+            for k in 0..MAP_CAPACITY {
+                keys.push(params.len());
+                params.push(ParamInfo {
+                    name: built_param_name(&name, &format!("key{k}")),
+                    ty: key_ty,
+                    java_ty: key_java.clone(),
+                });
+                values.push(params.len());
+                params.push(ParamInfo {
+                    name: built_param_name(&name, &format!("value{k}")),
+                    ty: value_ty,
+                    java_ty: value_java.clone(),
+                });
+            }
+            map_params.push(MapParam { param: i, present, size, keys, values, key_java, value_java });
+        }
+        let elements: Vec<usize> = list_params
+            .iter()
+            .flat_map(|l: &ListParam| l.elems.clone())
+            .chain(map_params.iter().flat_map(|m: &MapParam| m.values.clone()))
+            .collect();
         for i in (0..own_params).chain(elements) {
             let Ty::Obj(c) = params[i].ty else { continue };
             let Some(ctor) = test_ctor(&classes, &all, c) else { continue };
@@ -317,6 +382,7 @@ pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions)
         next_this: None,
         lambdas: vec![],
         lists: vec![],
+        maps: vec![],
         classes,
     };
     lw.b.set_classes(lw.classes.descs.clone());
@@ -333,6 +399,12 @@ pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions)
             if list_params.iter().any(|l| l.param == i) {
                 lw.b.add_proof_blocker(format!(
                     "a test passes a List only as List.of(...) with at most {LIST_CAPACITY} elements"
+                ));
+                continue;
+            }
+            if map_params.iter().any(|m| m.param == i) {
+                lw.b.add_proof_blocker(format!(
+                    "a test passes a Map only as Map.of(...) with at most {MAP_CAPACITY} entries"
                 ));
                 continue;
             }
@@ -462,6 +534,18 @@ pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions)
         lw.assign(var, v);
     }
     lw.b.setup_mut().list_params = list_params;
+    for m in &map_params {
+        if lw.cur.is_none() {
+            break;
+        }
+        let ty = params[m.param].ty;
+        let keys: Vec<ValueId> = m.keys.iter().map(|i| values[*i]).collect();
+        let vals: Vec<ValueId> = m.values.iter().map(|i| values[*i]).collect();
+        let v = lw.map_input(ty, inputs[m.present], inputs[m.size], keys, vals, at);
+        let var = lw.scopes[0][&params[m.param].name].var;
+        lw.assign(var, v);
+    }
+    lw.b.setup_mut().map_params = map_params;
     if has_this && lw.cur.is_some() {
         lw.init_this_fields(method, receiver_ctor.as_ref().map(|c| (c, receiver_args)));
         for (call, m) in &receiver_calls {
@@ -580,6 +664,23 @@ struct Lowerer<'t> {
     lambdas: Vec<(u16, ValueId, Option<ValueId>)>,
     /// Synthesis: the lists passed as parameters.
     lists: Vec<ListModel>,
+    /// Synthesis: the maps passed as parameters.
+    maps: Vec<MapModel>,
+}
+
+/// A field of an object: the object, its class, the field's index and type.
+type FieldSlot = (ValueId, u16, u16, Ty);
+
+/// A map parameter in synthesis: an object that stands for `Map.of(keys[0], values[0], ...)`
+/// with `size` entries.
+#[derive(Clone, Debug)]
+struct MapModel {
+    obj: ValueId,
+    size: ValueId,
+    keys: Vec<ValueId>,
+    values: Vec<ValueId>,
+    key_ty: Ty,
+    value_ty: Ty,
 }
 
 /// A list parameter in synthesis: an object that stands for `List.of(elems[..size])`.
@@ -2128,8 +2229,8 @@ impl<'t> Lowerer<'t> {
             ("field_access", None) => this_field_name(l, self.src).and_then(|f| self.this_obj_field(f)),
             _ => None,
         };
-        if let Some((o, c, i, ty)) = obj_field {
-            return self.field_store(o, c, i, ty, op, r, e);
+        if let Some(slot) = obj_field {
+            return self.field_store(slot, op, r, e);
         }
         let Some(local) = local else {
             // A field or array element: the store is not tracked (fields are read as unknowns).
@@ -2196,8 +2297,8 @@ impl<'t> Lowerer<'t> {
             ("field_access", None) => this_field_name(target, self.src).and_then(|f| self.this_obj_field(f)),
             _ => None,
         };
-        if let Some((o, c, i, ty)) = obj_field {
-            return self.field_update(o, c, i, ty, inc, prefix, e);
+        if let Some(slot) = obj_field {
+            return self.field_update(slot, inc, prefix, e);
         }
         let Some(local) = local else {
             if target.kind() == "array_access" {
@@ -2211,7 +2312,7 @@ impl<'t> Lowerer<'t> {
                         if let Some((i, ty)) = self.field_of(c, self.text(fnode)) {
                             self.note_receiver_alias(c);
                             self.check_object_not_null(ov, target);
-                            return self.field_update(ov, c, i, ty, inc, prefix, e);
+                            return self.field_update((ov, c, i, ty), inc, prefix, e);
                         }
                     }
                 }
@@ -2303,7 +2404,7 @@ impl<'t> Lowerer<'t> {
         let builder = object.and_then(|o| self.builder_root(o));
         let mut recv = None;
         if let Some(o) = object {
-            if !is_own && !(o.kind() == "identifier" && !self.names_value(self.text(o))) {
+            if !is_own && (o.kind() != "identifier" || self.names_value(self.text(o))) {
                 recv = Some(self.expr(o));
             }
         }
@@ -2312,6 +2413,9 @@ impl<'t> Lowerer<'t> {
             if let Ty::Obj(c) = self.ty(r) {
                 if self.classes.descs[c as usize].is_list() {
                     return self.list_call(r, name, &args, e, hint);
+                }
+                if self.classes.descs[c as usize].is_map() {
+                    return self.map_call(r, name, &args, e, hint);
                 }
                 if let Some(v) = self.lambda_call(r, c, name, &args, e) {
                     return v;
@@ -3160,7 +3264,7 @@ impl<'t> Lowerer<'t> {
         let Some((i, ty)) = self.field_of(c, field) else { return None };
         self.note_receiver_alias(c);
         self.check_object_not_null(o, l);
-        Some(self.field_store(o, c, i, ty, op, r, e))
+        Some(self.field_store((o, c, i, ty), op, r, e))
     }
 
     /// `new C()` of a class whose objects need nothing but their default field values.
@@ -3192,14 +3296,14 @@ impl<'t> Lowerer<'t> {
 
     /// Field `name` of `this` when `this` is an object in the field memories: the object, its
     /// class, the field's index and type.
-    fn this_obj_field(&self, name: &str) -> Option<(ValueId, u16, u16, Ty)> {
+    fn this_obj_field(&self, name: &str) -> Option<FieldSlot> {
         let (r, c) = self.this_obj()?;
         let (i, ty) = self.field_of(c, name)?;
         Some((r, c, i, ty))
     }
 
-    /// `o.f op= r` for field `i` of class `c` of an object known not to be null.
-    fn field_store(&mut self, o: ValueId, c: u16, i: u16, ty: Ty, op: &str, r: Node<'t>, e: Node<'t>) -> ValueId {
+    /// `o.f op= r` for field `i` of class `c` of an object `o` known not to be null.
+    fn field_store(&mut self, (o, c, i, ty): FieldSlot, op: &str, r: Node<'t>, e: Node<'t>) -> ValueId {
         let v = if op == "=" {
             let v = self.expr_as(r, Some(ty));
             self.convert(v, ty)
@@ -3217,7 +3321,7 @@ impl<'t> Lowerer<'t> {
     }
 
     /// `o.f++` (and the other increments) for an object known not to be null.
-    fn field_update(&mut self, o: ValueId, c: u16, i: u16, ty: Ty, inc: bool, prefix: bool, e: Node<'t>) -> ValueId {
+    fn field_update(&mut self, (o, c, i, ty): FieldSlot, inc: bool, prefix: bool, e: Node<'t>) -> ValueId {
         let mem = self.field_mem(c, i);
         let old = self.emit(Op::Obj(ObjOp::Get, vec![mem, o]), ty, Some(e));
         let p = Ty::promote1(ty);
@@ -3371,93 +3475,6 @@ impl<'t> Lowerer<'t> {
         self.b.seal(go);
         self.b.terminate(cut, Terminator::Cutoff(CutoffKind::Unsupported(why.to_string())));
         self.cur = Some(go);
-    }
-
-    /// The list parameters `o` may be, after ending the path when it is none of them (a list
-    /// from elsewhere is not modelled). `None` when there are none.
-    fn lists_of(&mut self, o: ValueId, e: Node<'t>) -> Option<Vec<ListModel>> {
-        let lists = self.lists.clone();
-        if lists.is_empty() {
-            self.unsupported("a List that is not a parameter");
-            return None;
-        }
-        self.check_object_not_null(o, e);
-        let mut other = self.konst(Const::Bool(true));
-        for l in &lists {
-            let differs = self.bin(BinOp::Ne, o, l.obj);
-            other = self.bin(BinOp::And, other, differs);
-        }
-        self.cut_if(other, "a List that is not a parameter");
-        Some(lists)
-    }
-
-    /// `f(list)` of the list `o` is, as a chain of selects.
-    fn per_list(&mut self, o: ValueId, lists: &[ListModel], f: &dyn Fn(&mut Self, &ListModel) -> ValueId) -> ValueId {
-        let mut v = f(self, lists.last().expect("at least one list"));
-        for l in lists.iter().rev().skip(1) {
-            let x = f(self, l);
-            let same = self.bin(BinOp::Eq, o, l.obj);
-            v = self.select(same, x, v);
-        }
-        v
-    }
-
-    /// Element `i` of a list (0 <= i < size checked by the caller).
-    fn list_element_at(&mut self, l: &ListModel, i: ValueId) -> ValueId {
-        let mut v = *l.elems.last().expect("a list has slots");
-        for (k, x) in l.elems.iter().enumerate().rev().skip(1) {
-            let kk = self.int(Ty::Int, k as i64);
-            let is_k = self.bin(BinOp::Eq, i, kk);
-            v = self.select(is_k, *x, v);
-        }
-        v
-    }
-
-    /// `o.name(args)` on a list parameter (synthesis): size, isEmpty, get, contains.
-    fn list_call(&mut self, o: ValueId, name: &str, args: &[ValueId], e: Node<'t>, hint: Option<Ty>) -> ValueId {
-        let unknown_ty = hint.unwrap_or(Ty::Ref);
-        let Some(lists) = self.lists_of(o, e) else { return self.opaque(format!("List.{name}"), unknown_ty, None) };
-        let same_elems = lists.iter().all(|l| l.elem_ty == lists[0].elem_ty);
-        let elem_ty = lists[0].elem_ty;
-        match (name, args.len()) {
-            ("size", 0) => self.per_list(o, &lists, &|_, l| l.size),
-            ("isEmpty", 0) => {
-                let size = self.per_list(o, &lists, &|_, l| l.size);
-                let zero = self.int(Ty::Int, 0);
-                self.bin(BinOp::Eq, size, zero)
-            }
-            ("get", 1) if same_elems && self.ty(args[0]).is_integral() && self.ty(args[0]) != Ty::Long => {
-                let i = self.convert(args[0], Ty::Int);
-                let size = self.per_list(o, &lists, &|_, l| l.size);
-                let zero = self.int(Ty::Int, 0);
-                let neg = self.bin(BinOp::Lt, i, zero);
-                let past = self.bin(BinOp::Ge, i, size);
-                let bad = self.bin(BinOp::Or, neg, past);
-                self.raise_if(bad, "IndexOutOfBoundsException", e);
-                self.per_list(o, &lists, &|lw, l| lw.list_element_at(l, i))
-            }
-            ("contains", 1) if same_elems && elem_ty == Ty::Str && self.ty(args[0]) == Ty::Str => {
-                // `List.of(...).contains(null)` throws; the lists tests create hold no null here.
-                let x = args[0];
-                let is_null = self.emit(Op::Str(StrOp::IsNull, vec![x]), Ty::Bool, None);
-                self.cut_if(is_null, "List.contains(null)");
-                self.per_list(o, &lists, &|lw, l| {
-                    let mut found = lw.konst(Const::Bool(false));
-                    for (k, el) in l.elems.iter().enumerate() {
-                        let kk = lw.int(Ty::Int, k as i64);
-                        let inside = lw.bin(BinOp::Lt, kk, l.size);
-                        let eq = lw.emit(Op::Str(StrOp::Equals, vec![x, *el]), Ty::Bool, None);
-                        let hit = lw.bin(BinOp::And, inside, eq);
-                        found = lw.bin(BinOp::Or, found, hit);
-                    }
-                    found
-                })
-            }
-            _ => {
-                self.unsupported(format!("List.{name} with these arguments is not modelled yet"));
-                self.opaque(format!("List.{name}"), unknown_ty, None)
-            }
-        }
     }
 
     /// `if (flag) o.m(args);` on object `on` (`None`: the receiver), the result dropped.
@@ -3790,19 +3807,6 @@ impl<'t> Lowerer<'t> {
         self.indexed_for(s, len, t.elem(), &load, label);
     }
 
-    /// `for (T x : list)` over a list parameter (synthesis).
-    fn list_for(&mut self, s: Node<'t>, o: ValueId, label: Option<String>) {
-        let Some(lists) = self.lists_of(o, s) else { return };
-        if lists.iter().any(|l| l.elem_ty != lists[0].elem_ty) {
-            self.unsupported("iterating lists of different element types");
-            return;
-        }
-        let len = self.per_list(o, &lists, &|_, l| l.size);
-        let load = move |lw: &mut Self, i: ValueId| lw.per_list(o, &lists, &|lw, l| lw.list_element_at(l, i));
-        let elem_ty = self.lists[0].elem_ty;
-        self.indexed_for(s, len, elem_ty, &load, label);
-    }
-
     /// An enhanced for over `len` elements, element `i` given by `load`.
     fn indexed_for(
         &mut self,
@@ -3965,12 +3969,15 @@ impl Classes {
             }
             stack.extend(named_children(n));
         }
-        // `java.util.List`, unless the file declares a class of that name.
-        if !out.by_name.contains_key("List") {
-            out.by_name.insert("List".into(), out.descs.len() as u16);
-            out.by_name.insert(LIST_CLASS.into(), out.descs.len() as u16);
+        // `java.util.List` and `java.util.Map`, unless the file declares classes of those names.
+        for (simple, qualified) in [("List", LIST_CLASS), ("Map", MAP_CLASS)] {
+            if out.by_name.contains_key(simple) {
+                continue;
+            }
+            out.by_name.insert(simple.into(), out.descs.len() as u16);
+            out.by_name.insert(qualified.into(), out.descs.len() as u16);
             out.descs.push(ClassDesc {
-                name: LIST_CLASS.into(),
+                name: qualified.into(),
                 fields: vec![],
                 buildable: false,
                 constants: vec![],
@@ -3979,7 +3986,7 @@ impl Classes {
             });
             out.constructible.push(false);
             out.bodies.push(None);
-            chains.push(vec![LIST_CLASS.into()]);
+            chains.push(vec![qualified.into()]);
         }
         boxes.sort();
         for name in boxes {

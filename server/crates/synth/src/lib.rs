@@ -76,6 +76,13 @@ pub enum JavaValue {
         elem_ty: String,
         items: Vec<JavaValue>,
     },
+    /// A map the test creates with `Map.of`: key and value types as Java code names them, and
+    /// the entries (keys distinct, nothing null).
+    Map {
+        key_ty: String,
+        value_ty: String,
+        entries: Vec<(JavaValue, JavaValue)>,
+    },
     /// A lambda implementing a functional interface (named as Java code names it) with `arity`
     /// parameters that returns one value, as (Java type, value); `None` for `void`.
     Lambda {

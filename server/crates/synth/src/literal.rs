@@ -61,6 +61,13 @@ pub fn literal(v: &JavaValue) -> String {
                 format!("List.of({})", list.join(", "))
             }
         }
+        JavaValue::Map { key_ty, value_ty, entries } => {
+            let items: Vec<String> = entries
+                .iter()
+                .map(|(k, v)| format!("{}, {}", literal_as(key_ty, k), literal_as(value_ty, v)))
+                .collect();
+            format!("Map.of({})", items.join(", "))
+        }
         JavaValue::Lambda { arity, returns, .. } => {
             let params = match arity {
                 0 => "()".to_string(),
@@ -172,6 +179,7 @@ impl Prim {
             | JavaValue::SameAs(_)
             | JavaValue::Lambda { .. }
             | JavaValue::List { .. }
+            | JavaValue::Map { .. }
             | JavaValue::EnumConstant { .. } => return None,
         })
     }
@@ -223,6 +231,7 @@ pub(crate) fn convert(v: &JavaValue, p: Prim) -> Option<JavaValue> {
         | JavaValue::SameAs(_)
         | JavaValue::Lambda { .. }
         | JavaValue::List { .. }
+        | JavaValue::Map { .. }
         | JavaValue::EnumConstant { .. } => return None,
     };
     // Java narrows floating point to byte, short and char through int.

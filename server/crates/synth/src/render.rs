@@ -115,11 +115,17 @@ pub(crate) fn method_parts(req: &TestRequest, junit: JUnit) -> Parts {
 
     parts.lines.extend(comment_lines(req));
     for v in &req.args {
-        if let JavaValue::List { items, .. } = v {
-            parts.imports.insert("java.util.List".to_string());
-            if items.contains(&JavaValue::Null) {
-                parts.imports.insert("java.util.Arrays".to_string());
+        match v {
+            JavaValue::List { items, .. } => {
+                parts.imports.insert("java.util.List".to_string());
+                if items.contains(&JavaValue::Null) {
+                    parts.imports.insert("java.util.Arrays".to_string());
+                }
             }
+            JavaValue::Map { .. } => {
+                parts.imports.insert("java.util.Map".to_string());
+            }
+            _ => {}
         }
     }
 
@@ -273,6 +279,7 @@ fn arguments(req: &TestRequest) -> Vec<Arg> {
             Some(JavaValue::Constructed { class, .. }) => Some(class.clone()),
             Some(JavaValue::Lambda { interface, .. }) => Some(interface.clone()),
             Some(JavaValue::List { elem_ty, .. }) => Some(format!("List<{elem_ty}>")),
+            Some(JavaValue::Map { key_ty, value_ty, .. }) => Some(format!("Map<{key_ty}, {value_ty}>")),
             _ => param.and_then(|(_, t)| declarable(t)),
         };
         args.push(Arg { literal, local: None, decl_ty });
@@ -800,7 +807,7 @@ mod tests {
     }
 
     #[test]
-    fn constructed_aliased_lambda_and_list_arguments() {
+    fn constructed_aliased_lambda_list_and_map_arguments() {
         let account = |owner: &str, cents: i32| Constructed {
             class: "Bank.Account".into(),
             args: vec![("String".into(), Str(owner.into())), ("long".into(), Int(cents))],
@@ -815,6 +822,7 @@ mod tests {
                 ("rule".into(), "Rule".into()),
                 ("log".into(), "List<String>".into()),
                 ("more".into(), "List<Account>".into()),
+                ("caps".into(), "Map<String, Long>".into()),
             ],
             args: vec![
                 account("a", 5),
@@ -826,6 +834,11 @@ mod tests {
                 },
                 List { elem_ty: "String".into(), items: vec![Str("x".into()), Null] },
                 List { elem_ty: "Bank.Account".into(), items: vec![account("b", 1)] },
+                Map {
+                    key_ty: "String".into(),
+                    value_ty: "Long".into(),
+                    entries: vec![(Str("k".into()), Long(7)), (Str("j".into()), Int(8))],
+                },
             ],
             return_ty: "void".into(),
             outcome: Outcome::Returns(None),
@@ -841,6 +854,7 @@ mod tests {
 
                 import java.util.Arrays;
                 import java.util.List;
+                import java.util.Map;
                 import org.junit.jupiter.api.Test;
 
                 class BankTest {
@@ -851,7 +865,8 @@ mod tests {
                         Bank.Rule rule = (ignored1, ignored2) -> true;
                         List<String> log = Arrays.asList("x", null);
                         List<Bank.Account> more = List.of(new Bank.Account("b", 1L));
-                        Bank.move(from, from, rule, log, more);
+                        Map<String, Long> caps = Map.of("k", 7L, "j", 8L);
+                        Bank.move(from, from, rule, log, more, caps);
                     }
                 }
             "#]],

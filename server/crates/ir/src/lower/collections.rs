@@ -1,0 +1,318 @@
+//! Collections of the JDK that synthesis models as parameters: `List<E>` as `List.of(...)`
+//! with up to [`LIST_CAPACITY`] elements, `Map<K, V>` as `Map.of(...)` with up to
+//! [`MAP_CAPACITY`] entries. The elements are inputs; calls on the collection (`size`, `get`,
+//! `contains`, `containsKey`, enhanced for) become selects over them. A collection that is not one
+//! of the parameters ends the path, so a replayed model never depends on one jreach did not create.
+
+use jreach_syntax::Node;
+
+use super::{ListModel, Lowerer, MapModel};
+use crate::func::*;
+use crate::types::{Const, Ty};
+
+impl<'t> Lowerer<'t> {
+    /// The list parameters `o` may be, after ending the path when it is none of them (a list
+    /// from elsewhere is not modelled). `None` when there are none.
+    fn lists_of(&mut self, o: ValueId, e: Node<'t>) -> Option<Vec<ListModel>> {
+        let lists = self.lists.clone();
+        if lists.is_empty() {
+            self.unsupported("a List that is not a parameter");
+            return None;
+        }
+        self.check_object_not_null(o, e);
+        let mut other = self.konst(Const::Bool(true));
+        for l in &lists {
+            let differs = self.bin(BinOp::Ne, o, l.obj);
+            other = self.bin(BinOp::And, other, differs);
+        }
+        self.cut_if(other, "a List that is not a parameter");
+        Some(lists)
+    }
+
+    /// `f(list)` of the list `o` is, as a chain of selects.
+    fn per_list(&mut self, o: ValueId, lists: &[ListModel], f: &dyn Fn(&mut Self, &ListModel) -> ValueId) -> ValueId {
+        let mut v = f(self, lists.last().expect("at least one list"));
+        for l in lists.iter().rev().skip(1) {
+            let x = f(self, l);
+            let same = self.bin(BinOp::Eq, o, l.obj);
+            v = self.select(same, x, v);
+        }
+        v
+    }
+
+    /// Element `i` of a list (0 <= i < size checked by the caller).
+    fn list_element_at(&mut self, l: &ListModel, i: ValueId) -> ValueId {
+        let mut v = *l.elems.last().expect("a list has slots");
+        for (k, x) in l.elems.iter().enumerate().rev().skip(1) {
+            let kk = self.int(Ty::Int, k as i64);
+            let is_k = self.bin(BinOp::Eq, i, kk);
+            v = self.select(is_k, *x, v);
+        }
+        v
+    }
+
+    /// `o.name(args)` on a list parameter (synthesis): size, isEmpty, get, contains.
+    pub(super) fn list_call(
+        &mut self,
+        o: ValueId,
+        name: &str,
+        args: &[ValueId],
+        e: Node<'t>,
+        hint: Option<Ty>,
+    ) -> ValueId {
+        let unknown_ty = hint.unwrap_or(Ty::Ref);
+        let Some(lists) = self.lists_of(o, e) else { return self.opaque(format!("List.{name}"), unknown_ty, None) };
+        let same_elems = lists.iter().all(|l| l.elem_ty == lists[0].elem_ty);
+        let elem_ty = lists[0].elem_ty;
+        match (name, args.len()) {
+            ("size", 0) => self.per_list(o, &lists, &|_, l| l.size),
+            ("isEmpty", 0) => {
+                let size = self.per_list(o, &lists, &|_, l| l.size);
+                let zero = self.int(Ty::Int, 0);
+                self.bin(BinOp::Eq, size, zero)
+            }
+            ("get", 1) if same_elems && self.ty(args[0]).is_integral() && self.ty(args[0]) != Ty::Long => {
+                let i = self.convert(args[0], Ty::Int);
+                let size = self.per_list(o, &lists, &|_, l| l.size);
+                let zero = self.int(Ty::Int, 0);
+                let neg = self.bin(BinOp::Lt, i, zero);
+                let past = self.bin(BinOp::Ge, i, size);
+                let bad = self.bin(BinOp::Or, neg, past);
+                self.raise_if(bad, "IndexOutOfBoundsException", e);
+                self.per_list(o, &lists, &|lw, l| lw.list_element_at(l, i))
+            }
+            ("contains", 1) if same_elems && elem_ty == Ty::Str && self.ty(args[0]) == Ty::Str => {
+                // `List.of(...).contains(null)` throws; the lists tests create hold no null here.
+                let x = args[0];
+                let is_null = self.emit(Op::Str(StrOp::IsNull, vec![x]), Ty::Bool, None);
+                self.cut_if(is_null, "List.contains(null)");
+                self.per_list(o, &lists, &|lw, l| {
+                    let mut found = lw.konst(Const::Bool(false));
+                    for (k, el) in l.elems.iter().enumerate() {
+                        let kk = lw.int(Ty::Int, k as i64);
+                        let inside = lw.bin(BinOp::Lt, kk, l.size);
+                        let eq = lw.emit(Op::Str(StrOp::Equals, vec![x, *el]), Ty::Bool, None);
+                        let hit = lw.bin(BinOp::And, inside, eq);
+                        found = lw.bin(BinOp::Or, found, hit);
+                    }
+                    found
+                })
+            }
+            _ => {
+                self.unsupported(format!("List.{name} with these arguments is not modelled yet"));
+                self.opaque(format!("List.{name}"), unknown_ty, None)
+            }
+        }
+    }
+
+    /// `for (T x : list)` over a list parameter (synthesis).
+    pub(super) fn list_for(&mut self, s: Node<'t>, o: ValueId, label: Option<String>) {
+        let Some(lists) = self.lists_of(o, s) else { return };
+        if lists.iter().any(|l| l.elem_ty != lists[0].elem_ty) {
+            self.unsupported("iterating lists of different element types");
+            return;
+        }
+        let len = self.per_list(o, &lists, &|_, l| l.size);
+        let load = move |lw: &mut Self, i: ValueId| lw.per_list(o, &lists, &|lw, l| lw.list_element_at(l, i));
+        let elem_ty = self.lists[0].elem_ty;
+        self.indexed_for(s, len, elem_ty, &load, label);
+    }
+
+    /// Whether `v` (a string or an object reference) is null.
+    fn is_null(&mut self, v: ValueId) -> ValueId {
+        match self.ty(v) {
+            Ty::Str => self.emit(Op::Str(StrOp::IsNull, vec![v]), Ty::Bool, None),
+            ty => {
+                let null = self.emit(Op::Obj(ObjOp::Ref(0), vec![]), ty, None);
+                self.bin(BinOp::Eq, v, null)
+            }
+        }
+    }
+
+    /// The null of a string or reference type.
+    fn null_of(&mut self, ty: Ty) -> ValueId {
+        match ty {
+            Ty::Str => self.emit(Op::Str(StrOp::Null, vec![]), Ty::Str, None),
+            ty => self.emit(Op::Obj(ObjOp::Ref(0), vec![]), ty, None),
+        }
+    }
+
+    /// The value inside a non-null box of class `c`.
+    fn box_value(&mut self, o: ValueId, c: u16) -> ValueId {
+        let ty = self.classes.descs[c as usize].boxes.expect("a box");
+        let mem = self.field_mem(c, 0);
+        self.emit(Op::Obj(ObjOp::Get, vec![mem, o]), ty, None)
+    }
+
+    /// `key.equals(x)` for a non-null map key of type `key_ty` and a non-null `x` (of the key's
+    /// type, or the primitive a boxed key holds). `None`: types jreach does not compare.
+    fn key_equals(&mut self, key: ValueId, key_ty: Ty, x: ValueId) -> Option<ValueId> {
+        let x_ty = self.ty(x);
+        match key_ty {
+            Ty::Str if x_ty == Ty::Str => Some(self.emit(Op::Str(StrOp::Equals, vec![key, x]), Ty::Bool, None)),
+            Ty::Obj(c) => match self.classes.descs[c as usize].boxes {
+                Some(prim) => {
+                    let k = self.box_value(key, c);
+                    let x = match x_ty {
+                        t if t == key_ty => self.box_value(x, c),
+                        t if t == prim => x,
+                        _ => return None,
+                    };
+                    Some(self.bin(BinOp::Eq, k, x))
+                }
+                None if x_ty == key_ty => Some(self.bin(BinOp::Eq, key, x)),
+                None => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// A map parameter: null unless `present`, else `Map.of` of the first `size` keys and values,
+    /// which are then non-null and the keys distinct (as `Map.of` requires).
+    pub(super) fn map_input(
+        &mut self,
+        ty: Ty,
+        present: ValueId,
+        size: ValueId,
+        keys: Vec<ValueId>,
+        values: Vec<ValueId>,
+        _at: Node<'t>,
+    ) -> ValueId {
+        let id = self.next_alloc;
+        self.next_alloc -= 1;
+        let obj = self.emit(Op::Obj(ObjOp::Ref(id), vec![]), ty, None);
+        let null = self.emit(Op::Obj(ObjOp::Ref(0), vec![]), ty, None);
+        let v = self.select(present, obj, null);
+        self.assume_between(size, 0, MAP_CAPACITY as i64);
+        let key_ty = self.ty(keys[0]);
+        let value_ty = self.ty(values[0]);
+        for j in 0..keys.len() {
+            if self.cur.is_none() {
+                break;
+            }
+            let jj = self.int(Ty::Int, j as i64);
+            let inside = self.bin(BinOp::Lt, jj, size);
+            let key_null = self.is_null(keys[j]);
+            let value_null = self.is_null(values[j]);
+            let any_null = self.bin(BinOp::Or, key_null, value_null);
+            let bad = self.bin(BinOp::And, inside, any_null);
+            self.cut_if(bad, "Map.of with a null key or value");
+            for i in 0..j {
+                let Some(same) = self.key_equals(keys[i], key_ty, keys[j]) else { continue };
+                let dup = self.bin(BinOp::And, inside, same);
+                self.cut_if(dup, "Map.of with a duplicate key");
+            }
+        }
+        self.maps.push(MapModel { obj, size, keys, values, key_ty, value_ty });
+        v
+    }
+
+    /// The map parameters `o` may be, after ending the path when it is none of them.
+    fn maps_of(&mut self, o: ValueId, e: Node<'t>) -> Option<Vec<MapModel>> {
+        let maps = self.maps.clone();
+        if maps.is_empty() {
+            self.unsupported("a Map that is not a parameter");
+            return None;
+        }
+        self.check_object_not_null(o, e);
+        let mut other = self.konst(Const::Bool(true));
+        for m in &maps {
+            let differs = self.bin(BinOp::Ne, o, m.obj);
+            other = self.bin(BinOp::And, other, differs);
+        }
+        self.cut_if(other, "a Map that is not a parameter");
+        Some(maps)
+    }
+
+    /// `f(map)` of the map `o` is, as a chain of selects.
+    fn per_map(&mut self, o: ValueId, maps: &[MapModel], f: &dyn Fn(&mut Self, &MapModel) -> ValueId) -> ValueId {
+        let mut v = f(self, maps.last().expect("at least one map"));
+        for m in maps.iter().rev().skip(1) {
+            let x = f(self, m);
+            let same = self.bin(BinOp::Eq, o, m.obj);
+            v = self.select(same, x, v);
+        }
+        v
+    }
+
+    /// The value of key `x` in map `m`, else `default`; and whether the key is present.
+    fn map_lookup(&mut self, m: &MapModel, x: ValueId, default: ValueId) -> (ValueId, ValueId) {
+        let mut v = default;
+        let mut found = self.konst(Const::Bool(false));
+        for k in (0..m.keys.len()).rev() {
+            let kk = self.int(Ty::Int, k as i64);
+            let inside = self.bin(BinOp::Lt, kk, m.size);
+            let same = self.key_equals(m.keys[k], m.key_ty, x).expect("checked by the caller");
+            let hit = self.bin(BinOp::And, inside, same);
+            v = self.select(hit, m.values[k], v);
+            found = self.bin(BinOp::Or, found, hit);
+        }
+        (v, found)
+    }
+
+    /// `o.name(args)` on a map parameter (synthesis): size, isEmpty, get, getOrDefault,
+    /// containsKey.
+    pub(super) fn map_call(
+        &mut self,
+        o: ValueId,
+        name: &str,
+        args: &[ValueId],
+        e: Node<'t>,
+        hint: Option<Ty>,
+    ) -> ValueId {
+        let unknown_ty = hint.unwrap_or(Ty::Ref);
+        let Some(maps) = self.maps_of(o, e) else { return self.opaque(format!("Map.{name}"), unknown_ty, None) };
+        let (key_ty, value_ty) = (maps[0].key_ty, maps[0].value_ty);
+        let same_types = maps.iter().all(|m| m.key_ty == key_ty && m.value_ty == value_ty);
+        let comparable = |lw: &mut Self, x: ValueId| {
+            let probe = maps[0].keys[0];
+            same_types && lw.key_equals_types(probe, key_ty, x)
+        };
+        match (name, args.len()) {
+            ("size", 0) => self.per_map(o, &maps, &|_, m| m.size),
+            ("isEmpty", 0) => {
+                let size = self.per_map(o, &maps, &|_, m| m.size);
+                let zero = self.int(Ty::Int, 0);
+                self.bin(BinOp::Eq, size, zero)
+            }
+            ("get" | "containsKey", 1) | ("getOrDefault", 2) if comparable(self, args[0]) => {
+                let x = args[0];
+                if matches!(self.ty(x), Ty::Str | Ty::Obj(_)) {
+                    // Maps made by `Map.of` reject null keys in lookups too.
+                    let is_null = self.is_null(x);
+                    self.raise_if(is_null, "NullPointerException", e);
+                }
+                let default = match (name, args.get(1)) {
+                    ("getOrDefault", Some(d)) if self.ty(*d) == value_ty => *d,
+                    ("getOrDefault", _) => {
+                        self.unsupported("Map.getOrDefault with a default of another type");
+                        return self.opaque(format!("Map.{name}"), unknown_ty, None);
+                    }
+                    _ => self.null_of(value_ty),
+                };
+                if name == "containsKey" {
+                    self.per_map(o, &maps, &|lw, m| lw.map_lookup(m, x, default).1)
+                } else {
+                    self.per_map(o, &maps, &|lw, m| lw.map_lookup(m, x, default).0)
+                }
+            }
+            _ => {
+                self.unsupported(format!("Map.{name} with these arguments is not modelled yet"));
+                self.opaque(format!("Map.{name}"), unknown_ty, None)
+            }
+        }
+    }
+
+    /// Whether [`Self::key_equals`] compares a key of `key_ty` with `x` (emits nothing).
+    fn key_equals_types(&self, _key: ValueId, key_ty: Ty, x: ValueId) -> bool {
+        let x_ty = self.ty(x);
+        match key_ty {
+            Ty::Str => x_ty == Ty::Str,
+            Ty::Obj(c) => match self.classes.descs[c as usize].boxes {
+                Some(prim) => x_ty == key_ty || x_ty == prim,
+                None => x_ty == key_ty,
+            },
+            _ => false,
+        }
+    }
+}
