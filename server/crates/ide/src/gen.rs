@@ -224,7 +224,11 @@ fn unmodelled_params(f: &Function) -> Option<String> {
     for p in &f.params {
         match p.ty {
             Ty::Ref => {
-                return Some(format!("parameter `{}` has type {}, which jreach does not model yet", p.name, p.java_ty))
+                return Some(format!(
+                    "parameter `{}` needs a value of type {}, which jreach cannot see: its source is not in this \
+                     file, and of the JDK's types jreach models String, the boxed types, List and Map",
+                    p.name, p.java_ty
+                ))
             }
             _ => {}
         }
