@@ -7,7 +7,10 @@
 //! does. Calls to methods of the same class are inlined up to a depth; calls to a few JDK methods
 //! become their definitions; other calls give unknown values. Strings are values of their own;
 //! arrays and objects of the file's classes are references into memories that are SSA variables
-//! like locals; the receiver's fields are variables. Loops are unrolled (`LowerMode::Synthesis`) or
+//! like locals; the receiver's fields are variables. In synthesis, constructors and methods also
+//! run on other objects (`Frame::this_obj`), and parameters a test must create through calls
+//! (constructors, setters, lambdas, `List.of`, `Map.of`: see `func::Setup`) are built from extra
+//! inputs at the method's entry. Loops are unrolled (`LowerMode::Synthesis`) or
 //! abstracted by havoc of the locals and memories they may write (`LowerMode::OverApprox`).
 //! Whatever is not modelled cuts the path with a reason and records a proof blocker, and so does
 //! every narrowing synthesis makes: the lowering never panics on valid or broken Java.
