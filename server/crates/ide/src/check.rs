@@ -96,6 +96,11 @@ pub fn check_file(file: &SourceFile, timeout: Duration) -> CheckReport {
 /// most `timeout`. Findings proved before a query timed out are kept; the verdict then says why
 /// the method was not fully decided.
 pub fn check_method(file: &SourceFile, m: &MethodInfo, timeout: Duration) -> (MethodVerdict, Vec<Finding>) {
+    crate::contain::contain(|| check_method_inner(file, m, timeout))
+        .unwrap_or_else(|why| (MethodVerdict::NoVerdict(why), vec![]))
+}
+
+fn check_method_inner(file: &SourceFile, m: &MethodInfo, timeout: Duration) -> (MethodVerdict, Vec<Finding>) {
     if m.has_error {
         return (MethodVerdict::NoVerdict("syntax errors".into()), vec![]);
     }

@@ -75,6 +75,10 @@ const MAX_STEPS: usize = 1_000_000;
 
 /// Finds inputs reaching the statement on 0-based `line` of `file`.
 pub fn gen(file: &SourceFile, line: usize, opts: &GenOptions) -> Result<GenResult, GenError> {
+    crate::contain::contain(|| gen_inner(file, line, opts)).unwrap_or_else(|why| Ok(GenResult::Unknown(why)))
+}
+
+fn gen_inner(file: &SourceFile, line: usize, opts: &GenOptions) -> Result<GenResult, GenError> {
     let target = find_target(file, line)?;
     let m = &target.method;
     if m.has_error {

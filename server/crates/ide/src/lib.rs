@@ -5,6 +5,7 @@
 
 mod cache;
 mod check;
+mod contain;
 mod gen;
 
 pub use cache::{CacheStats, MethodCache, MethodKey};

@@ -80,3 +80,14 @@ fn constructor_built_receivers_get_tests() {
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn receivers_with_object_fields_get_tests() {
+    // The receiver's fields of object types (a class of the file, a List, an interface) start
+    // null, as the constructor leaves them.
+    let src = "import java.util.List;\npublic class R {\n  public static class Node { public int v; }\n  public interface Cb { int call(int x); }\n  private Node head;\n  private List<String> names;\n  private Cb cb;\n  public int f(int x) {\n    if (head == null && names == null && cb == null && x > 3) {\n      return 1;\n    }\n    return 0;\n  }\n}\n";
+    match answer(src, 10) {
+        GenResult::Test(req) => assert!(matches!(req.args[0], jreach_synth::JavaValue::Int(x) if x > 3), "{req:?}"),
+        other => panic!("{other:?}"),
+    }
+}

@@ -3134,6 +3134,7 @@ impl<'t> Lowerer<'t> {
                     Ty::Str => self.emit(Op::Str(StrOp::Null, vec![]), Ty::Str, None),
                     Ty::Ref => self.konst(Const::Null),
                     Ty::Arr(a) => self.emit(Op::Arr(ArrOp::Ref(0), vec![]), Ty::Arr(*a), None),
+                    Ty::Obj(k) => self.emit(Op::Obj(ObjOp::Ref(0), vec![]), Ty::Obj(*k), None),
                     t => self.int(*t, 0),
                 }
             } else {
