@@ -9,7 +9,7 @@ use jreach_syntax::MethodInfo;
 use crate::input::{read_java, EXIT_USAGE};
 use crate::DumpMode;
 
-pub fn run(file: &Path, method: &str, mode: DumpMode, unroll: u32) -> u8 {
+pub fn run(file: &Path, method: &str, mode: DumpMode, unroll: u32, setup_calls: bool) -> u8 {
     let src = match read_java(file) {
         Ok(s) => s,
         Err((code, msg)) => {
@@ -21,11 +21,11 @@ pub fn run(file: &Path, method: &str, mode: DumpMode, unroll: u32) -> u8 {
         eprintln!("error: {}: no method named `{method}`", file.display());
         return EXIT_USAGE;
     };
-    let mode = match mode {
-        DumpMode::Synthesis => LowerMode::Synthesis { unroll },
-        DumpMode::Over => LowerMode::OverApprox,
+    let opts = match mode {
+        DumpMode::Synthesis => jreach_ide::synthesis_options(&src, &m, unroll, setup_calls),
+        DumpMode::Over => LowerOptions { mode: LowerMode::OverApprox, ..Default::default() },
     };
-    let f = lower_method(&src, &m, &LowerOptions { mode, ..Default::default() });
+    let f = lower_method(&src, &m, &opts);
     print!("{}", jreach_ir::dump::dump(&f, Some(&src.lines)));
     0
 }

@@ -107,6 +107,9 @@ enum Command {
         mode: DumpMode,
         #[arg(long, default_value_t = 2)]
         unroll: u32,
+        /// Synthesis: also offer the optional calls on created objects that `gen` tries second.
+        #[arg(long)]
+        setup_calls: bool,
     },
 }
 
@@ -119,7 +122,9 @@ fn main() -> ExitCode {
         Command::Check { paths, format, timeout, fail_on_findings } => {
             check_cmd::run(check_cmd::CheckArgs { paths: &paths, format, timeout, fail_on_findings })
         }
-        Command::Dump { file, method, mode, unroll } => dump_cmd::run(&file, &method, mode, unroll),
+        Command::Dump { file, method, mode, unroll, setup_calls } => {
+            dump_cmd::run(&file, &method, mode, unroll, setup_calls)
+        }
         Command::Lsp => match jreach_lsp::run_stdio() {
             Ok(code) => code as u8,
             Err(e) => {

@@ -88,8 +88,6 @@ fn gen_inner(file: &SourceFile, line: usize, opts: &GenOptions) -> Result<GenRes
     if let Some(why) = unsupported_signature(file, m) {
         return Ok(GenResult::Unknown(why));
     }
-    let receiver_ctor =
-        if m.is_static || m.is_constructor { None } else { receiver_constructor(file, m).ok().flatten() };
     let started = Instant::now();
     let solve_opts = SolveOptions { timeout: opts.timeout, prefer_small: true, cancel: opts.cancel.clone() };
     let mut k = opts.unroll.min(2);
@@ -97,13 +95,7 @@ fn gen_inner(file: &SourceFile, line: usize, opts: &GenOptions) -> Result<GenRes
     let mut replay_failure: Option<String> = None;
     let mut setup_calls = false;
     loop {
-        let lopts = LowerOptions {
-            mode: LowerMode::Synthesis { unroll: k },
-            inline_depth: opts.inline_depth,
-            receiver_ctor: receiver_ctor.as_ref().map(|c| c.range.clone()),
-            setup_calls,
-            ..Default::default()
-        };
+        let lopts = LowerOptions { inline_depth: opts.inline_depth, ..synthesis_options(file, m, k, setup_calls) };
         let f = lower_method(file, m, &lopts);
         let calls_possible = f.setup.calls_possible;
         if let Some(why) = unmodelled_params(&f) {
@@ -221,6 +213,25 @@ fn first_error_line(file: &SourceFile, m: &MethodInfo) -> Option<usize> {
         stack.extend(n.children(&mut c).filter(|ch| ch.has_error()));
     }
     None
+}
+
+/// The lowering `gen` makes of `m` for synthesis at unroll bound `unroll` (the receiver created
+/// as the test will create it), with or without optional calls on created objects.
+pub fn synthesis_options(file: &SourceFile, m: &MethodInfo, unroll: u32, setup_calls: bool) -> LowerOptions {
+    LowerOptions {
+        mode: LowerMode::Synthesis { unroll },
+        receiver_ctor: test_receiver_ctor(file, m).map(|c| c.range),
+        setup_calls,
+        ..Default::default()
+    }
+}
+
+fn test_receiver_ctor(file: &SourceFile, m: &MethodInfo) -> Option<MethodInfo> {
+    if m.is_static || m.is_constructor {
+        None
+    } else {
+        receiver_constructor(file, m).ok().flatten()
+    }
 }
 
 /// Parameters whose values jreach cannot model or build in a test.

@@ -13,5 +13,5 @@ pub use check::{
     check_file, check_method, CheckReport, Finding, MethodVerdict, Related, CONDITION_ALWAYS_FALSE,
     CONDITION_ALWAYS_TRUE, UNREACHABLE_CODE,
 };
-pub use gen::{gen, Engine, GenError, GenOptions, GenResult};
+pub use gen::{gen, synthesis_options, Engine, GenError, GenOptions, GenResult};
 pub use jreach_synth as synth;

@@ -237,11 +237,19 @@ impl<'f> Encoder<'f> {
         self.f
     }
 
-    /// Blocks and values are in topological order, so one forward pass encodes everything.
+    /// Blocks and values are in topological order, so one forward pass encodes everything. A
+    /// needed value is encoded even in a block outside the slice: code after a cut-off path
+    /// continues in a block without predecessors, which still reads values defined before the cut.
     fn encode_all(&mut self) {
         let f = self.f;
         for b in f.block_ids() {
             if !self.slice.has_block(b) {
+                for v in &f.block(b).insts {
+                    if self.slice.has_value(*v) {
+                        let t = self.encode_value(*v, b);
+                        self.vals[v.index()] = Some(t);
+                    }
+                }
                 continue;
             }
             let g = if b == f.entry {
