@@ -94,9 +94,10 @@ fn receivers_with_object_fields_get_tests() {
 
 #[test]
 fn code_after_a_cut_off_constructor_is_answered() {
-    // `this(s, helper(s))` cannot be resolved, so the receiver's construction is cut off; the
-    // optional calls lowered after it read inputs from before the cut.
-    let src = "public class Q {\n  private int n;\n  public Q(String s) { this(s, helper(s)); }\n  public Q(String s, Object o) { n = 1; }\n  static Object helper(String s) { return s; }\n  public void set(int x) { n = x; }\n  public int f(int y) {\n    if (n == y) {\n      return 1;\n    }\n    return 0;\n  }\n}\n";
+    // `this(s, Lib.make(s))` cannot be resolved (two candidates, an argument of unknown type),
+    // so the receiver's construction is cut off; the optional calls lowered after it read inputs
+    // from before the cut.
+    let src = "public class Q {\n  private int n;\n  public Q(String s) { this(s, Lib.make(s)); }\n  public Q(String s, Integer o) { n = 1; }\n  public Q(String s, Long o) { n = 2; }\n  public void set(int x) { n = x; }\n  public int f(int y) {\n    if (n == y) {\n      return 1;\n    }\n    return 0;\n  }\n}\n";
     match answer(src, 9) {
         GenResult::Unknown(why) => assert!(!why.contains("internal error"), "{why}"),
         other => panic!("{other:?}"),

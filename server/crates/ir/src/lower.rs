@@ -1836,8 +1836,12 @@ impl<'t> Lowerer<'t> {
                 match to {
                     Some(to) => self.convert(v, to),
                     None => {
-                        self.may_throw_here("a reference cast");
                         let ty = self.ty_of(e.child_by_field_name("type").map(|t| self.text(t)).unwrap_or(""));
+                        // A cast to the value's own static type always succeeds.
+                        if ty == self.ty(v) && matches!(ty, Ty::Str | Ty::Obj(_)) {
+                            return v;
+                        }
+                        self.may_throw_here("a reference cast");
                         if ty == Ty::Str && self.ty(v) == Ty::Str {
                             v
                         } else {
@@ -1896,11 +1900,15 @@ impl<'t> Lowerer<'t> {
                 )
             }
             "instanceof_expression" => {
-                if let Some(l) = e.child_by_field_name("left") {
-                    self.expr(l);
-                }
+                let v = e.child_by_field_name("left").map(|l| self.expr(l));
                 if e.child_by_field_name("name").is_some() || e.child_by_field_name("pattern").is_some() {
                     self.unsupported("instanceof patterns are not modelled yet");
+                }
+                let class = e.child_by_field_name("right").map(|t| self.ty_of(self.text(t)));
+                if let (Some(v), Some(class), true) = (v, class, self.synthesis()) {
+                    if let Some(r) = self.exact_instanceof(v, class) {
+                        return r;
+                    }
                 }
                 self.opaque(format!("`{}`", self.text(e)), Ty::Bool, Some(e))
             }
@@ -2541,6 +2549,10 @@ impl<'t> Lowerer<'t> {
         let saved_targets = std::mem::take(&mut self.targets);
         for (p, a) in callee.params.iter().zip(args) {
             let ty = self.ty_of(&p.ty);
+            // A parameter of a type jreach does not model (`Object`, `T`) keeps the argument's
+            // own type: the value is the same object.
+            let ty =
+                if ty == Ty::Ref && matches!(self.ty(a), Ty::Obj(_) | Ty::Str | Ty::Arr(_)) { self.ty(a) } else { ty };
             let v = self.convert(a, ty);
             let var = self.declare(&p.name, ty);
             self.assign(var, v);
@@ -3039,6 +3051,8 @@ fn widens(from: Ty, to: Ty) -> bool {
         (Ty::Int, Ty::Long | Ty::Float | Ty::Double) => true,
         (Ty::Long, Ty::Float | Ty::Double) => true,
         (Ty::Float, Ty::Double) => true,
+        // Any reference to a type jreach does not model (`Object`, a type variable).
+        (Ty::Obj(_) | Ty::Str | Ty::Arr(_), Ty::Ref) => true,
         _ => false,
     }
 }
@@ -3479,6 +3493,34 @@ impl<'t> Lowerer<'t> {
         self.b.seal(go);
         self.b.terminate(cut, Terminator::Cutoff(CutoffKind::Unsupported(why.to_string())));
         self.cur = Some(go);
+    }
+
+    /// `v instanceof C` in synthesis, where objects are exactly their declared class: non-null
+    /// and of that class. `None` when the answer is not certain (interfaces, unmodelled types).
+    fn exact_instanceof(&mut self, v: ValueId, class: Ty) -> Option<ValueId> {
+        let same = match (self.ty(v), class) {
+            (Ty::Str, Ty::Str) => true,
+            (Ty::Obj(c), Ty::Obj(k)) => {
+                let d = &self.classes.descs[k as usize];
+                let is_class =
+                    d.buildable || self.classes.constructible[k as usize] || d.is_enum() || d.boxes.is_some();
+                if !is_class {
+                    return None;
+                }
+                c == k
+            }
+            _ => return None,
+        };
+        let is_null = match self.ty(v) {
+            Ty::Str => self.emit(Op::Str(StrOp::IsNull, vec![v]), Ty::Bool, None),
+            ty => {
+                let null = self.emit(Op::Obj(ObjOp::Ref(0), vec![]), ty, None);
+                self.bin(BinOp::Eq, v, null)
+            }
+        };
+        let not_null = self.emit(Op::Unary(UnOp::Not, is_null), Ty::Bool, None);
+        let same = self.konst(Const::Bool(same));
+        Some(self.bin(BinOp::And, not_null, same))
     }
 
     /// `if (flag) o.m(args);` on object `on` (`None`: the receiver), the result dropped.
