@@ -3389,8 +3389,23 @@ impl<'t> Lowerer<'t> {
     /// The overload among `candidates` that a call with `args` certainly selects: the only exact
     /// match, or the only candidate whose parameters the arguments widen to.
     fn pick_overload(&self, candidates: Vec<&MethodInfo>, args: &[ValueId]) -> Option<MethodInfo> {
+        if candidates.iter().any(|m| m.params.last().is_some_and(|p| p.ty.contains("..."))) {
+            // Variable arity: the argument count does not narrow the choice.
+            return None;
+        }
         let candidates: Vec<&MethodInfo> =
             candidates.into_iter().filter(|m| m.params.len() == args.len() && !m.has_error).collect();
+        // The only candidate of this arity is Java's choice when the code compiles, even if some
+        // argument's type is unknown here (`this(name, Lib.normalize(name))`).
+        if let [only] = candidates.as_slice() {
+            let fits = only.params.iter().zip(args).all(|(p, a)| {
+                let (from, to) = (self.ty(*a), self.ty_of(&p.ty));
+                from == Ty::Ref || widens(from, to)
+            });
+            if fits {
+                return Some((*only).clone());
+            }
+        }
         let exact: Vec<&&MethodInfo> = candidates
             .iter()
             .filter(|m| m.params.iter().zip(args).all(|(p, a)| self.ty_of(&p.ty) == self.ty(*a)))
