@@ -57,6 +57,7 @@ pub fn run(a: GenArgs) -> u8 {
         timeout: Duration::from_secs_f64(a.timeout),
         junit,
         engine: if a.engine == EngineArg::Naive { Engine::Naive } else { Engine::Shared },
+        package_sources: synth::package_sources(&a.file, &file.text),
         ..Default::default()
     };
     let loc = format!("{}:{}", a.file.display(), a.line);

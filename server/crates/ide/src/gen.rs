@@ -36,6 +36,9 @@ pub struct GenOptions {
     pub engine: Engine,
     /// Set from another thread to stop the search (the answer is then Unknown).
     pub cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    /// The texts of other files of the same package (see `synth::package_sources`): tests may
+    /// create objects of their classes through their constructors and methods.
+    pub package_sources: Vec<String>,
 }
 
 impl Default for GenOptions {
@@ -47,6 +50,7 @@ impl Default for GenOptions {
             junit: JUnit::V5,
             engine: Engine::Shared,
             cancel: None,
+            package_sources: vec![],
         }
     }
 }
@@ -88,6 +92,9 @@ fn gen_inner(file: &SourceFile, line: usize, opts: &GenOptions) -> Result<GenRes
     if let Some(why) = unsupported_signature(file, m) {
         return Ok(GenResult::Unknown(why));
     }
+    // Synthesis sees the classes of the same package too; proofs see only the file itself.
+    let with_package = with_package_sources(file, m, &opts.package_sources);
+    let synthesis_file = with_package.as_ref().unwrap_or(file);
     let started = Instant::now();
     let solve_opts = SolveOptions { timeout: opts.timeout, prefer_small: true, cancel: opts.cancel.clone() };
     let mut k = opts.unroll.min(2);
@@ -96,7 +103,7 @@ fn gen_inner(file: &SourceFile, line: usize, opts: &GenOptions) -> Result<GenRes
     let mut setup_calls = false;
     loop {
         let lopts = LowerOptions { inline_depth: opts.inline_depth, ..synthesis_options(file, m, k, setup_calls) };
-        let f = lower_method(file, m, &lopts);
+        let f = lower_method(synthesis_file, m, &lopts);
         let calls_possible = f.setup.calls_possible;
         if let Some(why) = unmodelled_params(&f) {
             return Ok(GenResult::Unknown(why));
@@ -213,6 +220,29 @@ fn first_error_line(file: &SourceFile, m: &MethodInfo) -> Option<usize> {
         stack.extend(n.children(&mut c).filter(|ch| ch.has_error()));
     }
     None
+}
+
+/// `file` followed by the classes of `sources` (their `package` and `import` lines blanked), when
+/// there are any and `m` parses the same in the result: its byte offsets are unchanged, so targets
+/// and path conditions still refer to `file`, and the added code lies past its end.
+fn with_package_sources(file: &SourceFile, m: &MethodInfo, sources: &[String]) -> Option<SourceFile> {
+    if sources.is_empty() || file.tree.root_node().has_error() {
+        return None;
+    }
+    let mut text = file.text.clone();
+    for s in sources {
+        text.push('\n');
+        for line in s.lines() {
+            let t = line.trim_start();
+            if !(t.starts_with("package ") || t.starts_with("import ")) {
+                text.push_str(line);
+            }
+            text.push('\n');
+        }
+    }
+    let combined = SourceFile::parse(&text);
+    let same = MethodInfo::all(&combined).iter().any(|c| c.range == m.range && c.name == m.name && !c.has_error);
+    same.then_some(combined)
 }
 
 /// The lowering `gen` makes of `m` for synthesis at unroll bound `unroll` (the receiver created

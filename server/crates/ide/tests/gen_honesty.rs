@@ -103,3 +103,24 @@ fn code_after_a_cut_off_constructor_is_answered() {
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn classes_of_other_files_of_the_package() {
+    // `Box` is declared in another file of the package, handed to gen by the caller.
+    let src = "package p;\npublic class U {\n  public static int f(Box b) {\n    if (b != null && b.get() == 7) {\n      return 1;\n    }\n    return 0;\n  }\n}\n";
+    let other = "package p;\nimport java.util.List;\npublic class Box {\n  private final int v;\n  public Box(int v) { this.v = v; }\n  public int get() { return v; }\n}\n";
+    let file = SourceFile::parse(src);
+    let alone = gen(&file, 4, &GenOptions::default()).expect("a statement");
+    assert!(matches!(alone, GenResult::Unknown(_)), "without the package: {alone:?}");
+    let opts = GenOptions { package_sources: vec![other.to_string()], ..GenOptions::default() };
+    match gen(&file, 4, &opts).expect("a statement") {
+        GenResult::Test(req) => match &req.args[0] {
+            jreach_synth::JavaValue::Constructed { class, args, .. } => {
+                assert_eq!(class, "Box");
+                assert_eq!(args[0].1, jreach_synth::JavaValue::Int(7));
+            }
+            other => panic!("{other:?}"),
+        },
+        other => panic!("{other:?}"),
+    }
+}

@@ -27,7 +27,7 @@ use std::fmt;
 
 pub use literal::{literal, literal_as};
 pub use place::{is_conflict, place, place_in, test_path, write, ConflictError, Placement};
-pub use project::{detect_junit, test_root_for};
+pub use project::{detect_junit, package_sources, test_root_for};
 pub use render::{render_class, render_method, test_class_name, test_method_name};
 
 /// A concrete Java value: an argument or an expected result.

@@ -276,3 +276,73 @@ mod tests {
         assert_eq!(detect_junit(&src), Some(JUnit::V5));
     }
 }
+
+/// Most bytes of same-package sources [`package_sources`] returns.
+const MAX_PACKAGE_BYTES: usize = 4 << 20;
+
+/// The texts of the other files of `source_file`'s package (the `.java` files beside it that
+/// declare the same package) whose file name `text` mentions as a word: the classes a test of
+/// `source_file` may have to create. Unreadable files are skipped.
+pub fn package_sources(source_file: &Path, text: &str) -> Vec<String> {
+    let package = package_of(text);
+    let Some(dir) = source_file.parent() else { return vec![] };
+    let dir = if dir.as_os_str().is_empty() { Path::new(".") } else { dir };
+    let Ok(entries) = fs::read_dir(dir) else { return vec![] };
+    let mut paths: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "java"))
+        .filter(|p| p.file_name() != source_file.file_name())
+        .filter(|p| p.file_stem().and_then(|s| s.to_str()).is_some_and(|stem| mentions_word(text, stem)))
+        .collect();
+    paths.sort();
+    let mut out = Vec::new();
+    let mut bytes = 0;
+    for p in paths {
+        let Ok(other) = fs::read_to_string(&p) else { continue };
+        if package_of(&other) != package || bytes + other.len() > MAX_PACKAGE_BYTES {
+            continue;
+        }
+        bytes += other.len();
+        out.push(other);
+    }
+    out
+}
+
+/// The package a Java source declares (`None`: the default package).
+fn package_of(text: &str) -> Option<String> {
+    text.lines()
+        .map(str::trim)
+        .find(|l| l.starts_with("package ") && l.ends_with(';'))
+        .map(|l| l["package ".len()..l.len() - 1].trim().to_string())
+}
+
+/// Whether `word` occurs in `text` as a whole Java identifier.
+fn mentions_word(text: &str, word: &str) -> bool {
+    let is_ident = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+    text.match_indices(word).any(|(i, _)| {
+        let before = text[..i].chars().next_back();
+        let after = text[i + word.len()..].chars().next();
+        !before.is_some_and(is_ident) && !after.is_some_and(is_ident)
+    })
+}
+
+#[cfg(test)]
+mod package_tests {
+    use super::*;
+
+    #[test]
+    fn reads_the_mentioned_files_of_the_same_package() {
+        let dir = tempfile::tempdir().unwrap();
+        let write = |name: &str, text: &str| fs::write(dir.path().join(name), text).unwrap();
+        write("A.java", "package p;\nclass A { int f(Token t) { return 0; } }\n");
+        write("Token.java", "package p;\nclass Token {}\n");
+        write("Tokens.java", "package p;\nclass Tokens {}\n");
+        write("Other.java", "package q;\nclass Other {}\n");
+        let a = fs::read_to_string(dir.path().join("A.java")).unwrap();
+        let a = a.replace("Token t", "Token t, Other o");
+        let got = package_sources(&dir.path().join("A.java"), &a);
+        assert_eq!(got, vec!["package p;\nclass Token {}\n".to_string()]);
+        assert_eq!(package_of("// x\npackage a.b ;\n"), Some("a.b".into()));
+        assert!(mentions_word("new Token()", "Token") && !mentions_word("Tokens", "Token"));
+    }
+}
