@@ -9,10 +9,12 @@ use std::time::{Duration, Instant};
 
 use jreach_ir::interp::{self, End, Value};
 use jreach_ir::lower::{lower_method, LowerOptions};
-use jreach_ir::{BlockId, Function, LowerMode, SetupCall, Terminator, Ty};
+use jreach_ir::{BlockId, Function, LowerMode, Terminator, Ty};
 use jreach_smt::{solve_reach, SolveOptions, Verdict};
 use jreach_syntax::{find_target, MethodInfo, SourceFile, Target, TargetError};
-use jreach_synth::{JUnit, JavaCall, JavaValue, Outcome, TestRequest};
+use jreach_synth::{JUnit, JavaValue, Outcome, TestRequest};
+
+use crate::setup_values::{built_value, lambda_value, list_value, map_value, setup_calls, setup_inputs};
 
 /// Which resolution answers the reachability question.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
@@ -373,23 +375,7 @@ fn replay(
     let mut java_args = Vec::with_capacity(args.len());
     let mut receiver_args = Vec::new();
     let setup = &f.setup;
-    let setup_inputs: Vec<usize> = setup
-        .built_params
-        .iter()
-        .flat_map(|b| std::iter::once(b.how).chain(b.args.iter().map(|(i, _)| *i)))
-        .chain(
-            setup
-                .receiver_calls
-                .iter()
-                .chain(setup.built_params.iter().flat_map(|b| &b.calls))
-                .flat_map(|c| std::iter::once(c.flag).chain(c.args.iter().map(|(i, _)| *i))),
-        )
-        .chain(setup.lambda_params.iter().flat_map(|l| std::iter::once(l.present).chain(l.returns)))
-        .chain(setup.list_params.iter().flat_map(|l| [l.present, l.size].into_iter().chain(l.elems.iter().copied())))
-        .chain(setup.map_params.iter().flat_map(|m| {
-            [m.present, m.size].into_iter().chain(m.keys.iter().copied()).chain(m.values.iter().copied())
-        }))
-        .collect();
+    let setup_inputs = setup_inputs(setup);
     for (i, (p, a)) in f.params.iter().zip(args).enumerate() {
         if setup_inputs.contains(&i) {
             continue;
@@ -467,121 +453,6 @@ fn replay(
         junit: opts.junit,
         receiver_args,
         receiver_calls: setup_calls(&f.setup.receiver_calls, f, args)?,
-    })
-}
-
-/// The calls among `calls` that the test makes before the call under test, with their arguments.
-fn setup_calls(calls: &[SetupCall], f: &Function, args: &[Value]) -> Result<Vec<JavaCall>, String> {
-    let mut out = Vec::new();
-    for call in calls {
-        if !matches!(args[call.flag], Value::Bool(true)) {
-            continue;
-        }
-        let mut call_args = Vec::new();
-        for (i, ty) in &call.args {
-            let Some(j) = java_value(&args[*i], f.params[*i].ty, f) else {
-                return Err(format!(
-                    "jreach cannot write the input `{}` ({}) into a test",
-                    f.params[*i].name, args[*i]
-                ));
-            };
-            call_args.push((ty.clone(), j));
-        }
-        out.push((call.method.clone(), call_args));
-    }
-    Ok(out)
-}
-
-/// The list (or null) a test passes for a `List` parameter.
-fn list_value(l: &jreach_ir::ListParam, f: &Function, args: &[Value]) -> Result<JavaValue, String> {
-    if !matches!(args[l.present], Value::Bool(true)) {
-        return Ok(JavaValue::Null);
-    }
-    let size = match args[l.size] {
-        Value::Int(_, n) if (0..=l.elems.len() as i64).contains(&n) => n as usize,
-        ref other => return Err(format!("a list of {other} elements")),
-    };
-    let items = l.elems[..size].iter().map(|&i| element_value(i, f, args)).collect::<Result<_, _>>()?;
-    Ok(JavaValue::List { elem_ty: l.elem_java.clone(), items })
-}
-
-/// The map (or null) a test passes for a `Map` parameter.
-fn map_value(m: &jreach_ir::MapParam, f: &Function, args: &[Value]) -> Result<JavaValue, String> {
-    if !matches!(args[m.present], Value::Bool(true)) {
-        return Ok(JavaValue::Null);
-    }
-    let size = match args[m.size] {
-        Value::Int(_, n) if (0..=m.keys.len() as i64).contains(&n) => n as usize,
-        ref other => return Err(format!("a map of {other} entries")),
-    };
-    let mut entries = Vec::new();
-    for k in 0..size {
-        entries.push((element_value(m.keys[k], f, args)?, element_value(m.values[k], f, args)?));
-    }
-    Ok(JavaValue::Map { key_ty: m.key_java.clone(), value_ty: m.value_java.clone(), entries })
-}
-
-/// The value of input `i`, an element of a list or map.
-fn element_value(i: usize, f: &Function, args: &[Value]) -> Result<JavaValue, String> {
-    match f.setup.built_params.iter().find(|b| b.param == i) {
-        Some(b) => built_value(b, f, args),
-        None => java_value(&args[i], f.params[i].ty, f)
-            .ok_or_else(|| format!("jreach cannot write the input `{}` ({}) into a test", f.params[i].name, args[i])),
-    }
-}
-
-/// The lambda (or null) a test passes for a parameter of a functional interface.
-fn lambda_value(l: &jreach_ir::LambdaParam, f: &Function, args: &[Value]) -> Result<JavaValue, String> {
-    if !matches!(args[l.present], Value::Bool(true)) {
-        return Ok(JavaValue::Null);
-    }
-    let desc = &f.classes[l.class as usize];
-    let Some(lambda) = &desc.lambda else { return Err(format!("{} is not a functional interface", desc.name)) };
-    let returns = match l.returns {
-        Some(i) => match java_value(&args[i], f.params[i].ty, f) {
-            Some(v) => Some(Box::new((lambda.ret_java.clone(), v))),
-            None => {
-                return Err(format!("jreach cannot write the input `{}` ({}) into a test", f.params[i].name, args[i]))
-            }
-        },
-        None => None,
-    };
-    Ok(JavaValue::Lambda { interface: desc.name.clone(), arity: lambda.arity, returns })
-}
-
-/// The argument a test passes for a parameter it creates with a constructor.
-fn built_value(b: &jreach_ir::BuiltParam, f: &Function, args: &[Value]) -> Result<JavaValue, String> {
-    let how = match &args[b.how] {
-        Value::Int(_, x) => *x,
-        other => return Err(format!("no way to create the input `{}` ({other})", f.params[b.param].name)),
-    };
-    Ok(match how {
-        0 => JavaValue::Null,
-        1 => {
-            let mut ctor_args = Vec::new();
-            for (i, ty) in &b.args {
-                let Some(j) = java_value(&args[*i], f.params[*i].ty, f) else {
-                    return Err(format!(
-                        "jreach cannot write the input `{}` ({}) into a test",
-                        f.params[*i].name, args[*i]
-                    ));
-                };
-                ctor_args.push((ty.clone(), j));
-            }
-            JavaValue::Constructed {
-                class: f.classes[b.class as usize].name.clone(),
-                args: ctor_args,
-                calls: setup_calls(&b.calls, f, args)?,
-            }
-        }
-        k => match b.aliases.get((k - 2) as usize) {
-            // The same object as an earlier parameter (null when that one is null).
-            Some(p) => match f.setup.built_params.iter().find(|o| o.param == *p) {
-                Some(o) if matches!(args[o.how], Value::Int(_, 0)) => JavaValue::Null,
-                _ => JavaValue::SameAs(*p),
-            },
-            None => return Err(format!("no way to create the input `{}`", f.params[b.param].name)),
-        },
     })
 }
 

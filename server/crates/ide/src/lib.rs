@@ -7,6 +7,7 @@ mod cache;
 mod check;
 mod contain;
 mod gen;
+mod setup_values;
 
 pub use cache::{CacheStats, MethodCache, MethodKey};
 pub use check::{
