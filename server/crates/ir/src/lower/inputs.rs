@@ -1,0 +1,533 @@
+//! The inputs a synthesis lowering adds for objects a test creates through calls rather than
+//! literals (`func::Setup`): parameters of the file's classes built with a constructor (null, a
+//! new object, or an earlier parameter) and then optional setter-like calls, optional calls on
+//! the receiver, lambdas returning one value, and `List.of` / `Map.of` parameters whose elements
+//! are such inputs in turn. Every narrowing records a proof blocker.
+
+use jreach_syntax::{text_of, MethodInfo, Node, SourceFile};
+
+use super::{named_children, this_field_name, unparen, Classes, ListModel, LowerOptions, Lowerer};
+use crate::func::*;
+use crate::types::Ty;
+
+/// An optional call a test may make, with the method it calls.
+type PlannedCall = (SetupCall, MethodInfo);
+
+/// A parameter created with a constructor: its inputs, the constructor, the optional calls after.
+type PlannedBuild = (BuiltParam, MethodInfo, Vec<PlannedCall>);
+
+/// The inputs of a synthesis lowering beyond the method's own parameters: how a test creates
+/// the objects it passes (constructor calls, calls after them, lambdas, lists, maps). Their
+/// inputs are appended to `params`.
+pub(super) struct InputPlan {
+    built: Vec<PlannedBuild>,
+    lambda_params: Vec<LambdaParam>,
+    list_params: Vec<ListParam>,
+    map_params: Vec<MapParam>,
+    receiver_calls: Vec<PlannedCall>,
+    calls_possible: bool,
+}
+
+/// Plans the created inputs of `method` (none outside synthesis).
+pub(super) fn plan_inputs(
+    file: &SourceFile,
+    method: &MethodInfo,
+    opts: &LowerOptions,
+    classes: &Classes,
+    params: &mut Vec<ParamInfo>,
+    own_params: usize,
+) -> InputPlan {
+    let synthesis = matches!(opts.mode, LowerMode::Synthesis { .. });
+    let mut calls_possible = false;
+    let mut receiver_calls = Vec::new();
+    if synthesis && !method.is_static && !method.is_constructor {
+        if let Some(c) = classes.by_name.get(&method.classes.join(".")).copied() {
+            let candidates = setup_call_candidates(file, c, method, classes);
+            calls_possible |= !opts.setup_calls && !candidates.is_empty();
+            if opts.setup_calls {
+                receiver_calls = setup_call_inputs(params, "", candidates, classes);
+            }
+        }
+    }
+    // Synthesis: parameters of the file's classes that a test creates with a constructor; the
+    // choice and the constructor's arguments become inputs after the others.
+    let mut built = Vec::new();
+    let mut lambda_params = Vec::new();
+    let mut list_params = Vec::new();
+    let mut map_params = Vec::new();
+    if synthesis {
+        let all = MethodInfo::all(file);
+        for i in 0..own_params {
+            let Ty::Obj(c) = params[i].ty else { continue };
+            if !classes.descs[c as usize].is_list() {
+                continue;
+            }
+            let Some((elem_ty, elem_java)) = list_element(classes, &all, &params[i].java_ty) else { continue };
+            let name = params[i].name.clone();
+            let present = params.len();
+            params.push(ParamInfo { name: built_param_name(&name, "list"), ty: Ty::Bool, java_ty: "boolean".into() });
+            let size = params.len();
+            params.push(ParamInfo { name: built_param_name(&name, "size"), ty: Ty::Int, java_ty: "int".into() });
+            let mut elems = Vec::new();
+            for k in 0..LIST_CAPACITY {
+                elems.push(params.len());
+                params.push(ParamInfo {
+                    name: built_param_name(&name, &k.to_string()),
+                    ty: elem_ty,
+                    java_ty: elem_java.clone(),
+                });
+            }
+            list_params.push(ListParam { param: i, present, size, elems, elem_java });
+        }
+        for i in 0..own_params {
+            let Ty::Obj(c) = params[i].ty else { continue };
+            if !classes.descs[c as usize].is_map() {
+                continue;
+            }
+            let Some(((key_ty, key_java), (value_ty, value_java))) = map_entry(classes, &all, &params[i].java_ty)
+            else {
+                continue;
+            };
+            let name = params[i].name.clone();
+            let present = params.len();
+            params.push(ParamInfo { name: built_param_name(&name, "map"), ty: Ty::Bool, java_ty: "boolean".into() });
+            let size = params.len();
+            params.push(ParamInfo { name: built_param_name(&name, "size"), ty: Ty::Int, java_ty: "int".into() });
+            let (mut keys, mut values) = (Vec::new(), Vec::new());
+            for k in 0..MAP_CAPACITY {
+                keys.push(params.len());
+                params.push(ParamInfo {
+                    name: built_param_name(&name, &format!("key{k}")),
+                    ty: key_ty,
+                    java_ty: key_java.clone(),
+                });
+                values.push(params.len());
+                params.push(ParamInfo {
+                    name: built_param_name(&name, &format!("value{k}")),
+                    ty: value_ty,
+                    java_ty: value_java.clone(),
+                });
+            }
+            map_params.push(MapParam { param: i, present, size, keys, values, key_java, value_java });
+        }
+        let elements: Vec<usize> = list_params
+            .iter()
+            .flat_map(|l: &ListParam| l.elems.clone())
+            .chain(map_params.iter().flat_map(|m: &MapParam| m.values.clone()))
+            .collect();
+        for i in (0..own_params).chain(elements) {
+            let Ty::Obj(c) = params[i].ty else { continue };
+            let Some(ctor) = test_ctor(classes, &all, c) else { continue };
+            let how = params.len();
+            params.push(ParamInfo {
+                name: built_param_name(&params[i].name, "how"),
+                ty: Ty::Int,
+                java_ty: "int".into(),
+            });
+            let mut args = Vec::new();
+            for a in &ctor.params {
+                args.push((params.len(), a.ty.clone()));
+                params.push(ParamInfo {
+                    name: built_param_name(&params[i].name, &format!("new.{}", a.name)),
+                    ty: classes.ty_of(&a.ty),
+                    java_ty: a.ty.clone(),
+                });
+            }
+            let mut calls = vec![];
+            if i < own_params {
+                let candidates = setup_call_candidates(file, c, method, classes);
+                calls_possible |= !opts.setup_calls && !candidates.is_empty();
+                if opts.setup_calls {
+                    let prefix = format!("{}.", params[i].name);
+                    calls = setup_call_inputs(params, &prefix, candidates, classes);
+                }
+            }
+            built.push((BuiltParam { param: i, class: c, how, args, aliases: vec![], calls: vec![] }, ctor, calls));
+        }
+        for i in 0..own_params {
+            let Ty::Obj(c) = params[i].ty else { continue };
+            let Some(l) = classes.descs[c as usize].lambda.clone() else { continue };
+            let present = params.len();
+            params.push(ParamInfo {
+                name: built_param_name(&params[i].name, "lambda"),
+                ty: Ty::Bool,
+                java_ty: "boolean".into(),
+            });
+            let returns = (l.ret != Ty::Void).then(|| {
+                params.push(ParamInfo {
+                    name: built_param_name(&params[i].name, "returns"),
+                    ty: l.ret,
+                    java_ty: l.ret_java.clone(),
+                });
+                params.len() - 1
+            });
+            lambda_params.push(LambdaParam { param: i, class: c, present, returns });
+        }
+        // Parameters (not list elements) may be the same object as an earlier one.
+        for k in 0..built.len() {
+            if built[k].0.param >= own_params {
+                continue;
+            }
+            let aliases = (0..k)
+                .filter(|j| built[*j].0.class == built[k].0.class && built[*j].0.param < own_params)
+                .map(|j| built[j].0.param)
+                .collect();
+            built[k].0.aliases = aliases;
+        }
+    }
+    InputPlan { built, lambda_params, list_params, map_params, receiver_calls, calls_possible }
+}
+
+/// The name of input `what` of parameter `param` (`from.how`, `from.new.owner`): Java names
+/// cannot contain the dot.
+pub(super) fn built_param_name(param: &str, what: &str) -> String {
+    format!("{param}.{what}")
+}
+
+/// The constructor a test creates objects of class `c` with: a non-private one of a class whose
+/// constructors jreach inlines, the one with the most parameters (the most freedom).
+fn test_ctor(classes: &Classes, methods: &[MethodInfo], c: u16) -> Option<MethodInfo> {
+    let d = &classes.descs[c as usize];
+    if d.buildable || d.is_immutable() || !classes.constructible[c as usize] {
+        return None;
+    }
+    methods
+        .iter()
+        .filter(|m| m.is_constructor && !m.is_private && !m.has_error && m.classes.join(".") == d.name)
+        .rev()
+        .max_by_key(|m| m.params.len())
+        .cloned()
+}
+
+/// Methods a test may call on an object of class `c` it created, before calling `method`: the
+/// class's accessible instance methods (other than `method`) that assign a field, with arguments
+/// of primitive or String types, at most four, in declaration order.
+fn setup_call_candidates(file: &SourceFile, c: u16, method: &MethodInfo, classes: &Classes) -> Vec<MethodInfo> {
+    let src = file.text.as_str();
+    let class_name = &classes.descs[c as usize].name;
+    let fields: Vec<&str> = classes.descs[c as usize].fields.iter().map(|f| f.name.as_str()).collect();
+    let assigns_field = |m: &MethodInfo| {
+        let mut stack = vec![m.body_node(file)];
+        while let Some(n) = stack.pop() {
+            let target = match n.kind() {
+                "assignment_expression" => n.child_by_field_name("left"),
+                "update_expression" => named_children(n).into_iter().next(),
+                _ => None,
+            };
+            if let Some(t) = target.map(unparen) {
+                let name = match t.kind() {
+                    "identifier" => Some(text_of(t, src)),
+                    _ => this_field_name(t, src),
+                };
+                if name.is_some_and(|n| fields.contains(&n)) {
+                    return true;
+                }
+            }
+            stack.extend(named_children(n));
+        }
+        false
+    };
+    let writable = |ty: &str| matches!(Ty::of_java(ty), t if t.is_numeric() || t == Ty::Bool || t == Ty::Str);
+    MethodInfo::all(file)
+        .into_iter()
+        .filter(|m| {
+            m.classes.join(".") == *class_name
+                && !m.is_constructor
+                && !m.is_static
+                && !m.is_private
+                && !m.has_error
+                && (m.name != method.name || m.classes != method.classes)
+                && m.params.iter().all(|p| writable(&p.ty))
+                && assigns_field(m)
+        })
+        .take(4)
+        .collect()
+}
+
+/// The element type of a `List<E>` parameter synthesis can fill, with the name Java code outside
+/// the class gives it: strings, boxed values, enums, and classes a test creates with a
+/// constructor.
+fn list_element(classes: &Classes, methods: &[MethodInfo], java_ty: &str) -> Option<(Ty, String)> {
+    let arg = java_ty.split_once('<')?.1.rsplit_once('>')?.0.trim();
+    let arg = arg.strip_prefix("? extends ").unwrap_or(arg).trim();
+    match classes.ty_of(arg) {
+        Ty::Str => Some((Ty::Str, "String".into())),
+        Ty::Obj(c) => {
+            let d = &classes.descs[c as usize];
+            let ok = d.boxes.is_some() || d.is_enum() || test_ctor(classes, methods, c).is_some();
+            ok.then(|| (Ty::Obj(c), d.name.clone()))
+        }
+        _ => None,
+    }
+}
+
+/// The key and value types of a `Map<K, V>` parameter synthesis can fill (keys: strings, boxed
+/// values, enums; values: what a list element can be), each with its Java name.
+#[allow(clippy::type_complexity)]
+fn map_entry(classes: &Classes, methods: &[MethodInfo], java_ty: &str) -> Option<((Ty, String), (Ty, String))> {
+    let args = java_ty.split_once('<')?.1.rsplit_once('>')?.0;
+    // The comma between K and V at nesting depth 0.
+    let mut depth = 0;
+    let split = args.char_indices().find(|(_, ch)| {
+        match ch {
+            '<' => depth += 1,
+            '>' => depth -= 1,
+            _ => {}
+        }
+        *ch == ',' && depth == 0
+    })?;
+    let (k, v) = (args[..split.0].trim(), args[split.0 + 1..].trim());
+    let key = match classes.ty_of(k) {
+        Ty::Str => (Ty::Str, "String".to_string()),
+        Ty::Obj(c) if classes.descs[c as usize].boxes.is_some() || classes.descs[c as usize].is_enum() => {
+            (Ty::Obj(c), classes.descs[c as usize].name.clone())
+        }
+        _ => return None,
+    };
+    let value = list_element(classes, methods, &format!("List<{v}>"))?;
+    Some((key, value))
+}
+
+/// Adds the inputs of optional calls `candidates` (`{prefix}pre.m` whether to call `m`, then
+/// its arguments) to `params`.
+fn setup_call_inputs(
+    params: &mut Vec<ParamInfo>,
+    prefix: &str,
+    candidates: Vec<MethodInfo>,
+    classes: &Classes,
+) -> Vec<PlannedCall> {
+    let mut out = Vec::new();
+    for m in candidates {
+        let flag = params.len();
+        params.push(ParamInfo { name: format!("{prefix}pre.{}", m.name), ty: Ty::Bool, java_ty: "boolean".into() });
+        let mut args = Vec::new();
+        for a in &m.params {
+            args.push((params.len(), a.ty.clone()));
+            params.push(ParamInfo {
+                name: format!("{prefix}pre.{}.{}", m.name, a.name),
+                ty: classes.ty_of(&a.ty),
+                java_ty: a.ty.clone(),
+            });
+        }
+        out.push((SetupCall { method: m.name.clone(), flag, args }, m));
+    }
+    out
+}
+
+impl<'t> Lowerer<'t> {
+    /// The proof blockers of the narrowings `plan` makes: every created input is only one of the
+    /// shapes Java allows.
+    pub(super) fn input_blockers(&mut self, plan: &InputPlan, params: &[ParamInfo]) {
+        for (i, p) in params.iter().enumerate() {
+            if plan.list_params.iter().any(|l| l.param == i) {
+                self.b.add_proof_blocker(format!(
+                    "a test passes a List only as List.of(...) with at most {LIST_CAPACITY} elements"
+                ));
+                continue;
+            }
+            if plan.map_params.iter().any(|m| m.param == i) {
+                self.b.add_proof_blocker(format!(
+                    "a test passes a Map only as Map.of(...) with at most {MAP_CAPACITY} entries"
+                ));
+                continue;
+            }
+            if let Some(l) = plan.lambda_params.iter().find(|l| l.param == i) {
+                self.b.add_proof_blocker(format!(
+                    "a test passes a {} only as a lambda that always returns the same value",
+                    self.classes.descs[l.class as usize].name
+                ));
+                continue;
+            }
+            if let Some((b, ctor, _)) = plan.built.iter().find(|(b, _, _)| b.param == i) {
+                let d = &self.classes.descs[b.class as usize];
+                self.b.add_proof_blocker(format!(
+                    "a test creates a {} only with its constructor {}(...)",
+                    d.name, ctor.name
+                ));
+                continue;
+            }
+            if let Ty::Obj(c) = p.ty {
+                let d = &self.classes.descs[c as usize];
+                if !d.buildable && !d.is_immutable() {
+                    // The encoding keeps such inputs null (see smt's encoder).
+                    self.b.add_proof_blocker(format!(
+                    "a test can pass a {} only as null (jreach cannot build one through its constructors or setters yet)",
+                    d.name
+                ));
+                }
+            }
+        }
+    }
+
+    /// Creates the planned inputs at the method's entry and binds the parameters to them; returns
+    /// the optional calls on the receiver, made once it is constructed.
+    pub(super) fn create_inputs(
+        &mut self,
+        plan: InputPlan,
+        params: &[ParamInfo],
+        inputs: &[ValueId],
+        at: Node<'t>,
+    ) -> Vec<PlannedCall> {
+        let InputPlan { built, lambda_params, list_params, map_params, receiver_calls, calls_possible } = plan;
+        let mut values = inputs.to_vec();
+        let mut built_objects: Vec<ValueId> = Vec::new();
+        for (bp, ctor, calls) in &built {
+            let name = &params[bp.param].name;
+            let args = bp.args.iter().map(|(i, _)| inputs[*i]).collect();
+            let earlier: Vec<ValueId> = built
+                .iter()
+                .zip(&built_objects)
+                .filter(|((b, _, _), _)| bp.aliases.contains(&b.param))
+                .map(|(_, v)| *v)
+                .collect();
+            if self.cur.is_none() {
+                break;
+            }
+            let calls: Vec<(ValueId, Vec<ValueId>, &MethodInfo)> = calls
+                .iter()
+                .map(|(c, m)| (inputs[c.flag], c.args.iter().map(|(i, _)| inputs[*i]).collect(), m))
+                .collect();
+            let v = self.build_param(bp.class, ctor, inputs[bp.how], args, &calls, &earlier, at);
+            built_objects.push(v);
+            values[bp.param] = v;
+            if let (Some(_), Some(l)) = (self.cur, self.scopes[0].get(name).copied()) {
+                self.assign(l.var, v);
+            }
+        }
+        self.b.setup_mut().built_params = built
+            .into_iter()
+            .map(|(mut b, _, calls)| {
+                b.calls = calls.into_iter().map(|(c, _)| c).collect();
+                b
+            })
+            .collect();
+        self.b.setup_mut().calls_possible = calls_possible;
+        for l in &lambda_params {
+            if self.cur.is_none() {
+                break;
+            }
+            let id = self.next_alloc;
+            self.next_alloc -= 1;
+            let ty = Ty::Obj(l.class);
+            let obj = self.emit(Op::Obj(ObjOp::Ref(id), vec![]), ty, None);
+            let null = self.emit(Op::Obj(ObjOp::Ref(0), vec![]), ty, None);
+            let v = self.select(inputs[l.present], obj, null);
+            self.lambdas.push((l.class, obj, l.returns.map(|r| inputs[r])));
+            let var = self.scopes[0][&params[l.param].name].var;
+            self.assign(var, v);
+        }
+        self.b.setup_mut().lambda_params = lambda_params;
+        for l in &list_params {
+            if self.cur.is_none() {
+                break;
+            }
+            let ty = params[l.param].ty;
+            let id = self.next_alloc;
+            self.next_alloc -= 1;
+            let obj = self.emit(Op::Obj(ObjOp::Ref(id), vec![]), ty, None);
+            let null = self.emit(Op::Obj(ObjOp::Ref(0), vec![]), ty, None);
+            let v = self.select(inputs[l.present], obj, null);
+            self.assume_between(inputs[l.size], 0, LIST_CAPACITY as i64);
+            self.lists.push(ListModel {
+                obj,
+                size: inputs[l.size],
+                elems: l.elems.iter().map(|i| values[*i]).collect(),
+                elem_ty: params[l.elems[0]].ty,
+            });
+            let var = self.scopes[0][&params[l.param].name].var;
+            self.assign(var, v);
+        }
+        self.b.setup_mut().list_params = list_params;
+        for m in &map_params {
+            if self.cur.is_none() {
+                break;
+            }
+            let ty = params[m.param].ty;
+            let keys: Vec<ValueId> = m.keys.iter().map(|i| values[*i]).collect();
+            let vals: Vec<ValueId> = m.values.iter().map(|i| values[*i]).collect();
+            let v = self.map_input(ty, inputs[m.present], inputs[m.size], keys, vals, at);
+            let var = self.scopes[0][&params[m.param].name].var;
+            self.assign(var, v);
+        }
+        self.b.setup_mut().map_params = map_params;
+        receiver_calls
+    }
+
+    /// `if (flag) o.m(args);` on object `on` (`None`: the receiver), the result dropped.
+    pub(super) fn optional_call(
+        &mut self,
+        on: Option<(ValueId, u16)>,
+        m: &MethodInfo,
+        flag: ValueId,
+        args: Vec<ValueId>,
+        at: Node<'t>,
+    ) {
+        let call = self.b.create_block();
+        let join = self.b.create_block();
+        self.branch(flag, call, join, None);
+        self.b.seal(call);
+        self.cur = Some(call);
+        self.next_this = on;
+        self.inline(m, args, at);
+        if self.cur.is_some() {
+            self.jump(join);
+        }
+        self.b.seal(join);
+        self.cur = Some(join);
+    }
+
+    /// A parameter of class `c` a test creates with constructor `ctor`: null when `how` is 0,
+    /// `new C(args)` followed by the optional `calls` when 1, the object of `earlier[k]` when
+    /// `2 + k`; other values end the path.
+    #[allow(clippy::too_many_arguments)]
+    fn build_param(
+        &mut self,
+        c: u16,
+        ctor: &MethodInfo,
+        how: ValueId,
+        args: Vec<ValueId>,
+        calls: &[(ValueId, Vec<ValueId>, &MethodInfo)],
+        earlier: &[ValueId],
+        at: Node<'t>,
+    ) -> ValueId {
+        let var = self.b.new_var("$built", Ty::Obj(c));
+        let one = self.int(Ty::Int, 1);
+        let is_new = self.bin(BinOp::Eq, how, one);
+        let new_b = self.b.create_block();
+        let other_b = self.b.create_block();
+        let join = self.b.create_block();
+        self.branch(is_new, new_b, other_b, None);
+        self.b.seal(new_b);
+        self.b.seal(other_b);
+        self.cur = Some(new_b);
+        let r = self.construct(c, ctor, args, at);
+        for (flag, args, m) in calls {
+            if self.cur.is_none() {
+                break;
+            }
+            self.optional_call(Some((r, c)), m, *flag, args.clone(), at);
+        }
+        if self.cur.is_some() {
+            self.assign(var, r);
+            self.jump(join);
+        }
+        self.cur = Some(other_b);
+        let mut v = self.emit(Op::Obj(ObjOp::Ref(0), vec![]), Ty::Obj(c), None);
+        for (k, q) in earlier.iter().enumerate() {
+            let kk = self.int(Ty::Int, 2 + k as i64);
+            let is_k = self.bin(BinOp::Eq, how, kk);
+            v = self.select(is_k, *q, v);
+        }
+        let zero = self.int(Ty::Int, 0);
+        let top = self.int(Ty::Int, 1 + earlier.len() as i64);
+        let low = self.bin(BinOp::Lt, how, zero);
+        let high = self.bin(BinOp::Gt, how, top);
+        let out = self.bin(BinOp::Or, low, high);
+        self.cut_if(out, "not a way to create the input");
+        self.assign(var, v);
+        self.jump(join);
+        self.b.seal(join);
+        self.cur = Some(join);
+        self.read(var)
+    }
+}
