@@ -60,7 +60,7 @@ pub(crate) fn list_value(l: &jreach_ir::ListParam, f: &Function, args: &[Value])
         ref other => return Err(format!("a list of {other} elements")),
     };
     let items = l.elems[..size].iter().map(|&i| element_value(i, f, args)).collect::<Result<_, _>>()?;
-    Ok(JavaValue::List { elem_ty: l.elem_java.clone(), items })
+    Ok(JavaValue::List { elem_ty: l.elem_java.clone(), items, mutable: l.mutated })
 }
 
 /// The map (or null) a test passes for a `Map` parameter.

@@ -593,6 +593,9 @@ pub const LIST_CLASS: &str = "java.util.List";
 /// The most elements of a list synthesis creates.
 pub const LIST_CAPACITY: usize = 4;
 
+/// The most elements a list parameter may hold after the method added to it.
+pub const LIST_GROWN_CAPACITY: usize = 8;
+
 /// The name of the class description of `java.util.Map`.
 pub const MAP_CLASS: &str = "java.util.Map";
 
@@ -627,6 +630,9 @@ pub struct ListParam {
     pub elems: Vec<usize>,
     /// The element type as Java code outside the class names it (`Objects.Point`, `String`).
     pub elem_java: String,
+    /// Whether the method may change the list (`add`, `set`, `clear`): the test then passes a
+    /// `new ArrayList<>(...)` of the elements.
+    pub mutated: bool,
 }
 
 /// A parameter of a functional interface that a test passes as a lambda returning one value.

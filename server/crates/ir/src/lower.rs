@@ -302,9 +302,13 @@ struct MapModel {
 #[derive(Clone, Debug)]
 struct ListModel {
     obj: ValueId,
-    size: ValueId,
-    elems: Vec<ValueId>,
+    /// The size and the element slots ([`LIST_GROWN_CAPACITY`]), as variables: the method may
+    /// change the list.
+    size: Var,
+    elems: Vec<Var>,
     elem_ty: Ty,
+    /// Its index among `Setup::list_params`.
+    param: usize,
 }
 
 fn named_children<'t>(n: Node<'t>) -> Vec<Node<'t>> {
@@ -2307,6 +2311,18 @@ impl<'t> Lowerer<'t> {
         })
     }
 
+    /// The default value of a field or array element of type `t` (zero, false, null).
+    fn zero_of(&mut self, t: Ty) -> ValueId {
+        match t {
+            Ty::Bool => self.konst(Const::Bool(false)),
+            Ty::Str => self.emit(Op::Str(StrOp::Null, vec![]), Ty::Str, None),
+            Ty::Arr(a) => self.emit(Op::Arr(ArrOp::Ref(0), vec![]), Ty::Arr(a), None),
+            Ty::Obj(k) => self.emit(Op::Obj(ObjOp::Ref(0), vec![]), Ty::Obj(k), None),
+            Ty::Ref => self.konst(Const::Null),
+            t => self.zero(t),
+        }
+    }
+
     fn zero(&mut self, t: Ty) -> ValueId {
         match t {
             Ty::Float => self.konst(Const::f32(0.0)),
@@ -2904,16 +2920,7 @@ impl<'t> Lowerer<'t> {
         let r = self.emit(Op::Obj(ObjOp::Ref(id), vec![]), Ty::Obj(c), Some(at));
         let fields: Vec<Ty> = self.classes.descs[c as usize].fields.iter().map(|f| f.ty).collect();
         for (i, ty) in fields.into_iter().enumerate() {
-            let zero = match ty {
-                Ty::Bool => self.konst(Const::Bool(false)),
-                Ty::Float => self.konst(Const::f32(0.0)),
-                Ty::Double => self.konst(Const::f64(0.0)),
-                Ty::Str => self.emit(Op::Str(StrOp::Null, vec![]), Ty::Str, None),
-                Ty::Arr(a) => self.emit(Op::Arr(ArrOp::Ref(0), vec![]), Ty::Arr(a), None),
-                Ty::Obj(k) => self.emit(Op::Obj(ObjOp::Ref(0), vec![]), Ty::Obj(k), None),
-                Ty::Ref => self.konst(Const::Null),
-                t => self.int(t, 0),
-            };
+            let zero = self.zero_of(ty);
             self.object_put(r, c, i as u16, zero);
         }
         r
@@ -3107,6 +3114,13 @@ impl<'t> Lowerer<'t> {
         let above = self.bin(BinOp::Gt, v, hi);
         let out = self.bin(BinOp::Or, below, above);
         self.cut_if(out, "an input out of its range");
+    }
+
+    /// Ends the path when `cond` holds, recording `why` as a proof blocker: synthesis leaves out
+    /// what follows (a behaviour jreach does not model on that path).
+    fn cut_if_narrowed(&mut self, cond: ValueId, why: &str) {
+        self.b.add_proof_blocker(why.to_string());
+        self.cut_if(cond, why);
     }
 
     /// Ends the path when `cond` holds: a shape of input that synthesis leaves out on purpose.
@@ -3399,16 +3413,18 @@ impl<'t> Lowerer<'t> {
             let mem = lw.mem(t);
             lw.emit(Op::Arr(ArrOp::Load, vec![mem, arr, i]), t.elem(), None)
         };
-        self.indexed_for(s, len, t.elem(), &load, label);
+        self.indexed_for(s, len, t.elem(), &load, None, label);
     }
 
-    /// An enhanced for over `len` elements, element `i` given by `load`.
+    /// An enhanced for over `len` elements, element `i` given by `load`; `after_body` runs after
+    /// each iteration's body.
     fn indexed_for(
         &mut self,
         s: Node<'t>,
         len: ValueId,
         elem_ty: Ty,
         load: &dyn Fn(&mut Self, ValueId) -> ValueId,
+        after_body: Option<&dyn Fn(&mut Self)>,
         label: Option<String>,
     ) {
         self.scopes.push(HashMap::new());
@@ -3448,6 +3464,9 @@ impl<'t> Lowerer<'t> {
             lw.jump(cont);
             lw.b.seal(cont);
             lw.cur = Some(cont);
+            if let Some(after) = after_body {
+                after(lw);
+            }
             let i = lw.read(idx);
             let one = lw.int(Ty::Int, 1);
             let next = lw.bin(BinOp::Add, i, one);

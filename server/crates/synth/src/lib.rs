@@ -70,11 +70,13 @@ pub enum JavaValue {
     },
     /// The same object as the argument at this index.
     SameAs(usize),
-    /// A list the test creates with `List.of` (or `Arrays.asList` when an element is null): the
-    /// element type as Java code names it, and the elements.
+    /// A list the test creates with `List.of` (or `Arrays.asList` when an element is null),
+    /// wrapped in `new ArrayList<>(...)` when the method may change it: the element type as Java
+    /// code names it, and the elements.
     List {
         elem_ty: String,
         items: Vec<JavaValue>,
+        mutable: bool,
     },
     /// A map the test creates with `Map.of`: key and value types as Java code names them, and
     /// the entries (keys distinct, nothing null).

@@ -52,13 +52,18 @@ pub fn literal(v: &JavaValue) -> String {
             format!("new {class}({})", args.join(", "))
         }
         JavaValue::EnumConstant { class, name } => format!("{class}.{name}"),
-        JavaValue::List { elem_ty, items } => {
+        JavaValue::List { elem_ty, items, mutable } => {
             let list: Vec<String> = items.iter().map(|i| literal_as(elem_ty, i)).collect();
             // `List.of` rejects null elements.
-            if items.contains(&JavaValue::Null) {
+            let list = if items.contains(&JavaValue::Null) {
                 format!("Arrays.asList({})", list.join(", "))
             } else {
                 format!("List.of({})", list.join(", "))
+            };
+            if *mutable {
+                format!("new ArrayList<>({list})")
+            } else {
+                list
             }
         }
         JavaValue::Map { key_ty, value_ty, entries } => {

@@ -116,10 +116,13 @@ pub(crate) fn method_parts(req: &TestRequest, junit: JUnit) -> Parts {
     parts.lines.extend(comment_lines(req));
     for v in &req.args {
         match v {
-            JavaValue::List { items, .. } => {
+            JavaValue::List { items, mutable, .. } => {
                 parts.imports.insert("java.util.List".to_string());
                 if items.contains(&JavaValue::Null) {
                     parts.imports.insert("java.util.Arrays".to_string());
+                }
+                if *mutable {
+                    parts.imports.insert("java.util.ArrayList".to_string());
                 }
             }
             JavaValue::Map { .. } => {
@@ -832,8 +835,8 @@ mod tests {
                     arity: 2,
                     returns: Some(Box::new(("boolean".into(), Bool(true)))),
                 },
-                List { elem_ty: "String".into(), items: vec![Str("x".into()), Null] },
-                List { elem_ty: "Bank.Account".into(), items: vec![account("b", 1)] },
+                List { elem_ty: "String".into(), items: vec![Str("x".into()), Null], mutable: true },
+                List { elem_ty: "Bank.Account".into(), items: vec![account("b", 1)], mutable: false },
                 Map {
                     key_ty: "String".into(),
                     value_ty: "Long".into(),
@@ -852,6 +855,7 @@ mod tests {
             expect![[r#"
                 package demo;
 
+                import java.util.ArrayList;
                 import java.util.Arrays;
                 import java.util.List;
                 import java.util.Map;
@@ -863,7 +867,7 @@ mod tests {
                         // Reaches line 9: hit();
                         Bank.Account from = new Bank.Account("a", 5L);
                         Bank.Rule rule = (ignored1, ignored2) -> true;
-                        List<String> log = Arrays.asList("x", null);
+                        List<String> log = new ArrayList<>(Arrays.asList("x", null));
                         List<Bank.Account> more = List.of(new Bank.Account("b", 1L));
                         Map<String, Long> caps = Map.of("k", 7L, "j", 8L);
                         Bank.move(from, from, rule, log, more, caps);

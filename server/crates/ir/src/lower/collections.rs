@@ -6,7 +6,7 @@
 
 use jreach_syntax::Node;
 
-use super::{ListModel, Lowerer, MapModel};
+use super::{widens, ListModel, Lowerer, MapModel};
 use crate::func::*;
 use crate::types::{Const, Ty};
 
@@ -40,18 +40,90 @@ impl<'t> Lowerer<'t> {
         v
     }
 
+    /// The current size of a list.
+    fn list_size(&mut self, l: &ListModel) -> ValueId {
+        self.read(l.size)
+    }
+
     /// Element `i` of a list (0 <= i < size checked by the caller).
     fn list_element_at(&mut self, l: &ListModel, i: ValueId) -> ValueId {
-        let mut v = *l.elems.last().expect("a list has slots");
+        let last = *l.elems.last().expect("a list has slots");
+        let mut v = self.read(last);
         for (k, x) in l.elems.iter().enumerate().rev().skip(1) {
             let kk = self.int(Ty::Int, k as i64);
             let is_k = self.bin(BinOp::Eq, i, kk);
-            v = self.select(is_k, *x, v);
+            let x = self.read(*x);
+            v = self.select(is_k, x, v);
         }
         v
     }
 
-    /// `o.name(args)` on a list parameter (synthesis): size, isEmpty, get, contains.
+    /// Records that the method may change the lists `o` may be: the test passes them as
+    /// `new ArrayList<>(...)`.
+    fn mark_mutated(&mut self, lists: &[ListModel]) {
+        for l in lists {
+            if let Some(p) = self.b.setup_mut().list_params.get_mut(l.param) {
+                p.mutated = true;
+            }
+        }
+    }
+
+    /// `o.add(x)`: appends `x` to whichever list `o` is (a path that would grow it past
+    /// [`LIST_GROWN_CAPACITY`] ends).
+    fn list_add(&mut self, o: ValueId, lists: &[ListModel], x: ValueId) {
+        self.mark_mutated(lists);
+        for l in lists {
+            let is_l = self.bin(BinOp::Eq, o, l.obj);
+            let size = self.list_size(l);
+            let cap = self.int(Ty::Int, l.elems.len() as i64);
+            let full = self.bin(BinOp::Ge, size, cap);
+            let overflow = self.bin(BinOp::And, is_l, full);
+            self.cut_if_narrowed(overflow, &format!("a List grows past {LIST_GROWN_CAPACITY} elements"));
+            for (k, var) in l.elems.iter().enumerate() {
+                let kk = self.int(Ty::Int, k as i64);
+                let at_k = self.bin(BinOp::Eq, size, kk);
+                let here = self.bin(BinOp::And, is_l, at_k);
+                let old = self.read(*var);
+                let v = self.select(here, x, old);
+                self.assign(*var, v);
+            }
+            let one = self.int(Ty::Int, 1);
+            let grown = self.bin(BinOp::Add, size, one);
+            let v = self.select(is_l, grown, size);
+            self.assign(l.size, v);
+        }
+    }
+
+    /// `o.set(i, x)` (0 <= i < size checked by the caller): the element it replaces.
+    fn list_set(&mut self, o: ValueId, lists: &[ListModel], i: ValueId, x: ValueId) -> ValueId {
+        self.mark_mutated(lists);
+        let old = self.per_list(o, lists, &|lw, l| lw.list_element_at(l, i));
+        for l in lists {
+            let is_l = self.bin(BinOp::Eq, o, l.obj);
+            for (k, var) in l.elems.iter().enumerate() {
+                let kk = self.int(Ty::Int, k as i64);
+                let at_k = self.bin(BinOp::Eq, i, kk);
+                let here = self.bin(BinOp::And, is_l, at_k);
+                let cur = self.read(*var);
+                let v = self.select(here, x, cur);
+                self.assign(*var, v);
+            }
+        }
+        old
+    }
+
+    /// Raises IndexOutOfBoundsException unless `0 <= i < size` of the list `o` is.
+    fn check_list_index(&mut self, o: ValueId, lists: &[ListModel], i: ValueId, e: Node<'t>) {
+        let size = self.per_list(o, lists, &|lw, l| lw.list_size(l));
+        let zero = self.int(Ty::Int, 0);
+        let neg = self.bin(BinOp::Lt, i, zero);
+        let past = self.bin(BinOp::Ge, i, size);
+        let bad = self.bin(BinOp::Or, neg, past);
+        self.raise_if(bad, "IndexOutOfBoundsException", e);
+    }
+
+    /// `o.name(args)` on a list parameter (synthesis): size, isEmpty, get, contains, add, set,
+    /// clear.
     pub(super) fn list_call(
         &mut self,
         o: ValueId,
@@ -64,39 +136,69 @@ impl<'t> Lowerer<'t> {
         let Some(lists) = self.lists_of(o, e) else { return self.opaque(format!("List.{name}"), unknown_ty, None) };
         let same_elems = lists.iter().all(|l| l.elem_ty == lists[0].elem_ty);
         let elem_ty = lists[0].elem_ty;
+        let index_arg =
+            |lw: &Self, i: usize| args.get(i).is_some_and(|a| lw.ty(*a).is_integral() && lw.ty(*a) != Ty::Long);
+        // An element argument: of the element type, or a primitive that boxes to it.
+        let elem_arg = |lw: &Self, i: usize| {
+            let boxes = match elem_ty {
+                Ty::Obj(c) => lw.classes.descs[c as usize].boxes,
+                _ => None,
+            };
+            same_elems
+                && args.get(i).is_some_and(|a| lw.ty(*a) == elem_ty || boxes.is_some_and(|p| widens(lw.ty(*a), p)))
+        };
         match (name, args.len()) {
-            ("size", 0) => self.per_list(o, &lists, &|_, l| l.size),
+            ("size", 0) => self.per_list(o, &lists, &|lw, l| lw.list_size(l)),
             ("isEmpty", 0) => {
-                let size = self.per_list(o, &lists, &|_, l| l.size);
+                let size = self.per_list(o, &lists, &|lw, l| lw.list_size(l));
                 let zero = self.int(Ty::Int, 0);
                 self.bin(BinOp::Eq, size, zero)
             }
-            ("get", 1) if same_elems && self.ty(args[0]).is_integral() && self.ty(args[0]) != Ty::Long => {
+            ("get", 1) if same_elems && index_arg(self, 0) => {
                 let i = self.convert(args[0], Ty::Int);
-                let size = self.per_list(o, &lists, &|_, l| l.size);
-                let zero = self.int(Ty::Int, 0);
-                let neg = self.bin(BinOp::Lt, i, zero);
-                let past = self.bin(BinOp::Ge, i, size);
-                let bad = self.bin(BinOp::Or, neg, past);
-                self.raise_if(bad, "IndexOutOfBoundsException", e);
+                self.check_list_index(o, &lists, i, e);
                 self.per_list(o, &lists, &|lw, l| lw.list_element_at(l, i))
             }
             ("contains", 1) if same_elems && elem_ty == Ty::Str && self.ty(args[0]) == Ty::Str => {
-                // `List.of(...).contains(null)` throws; the lists tests create hold no null here.
+                // `List.of(...).contains(null)` throws and an ArrayList's does not: left out.
                 let x = args[0];
                 let is_null = self.emit(Op::Str(StrOp::IsNull, vec![x]), Ty::Bool, None);
                 self.cut_if(is_null, "List.contains(null)");
                 self.per_list(o, &lists, &|lw, l| {
+                    let size = lw.list_size(l);
                     let mut found = lw.konst(Const::Bool(false));
-                    for (k, el) in l.elems.iter().enumerate() {
+                    for (k, var) in l.elems.iter().enumerate() {
                         let kk = lw.int(Ty::Int, k as i64);
-                        let inside = lw.bin(BinOp::Lt, kk, l.size);
-                        let eq = lw.emit(Op::Str(StrOp::Equals, vec![x, *el]), Ty::Bool, None);
+                        let inside = lw.bin(BinOp::Lt, kk, size);
+                        let el = lw.read(*var);
+                        let eq = lw.emit(Op::Str(StrOp::Equals, vec![x, el]), Ty::Bool, None);
                         let hit = lw.bin(BinOp::And, inside, eq);
                         found = lw.bin(BinOp::Or, found, hit);
                     }
                     found
                 })
+            }
+            ("add", 1) if elem_arg(self, 0) => {
+                let x = self.convert(args[0], elem_ty);
+                self.list_add(o, &lists, x);
+                self.konst(Const::Bool(true))
+            }
+            ("set", 2) if index_arg(self, 0) && elem_arg(self, 1) => {
+                let i = self.convert(args[0], Ty::Int);
+                let x = self.convert(args[1], elem_ty);
+                self.check_list_index(o, &lists, i, e);
+                self.list_set(o, &lists, i, x)
+            }
+            ("clear", 0) => {
+                self.mark_mutated(&lists);
+                for l in &lists {
+                    let is_l = self.bin(BinOp::Eq, o, l.obj);
+                    let size = self.list_size(l);
+                    let zero = self.int(Ty::Int, 0);
+                    let v = self.select(is_l, zero, size);
+                    self.assign(l.size, v);
+                }
+                self.opaque("no value (void)".into(), Ty::Void, None)
             }
             _ => {
                 self.unsupported(format!("List.{name} with these arguments is not modelled yet"));
@@ -105,17 +207,24 @@ impl<'t> Lowerer<'t> {
         }
     }
 
-    /// `for (T x : list)` over a list parameter (synthesis).
+    /// `for (T x : list)` over a list parameter (synthesis). Changing the list inside the loop
+    /// makes Java's iterator throw; such paths end.
     pub(super) fn list_for(&mut self, s: Node<'t>, o: ValueId, label: Option<String>) {
         let Some(lists) = self.lists_of(o, s) else { return };
         if lists.iter().any(|l| l.elem_ty != lists[0].elem_ty) {
             self.unsupported("iterating lists of different element types");
             return;
         }
-        let len = self.per_list(o, &lists, &|_, l| l.size);
-        let load = move |lw: &mut Self, i: ValueId| lw.per_list(o, &lists, &|lw, l| lw.list_element_at(l, i));
+        let len = self.per_list(o, &lists, &|lw, l| lw.list_size(l));
+        let for_load = lists.clone();
+        let load = move |lw: &mut Self, i: ValueId| lw.per_list(o, &for_load, &|lw, l| lw.list_element_at(l, i));
+        let after = move |lw: &mut Self| {
+            let now = lw.per_list(o, &lists, &|lw, l| lw.list_size(l));
+            let changed = lw.bin(BinOp::Ne, now, len);
+            lw.cut_if_narrowed(changed, "a List changed while it is iterated");
+        };
         let elem_ty = self.lists[0].elem_ty;
-        self.indexed_for(s, len, elem_ty, &load, label);
+        self.indexed_for(s, len, elem_ty, &load, Some(&after), label);
     }
 
     /// Whether `v` (a string or an object reference) is null.

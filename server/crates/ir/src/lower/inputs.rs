@@ -77,7 +77,7 @@ pub(super) fn plan_inputs(
                     java_ty: elem_java.clone(),
                 });
             }
-            list_params.push(ListParam { param: i, present, size, elems, elem_java });
+            list_params.push(ListParam { param: i, present, size, elems, elem_java, mutated: false });
         }
         for i in 0..own_params {
             let Ty::Obj(c) = params[i].ty else { continue };
@@ -321,7 +321,8 @@ impl<'t> Lowerer<'t> {
         for (i, p) in params.iter().enumerate() {
             if plan.list_params.iter().any(|l| l.param == i) {
                 self.b.add_proof_blocker(format!(
-                    "a test passes a List only as List.of(...) with at most {LIST_CAPACITY} elements"
+                    "a test passes a List only with at most {LIST_CAPACITY} elements, and it grows to at most \
+                     {LIST_GROWN_CAPACITY}"
                 ));
                 continue;
             }
@@ -428,12 +429,21 @@ impl<'t> Lowerer<'t> {
             let null = self.emit(Op::Obj(ObjOp::Ref(0), vec![]), ty, None);
             let v = self.select(inputs[l.present], obj, null);
             self.assume_between(inputs[l.size], 0, LIST_CAPACITY as i64);
-            self.lists.push(ListModel {
-                obj,
-                size: inputs[l.size],
-                elems: l.elems.iter().map(|i| values[*i]).collect(),
-                elem_ty: params[l.elems[0]].ty,
-            });
+            let elem_ty = params[l.elems[0]].ty;
+            let size = self.b.new_var(&format!("{}.size", params[l.param].name), Ty::Int);
+            self.assign(size, inputs[l.size]);
+            let mut elems = Vec::new();
+            for k in 0..LIST_GROWN_CAPACITY {
+                let var = self.b.new_var(&format!("{}[{k}]", params[l.param].name), elem_ty);
+                let v = match l.elems.get(k) {
+                    Some(i) => values[*i],
+                    None => self.zero_of(elem_ty),
+                };
+                self.assign(var, v);
+                elems.push(var);
+            }
+            let index = self.lists.len();
+            self.lists.push(ListModel { obj, size, elems, elem_ty, param: index });
             let var = self.scopes[0][&params[l.param].name].var;
             self.assign(var, v);
         }
