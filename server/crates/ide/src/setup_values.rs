@@ -76,7 +76,7 @@ pub(crate) fn map_value(m: &jreach_ir::MapParam, f: &Function, args: &[Value]) -
     for k in 0..size {
         entries.push((element_value(m.keys[k], f, args)?, element_value(m.values[k], f, args)?));
     }
-    Ok(JavaValue::Map { key_ty: m.key_java.clone(), value_ty: m.value_java.clone(), entries })
+    Ok(JavaValue::Map { key_ty: m.key_java.clone(), value_ty: m.value_java.clone(), entries, mutable: m.mutated })
 }
 
 /// The value of input `i`, an element of a list or map.

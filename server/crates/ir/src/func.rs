@@ -602,6 +602,9 @@ pub const MAP_CLASS: &str = "java.util.Map";
 /// The most entries of a map synthesis creates.
 pub const MAP_CAPACITY: usize = 3;
 
+/// The most entries a map parameter may hold after the method put more into it.
+pub const MAP_GROWN_CAPACITY: usize = 6;
+
 /// A parameter of type `Map<K, V>` that a test passes as `Map.of(...)`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MapParam {
@@ -616,6 +619,8 @@ pub struct MapParam {
     /// The key and value types as Java code outside the class names them.
     pub key_java: String,
     pub value_java: String,
+    /// Whether the method may change the map (`put`): the test then passes a `new HashMap<>(...)`.
+    pub mutated: bool,
 }
 
 /// A parameter of type `List<E>` that a test passes as `List.of(...)`.

@@ -291,11 +291,15 @@ type FieldSlot = (ValueId, u16, u16, Ty);
 #[derive(Clone, Debug)]
 struct MapModel {
     obj: ValueId,
-    size: ValueId,
-    keys: Vec<ValueId>,
-    values: Vec<ValueId>,
+    /// The number of entries and the entry slots ([`MAP_GROWN_CAPACITY`]), as variables: the
+    /// method may change the map.
+    size: Var,
+    keys: Vec<Var>,
+    values: Vec<Var>,
     key_ty: Ty,
     value_ty: Ty,
+    /// Its index among `Setup::map_params`.
+    param: usize,
 }
 
 /// A list parameter in synthesis: an object that stands for `List.of(elems[..size])`.

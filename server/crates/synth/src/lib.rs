@@ -78,12 +78,14 @@ pub enum JavaValue {
         items: Vec<JavaValue>,
         mutable: bool,
     },
-    /// A map the test creates with `Map.of`: key and value types as Java code names them, and
-    /// the entries (keys distinct, nothing null).
+    /// A map the test creates with `Map.of`, wrapped in `new HashMap<>(...)` when the method may
+    /// change it: key and value types as Java code names them, and the entries (keys distinct,
+    /// nothing null).
     Map {
         key_ty: String,
         value_ty: String,
         entries: Vec<(JavaValue, JavaValue)>,
+        mutable: bool,
     },
     /// A lambda implementing a functional interface (named as Java code names it) with `arity`
     /// parameters that returns one value, as (Java type, value); `None` for `void`.

@@ -66,12 +66,17 @@ pub fn literal(v: &JavaValue) -> String {
                 list
             }
         }
-        JavaValue::Map { key_ty, value_ty, entries } => {
+        JavaValue::Map { key_ty, value_ty, entries, mutable } => {
             let items: Vec<String> = entries
                 .iter()
                 .map(|(k, v)| format!("{}, {}", literal_as(key_ty, k), literal_as(value_ty, v)))
                 .collect();
-            format!("Map.of({})", items.join(", "))
+            let map = format!("Map.of({})", items.join(", "));
+            if *mutable {
+                format!("new HashMap<>({map})")
+            } else {
+                map
+            }
         }
         JavaValue::Lambda { arity, returns, .. } => {
             let params = match arity {

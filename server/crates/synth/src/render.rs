@@ -125,8 +125,11 @@ pub(crate) fn method_parts(req: &TestRequest, junit: JUnit) -> Parts {
                     parts.imports.insert("java.util.ArrayList".to_string());
                 }
             }
-            JavaValue::Map { .. } => {
+            JavaValue::Map { mutable, .. } => {
                 parts.imports.insert("java.util.Map".to_string());
+                if *mutable {
+                    parts.imports.insert("java.util.HashMap".to_string());
+                }
             }
             _ => {}
         }
@@ -841,6 +844,7 @@ mod tests {
                     key_ty: "String".into(),
                     value_ty: "Long".into(),
                     entries: vec![(Str("k".into()), Long(7)), (Str("j".into()), Int(8))],
+                    mutable: true,
                 },
             ],
             return_ty: "void".into(),
@@ -857,6 +861,7 @@ mod tests {
 
                 import java.util.ArrayList;
                 import java.util.Arrays;
+                import java.util.HashMap;
                 import java.util.List;
                 import java.util.Map;
                 import org.junit.jupiter.api.Test;
@@ -869,7 +874,7 @@ mod tests {
                         Bank.Rule rule = (ignored1, ignored2) -> true;
                         List<String> log = new ArrayList<>(Arrays.asList("x", null));
                         List<Bank.Account> more = List.of(new Bank.Account("b", 1L));
-                        Map<String, Long> caps = Map.of("k", 7L, "j", 8L);
+                        Map<String, Long> caps = new HashMap<>(Map.of("k", 7L, "j", 8L));
                         Bank.move(from, from, rule, log, more, caps);
                     }
                 }

@@ -253,12 +253,12 @@ impl<'t> Lowerer<'t> {
         self.emit(Op::Obj(ObjOp::Get, vec![mem, o]), ty, None)
     }
 
-    /// `key.equals(x)` for a non-null map key of type `key_ty` and a non-null `x` (of the key's
-    /// type, or the primitive a boxed key holds). `None`: types jreach does not compare.
+    /// `x.equals(key)` for a map key of type `key_ty` (null in unused slots) and a non-null `x` (of
+    /// the key's type, or the primitive a boxed key holds). `None`: types jreach does not compare.
     fn key_equals(&mut self, key: ValueId, key_ty: Ty, x: ValueId) -> Option<ValueId> {
         let x_ty = self.ty(x);
         match key_ty {
-            Ty::Str if x_ty == Ty::Str => Some(self.emit(Op::Str(StrOp::Equals, vec![key, x]), Ty::Bool, None)),
+            Ty::Str if x_ty == Ty::Str => Some(self.emit(Op::Str(StrOp::Equals, vec![x, key]), Ty::Bool, None)),
             Ty::Obj(c) => match self.classes.descs[c as usize].boxes {
                 Some(prim) => {
                     let k = self.box_value(key, c);
@@ -285,7 +285,6 @@ impl<'t> Lowerer<'t> {
         size: ValueId,
         keys: Vec<ValueId>,
         values: Vec<ValueId>,
-        _at: Node<'t>,
     ) -> ValueId {
         let id = self.next_alloc;
         self.next_alloc -= 1;
@@ -306,13 +305,41 @@ impl<'t> Lowerer<'t> {
             let any_null = self.bin(BinOp::Or, key_null, value_null);
             let bad = self.bin(BinOp::And, inside, any_null);
             self.cut_if(bad, "Map.of with a null key or value");
+            // `keys[j]` is null only past the size, where the comparison does not matter.
+            let probe = match key_ty {
+                Ty::Str => {
+                    let empty = self.konst(Const::Str(String::new()));
+                    self.select(key_null, empty, keys[j])
+                }
+                _ => keys[j],
+            };
             for i in 0..j {
-                let Some(same) = self.key_equals(keys[i], key_ty, keys[j]) else { continue };
+                let Some(same) = self.key_equals(keys[i], key_ty, probe) else { continue };
                 let dup = self.bin(BinOp::And, inside, same);
                 self.cut_if(dup, "Map.of with a duplicate key");
             }
         }
-        self.maps.push(MapModel { obj, size, keys, values, key_ty, value_ty });
+        let size_var = self.b.new_var("$map.size", Ty::Int);
+        self.assign(size_var, size);
+        let (mut key_vars, mut value_vars) = (Vec::new(), Vec::new());
+        for j in 0..MAP_GROWN_CAPACITY {
+            let k = self.b.new_var(&format!("$map.key{j}"), key_ty);
+            let kv = match keys.get(j) {
+                Some(k) => *k,
+                None => self.zero_of(key_ty),
+            };
+            self.assign(k, kv);
+            key_vars.push(k);
+            let w = self.b.new_var(&format!("$map.value{j}"), value_ty);
+            let wv = match values.get(j) {
+                Some(w) => *w,
+                None => self.zero_of(value_ty),
+            };
+            self.assign(w, wv);
+            value_vars.push(w);
+        }
+        let param = self.maps.len();
+        self.maps.push(MapModel { obj, size: size_var, keys: key_vars, values: value_vars, key_ty, value_ty, param });
         v
     }
 
@@ -344,23 +371,81 @@ impl<'t> Lowerer<'t> {
         v
     }
 
+    /// For each slot of map `m`: whether it holds key `x` (non-null).
+    fn map_hits(&mut self, m: &MapModel, x: ValueId) -> Vec<ValueId> {
+        let size = self.read(m.size);
+        let mut hits = Vec::new();
+        for (k, var) in m.keys.iter().enumerate() {
+            let kk = self.int(Ty::Int, k as i64);
+            let inside = self.bin(BinOp::Lt, kk, size);
+            let key = self.read(*var);
+            let same = self.key_equals(key, m.key_ty, x).expect("checked by the caller");
+            hits.push(self.bin(BinOp::And, inside, same));
+        }
+        hits
+    }
+
     /// The value of key `x` in map `m`, else `default`; and whether the key is present.
     fn map_lookup(&mut self, m: &MapModel, x: ValueId, default: ValueId) -> (ValueId, ValueId) {
+        let hits = self.map_hits(m, x);
         let mut v = default;
         let mut found = self.konst(Const::Bool(false));
-        for k in (0..m.keys.len()).rev() {
-            let kk = self.int(Ty::Int, k as i64);
-            let inside = self.bin(BinOp::Lt, kk, m.size);
-            let same = self.key_equals(m.keys[k], m.key_ty, x).expect("checked by the caller");
-            let hit = self.bin(BinOp::And, inside, same);
-            v = self.select(hit, m.values[k], v);
-            found = self.bin(BinOp::Or, found, hit);
+        for (k, hit) in hits.iter().enumerate().rev() {
+            let value = self.read(m.values[k]);
+            v = self.select(*hit, value, v);
+            found = self.bin(BinOp::Or, found, *hit);
         }
         (v, found)
     }
 
+    /// `o.put(x, y)` (both non-null): replaces the value of key `x` or adds the entry, in whichever
+    /// map `o` is (a path that would grow it past [`MAP_GROWN_CAPACITY`] ends). The previous value
+    /// or null.
+    fn map_put(&mut self, o: ValueId, maps: &[MapModel], x: ValueId, y: ValueId) -> ValueId {
+        for m in maps {
+            if let Some(p) = self.b.setup_mut().map_params.get_mut(m.param) {
+                p.mutated = true;
+            }
+        }
+        let null = self.null_of(maps[0].value_ty);
+        let old = self.per_map(o, maps, &|lw, m| lw.map_lookup(m, x, null).0);
+        for m in maps {
+            let is_m = self.bin(BinOp::Eq, o, m.obj);
+            let hits = self.map_hits(m, x);
+            let mut found = self.konst(Const::Bool(false));
+            for hit in &hits {
+                found = self.bin(BinOp::Or, found, *hit);
+            }
+            let size = self.read(m.size);
+            let absent = self.emit(Op::Unary(UnOp::Not, found), Ty::Bool, None);
+            let adds = self.bin(BinOp::And, is_m, absent);
+            let cap = self.int(Ty::Int, m.keys.len() as i64);
+            let full = self.bin(BinOp::Ge, size, cap);
+            let overflow = self.bin(BinOp::And, adds, full);
+            self.cut_if_narrowed(overflow, &format!("a Map grows past {MAP_GROWN_CAPACITY} entries"));
+            for (k, hit) in hits.iter().enumerate() {
+                let kk = self.int(Ty::Int, k as i64);
+                let at_end = self.bin(BinOp::Eq, size, kk);
+                let appended = self.bin(BinOp::And, adds, at_end);
+                let replaced = self.bin(BinOp::And, is_m, *hit);
+                let key = self.read(m.keys[k]);
+                let key = self.select(appended, x, key);
+                self.assign(m.keys[k], key);
+                let value = self.read(m.values[k]);
+                let here = self.bin(BinOp::Or, appended, replaced);
+                let value = self.select(here, y, value);
+                self.assign(m.values[k], value);
+            }
+            let one = self.int(Ty::Int, 1);
+            let grown = self.bin(BinOp::Add, size, one);
+            let size = self.select(adds, grown, size);
+            self.assign(m.size, size);
+        }
+        old
+    }
+
     /// `o.name(args)` on a map parameter (synthesis): size, isEmpty, get, getOrDefault,
-    /// containsKey.
+    /// containsKey, put.
     pub(super) fn map_call(
         &mut self,
         o: ValueId,
@@ -373,26 +458,24 @@ impl<'t> Lowerer<'t> {
         let Some(maps) = self.maps_of(o, e) else { return self.opaque(format!("Map.{name}"), unknown_ty, None) };
         let (key_ty, value_ty) = (maps[0].key_ty, maps[0].value_ty);
         let same_types = maps.iter().all(|m| m.key_ty == key_ty && m.value_ty == value_ty);
-        let comparable = |lw: &mut Self, x: ValueId| {
-            let probe = maps[0].keys[0];
-            same_types && lw.key_equals_types(probe, key_ty, x)
-        };
+        let comparable = |lw: &mut Self, x: ValueId| same_types && lw.key_equals_types(key_ty, x);
+        let size_of = |lw: &mut Self, m: &MapModel| lw.read(m.size);
         match (name, args.len()) {
-            ("size", 0) => self.per_map(o, &maps, &|_, m| m.size),
+            ("size", 0) => self.per_map(o, &maps, &size_of),
             ("isEmpty", 0) => {
-                let size = self.per_map(o, &maps, &|_, m| m.size);
+                let size = self.per_map(o, &maps, &size_of);
                 let zero = self.int(Ty::Int, 0);
                 self.bin(BinOp::Eq, size, zero)
             }
             ("get" | "containsKey", 1) | ("getOrDefault", 2) if comparable(self, args[0]) => {
                 let x = args[0];
                 if matches!(self.ty(x), Ty::Str | Ty::Obj(_)) {
-                    // Maps made by `Map.of` reject null keys in lookups too.
+                    // `Map.of` throws on a null key and a `HashMap` does not: left out.
                     let is_null = self.is_null(x);
-                    self.raise_if(is_null, "NullPointerException", e);
+                    self.cut_if_narrowed(is_null, "a Map lookup of null");
                 }
                 let default = match (name, args.get(1)) {
-                    ("getOrDefault", Some(d)) if self.ty(*d) == value_ty => *d,
+                    ("getOrDefault", Some(d)) if self.boxes_to(*d, value_ty) => self.convert(*d, value_ty),
                     ("getOrDefault", _) => {
                         self.unsupported("Map.getOrDefault with a default of another type");
                         return self.opaque(format!("Map.{name}"), unknown_ty, None);
@@ -405,6 +488,15 @@ impl<'t> Lowerer<'t> {
                     self.per_map(o, &maps, &|lw, m| lw.map_lookup(m, x, default).0)
                 }
             }
+            ("put", 2) if comparable(self, args[0]) && self.boxes_to(args[1], value_ty) => {
+                let x = self.convert(args[0], key_ty);
+                let y = self.convert(args[1], value_ty);
+                let key_null = self.is_null(x);
+                let value_null = self.is_null(y);
+                let any_null = self.bin(BinOp::Or, key_null, value_null);
+                self.cut_if_narrowed(any_null, "Map.put of null");
+                self.map_put(o, &maps, x, y)
+            }
             _ => {
                 self.unsupported(format!("Map.{name} with these arguments is not modelled yet"));
                 self.opaque(format!("Map.{name}"), unknown_ty, None)
@@ -412,8 +504,17 @@ impl<'t> Lowerer<'t> {
         }
     }
 
+    /// Whether `v` is of type `ty`, or a primitive that boxes to it.
+    fn boxes_to(&self, v: ValueId, ty: Ty) -> bool {
+        let boxes = match ty {
+            Ty::Obj(c) => self.classes.descs[c as usize].boxes,
+            _ => None,
+        };
+        self.ty(v) == ty || boxes.is_some_and(|p| widens(self.ty(v), p))
+    }
+
     /// Whether [`Self::key_equals`] compares a key of `key_ty` with `x` (emits nothing).
-    fn key_equals_types(&self, _key: ValueId, key_ty: Ty, x: ValueId) -> bool {
+    fn key_equals_types(&self, key_ty: Ty, x: ValueId) -> bool {
         let x_ty = self.ty(x);
         match key_ty {
             Ty::Str => x_ty == Ty::Str,

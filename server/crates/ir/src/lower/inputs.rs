@@ -108,7 +108,7 @@ pub(super) fn plan_inputs(
                     java_ty: value_java.clone(),
                 });
             }
-            map_params.push(MapParam { param: i, present, size, keys, values, key_java, value_java });
+            map_params.push(MapParam { param: i, present, size, keys, values, key_java, value_java, mutated: false });
         }
         let elements: Vec<usize> = list_params
             .iter()
@@ -455,7 +455,7 @@ impl<'t> Lowerer<'t> {
             let ty = params[m.param].ty;
             let keys: Vec<ValueId> = m.keys.iter().map(|i| values[*i]).collect();
             let vals: Vec<ValueId> = m.values.iter().map(|i| values[*i]).collect();
-            let v = self.map_input(ty, inputs[m.present], inputs[m.size], keys, vals, at);
+            let v = self.map_input(ty, inputs[m.present], inputs[m.size], keys, vals);
             let var = self.scopes[0][&params[m.param].name].var;
             self.assign(var, v);
         }
