@@ -124,3 +124,12 @@ fn classes_of_other_files_of_the_package() {
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn maps_larger_than_synthesis_builds() {
+    let src = "import java.util.Map;\npublic class T {\n  public static int f(Map<String, Integer> m) {\n    if (m.size() == 7) {\n      return 1;\n    }\n    return 0;\n  }\n}\n";
+    assert_not_unreachable(src, 5);
+    // A lookup of null: `Map.of` throws, a `HashMap` answers null; synthesis leaves it out.
+    let src = "import java.util.Map;\npublic class T {\n  public static int f(Map<String, Integer> m, String k) {\n    if (k == null && m.get(k) == null) {\n      return 1;\n    }\n    return 0;\n  }\n}\n";
+    assert_not_unreachable(src, 5);
+}

@@ -328,7 +328,8 @@ impl<'t> Lowerer<'t> {
             }
             if plan.map_params.iter().any(|m| m.param == i) {
                 self.b.add_proof_blocker(format!(
-                    "a test passes a Map only as Map.of(...) with at most {MAP_CAPACITY} entries"
+                    "a test passes a Map only with at most {MAP_CAPACITY} entries, and it grows to at most \
+                     {MAP_GROWN_CAPACITY}"
                 ));
                 continue;
             }
