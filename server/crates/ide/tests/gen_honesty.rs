@@ -133,3 +133,14 @@ fn maps_larger_than_synthesis_builds() {
     let src = "import java.util.Map;\npublic class T {\n  public static int f(Map<String, Integer> m, String k) {\n    if (k == null && m.get(k) == null) {\n      return 1;\n    }\n    return 0;\n  }\n}\n";
     assert_not_unreachable(src, 5);
 }
+
+#[test]
+fn lists_handed_to_unseen_code_get_no_test() {
+    // `Helper.process` may add to the ArrayList the test would pass: no test may rely on the
+    // size jreach computes without it.
+    let src = "import java.util.List;\npublic class T {\n  public static int f(List<String> xs) {\n    xs.add(\"a\");\n    Helper.process(xs);\n    if (xs.size() == 1) {\n      return 1;\n    }\n    return 0;\n  }\n}\n";
+    match answer(src, 7) {
+        GenResult::Unknown(why) => assert!(why.contains("may change"), "{why}"),
+        other => panic!("{other:?}"),
+    }
+}

@@ -335,10 +335,11 @@ impl ClassDesc {
         !self.constants.is_empty()
     }
 
-    /// Objects whose state no call can change (enum constants, boxed values, and the lists
-    /// synthesis creates with `List.of`).
+    /// Objects whose state no call can change (enum constants, boxed values). Lists and maps
+    /// are not: a test passes `new ArrayList<>(...)` when the method changes one, and a call
+    /// jreach cannot see could change it too.
     pub fn is_immutable(&self) -> bool {
-        self.is_enum() || self.boxes.is_some() || self.is_list() || self.is_map()
+        self.is_enum() || self.boxes.is_some()
     }
 
     /// `java.util.Map`, whose objects synthesis models as up to [`MAP_CAPACITY`] entries.
