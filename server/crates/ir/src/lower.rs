@@ -1951,15 +1951,7 @@ impl<'t> Lowerer<'t> {
             return self.opaque(format!("`{text}`"), Ty::Int, Some(e));
         };
         let old = self.read(local.var);
-        let t = Ty::promote1(local.ty);
-        let wide = self.convert(old, t);
-        let one = match t {
-            Ty::Float => self.konst(Const::f32(1.0)),
-            Ty::Double => self.konst(Const::f64(1.0)),
-            _ => self.int(t, 1),
-        };
-        let new = self.bin(if inc { BinOp::Add } else { BinOp::Sub }, wide, one);
-        let new = self.convert(new, local.ty);
+        let new = self.stepped(old, local.ty, inc);
         self.assign(local.var, new);
         if prefix {
             new
@@ -2961,10 +2953,9 @@ impl<'t> Lowerer<'t> {
         v
     }
 
-    /// `o.f++` (and the other increments) for an object known not to be null.
-    fn field_update(&mut self, (o, c, i, ty): FieldSlot, inc: bool, prefix: bool, e: Node<'t>) -> ValueId {
-        let mem = self.field_mem(c, i);
-        let old = self.emit(Op::Obj(ObjOp::Get, vec![mem, o]), ty, Some(e));
+    /// `old + 1` (or `- 1`) of a `++`/`--` on a variable of type `ty`: computed in the promoted
+    /// type, converted back.
+    fn stepped(&mut self, old: ValueId, ty: Ty, inc: bool) -> ValueId {
         let p = Ty::promote1(ty);
         let wide = self.convert(old, p);
         let one = match p {
@@ -2973,7 +2964,14 @@ impl<'t> Lowerer<'t> {
             _ => self.int(p, 1),
         };
         let new = self.bin(if inc { BinOp::Add } else { BinOp::Sub }, wide, one);
-        let new = self.convert(new, ty);
+        self.convert(new, ty)
+    }
+
+    /// `o.f++` (and the other increments) for an object known not to be null.
+    fn field_update(&mut self, (o, c, i, ty): FieldSlot, inc: bool, prefix: bool, e: Node<'t>) -> ValueId {
+        let mem = self.field_mem(c, i);
+        let old = self.emit(Op::Obj(ObjOp::Get, vec![mem, o]), ty, Some(e));
+        let new = self.stepped(old, ty, inc);
         self.object_put(o, c, i, new);
         if prefix {
             new
@@ -3086,28 +3084,16 @@ impl<'t> Lowerer<'t> {
         }
         let mine: Vec<(ValueId, Option<ValueId>)> =
             self.lambdas.iter().filter(|(k, _, _)| *k == c).map(|(_, r, v)| (*r, *v)).collect();
-        let Some(&(_, last)) = mine.last() else {
-            self.unsupported(format!("a call of {name} on an object jreach did not create"));
-            return Some(self.opaque(
-                format!("result of {name}"),
-                if l.ret == Ty::Void { Ty::Int } else { l.ret },
-                None,
-            ));
-        };
-        self.check_object_not_null(o, e);
         // Only the lambdas are modelled: another object of the interface ends the path.
-        let mut other = self.konst(Const::Bool(true));
-        for (r, _) in &mine {
-            let differs = self.bin(BinOp::Ne, o, *r);
-            other = self.bin(BinOp::And, other, differs);
+        let objs: Vec<ValueId> = mine.iter().map(|(r, _)| *r).collect();
+        if !self.guard_one_of(o, &objs, "a call on an object that is not one of the test's lambdas", e) {
+            let ty = if l.ret == Ty::Void { Ty::Int } else { l.ret };
+            return Some(self.opaque(format!("result of {name}"), ty, None));
         }
-        self.cut_if(other, "a call on an object that is not one of the test's lambdas");
-        let Some(mut v) = last else { return Some(self.opaque("no value (void)".into(), Ty::Void, None)) };
-        for (r, ret) in mine.iter().rev().skip(1) {
-            let same = self.bin(BinOp::Eq, o, *r);
-            v = self.select(same, ret.expect("one interface, one return type"), v);
+        if l.ret == Ty::Void {
+            return Some(self.opaque("no value (void)".into(), Ty::Void, None));
         }
-        Some(v)
+        Some(self.select_by_object(o, &mine, |x| x.0, &|_, x| x.1.expect("one interface, one return type")))
     }
 
     /// Ends the path unless `lo <= v <= hi`.
@@ -3329,15 +3315,7 @@ impl<'t> Lowerer<'t> {
         let elem = t.elem();
         let mem = self.mem(t);
         let old = self.emit(Op::Arr(ArrOp::Load, vec![mem, a, i]), elem, Some(e));
-        let p = Ty::promote1(elem);
-        let wide = self.convert(old, p);
-        let one = match p {
-            Ty::Float => self.konst(Const::f32(1.0)),
-            Ty::Double => self.konst(Const::f64(1.0)),
-            _ => self.int(p, 1),
-        };
-        let new = self.bin(if inc { BinOp::Add } else { BinOp::Sub }, wide, one);
-        let new = self.convert(new, elem);
+        let new = self.stepped(old, elem, inc);
         self.store(t, a, i, new);
         if prefix {
             new

@@ -11,33 +11,51 @@ use crate::func::*;
 use crate::types::{Const, Ty};
 
 impl<'t> Lowerer<'t> {
-    /// The list parameters `o` may be, after ending the path when it is none of them (a list
-    /// from elsewhere is not modelled). `None` when there are none.
-    fn lists_of(&mut self, o: ValueId, e: Node<'t>) -> Option<Vec<ListModel>> {
-        let lists = self.lists.clone();
-        if lists.is_empty() {
-            self.unsupported("a List that is not a parameter");
-            return None;
+    /// After a null check on `o`, ends the path unless `o` is one of `objs` (a collection or a
+    /// lambda from elsewhere is not modelled); `false`, with the path ended as unsupported, when
+    /// there are none.
+    pub(super) fn guard_one_of(&mut self, o: ValueId, objs: &[ValueId], what: &str, e: Node<'t>) -> bool {
+        if objs.is_empty() {
+            self.unsupported(what.to_string());
+            return false;
         }
         self.check_object_not_null(o, e);
         let mut other = self.konst(Const::Bool(true));
-        for l in &lists {
-            let differs = self.bin(BinOp::Ne, o, l.obj);
+        for obj in objs {
+            let differs = self.bin(BinOp::Ne, o, *obj);
             other = self.bin(BinOp::And, other, differs);
         }
-        self.cut_if(other, "a List that is not a parameter");
-        Some(lists)
+        self.cut_if(other, what);
+        true
     }
 
-    /// `f(list)` of the list `o` is, as a chain of selects.
-    fn per_list(&mut self, o: ValueId, lists: &[ListModel], f: &dyn Fn(&mut Self, &ListModel) -> ValueId) -> ValueId {
-        let mut v = f(self, lists.last().expect("at least one list"));
-        for l in lists.iter().rev().skip(1) {
-            let x = f(self, l);
-            let same = self.bin(BinOp::Eq, o, l.obj);
-            v = self.select(same, x, v);
+    /// `f(x)` for the `x` of `items` whose object (`obj(x)`) `o` is, as a chain of selects.
+    pub(super) fn select_by_object<T>(
+        &mut self,
+        o: ValueId,
+        items: &[T],
+        obj: fn(&T) -> ValueId,
+        f: &dyn Fn(&mut Self, &T) -> ValueId,
+    ) -> ValueId {
+        let mut v = f(self, items.last().expect("at least one"));
+        for x in items.iter().rev().skip(1) {
+            let value = f(self, x);
+            let same = self.bin(BinOp::Eq, o, obj(x));
+            v = self.select(same, value, v);
         }
         v
+    }
+
+    /// The list parameters `o` may be (see [`Self::guard_one_of`]).
+    fn lists_of(&mut self, o: ValueId, e: Node<'t>) -> Option<Vec<ListModel>> {
+        let lists = self.lists.clone();
+        let objs: Vec<ValueId> = lists.iter().map(|l| l.obj).collect();
+        self.guard_one_of(o, &objs, "a List that is not a parameter", e).then_some(lists)
+    }
+
+    /// `f(list)` of the list `o` is.
+    fn per_list(&mut self, o: ValueId, lists: &[ListModel], f: &dyn Fn(&mut Self, &ListModel) -> ValueId) -> ValueId {
+        self.select_by_object(o, lists, |l| l.obj, f)
     }
 
     /// The current size of a list.
@@ -343,32 +361,16 @@ impl<'t> Lowerer<'t> {
         v
     }
 
-    /// The map parameters `o` may be, after ending the path when it is none of them.
+    /// The map parameters `o` may be (see [`Self::guard_one_of`]).
     fn maps_of(&mut self, o: ValueId, e: Node<'t>) -> Option<Vec<MapModel>> {
         let maps = self.maps.clone();
-        if maps.is_empty() {
-            self.unsupported("a Map that is not a parameter");
-            return None;
-        }
-        self.check_object_not_null(o, e);
-        let mut other = self.konst(Const::Bool(true));
-        for m in &maps {
-            let differs = self.bin(BinOp::Ne, o, m.obj);
-            other = self.bin(BinOp::And, other, differs);
-        }
-        self.cut_if(other, "a Map that is not a parameter");
-        Some(maps)
+        let objs: Vec<ValueId> = maps.iter().map(|m| m.obj).collect();
+        self.guard_one_of(o, &objs, "a Map that is not a parameter", e).then_some(maps)
     }
 
-    /// `f(map)` of the map `o` is, as a chain of selects.
+    /// `f(map)` of the map `o` is.
     fn per_map(&mut self, o: ValueId, maps: &[MapModel], f: &dyn Fn(&mut Self, &MapModel) -> ValueId) -> ValueId {
-        let mut v = f(self, maps.last().expect("at least one map"));
-        for m in maps.iter().rev().skip(1) {
-            let x = f(self, m);
-            let same = self.bin(BinOp::Eq, o, m.obj);
-            v = self.select(same, x, v);
-        }
-        v
+        self.select_by_object(o, maps, |m| m.obj, f)
     }
 
     /// For each slot of map `m`: whether it holds key `x` (non-null).
