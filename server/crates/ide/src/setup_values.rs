@@ -35,19 +35,20 @@ pub(crate) fn setup_calls(calls: &[SetupCall], f: &Function, args: &[Value]) -> 
         if !matches!(args[call.flag], Value::Bool(true)) {
             continue;
         }
-        let mut call_args = Vec::new();
-        for (i, ty) in &call.args {
-            let Some(j) = java_value(&args[*i], f.params[*i].ty, f) else {
-                return Err(format!(
-                    "jreach cannot write the input `{}` ({}) into a test",
-                    f.params[*i].name, args[*i]
-                ));
-            };
-            call_args.push((ty.clone(), j));
-        }
-        out.push((call.method.clone(), call_args));
+        out.push((call.method.clone(), typed_values(&call.args, f, args)?));
     }
     Ok(out)
+}
+
+/// The Java value of plain input `i`.
+fn plain_value(i: usize, f: &Function, args: &[Value]) -> Result<JavaValue, String> {
+    java_value(&args[i], f.params[i].ty, f)
+        .ok_or_else(|| format!("jreach cannot write the input `{}` ({}) into a test", f.params[i].name, args[i]))
+}
+
+/// The Java values of the plain inputs `inputs` (index, Java type), with their types.
+fn typed_values(inputs: &[(usize, String)], f: &Function, args: &[Value]) -> Result<Vec<(String, JavaValue)>, String> {
+    inputs.iter().map(|(i, ty)| Ok((ty.clone(), plain_value(*i, f, args)?))).collect()
 }
 
 /// The list (or null) a test passes for a `List` parameter.
@@ -83,8 +84,7 @@ pub(crate) fn map_value(m: &jreach_ir::MapParam, f: &Function, args: &[Value]) -
 fn element_value(i: usize, f: &Function, args: &[Value]) -> Result<JavaValue, String> {
     match f.setup.built_params.iter().find(|b| b.param == i) {
         Some(b) => built_value(b, f, args),
-        None => java_value(&args[i], f.params[i].ty, f)
-            .ok_or_else(|| format!("jreach cannot write the input `{}` ({}) into a test", f.params[i].name, args[i])),
+        None => plain_value(i, f, args),
     }
 }
 
@@ -96,12 +96,7 @@ pub(crate) fn lambda_value(l: &jreach_ir::LambdaParam, f: &Function, args: &[Val
     let desc = &f.classes[l.class as usize];
     let Some(lambda) = &desc.lambda else { return Err(format!("{} is not a functional interface", desc.name)) };
     let returns = match l.returns {
-        Some(i) => match java_value(&args[i], f.params[i].ty, f) {
-            Some(v) => Some(Box::new((lambda.ret_java.clone(), v))),
-            None => {
-                return Err(format!("jreach cannot write the input `{}` ({}) into a test", f.params[i].name, args[i]))
-            }
-        },
+        Some(i) => Some(Box::new((lambda.ret_java.clone(), plain_value(i, f, args)?))),
         None => None,
     };
     Ok(JavaValue::Lambda { interface: desc.name.clone(), arity: lambda.arity, returns })
@@ -116,16 +111,7 @@ pub(crate) fn built_value(b: &jreach_ir::BuiltParam, f: &Function, args: &[Value
     Ok(match how {
         0 => JavaValue::Null,
         1 => {
-            let mut ctor_args = Vec::new();
-            for (i, ty) in &b.args {
-                let Some(j) = java_value(&args[*i], f.params[*i].ty, f) else {
-                    return Err(format!(
-                        "jreach cannot write the input `{}` ({}) into a test",
-                        f.params[*i].name, args[*i]
-                    ));
-                };
-                ctor_args.push((ty.clone(), j));
-            }
+            let ctor_args = typed_values(&b.args, f, args)?;
             JavaValue::Constructed {
                 class: f.classes[b.class as usize].name.clone(),
                 args: ctor_args,
