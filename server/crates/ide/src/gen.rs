@@ -14,7 +14,7 @@ use jreach_smt::{solve_reach, SolveOptions, Verdict};
 use jreach_syntax::{find_target, MethodInfo, SourceFile, Target, TargetError};
 use jreach_synth::{JUnit, JavaValue, Outcome, TestRequest};
 
-use crate::setup_values::{built_value, lambda_value, list_value, map_value, setup_calls, setup_inputs};
+use crate::setup_values::{array_value, built_value, lambda_value, list_value, map_value, setup_calls, setup_inputs};
 
 /// Which resolution answers the reachability question.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
@@ -369,7 +369,8 @@ fn replay(
     args: &[Value],
     opts: &GenOptions,
 ) -> Result<TestRequest, String> {
-    if let Some((p, Value::Unknown(why))) = f.params.iter().zip(args).find(|(_, a)| a.is_unknown()) {
+    let unknown = f.params.iter().zip(args).enumerate().find(|(i, (_, a))| a.is_unknown() && !f.setup.creates(*i));
+    if let Some((_, (p, Value::Unknown(why)))) = unknown {
         return Err(format!("the input `{}` would be {why}, which jreach does not write into tests", p.name));
     }
     let mut java_args = Vec::with_capacity(args.len());
@@ -386,6 +387,10 @@ fn replay(
         }
         if let Some(l) = setup.list_params.iter().find(|l| l.param == i) {
             java_args.push(list_value(l, f, args)?);
+            continue;
+        }
+        if let Some(a) = setup.array_params.iter().find(|a| a.param == i) {
+            java_args.push(array_value(a, f, args)?);
             continue;
         }
         if let Some(l) = setup.lambda_params.iter().find(|l| l.param == i) {
@@ -516,10 +521,7 @@ pub fn java_value(v: &Value, ty: Ty, f: &Function) -> Option<JavaValue> {
         Value::Array { id, items } => {
             let Ty::Arr(a) = ty else { return None };
             let elem = a.elem();
-            let elem_ty = match elem {
-                Ty::Arr(inner) => inner.java_name(),
-                t => t.java_name().to_string(),
-            };
+            let elem_ty = f.java_type_name(elem);
             let items = items.iter().map(|i| java_value(i, elem, f)).collect::<Option<Vec<_>>>()?;
             JavaValue::Array { elem_ty, id: *id, items }
         }

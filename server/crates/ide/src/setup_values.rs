@@ -1,5 +1,6 @@
 //! From the solver's inputs to the Java a test writes for objects it creates through calls
-//! (`ir::Setup`): constructor calls and the calls after them, lambdas, `List.of`, `Map.of`.
+//! (`ir::Setup`): constructor calls and the calls after them, lambdas, `List.of`, `Map.of`,
+//! arrays of objects.
 
 use jreach_ir::interp::Value;
 use jreach_ir::{Function, Setup, SetupCall};
@@ -25,6 +26,7 @@ pub(crate) fn setup_inputs(setup: &Setup) -> Vec<usize> {
         .chain(setup.map_params.iter().flat_map(|m| {
             [m.present, m.size].into_iter().chain(m.keys.iter().copied()).chain(m.values.iter().copied())
         }))
+        .chain(setup.array_params.iter().flat_map(|a| [a.present, a.length].into_iter().chain(a.elems.iter().copied())))
         .collect()
 }
 
@@ -80,7 +82,21 @@ pub(crate) fn map_value(m: &jreach_ir::MapParam, f: &Function, args: &[Value]) -
     Ok(JavaValue::Map { key_ty: m.key_java.clone(), value_ty: m.value_java.clone(), entries, mutable: m.mutated })
 }
 
-/// The value of input `i`, an element of a list or map.
+/// The array (or null) a test passes for a parameter of type `E[]` with objects as elements.
+pub(crate) fn array_value(a: &jreach_ir::ArrayParam, f: &Function, args: &[Value]) -> Result<JavaValue, String> {
+    if !matches!(args[a.present], Value::Bool(true)) {
+        return Ok(JavaValue::Null);
+    }
+    let length = match args[a.length] {
+        Value::Int(_, n) if (0..=a.elems.len() as i64).contains(&n) => n as usize,
+        ref other => return Err(format!("an array of {other} elements")),
+    };
+    let items = a.elems[..length].iter().map(|&i| element_value(i, f, args)).collect::<Result<_, _>>()?;
+    // Each array parameter is an array of its own: ids below those of the solver's arrays.
+    Ok(JavaValue::Array { elem_ty: a.elem_java.clone(), id: -1 - a.param as i64, items })
+}
+
+/// The value of input `i`, an element of a list, map or array.
 fn element_value(i: usize, f: &Function, args: &[Value]) -> Result<JavaValue, String> {
     match f.setup.built_params.iter().find(|b| b.param == i) {
         Some(b) => built_value(b, f, args),

@@ -1,7 +1,8 @@
 //! `gen` never claims "unreachable" for a line that some input reaches, in the cases where
 //! synthesis deliberately looks at fewer inputs than Java allows: receivers taken as their
 //! constructor (and a few calls) leave them, objects created only through constructors, lambdas
-//! that return one value, short lists, printable-only strings, bounded loops.
+//! that return one value, short lists, short arrays of new objects, printable-only strings,
+//! bounded loops.
 
 use jreach_ide::{gen, GenOptions, GenResult};
 use jreach_syntax::SourceFile;
@@ -141,6 +142,30 @@ fn lists_handed_to_unseen_code_get_no_test() {
     let src = "import java.util.List;\npublic class T {\n  public static int f(List<String> xs) {\n    xs.add(\"a\");\n    Helper.process(xs);\n    if (xs.size() == 1) {\n      return 1;\n    }\n    return 0;\n  }\n}\n";
     match answer(src, 7) {
         GenResult::Unknown(why) => assert!(why.contains("may change"), "{why}"),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn arrays_of_objects_beyond_what_synthesis_builds() {
+    let point = "  public static class P {\n    public final int x;\n    public P(int x) { this.x = x; }\n  }\n";
+    // Five elements, or two elements that are one object: tests pass at most four, each new.
+    let src = format!("public class T {{\n{point}  public static int f(P[] ps) {{\n    if (ps.length == 5 && ps[4] != null) {{\n      return 1;\n    }}\n    return 0;\n  }}\n}}\n");
+    assert_not_unreachable(&src, 8);
+    let src = src.replace("ps.length == 5 && ps[4] != null", "ps.length == 2 && ps[0] == ps[1] && ps[0] != null");
+    assert_not_unreachable(&src, 8);
+    // What synthesis does build: the array as `new T.P[] {...}` of constructed elements.
+    let src = src.replace("ps[0] == ps[1] && ps[0] != null", "ps[1] != null && ps[1].x == 3");
+    match answer(&src, 8) {
+        GenResult::Test(req) => match &req.args[0] {
+            jreach_synth::JavaValue::Array { elem_ty, items, .. } => {
+                assert_eq!(elem_ty, "T.P");
+                assert_eq!(items.len(), 2, "{items:?}");
+                let jreach_synth::JavaValue::Constructed { args, .. } = &items[1] else { panic!("{items:?}") };
+                assert_eq!(args[0].1, jreach_synth::JavaValue::Int(3));
+            }
+            other => panic!("{other:?}"),
+        },
         other => panic!("{other:?}"),
     }
 }

@@ -17,22 +17,31 @@ pub fn default_value(ty: Ty) -> Value {
         Ty::Double => Value::Double(0.0),
         Ty::Str | Ty::Ref => Value::Null,
         Ty::Arr(_) => Value::ArrRef(0),
+        Ty::Obj(_) => Value::ObjRef(0),
         t if t.is_integral() => Value::from_const(&Const::int(t, 0)),
         _ => Value::Unknown("an element of an unmodelled type".into()),
     }
 }
 
 /// Registers the arrays of `v` (of type `ty`) and returns the runtime value that refers to it.
-fn register(v: &Value, ty: Ty, want: ArrTy, out: &mut BTreeMap<i64, Vec<Value>>) -> Value {
+/// Objects become references, after the arrays their fields hold are registered.
+fn register(f: &Function, v: &Value, ty: Ty, want: ArrTy, out: &mut BTreeMap<i64, Vec<Value>>) -> Value {
     match (v, ty) {
         (Value::Array { id, items }, Ty::Arr(a)) => {
-            let elems: Vec<Value> = items.iter().map(|i| register(i, a.elem(), want, out)).collect();
+            let elems: Vec<Value> = items.iter().map(|i| register(f, i, a.elem(), want, out)).collect();
             if a == want {
                 out.insert(*id, elems);
             }
             Value::ArrRef(*id)
         }
         (Value::Null, Ty::Arr(_)) => Value::ArrRef(0),
+        (Value::Object { id, fields }, Ty::Obj(c)) => {
+            for (fv, fd) in fields.iter().zip(&f.classes[c as usize].fields) {
+                register(f, fv, fd.ty, want, out);
+            }
+            Value::ObjRef(*id)
+        }
+        (Value::Null, Ty::Obj(_)) => Value::ObjRef(0),
         _ => v.clone(),
     }
 }
@@ -41,7 +50,7 @@ fn register(v: &Value, ty: Ty, want: ArrTy, out: &mut BTreeMap<i64, Vec<Value>>)
 pub fn initial_memory(f: &Function, args: &[Value], t: ArrTy) -> Value {
     let mut out = BTreeMap::new();
     for (p, a) in f.params.iter().zip(args) {
-        register(a, p.ty, t, &mut out);
+        register(f, a, p.ty, t, &mut out);
     }
     Value::Mem(Rc::new(out))
 }

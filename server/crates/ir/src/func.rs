@@ -583,9 +583,22 @@ pub struct Setup {
     pub lambda_params: Vec<LambdaParam>,
     pub list_params: Vec<ListParam>,
     pub map_params: Vec<MapParam>,
+    pub array_params: Vec<ArrayParam>,
     /// Whether lowering again with `setup_calls` would let the test call methods on the
     /// objects it creates (there are candidates, and this lowering did not offer them).
     pub calls_possible: bool,
+}
+
+impl Setup {
+    /// Whether the test creates parameter `i` through this setup (a constructor, a lambda, a
+    /// list, map or array of inputs) rather than passing the solver's value for it.
+    pub fn creates(&self, i: usize) -> bool {
+        self.built_params.iter().any(|b| b.param == i)
+            || self.lambda_params.iter().any(|l| l.param == i)
+            || self.list_params.iter().any(|l| l.param == i)
+            || self.map_params.iter().any(|m| m.param == i)
+            || self.array_params.iter().any(|a| a.param == i)
+    }
 }
 
 /// The name of the class description of `java.util.List`.
@@ -605,6 +618,24 @@ pub const MAP_CAPACITY: usize = 3;
 
 /// The most entries a map parameter may hold after the method put more into it.
 pub const MAP_GROWN_CAPACITY: usize = 6;
+
+/// The most elements of an array of objects synthesis creates.
+pub const OBJECT_ARRAY_CAPACITY: usize = 4;
+
+/// A parameter of type `E[]` (`E` a class of the file, an enum or a boxed type) that a test
+/// passes as `new E[] {...}`, each element null or created on its own.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ArrayParam {
+    pub param: usize,
+    /// The index of the `Bool` parameter: an array (true) or null.
+    pub present: usize,
+    /// The index of the `Int` parameter holding the length.
+    pub length: usize,
+    /// The indices of the parameters holding the elements ([`OBJECT_ARRAY_CAPACITY`] of them).
+    pub elems: Vec<usize>,
+    /// The element type as Java code outside the class names it (`Shapes.Point`).
+    pub elem_java: String,
+}
 
 /// A parameter of type `Map<K, V>` that a test passes as `Map.of(...)`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -680,6 +711,16 @@ pub struct SetupCall {
 }
 
 impl Function {
+    /// The Java spelling of `ty`, with the file's classes by name (`Point[]`).
+    pub fn java_type_name(&self, ty: Ty) -> String {
+        let class = |c: u16| self.classes[c as usize].name.clone();
+        match ty {
+            Ty::Obj(c) => class(c),
+            Ty::Arr(a) => a.java_name_with(class),
+            t => t.java_name().to_string(),
+        }
+    }
+
     /// The type of field `field` of class `class`.
     pub fn field_ty(&self, class: u16, field: u16) -> Ty {
         self.classes[class as usize].fields[field as usize].ty

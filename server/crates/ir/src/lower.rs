@@ -449,7 +449,8 @@ impl<'t> Lowerer<'t> {
             return if self.is_null_const(v) {
                 self.emit(Op::Arr(ArrOp::Ref(0), vec![]), Ty::Arr(a), None)
             } else {
-                self.opaque(format!("a {} jreach does not track", a.java_name()), to, None)
+                let name = a.java_name_with(|c| self.classes.descs[c as usize].name.clone());
+                self.opaque(format!("a {name} jreach does not track"), to, None)
             };
         }
         if to == Ty::Str {
@@ -640,7 +641,7 @@ impl<'t> Lowerer<'t> {
             let dims = d.child_by_field_name("dimensions").map(|x| self.text(x).matches('[').count()).unwrap_or(0);
             let init = d.child_by_field_name("value");
             let mut ty = if dims > 0 {
-                ArrTy::of_java(ty_text, dims).map(Ty::Arr).unwrap_or(Ty::Ref)
+                self.classes.arr_of(ty_text, dims).map(Ty::Arr).unwrap_or(Ty::Ref)
             } else {
                 self.ty_of(ty_text)
             };
@@ -888,11 +889,8 @@ impl<'t> Lowerer<'t> {
         let mut mems: Vec<(ArrTy, Var)> = self.mems.iter().map(|(t, v)| (*t, *v)).collect();
         mems.sort_by_key(|(t, _)| t.java_name());
         for (t, var) in mems {
-            let v = self.nondet(
-                NondetKind::Havoc { var: format!("{} arrays after {why}", t.java_name()) },
-                Ty::Mem(t),
-                None,
-            );
+            let name = t.java_name_with(|c| self.classes.descs[c as usize].name.clone());
+            let v = self.nondet(NondetKind::Havoc { var: format!("{name} arrays after {why}") }, Ty::Mem(t), None);
             self.assign(var, v);
         }
         let mut fields: Vec<((u16, u16), Var)> = self.field_mems.iter().map(|(k, v)| (*k, *v)).collect();
@@ -1504,7 +1502,8 @@ impl<'t> Lowerer<'t> {
                     }
                 }
                 let class = e.child_by_field_name("type").map(|t| self.ty_of(self.text(t)));
-                if let (true, None, Some(Ty::Obj(c))) = (self.synthesis(), e.child_by_field_name("body"), class) {
+                // Constructors cannot be overridden: both modes run the one `new` selects.
+                if let (None, Some(Ty::Obj(c))) = (e.child_by_field_name("body"), class) {
                     if let Some(ctor) = self.ctor_for(c, &args) {
                         return self.construct(c, &ctor, args, e);
                     }
@@ -3161,7 +3160,7 @@ impl<'t> Lowerer<'t> {
         let mut stack = vec![self.file.tree.root_node()];
         while let Some(n) = stack.pop() {
             match n.kind() {
-                "array_type" => types.extend(ArrTy::of_java(self.text(n), 0)),
+                "array_type" => types.extend(self.classes.arr_of(self.text(n), 0)),
                 "variable_declarator" | "formal_parameter" => {
                     if let Some(d) = n.child_by_field_name("dimensions") {
                         let dims = self.text(d).matches('[').count();
@@ -3170,14 +3169,14 @@ impl<'t> Lowerer<'t> {
                             .and_then(|p| p.child_by_field_name("type"))
                             .or_else(|| n.child_by_field_name("type"));
                         if let Some(b) = base {
-                            types.extend(ArrTy::of_java(self.text(b), dims));
+                            types.extend(self.classes.arr_of(self.text(b), dims));
                         }
                     }
                 }
                 "array_creation_expression" => {
                     if let Some(ty) = n.child_by_field_name("type") {
                         let dims = self.text(n).matches('[').count();
-                        types.extend(ArrTy::of_java(self.text(ty), dims));
+                        types.extend(self.classes.arr_of(self.text(ty), dims));
                     }
                 }
                 _ => {}
@@ -3344,7 +3343,7 @@ impl<'t> Lowerer<'t> {
         let mut c = e.walk();
         let dims: Vec<Node<'t>> = e.children_by_field_name("dimensions", &mut c).collect();
         let total = dims.iter().map(|d| self.text(*d).matches('[').count()).sum::<usize>();
-        let Some(t) = ArrTy::of_java(ty_text, total) else {
+        let Some(t) = self.classes.arr_of(ty_text, total) else {
             self.unsupported(format!("arrays of {ty_text} are not modelled yet"));
             return self.opaque("an array".into(), Ty::Ref, None);
         };
@@ -3626,7 +3625,7 @@ impl Classes {
                             let dims =
                                 decl.child_by_field_name("dimensions").map(|x| text_of(x, src).matches('[').count());
                             let ty = match dims {
-                                Some(n) if n > 0 => ArrTy::of_java(ty_text, n).map(Ty::Arr).unwrap_or(Ty::Ref),
+                                Some(n) if n > 0 => out.arr_of(ty_text, n).map(Ty::Arr).unwrap_or(Ty::Ref),
                                 _ => out.ty_of(ty_text),
                             };
                             buildable &= assignable && decl.child_by_field_name("value").is_none();
@@ -3660,12 +3659,29 @@ impl Classes {
         if ty != Ty::Ref {
             return ty;
         }
+        if let Some(a) = self.arr_of(name, 0) {
+            return Ty::Arr(a);
+        }
         let name = name.trim();
         let name = name.split('<').next().unwrap_or(name).trim();
         match self.by_name.get(name) {
             Some(id) => Ty::Obj(*id),
             None => Ty::Ref,
         }
+    }
+}
+
+impl Classes {
+    /// The array type of a Java type as written, with `extra` more dimensions from a declarator:
+    /// arrays of the file's classes are arrays of objects.
+    fn arr_of(&self, name: &str, extra: usize) -> Option<ArrTy> {
+        ArrTy::of_java_with(name, extra, |base| {
+            let base = base.split('<').next().unwrap_or(base).trim();
+            match Ty::of_java(base) {
+                Ty::Ref => self.by_name.get(base).map(|id| Ty::Obj(*id)).unwrap_or(Ty::Ref),
+                t => t,
+            }
+        })
     }
 }
 

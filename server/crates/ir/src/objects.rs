@@ -18,6 +18,12 @@ pub fn default_value(ty: Ty) -> Value {
 
 /// Records the value of field `field` of class `class` of every object `v` (of type `ty`) reaches.
 fn register(f: &Function, v: &Value, ty: Ty, class: u16, field: u16, out: &mut BTreeMap<i64, Value>) {
+    if let (Value::Array { items, .. }, Ty::Arr(a)) = (v, ty) {
+        for item in items {
+            register(f, item, a.elem(), class, field, out);
+        }
+        return;
+    }
     let (Value::Object { id, fields }, Ty::Obj(c)) = (v, ty) else { return };
     if out.contains_key(id) && c == class {
         return;

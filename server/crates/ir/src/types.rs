@@ -41,6 +41,8 @@ pub enum Leaf {
     Float,
     Double,
     Str,
+    /// Objects of the class with this index in [`crate::Function::classes`].
+    Obj(u16),
 }
 
 /// An array type: `dims` levels of `[]` over a leaf type (`int[][]` is `{Int, 2}`).
@@ -62,6 +64,7 @@ impl Leaf {
             Leaf::Float => Ty::Float,
             Leaf::Double => Ty::Double,
             Leaf::Str => Ty::Str,
+            Leaf::Obj(c) => Ty::Obj(c),
         }
     }
 
@@ -76,6 +79,7 @@ impl Leaf {
             Ty::Float => Leaf::Float,
             Ty::Double => Leaf::Double,
             Ty::Str => Leaf::Str,
+            Ty::Obj(c) => Leaf::Obj(c),
             _ => return None,
         })
     }
@@ -91,14 +95,30 @@ impl ArrTy {
         }
     }
 
-    /// The Java spelling (`int[][]`).
+    /// The Java spelling (`int[][]`); arrays of objects name their class by its index
+    /// (`obj3[]`), see [`ArrTy::java_name_with`].
     pub fn java_name(self) -> String {
-        format!("{}{}", self.leaf.ty().java_name(), "[]".repeat(self.dims as usize))
+        self.java_name_with(|c| format!("obj{c}"))
+    }
+
+    /// The Java spelling, with `class` naming the class of an object leaf (`Point[][]`).
+    pub fn java_name_with(self, class: impl Fn(u16) -> String) -> String {
+        let leaf = match self.leaf {
+            Leaf::Obj(c) => class(c),
+            l => l.ty().java_name().to_string(),
+        };
+        format!("{leaf}{}", "[]".repeat(self.dims as usize))
     }
 
     /// The array type of a Java type as written (`int[]`, `char[][]`), with `extra` more
-    /// dimensions from a declarator (`int a[]`).
+    /// dimensions from a declarator (`int a[]`); leaves of primitive and String types only.
     pub fn of_java(name: &str, extra: usize) -> Option<ArrTy> {
+        ArrTy::of_java_with(name, extra, Ty::of_java)
+    }
+
+    /// [`ArrTy::of_java`] with `leaf` giving the type of the element type's name (so that arrays
+    /// of a file's classes are arrays of objects).
+    pub fn of_java_with(name: &str, extra: usize, leaf: impl Fn(&str) -> Ty) -> Option<ArrTy> {
         let name: String = name.chars().filter(|c| !c.is_whitespace()).collect();
         let mut base = name.as_str();
         let mut dims = extra;
@@ -113,7 +133,7 @@ impl ArrTy {
         if dims == 0 || dims > 8 {
             return None;
         }
-        let leaf = Leaf::of(Ty::of_java(base))?;
+        let leaf = Leaf::of(leaf(base))?;
         Some(ArrTy { leaf, dims: dims as u8 })
     }
 }

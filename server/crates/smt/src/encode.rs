@@ -326,7 +326,8 @@ impl<'f> Encoder<'f> {
                 let (c, _) = self.mem(args[0]);
                 let i = self.val(args[2]).as_bv().expect("an index");
                 let x = arr::load(&c, &r(self, 1), &i);
-                if let (Some(x), true) = (x.as_bv(), matches!(ty, Ty::Arr(_)) && self.synthesis()) {
+                self.enum_domain(ty, &x);
+                if let (Some(x), true) = (x.as_bv(), matches!(ty, Ty::Arr(_) | Ty::Obj(_)) && self.synthesis()) {
                     // Synthesis: a reference read from memory is an input's or one the method
                     // created (negative ids, above the floor); other negative ids cannot exist.
                     self.side.push(x.bvsgt(&BV::from_i64(self.alloc_floor, 32)));

@@ -1,14 +1,14 @@
 //! The inputs a synthesis lowering adds for objects a test creates through calls rather than
 //! literals (`func::Setup`): parameters of the file's classes built with a constructor (null, a
 //! new object, or an earlier parameter) and then optional setter-like calls, optional calls on
-//! the receiver, lambdas returning one value, and `List.of` / `Map.of` parameters whose elements
-//! are such inputs in turn. Every narrowing records a proof blocker.
+//! the receiver, lambdas returning one value, and `List.of` / `Map.of` / `new E[] {...}`
+//! parameters whose elements are such inputs in turn. Every narrowing records a proof blocker.
 
 use jreach_syntax::{text_of, MethodInfo, Node, SourceFile};
 
 use super::{named_children, this_field_name, unparen, Classes, ListModel, LowerOptions, Lowerer};
 use crate::func::*;
-use crate::types::Ty;
+use crate::types::{ArrTy, Leaf, Ty};
 
 /// An optional call a test may make, with the method it calls.
 type PlannedCall = (SetupCall, MethodInfo);
@@ -24,6 +24,7 @@ pub(super) struct InputPlan {
     lambda_params: Vec<LambdaParam>,
     list_params: Vec<ListParam>,
     map_params: Vec<MapParam>,
+    array_params: Vec<ArrayParam>,
     receiver_calls: Vec<PlannedCall>,
     calls_possible: bool,
 }
@@ -55,6 +56,7 @@ pub(super) fn plan_inputs(
     let mut lambda_params = Vec::new();
     let mut list_params = Vec::new();
     let mut map_params = Vec::new();
+    let mut array_params = Vec::new();
     if synthesis {
         let all = MethodInfo::all(file);
         for i in 0..own_params {
@@ -110,10 +112,30 @@ pub(super) fn plan_inputs(
             }
             map_params.push(MapParam { param: i, present, size, keys, values, key_java, value_java, mutated: false });
         }
+        for i in 0..own_params {
+            let Ty::Arr(ArrTy { leaf: Leaf::Obj(c), dims: 1 }) = params[i].ty else { continue };
+            let Some(elem_java) = object_element(classes, &all, c) else { continue };
+            let name = params[i].name.clone();
+            let present = params.len();
+            params.push(ParamInfo { name: built_param_name(&name, "array"), ty: Ty::Bool, java_ty: "boolean".into() });
+            let length = params.len();
+            params.push(ParamInfo { name: built_param_name(&name, "length"), ty: Ty::Int, java_ty: "int".into() });
+            let mut elems = Vec::new();
+            for k in 0..OBJECT_ARRAY_CAPACITY {
+                elems.push(params.len());
+                params.push(ParamInfo {
+                    name: built_param_name(&name, &k.to_string()),
+                    ty: Ty::Obj(c),
+                    java_ty: elem_java.clone(),
+                });
+            }
+            array_params.push(ArrayParam { param: i, present, length, elems, elem_java });
+        }
         let elements: Vec<usize> = list_params
             .iter()
             .flat_map(|l: &ListParam| l.elems.clone())
             .chain(map_params.iter().flat_map(|m: &MapParam| m.values.clone()))
+            .chain(array_params.iter().flat_map(|a: &ArrayParam| a.elems.clone()))
             .collect();
         for i in (0..own_params).chain(elements) {
             let Ty::Obj(c) = params[i].ty else { continue };
@@ -175,7 +197,7 @@ pub(super) fn plan_inputs(
             built[k].0.aliases = aliases;
         }
     }
-    InputPlan { built, lambda_params, list_params, map_params, receiver_calls, calls_possible }
+    InputPlan { built, lambda_params, list_params, map_params, array_params, receiver_calls, calls_possible }
 }
 
 /// The name of input `what` of parameter `param` (`from.how`, `from.new.owner`): Java names
@@ -252,13 +274,18 @@ fn list_element(classes: &Classes, methods: &[MethodInfo], java_ty: &str) -> Opt
     let arg = arg.strip_prefix("? extends ").unwrap_or(arg).trim();
     match classes.ty_of(arg) {
         Ty::Str => Some((Ty::Str, "String".into())),
-        Ty::Obj(c) => {
-            let d = &classes.descs[c as usize];
-            let ok = d.boxes.is_some() || d.is_enum() || test_ctor(classes, methods, c).is_some();
-            ok.then(|| (Ty::Obj(c), d.name.clone()))
-        }
+        Ty::Obj(c) => object_element(classes, methods, c).map(|name| (Ty::Obj(c), name)),
         _ => None,
     }
+}
+
+/// The name Java code outside the class gives objects of class `c`, when synthesis can create
+/// them as elements of a list, map or array: boxed values, enum constants, and objects a test
+/// creates with a constructor.
+fn object_element(classes: &Classes, methods: &[MethodInfo], c: u16) -> Option<String> {
+    let d = &classes.descs[c as usize];
+    let ok = d.boxes.is_some() || d.is_enum() || test_ctor(classes, methods, c).is_some();
+    ok.then(|| d.name.clone())
 }
 
 /// The key and value types of a `Map<K, V>` parameter synthesis can fill (keys: strings, boxed
@@ -326,6 +353,14 @@ impl<'t> Lowerer<'t> {
                 ));
                 continue;
             }
+            if let Some(a) = plan.array_params.iter().find(|a| a.param == i) {
+                self.b.add_proof_blocker(format!(
+                    "a test passes a {}[] only with at most {OBJECT_ARRAY_CAPACITY} elements, each null or an \
+                     object of its own",
+                    a.elem_java
+                ));
+                continue;
+            }
             if plan.map_params.iter().any(|m| m.param == i) {
                 self.b.add_proof_blocker(format!(
                     "a test passes a Map only with at most {MAP_CAPACITY} entries, and it grows to at most \
@@ -370,7 +405,8 @@ impl<'t> Lowerer<'t> {
         inputs: &[ValueId],
         at: Node<'t>,
     ) -> Vec<PlannedCall> {
-        let InputPlan { built, lambda_params, list_params, map_params, receiver_calls, calls_possible } = plan;
+        let InputPlan { built, lambda_params, list_params, map_params, array_params, receiver_calls, calls_possible } =
+            plan;
         let mut values = inputs.to_vec();
         let mut built_objects: Vec<ValueId> = Vec::new();
         for (bp, ctor, calls) in &built {
@@ -461,7 +497,40 @@ impl<'t> Lowerer<'t> {
             self.assign(var, v);
         }
         self.b.setup_mut().map_params = map_params;
+        for a in &array_params {
+            if self.cur.is_none() {
+                break;
+            }
+            let elems: Vec<ValueId> = a.elems.iter().map(|i| values[*i]).collect();
+            let v = self.array_input(params[a.param].ty, inputs[a.present], inputs[a.length], &elems, at);
+            let var = self.scopes[0][&params[a.param].name].var;
+            self.assign(var, v);
+        }
+        self.b.setup_mut().array_params = array_params;
         receiver_calls
+    }
+
+    /// The array a test passes for a parameter of type `ty`: null unless `present`, else a new
+    /// array of `length` (at most the number of `elems`) holding the first `elems`.
+    fn array_input(&mut self, ty: Ty, present: ValueId, length: ValueId, elems: &[ValueId], at: Node<'t>) -> ValueId {
+        let Ty::Arr(t) = ty else { unreachable!("planned for array parameters only") };
+        self.assume_between(length, 0, elems.len() as i64);
+        let r = self.new_array(t, length, at);
+        for (k, e) in elems.iter().enumerate() {
+            let kk = self.int(Ty::Int, k as i64);
+            let inside = self.bin(BinOp::Lt, kk, length);
+            let store = self.b.create_block();
+            let join = self.b.create_block();
+            self.branch(inside, store, join, None);
+            self.b.seal(store);
+            self.cur = Some(store);
+            self.store(t, r, kk, *e);
+            self.jump(join);
+            self.b.seal(join);
+            self.cur = Some(join);
+        }
+        let null = self.emit(Op::Arr(ArrOp::Ref(0), vec![]), ty, None);
+        self.select(present, r, null)
     }
 
     /// `if (flag) o.m(args);` on object `on` (`None`: the receiver), the result dropped.
