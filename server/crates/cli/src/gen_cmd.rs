@@ -58,6 +58,7 @@ pub fn run(a: GenArgs) -> u8 {
         junit,
         engine: if a.engine == EngineArg::Naive { Engine::Naive } else { Engine::Shared },
         package_sources: synth::package_sources(&a.file, &file.text),
+        imported_sources: synth::imported_sources(&a.file, &file.text),
         ..Default::default()
     };
     let loc = format!("{}:{}", a.file.display(), a.line);

@@ -12,7 +12,7 @@ use jreach_ir::lower::{lower_method, LowerOptions};
 use jreach_ir::{BlockId, Function, LowerMode, Terminator, Ty};
 use jreach_smt::{solve_reach, SolveOptions, Verdict};
 use jreach_syntax::{find_target, MethodInfo, SourceFile, Target, TargetError};
-use jreach_synth::{JUnit, JavaValue, Outcome, TestRequest};
+use jreach_synth::{ImportedSource, JUnit, JavaValue, Outcome, TestRequest};
 
 use crate::setup_values::{array_value, built_value, lambda_value, list_value, map_value, setup_calls, setup_inputs};
 
@@ -41,6 +41,10 @@ pub struct GenOptions {
     /// The texts of other files of the same package (see `synth::package_sources`): tests may
     /// create objects of their classes through their constructors and methods.
     pub package_sources: Vec<String>,
+    /// The classes of other packages that the file imports (see `synth::imported_sources`):
+    /// tests may create objects of their public classes through public constructors and
+    /// methods, and import them.
+    pub imported_sources: Vec<ImportedSource>,
 }
 
 impl Default for GenOptions {
@@ -53,6 +57,7 @@ impl Default for GenOptions {
             engine: Engine::Shared,
             cancel: None,
             package_sources: vec![],
+            imported_sources: vec![],
         }
     }
 }
@@ -94,9 +99,13 @@ fn gen_inner(file: &SourceFile, line: usize, opts: &GenOptions) -> Result<GenRes
     if let Some(why) = unsupported_signature(file, m) {
         return Ok(GenResult::Unknown(why));
     }
-    // Synthesis sees the classes of the same package too; proofs see only the file itself.
-    let with_package = with_package_sources(file, m, &opts.package_sources);
-    let synthesis_file = with_package.as_ref().unwrap_or(file);
+    // Synthesis sees the classes of the same package and the imported ones too; proofs see
+    // only the file itself.
+    let with_package = with_package_sources(file, m, &opts.package_sources, &opts.imported_sources);
+    let (synthesis_file, foreign_from) = match &with_package {
+        Some((f, foreign_from)) => (f, *foreign_from),
+        None => (file, None),
+    };
     let started = Instant::now();
     let solve_opts = SolveOptions { timeout: opts.timeout, prefer_small: true, cancel: opts.cancel.clone() };
     let mut k = opts.unroll.min(2);
@@ -104,7 +113,11 @@ fn gen_inner(file: &SourceFile, line: usize, opts: &GenOptions) -> Result<GenRes
     let mut replay_failure: Option<String> = None;
     let mut setup_calls = false;
     loop {
-        let lopts = LowerOptions { inline_depth: opts.inline_depth, ..synthesis_options(file, m, k, setup_calls) };
+        let lopts = LowerOptions {
+            inline_depth: opts.inline_depth,
+            foreign_from,
+            ..synthesis_options(file, m, k, setup_calls)
+        };
         let f = lower_method(synthesis_file, m, &lopts);
         let calls_possible = f.setup.calls_possible;
         if let Some(why) = unmodelled_params(&f) {
@@ -224,15 +237,21 @@ fn first_error_line(file: &SourceFile, m: &MethodInfo) -> Option<usize> {
     None
 }
 
-/// `file` followed by the classes of `sources` (their `package` and `import` lines blanked), when
-/// there are any and `m` parses the same in the result: its byte offsets are unchanged, so targets
-/// and path conditions still refer to `file`, and the added code lies past its end.
-fn with_package_sources(file: &SourceFile, m: &MethodInfo, sources: &[String]) -> Option<SourceFile> {
-    if sources.is_empty() || file.tree.root_node().has_error() {
+/// `file` followed by the classes of `sources` and then those of `imported` (their `package` and
+/// `import` lines blanked), when there are any and `m` parses the same in the result: its byte
+/// offsets are unchanged, so targets and path conditions still refer to `file`, and the added
+/// code lies past its end. Also the offset where the imported classes begin, if any.
+fn with_package_sources(
+    file: &SourceFile,
+    m: &MethodInfo,
+    sources: &[String],
+    imported: &[ImportedSource],
+) -> Option<(SourceFile, Option<usize>)> {
+    if (sources.is_empty() && imported.is_empty()) || file.tree.root_node().has_error() {
         return None;
     }
     let mut text = file.text.clone();
-    for s in sources {
+    let append = |text: &mut String, s: &str| {
         text.push('\n');
         for line in s.lines() {
             let t = line.trim_start();
@@ -241,10 +260,17 @@ fn with_package_sources(file: &SourceFile, m: &MethodInfo, sources: &[String]) -
             }
             text.push('\n');
         }
+    };
+    for s in sources {
+        append(&mut text, s);
+    }
+    let foreign_from = (!imported.is_empty()).then_some(text.len());
+    for s in imported {
+        append(&mut text, &s.text);
     }
     let combined = SourceFile::parse(&text);
     let same = MethodInfo::all(&combined).iter().any(|c| c.range == m.range && c.name == m.name && !c.has_error);
-    same.then_some(combined)
+    same.then_some((combined, foreign_from))
 }
 
 /// The lowering `gen` makes of `m` for synthesis at unroll bound `unroll` (the receiver created
@@ -273,7 +299,8 @@ fn unmodelled_params(f: &Function) -> Option<String> {
             Ty::Ref => {
                 return Some(format!(
                     "parameter `{}` needs a value of type {}, which jreach cannot see: its source is not in this \
-                     file, and of the JDK's types jreach models String, the boxed types, List and Map",
+                     file, its package or the imported classes of its source root, and of the JDK's types \
+                     jreach models String, the boxed types, List and Map",
                     p.name, p.java_ty
                 ))
             }
@@ -458,6 +485,7 @@ fn replay(
         junit: opts.junit,
         receiver_args,
         receiver_calls: setup_calls(&f.setup.receiver_calls, f, args)?,
+        imports: opts.imported_sources.iter().map(|s| s.qualified.clone()).collect(),
     })
 }
 

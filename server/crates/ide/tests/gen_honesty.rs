@@ -169,3 +169,34 @@ fn arrays_of_objects_beyond_what_synthesis_builds() {
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn classes_of_other_packages_only_through_public_members() {
+    // `q.Box` is imported from another package: a test in `p` may call only its public members.
+    let src = "package p;\nimport q.Box;\npublic class U {\n  public static int f(Box b) {\n    if (b != null && b.get() == 7) {\n      return 1;\n    }\n    return 0;\n  }\n}\n";
+    let other = "package q;\npublic class Box {\n  private int v;\n  public Box() { }\n  void set(int x) { v = x; }\n  public int get() { return v; }\n}\n";
+    let imported = |text: &str| GenOptions {
+        imported_sources: vec![jreach_synth::ImportedSource { qualified: "q.Box".into(), text: text.into() }],
+        ..GenOptions::default()
+    };
+    let file = SourceFile::parse(src);
+    // Only the package-private `set` leaves 7 in the box: no test, and no claim that the line
+    // is dead.
+    match gen(&file, 5, &imported(other)).expect("a statement") {
+        GenResult::Unknown(_) => {}
+        other => panic!("{other:?}"),
+    }
+    // With `set` public, the test calls it, and imports the class.
+    let public = other.replace("  void set(", "  public void set(");
+    match gen(&file, 5, &imported(&public)).expect("a statement") {
+        GenResult::Test(req) => {
+            assert_eq!(req.imports, vec!["q.Box".to_string()]);
+            let jreach_synth::JavaValue::Constructed { calls, .. } = &req.args[0] else { panic!("{req:?}") };
+            assert_eq!(calls.len(), 1, "{req:?}");
+            assert_eq!(calls[0].0, "set");
+            let text = jreach_synth::render_class(&req);
+            assert!(text.contains("import q.Box;"), "{text}");
+        }
+        other => panic!("{other:?}"),
+    }
+}

@@ -43,6 +43,9 @@ pub struct LowerOptions {
     /// (the receiver, parameters created with a constructor) before the call under test: each
     /// at most once, in declaration order.
     pub setup_calls: bool,
+    /// The byte offset from which the file holds classes of other packages (appended for
+    /// synthesis): a test may use only their public classes, constructors and methods.
+    pub foreign_from: Option<usize>,
 }
 
 impl Default for LowerOptions {
@@ -53,6 +56,7 @@ impl Default for LowerOptions {
             max_values: 400_000,
             receiver_ctor: None,
             setup_calls: false,
+            foreign_from: None,
         }
     }
 }
@@ -67,7 +71,7 @@ pub fn receiver_param_name(ctor_param: &str) -> String {
 
 /// Lowers `method` of `file`.
 pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions) -> Function {
-    let classes = Classes::of(file);
+    let classes = Classes::of(file, opts.foreign_from);
     let mut params: Vec<ParamInfo> = method
         .params
         .iter()
@@ -3500,10 +3504,13 @@ struct Classes {
     constructible: Vec<bool>,
     /// Per class: the byte range of its body.
     bodies: Vec<Option<std::ops::Range<usize>>>,
+    /// Per class: whether it comes from another package, so that a test may use only its
+    /// public members.
+    foreign: Vec<bool>,
 }
 
 impl Classes {
-    fn of(file: &SourceFile) -> Classes {
+    fn of(file: &SourceFile, foreign_from: Option<usize>) -> Classes {
         let src = file.text.as_str();
         let mut decls = Vec::new();
         let mut stack = vec![file.tree.root_node()];
@@ -3549,6 +3556,7 @@ impl Classes {
             });
             out.constructible.push(false);
             out.bodies.push(d.child_by_field_name("body").map(|b| b.byte_range()));
+            out.foreign.push(foreign_from.is_some_and(|f| d.start_byte() >= f));
             chains.push(chain);
         }
         out.by_name.retain(|_, v| *v != u16::MAX);
@@ -3581,6 +3589,7 @@ impl Classes {
             });
             out.constructible.push(false);
             out.bodies.push(None);
+            out.foreign.push(false);
             chains.push(vec![qualified.into()]);
         }
         boxes.sort();
@@ -3598,6 +3607,7 @@ impl Classes {
             });
             out.constructible.push(false);
             out.bodies.push(None);
+            out.foreign.push(false);
             chains.push(vec![name.to_string()]);
         }
         for (k, d) in decls.iter().enumerate() {
@@ -3613,12 +3623,20 @@ impl Classes {
             let mut buildable = chains[k].len() == 1 || has_modifier(*d, src, "static");
             buildable &= !has_modifier(*d, src, "abstract") && !has_modifier(*d, src, "private");
             buildable &= d.child_by_field_name("superclass").is_none();
+            if out.foreign[k] {
+                buildable &= has_modifier(*d, src, "public");
+            }
             let mut constructible = buildable;
             for member in named_children(body) {
                 match member.kind() {
                     "field_declaration" if !has_modifier(member, src, "static") => {
                         let ty_text = member.child_by_field_name("type").map(|t| text_of(t, src)).unwrap_or("");
-                        let assignable = !has_modifier(member, src, "private") && !has_modifier(member, src, "final");
+                        let visible = if out.foreign[k] {
+                            has_modifier(member, src, "public")
+                        } else {
+                            !has_modifier(member, src, "private")
+                        };
+                        let assignable = visible && !has_modifier(member, src, "final");
                         let mut c = member.walk();
                         for decl in member.children_by_field_name("declarator", &mut c) {
                             let Some(name) = decl.child_by_field_name("name") else { continue };
@@ -3636,7 +3654,12 @@ impl Classes {
                         let no_args =
                             member.child_by_field_name("parameters").is_some_and(|p| named_children(p).is_empty());
                         let empty = member.child_by_field_name("body").is_some_and(|b| named_children(b).is_empty());
-                        buildable &= no_args && empty && !has_modifier(member, src, "private");
+                        let visible = if out.foreign[k] {
+                            has_modifier(member, src, "public")
+                        } else {
+                            !has_modifier(member, src, "private")
+                        };
+                        buildable &= no_args && empty && visible;
                     }
                     "block" => {
                         buildable = false;
@@ -3672,6 +3695,17 @@ impl Classes {
 }
 
 impl Classes {
+    /// Whether a test in the package of the file under test may call `m`, a method or
+    /// constructor of class `c`: any non-private one of the file's package, only public ones of
+    /// classes from other packages.
+    fn test_may_call(&self, c: u16, m: &MethodInfo) -> bool {
+        if self.foreign.get(c as usize).copied().unwrap_or(false) {
+            m.is_public
+        } else {
+            !m.is_private
+        }
+    }
+
     /// The array type of a Java type as written, with `extra` more dimensions from a declarator:
     /// arrays of the file's classes are arrays of objects.
     fn arr_of(&self, name: &str, extra: usize) -> Option<ArrTy> {

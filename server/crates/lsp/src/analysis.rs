@@ -200,7 +200,9 @@ pub fn generate(uri: &Uri, file: &SourceFile, line: u32, cx: &GenContext<'_>) ->
     let n = line + 1;
     // The other files of the package as saved on disk.
     let package_sources = source_path.as_deref().map(|p| synth::package_sources(p, &file.text)).unwrap_or_default();
-    let opts = GenOptions { cancel: cx.cancel.clone(), package_sources, ..settings.gen_options(junit) };
+    let imported_sources = source_path.as_deref().map(|p| synth::imported_sources(p, &file.text)).unwrap_or_default();
+    let opts =
+        GenOptions { cancel: cx.cancel.clone(), package_sources, imported_sources, ..settings.gen_options(junit) };
     let req = match gen(file, line as usize, &opts) {
         Err(e @ GenError::Target(_)) => return Generated::declined("error", e.to_string()),
         Err(e) => return Generated::declined("error", format!("no test for line {n}: {e}")),

@@ -28,6 +28,7 @@ pub struct MethodInfo {
     pub is_static: bool,
     pub is_constructor: bool,
     pub is_private: bool,
+    pub is_public: bool,
     /// Whether the enclosing class is abstract or an interface (no `new C()` possible).
     pub class_is_abstract: bool,
     /// Byte range of the whole declaration.
@@ -96,12 +97,14 @@ impl MethodInfo {
         let body = node.child_by_field_name("body")?;
         let mut is_static = false;
         let mut is_private = false;
+        let mut is_public = false;
         let mut cursor = node.walk();
         for child in node.children(&mut cursor) {
             if child.kind() == "modifiers" {
                 let mods = text_of(child, src);
                 is_static = mods.split_whitespace().any(|w| w == "static");
                 is_private = mods.split_whitespace().any(|w| w == "private");
+                is_public = mods.split_whitespace().any(|w| w == "public");
             }
         }
         let mut params = Vec::new();
@@ -168,6 +171,7 @@ impl MethodInfo {
             is_static,
             is_constructor,
             is_private,
+            is_public,
             class_is_abstract,
             range: node.byte_range(),
             body: body.byte_range(),

@@ -27,7 +27,7 @@ use std::fmt;
 
 pub use literal::{literal, literal_as};
 pub use place::{is_conflict, place, place_in, test_path, write, ConflictError, Placement};
-pub use project::{detect_junit, package_sources, test_root_for};
+pub use project::{detect_junit, imported_sources, package_sources, test_root_for, ImportedSource};
 pub use render::{render_class, render_method, test_class_name, test_method_name};
 
 /// A concrete Java value: an argument or an expected result.
@@ -161,6 +161,9 @@ pub struct TestRequest {
     /// For an instance method: the methods called on the receiver after creating it, with their
     /// arguments as (Java type, value).
     pub receiver_calls: Vec<JavaCall>,
+    /// Qualified names of classes from other packages the test may name
+    /// (`com.acme.model.Money`); the test imports those it does name.
+    pub imports: Vec<String>,
 }
 
 /// A method call a test makes to set an object up: the method and its arguments as (Java type,

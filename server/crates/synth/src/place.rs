@@ -416,6 +416,7 @@ mod tests {
             junit: JUnit::V5,
             receiver_args: vec![],
             receiver_calls: vec![],
+            imports: vec![],
         }
     }
 

@@ -308,6 +308,64 @@ pub fn package_sources(source_file: &Path, text: &str) -> Vec<String> {
     out
 }
 
+/// The source of a class from another package of the source root, which a file imports.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ImportedSource {
+    /// The class's qualified name (`com.acme.model.Money`), for the test's import.
+    pub qualified: String,
+    pub text: String,
+}
+
+/// The sources of the classes of other packages that `text` (the text of `source_file`)
+/// imports and that live under the same source root: `import a.b.C;` reads `<root>/a/b/C.java`,
+/// `import a.b.*;` the files of `<root>/a/b` whose name `text` mentions as a word. Each file
+/// must declare the package its folder spells. Unreadable files are skipped; at most
+/// [`MAX_PACKAGE_BYTES`] in all.
+pub fn imported_sources(source_file: &Path, text: &str) -> Vec<ImportedSource> {
+    let package = package_of(text);
+    let root = package_root(&source_dir(source_file), package.as_deref());
+    let mut candidates: Vec<(String, PathBuf)> = Vec::new();
+    for line in text.lines().map(str::trim) {
+        let Some(rest) = line.strip_prefix("import ").and_then(|r| r.strip_suffix(';')) else { continue };
+        let name: String = rest.chars().filter(|c| !c.is_whitespace()).collect();
+        if name.starts_with("static") || name.starts_with("java.") || name.starts_with("javax.") {
+            continue;
+        }
+        match name.strip_suffix(".*") {
+            Some(pkg) => {
+                let dir = root.join(pkg.replace('.', "/"));
+                let Ok(entries) = fs::read_dir(&dir) else { continue };
+                let mut found: Vec<(String, PathBuf)> = entries
+                    .filter_map(|e| e.ok().map(|e| e.path()))
+                    .filter(|p| p.extension().is_some_and(|x| x == "java"))
+                    .filter_map(|p| {
+                        let stem = p.file_stem()?.to_str()?.to_string();
+                        mentions_word(text, &stem).then(|| (format!("{pkg}.{stem}"), p.clone()))
+                    })
+                    .collect();
+                found.sort();
+                candidates.extend(found);
+            }
+            None => candidates.push((name.clone(), root.join(format!("{}.java", name.replace('.', "/"))))),
+        }
+    }
+    let mut out = Vec::new();
+    let mut bytes = 0;
+    for (qualified, path) in candidates {
+        let Some((pkg, _)) = qualified.rsplit_once('.') else { continue };
+        if Some(pkg) == package.as_deref() || out.iter().any(|o: &ImportedSource| o.qualified == qualified) {
+            continue;
+        }
+        let Ok(other) = fs::read_to_string(&path) else { continue };
+        if package_of(&other).as_deref() != Some(pkg) || bytes + other.len() > MAX_PACKAGE_BYTES {
+            continue;
+        }
+        bytes += other.len();
+        out.push(ImportedSource { qualified, text: other });
+    }
+    out
+}
+
 /// The package a Java source declares (`None`: the default package).
 fn package_of(text: &str) -> Option<String> {
     text.lines()
@@ -344,5 +402,28 @@ mod package_tests {
         assert_eq!(got, vec!["package p;\nclass Token {}\n".to_string()]);
         assert_eq!(package_of("// x\npackage a.b ;\n"), Some("a.b".into()));
         assert!(mentions_word("new Token()", "Token") && !mentions_word("Tokens", "Token"));
+    }
+
+    #[test]
+    fn reads_imported_classes_of_the_source_root() {
+        let dir = tempfile::tempdir().unwrap();
+        let write = |rel: &str, text: &str| {
+            let p = dir.path().join(rel);
+            fs::create_dir_all(p.parent().unwrap()).unwrap();
+            fs::write(p, text).unwrap();
+        };
+        write("src/main/java/app/A.java", "package app;\nimport lib.Money;\nimport util.*;\nimport java.util.List;\nclass A { int f(Money m, Clock c) { return 0; } }\n");
+        write("src/main/java/lib/Money.java", "package lib;\npublic class Money {}\n");
+        write("src/main/java/util/Clock.java", "package util;\npublic class Clock {}\n");
+        write("src/main/java/util/Unused.java", "package util;\npublic class Unused {}\n");
+        let a = dir.path().join("src/main/java/app/A.java");
+        let got = imported_sources(&a, &fs::read_to_string(&a).unwrap());
+        let names: Vec<&str> = got.iter().map(|s| s.qualified.as_str()).collect();
+        assert_eq!(names, vec!["lib.Money", "util.Clock"]);
+        assert_eq!(got[0].text, "package lib;\npublic class Money {}\n");
+        // A file whose package does not match its folder is not the imported class.
+        write("src/main/java/lib/Money.java", "package other;\npublic class Money {}\n");
+        let got = imported_sources(&a, &fs::read_to_string(&a).unwrap());
+        assert_eq!(got.iter().map(|s| s.qualified.as_str()).collect::<Vec<_>>(), vec!["util.Clock"]);
     }
 }

@@ -184,7 +184,23 @@ pub(crate) fn method_parts(req: &TestRequest, junit: JUnit) -> Parts {
         }
     }
     parts.lines.push(stmt);
+    // Classes of other packages, imported when the code (not a comment) names them.
+    for qualified in &req.imports {
+        let simple = qualified.rsplit('.').next().unwrap_or(qualified);
+        if parts.lines.iter().any(|l| !l.trim_start().starts_with("//") && names_word(l, simple)) {
+            parts.imports.insert(qualified.clone());
+        }
+    }
     parts
+}
+
+/// Whether `word` occurs in `code` as a whole Java identifier.
+fn names_word(code: &str, word: &str) -> bool {
+    let is_ident = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+    code.match_indices(word).any(|(i, _)| {
+        !code[..i].chars().next_back().is_some_and(is_ident)
+            && !code[i + word.len()..].chars().next().is_some_and(is_ident)
+    })
 }
 
 /// `local.m(args);` for each call.
@@ -642,6 +658,7 @@ mod tests {
             junit: JUnit::V5,
             receiver_args: vec![],
             receiver_calls: vec![],
+            imports: vec![],
         }
     }
 
@@ -926,6 +943,7 @@ mod tests {
             junit: JUnit::V4,
             receiver_args: vec![],
             receiver_calls: vec![],
+            imports: vec![],
             ..base()
         };
         check_class(

@@ -65,6 +65,7 @@ fn req(method: &str, params: &[(&str, &str)], args: Vec<JavaValue>, ret: &str, o
         junit: JUnit::V5,
         receiver_args: vec![],
         receiver_calls: vec![],
+        imports: vec![],
     }
 }
 

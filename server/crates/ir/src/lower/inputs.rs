@@ -215,7 +215,7 @@ fn test_ctor(classes: &Classes, methods: &[MethodInfo], c: u16) -> Option<Method
     }
     methods
         .iter()
-        .filter(|m| m.is_constructor && !m.is_private && !m.has_error && m.classes.join(".") == d.name)
+        .filter(|m| m.is_constructor && classes.test_may_call(c, m) && !m.has_error && m.classes.join(".") == d.name)
         .rev()
         .max_by_key(|m| m.params.len())
         .cloned()
@@ -256,7 +256,7 @@ fn setup_call_candidates(file: &SourceFile, c: u16, method: &MethodInfo, classes
             m.classes.join(".") == *class_name
                 && !m.is_constructor
                 && !m.is_static
-                && !m.is_private
+                && classes.test_may_call(c, m)
                 && !m.has_error
                 && (m.name != method.name || m.classes != method.classes)
                 && m.params.iter().all(|p| writable(&p.ty))
