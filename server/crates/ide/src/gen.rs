@@ -14,7 +14,9 @@ use jreach_smt::{solve_reach, SolveOptions, Verdict};
 use jreach_syntax::{find_target, MethodInfo, SourceFile, Target, TargetError};
 use jreach_synth::{ImportedSource, JUnit, JavaValue, Outcome, TestRequest};
 
-use crate::setup_values::{array_value, built_value, lambda_value, list_value, map_value, setup_calls, setup_inputs};
+use crate::setup_values::{
+    array_value, built_value, lambda_value, list_value, map_value, setup_calls, setup_inputs, static_assignments,
+};
 
 /// Which resolution answers the reachability question.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
@@ -486,6 +488,7 @@ fn replay(
         receiver_args,
         receiver_calls: setup_calls(&f.setup.receiver_calls, f, args)?,
         imports: opts.imported_sources.iter().map(|s| s.qualified.clone()).collect(),
+        statics: static_assignments(f, args)?,
     })
 }
 

@@ -1,10 +1,10 @@
 //! From the solver's inputs to the Java a test writes for objects it creates through calls
 //! (`ir::Setup`): constructor calls and the calls after them, lambdas, `List.of`, `Map.of`,
-//! arrays of objects.
+//! arrays of objects, static fields.
 
 use jreach_ir::interp::Value;
 use jreach_ir::{Function, Setup, SetupCall};
-use jreach_synth::{JavaCall, JavaValue};
+use jreach_synth::{JavaCall, JavaValue, StaticAssignment};
 
 use crate::gen::java_value;
 
@@ -27,6 +27,7 @@ pub(crate) fn setup_inputs(setup: &Setup) -> Vec<usize> {
             [m.present, m.size].into_iter().chain(m.keys.iter().copied()).chain(m.values.iter().copied())
         }))
         .chain(setup.array_params.iter().flat_map(|a| [a.present, a.length].into_iter().chain(a.elems.iter().copied())))
+        .chain(setup.static_inputs.iter().map(|s| s.param))
         .collect()
 }
 
@@ -143,4 +144,24 @@ pub(crate) fn built_value(b: &jreach_ir::BuiltParam, f: &Function, args: &[Value
             None => return Err(format!("no way to create the input `{}`", f.params[b.param].name)),
         },
     })
+}
+
+/// The static fields the test assigns, with the solver's values.
+pub(crate) fn static_assignments(f: &Function, args: &[Value]) -> Result<Vec<StaticAssignment>, String> {
+    f.setup
+        .static_inputs
+        .iter()
+        .map(|s| {
+            Ok(StaticAssignment {
+                class: s.class.clone(),
+                field: s.field.clone(),
+                // Enum and boxed types by the name the test's package knows them by.
+                java_ty: match f.params[s.param].ty {
+                    ty @ jreach_ir::Ty::Obj(_) => f.java_type_name(ty),
+                    _ => f.params[s.param].java_ty.clone(),
+                },
+                value: plain_value(s.param, f, args)?,
+            })
+        })
+        .collect()
 }

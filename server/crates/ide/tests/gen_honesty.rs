@@ -200,3 +200,33 @@ fn classes_of_other_packages_only_through_public_members() {
         other => panic!("{other:?}"),
     }
 }
+
+/// Neither `gen` nor `check` calls line `line` of `src` dead.
+fn assert_live_everywhere(src: &str, line: usize) {
+    assert_not_unreachable(src, line);
+    let report = jreach_ide::check_file(&SourceFile::parse(src), std::time::Duration::from_secs(10));
+    assert!(report.findings.is_empty(), "check flags live code: {:?}", report.findings);
+}
+
+#[test]
+fn static_fields_changed_where_jreach_cannot_see() {
+    // `Helper.bump` may set `n`; so may a loop's call, or another test before this one.
+    let src = "public class T {\n  static int n;\n  public static int f() {\n    n = 0;\n    Helper.bump();\n    if (n == 1) {\n      return 1;\n    }\n    return 0;\n  }\n}\n";
+    assert_live_everywhere(src, 7);
+    let src = "public class T {\n  static int n;\n  public static int f(int k) {\n    n = 0;\n    for (int i = 0; i < k; i++) {\n      T.n = i;\n    }\n    if (n == 1) {\n      return 1;\n    }\n    return 0;\n  }\n}\n";
+    assert_live_everywhere(src, 9);
+    // A private field a test cannot assign: whatever earlier calls left in it.
+    let src = "public class T {\n  private static int n;\n  public static int f() {\n    if (n == 5) {\n      return 1;\n    }\n    n = 5;\n    return 0;\n  }\n}\n";
+    assert_live_everywhere(src, 5);
+    // What a test does assign: the field, restored after the call.
+    let src = src.replace("private static", "static");
+    match answer(&src, 5) {
+        GenResult::Test(req) => {
+            assert_eq!(req.statics.len(), 1, "{req:?}");
+            assert_eq!(req.statics[0].value, jreach_synth::JavaValue::Int(5));
+            let text = jreach_synth::render_class(&req);
+            assert!(text.contains("T.n = 5;") && text.contains("T.n = savedN;"), "{text}");
+        }
+        other => panic!("{other:?}"),
+    }
+}

@@ -584,6 +584,8 @@ pub struct Setup {
     pub list_params: Vec<ListParam>,
     pub map_params: Vec<MapParam>,
     pub array_params: Vec<ArrayParam>,
+    /// Static fields a test assigns before the call (and restores after).
+    pub static_inputs: Vec<StaticInput>,
     /// Whether lowering again with `setup_calls` would let the test call methods on the
     /// objects it creates (there are candidates, and this lowering did not offer them).
     pub calls_possible: bool,
@@ -598,6 +600,7 @@ impl Setup {
             || self.list_params.iter().any(|l| l.param == i)
             || self.map_params.iter().any(|m| m.param == i)
             || self.array_params.iter().any(|a| a.param == i)
+            || self.static_inputs.iter().any(|s| s.param == i)
     }
 }
 
@@ -618,6 +621,16 @@ pub const MAP_CAPACITY: usize = 3;
 
 /// The most entries a map parameter may hold after the method put more into it.
 pub const MAP_GROWN_CAPACITY: usize = 6;
+
+/// A static field a test assigns before the call under test.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StaticInput {
+    /// The declaring class as Java code in its package names it (`Config`, `Outer.Inner`).
+    pub class: String,
+    pub field: String,
+    /// The index of the parameter holding the value (its Java type is the field's).
+    pub param: usize,
+}
 
 /// The most elements of an array of objects synthesis creates.
 pub const OBJECT_ARRAY_CAPACITY: usize = 4;

@@ -26,6 +26,7 @@ use crate::types::{is_builder_type, normalize, ArrTy, Const, Ty};
 
 mod collections;
 mod inputs;
+mod statics;
 
 /// How to lower.
 #[derive(Clone, Debug)]
@@ -93,6 +94,8 @@ pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions)
     }
     let receiver_end = params.len();
     let plan = inputs::plan_inputs(file, method, opts, &classes, &mut params, own_params);
+    let synthesis = matches!(opts.mode, LowerMode::Synthesis { .. });
+    let statics = statics::plan_statics(file, method, synthesis, &classes, &mut params);
     let return_ty = classes.ty_of(&method.return_ty);
     let name = format!("{}.{}", method.class_name(), method.name);
     let mut lw = Lowerer {
@@ -118,6 +121,7 @@ pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions)
         lambdas: vec![],
         lists: vec![],
         maps: vec![],
+        statics: vec![],
         classes,
     };
     lw.b.set_classes(lw.classes.descs.clone());
@@ -163,6 +167,7 @@ pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions)
         has_this,
         this_obj: None,
     });
+    lw.init_statics(statics, &inputs);
     let at = method.node(file);
     let receiver_calls = lw.create_inputs(plan, &params, &inputs, at);
     if has_this && lw.cur.is_some() {
@@ -285,6 +290,8 @@ struct Lowerer<'t> {
     lists: Vec<ListModel>,
     /// Synthesis: the maps passed as parameters.
     maps: Vec<MapModel>,
+    /// The static fields tracked as variables (see `statics`).
+    statics: Vec<(statics::StaticField, Local)>,
 }
 
 /// A field of an object: the object, its class, the field's index and type.
@@ -476,7 +483,12 @@ impl<'t> Lowerer<'t> {
     // ---- scopes ------------------------------------------------------------------------
 
     fn lookup(&self, name: &str) -> Option<Local> {
-        self.scopes.iter().rev().find_map(|s| s.get(name).copied()).or_else(|| self.this_field(name))
+        self.scopes
+            .iter()
+            .rev()
+            .find_map(|s| s.get(name).copied())
+            .or_else(|| self.this_field(name))
+            .or_else(|| self.static_field(name))
     }
 
     /// Whether a simple name denotes a value (a local, a parameter or a field of `this`) rather
@@ -835,6 +847,7 @@ impl<'t> Lowerer<'t> {
     fn havoc_assigned(&mut self, loop_node: Node<'t>) {
         let mut names = Vec::new();
         let mut writes_arrays = false;
+        let mut writes_statics = false;
         let mut stack = vec![loop_node];
         while let Some(n) = stack.pop() {
             match n.kind() {
@@ -846,6 +859,7 @@ impl<'t> Lowerer<'t> {
                             writes_arrays = true;
                         } else if l.kind() == "field_access" && this_field_name(l, self.src).is_none() {
                             writes_arrays = true;
+                            writes_statics = true;
                         } else if l.kind() == "identifier" {
                             names.push(self.text(l).to_string());
                         } else if let Some(f) = this_field_name(l, self.src) {
@@ -859,6 +873,7 @@ impl<'t> Lowerer<'t> {
                             || (k.kind() == "field_access" && this_field_name(k, self.src).is_none())
                         {
                             writes_arrays = true;
+                            writes_statics = true;
                         } else if k.kind() == "identifier" {
                             names.push(self.text(k).to_string());
                         } else if let Some(f) = this_field_name(k, self.src) {
@@ -866,10 +881,12 @@ impl<'t> Lowerer<'t> {
                         }
                     }
                 }
-                // A call may write the receiver's fields and any array.
-                "method_invocation" => {
+                // A call (a constructor too) may write the receiver's fields, any array, any
+                // object's fields and any static field.
+                "method_invocation" | "object_creation_expression" => {
                     names.extend(self.this_fields.keys().cloned());
                     writes_arrays = true;
+                    writes_statics = true;
                 }
                 _ => {}
             }
@@ -885,6 +902,9 @@ impl<'t> Lowerer<'t> {
         }
         if writes_arrays {
             self.havoc_memories("a loop");
+        }
+        if writes_statics {
+            self.havoc_statics("a loop");
         }
     }
 
@@ -1102,6 +1122,7 @@ impl<'t> Lowerer<'t> {
     /// A call jreach cannot see into: in the over-approximation it may change every array, every
     /// object field and the receiver's fields; in both modes it may throw.
     fn unknown_call_throws(&mut self, callee: &str) {
+        self.havoc_statics(callee);
         if !self.synthesis() {
             self.havoc_memories(callee);
             if self.frames.last().is_some_and(|f| f.has_this) {
@@ -1602,6 +1623,9 @@ impl<'t> Lowerer<'t> {
         if let Some(c) = jdk_constant(obj, field) {
             return self.konst(c);
         }
+        if let Some(l) = self.static_access(e) {
+            return self.read(l.var);
+        }
         if let (Ty::Obj(c), false) = (self.ty_of(obj), self.names_value(obj)) {
             if let Some(k) = self.classes.descs[c as usize].constants.iter().position(|n| n == field) {
                 return self.emit(Op::Obj(ObjOp::Ref(k as i32 + 1), vec![]), Ty::Obj(c), Some(e));
@@ -1856,6 +1880,7 @@ impl<'t> Lowerer<'t> {
             "field_access" if l.child_by_field_name("object").is_some_and(|o| o.kind() == "this") => {
                 l.child_by_field_name("field").and_then(|f| self.this_field(self.text(f)))
             }
+            "field_access" => self.static_access(l),
             _ => None,
         };
         let obj_field = match (l.kind(), local) {
@@ -1924,6 +1949,7 @@ impl<'t> Lowerer<'t> {
             "field_access" if target.child_by_field_name("object").is_some_and(|o| o.kind() == "this") => {
                 target.child_by_field_name("field").and_then(|f| self.this_field(self.text(f)))
             }
+            "field_access" => self.static_access(target),
             _ => None,
         };
         let obj_field = match (target.kind(), local) {

@@ -161,9 +161,24 @@ pub struct TestRequest {
     /// For an instance method: the methods called on the receiver after creating it, with their
     /// arguments as (Java type, value).
     pub receiver_calls: Vec<JavaCall>,
+    /// Static fields the test assigns before the call and restores after it.
+    pub statics: Vec<StaticAssignment>,
     /// Qualified names of classes from other packages the test may name
     /// (`com.acme.model.Money`); the test imports those it does name.
     pub imports: Vec<String>,
+}
+
+/// A static field a test assigns before the call under test (`Config.limit = 5;`), saving the
+/// old value first and putting it back in a `finally` block, so that other tests see the
+/// field as they would have.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StaticAssignment {
+    /// The declaring class as Java code in the test's package names it.
+    pub class: String,
+    pub field: String,
+    /// The field's type as written.
+    pub java_ty: String,
+    pub value: JavaValue,
 }
 
 /// A method call a test makes to set an object up: the method and its arguments as (Java type,

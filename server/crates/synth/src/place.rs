@@ -417,6 +417,7 @@ mod tests {
             receiver_args: vec![],
             receiver_calls: vec![],
             imports: vec![],
+            statics: vec![],
         }
     }
 

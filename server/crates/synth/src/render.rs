@@ -76,10 +76,13 @@ pub fn render_class(req: &TestRequest) -> String {
     out
 }
 
+/// At the start of a body line: one more level of indentation than the body's.
+const NEST: char = '\t';
+
 /// A rendered method body and what it needs imported.
 #[derive(Debug, Default)]
 pub(crate) struct Parts {
-    /// Body lines without indentation.
+    /// Body lines without indentation, but for a [`NEST`] per level deeper than the body.
     pub(crate) lines: Vec<String>,
     /// Members to import statically: `org.junit.jupiter.api.Assertions.assertEquals`.
     pub(crate) static_imports: BTreeSet<String>,
@@ -92,7 +95,9 @@ pub(crate) fn format_method(name: &str, parts: &Parts, junit: JUnit, indent: &st
     let public = if junit == JUnit::V4 { "public " } else { "" };
     let mut out = format!("{indent}@Test\n{indent}{public}void {name}() {{\n");
     for line in &parts.lines {
-        out.push_str(&format!("{indent}{indent}{line}\n"));
+        let text = line.trim_start_matches(NEST);
+        let deeper = indent.repeat(line.len() - text.len());
+        out.push_str(&format!("{indent}{indent}{deeper}{text}\n"));
     }
     out.push_str(&format!("{indent}}}\n"));
     out
@@ -184,6 +189,9 @@ pub(crate) fn method_parts(req: &TestRequest, junit: JUnit) -> Parts {
         }
     }
     parts.lines.push(stmt);
+    if !req.statics.is_empty() {
+        parts.lines = with_statics(std::mem::take(&mut parts.lines), &req.statics);
+    }
     // Classes of other packages, imported when the code (not a comment) names them.
     for qualified in &req.imports {
         let simple = qualified.rsplit('.').next().unwrap_or(qualified);
@@ -192,6 +200,47 @@ pub(crate) fn method_parts(req: &TestRequest, junit: JUnit) -> Parts {
         }
     }
     parts
+}
+
+/// `lines` (comments first) with the static fields assigned before the rest, which runs in a
+/// `try` whose `finally` puts the fields' old values back:
+///
+/// ```text
+/// int savedLimit = Config.limit;
+/// Config.limit = 5;
+/// try {
+///     assertEquals(1, Config.check());
+/// } finally {
+///     Config.limit = savedLimit;
+/// }
+/// ```
+fn with_statics(lines: Vec<String>, statics: &[crate::StaticAssignment]) -> Vec<String> {
+    let comments = lines.iter().take_while(|l| l.starts_with("//")).count();
+    let (head, body) = lines.split_at(comments);
+    let mut out = head.to_vec();
+    let mut taken: Vec<String> = Vec::new();
+    let mut saved = Vec::new();
+    for st in statics {
+        let mut field = st.field.chars();
+        let cap: String = field.next().map(|c| c.to_uppercase().chain(field).collect()).unwrap_or_default();
+        let name = fresh_name(&format!("saved{cap}"), |n| {
+            taken.iter().any(|t| t == n) || lines.iter().any(|l| names_word(l, n))
+        });
+        taken.push(name.clone());
+        out.push(format!("{} {name} = {}.{};", st.java_ty, st.class, st.field));
+        saved.push(name);
+    }
+    for st in statics {
+        out.push(format!("{}.{} = {};", st.class, st.field, literal_as(&st.java_ty, &st.value)));
+    }
+    out.push("try {".to_string());
+    out.extend(body.iter().map(|l| format!("{NEST}{l}")));
+    out.push("} finally {".to_string());
+    for (st, name) in statics.iter().zip(&saved) {
+        out.push(format!("{NEST}{}.{} = {name};", st.class, st.field));
+    }
+    out.push("}".to_string());
+    out
 }
 
 /// Whether `word` occurs in `code` as a whole Java identifier.
@@ -659,6 +708,7 @@ mod tests {
             receiver_args: vec![],
             receiver_calls: vec![],
             imports: vec![],
+            statics: vec![],
         }
     }
 
@@ -944,6 +994,7 @@ mod tests {
             receiver_args: vec![],
             receiver_calls: vec![],
             imports: vec![],
+            statics: vec![],
             ..base()
         };
         check_class(
