@@ -188,7 +188,19 @@ pub(crate) fn method_parts(req: &TestRequest, junit: JUnit) -> Parts {
             parts.imports.insert(format!("{pkg}.{}", exc.trim()));
         }
     }
-    parts.lines.push(stmt);
+    match &req.outcome {
+        Outcome::Undetermined(why) => {
+            let why = truncate(&sanitize_comment(why), TARGET_TEXT_MAX);
+            parts.lines.push(format!("// After line {} jreach cannot tell what happens ({why}):", req.target_line));
+            parts.lines.push("// the test runs the line and asserts nothing.".to_string());
+            parts.lines.push("try {".to_string());
+            parts.lines.push(format!("{NEST}{stmt}"));
+            parts.lines.push("} catch (Exception notModelled) {".to_string());
+            parts.lines.push(format!("{NEST}// Thrown after the line ran: not what this test checks."));
+            parts.lines.push("}".to_string());
+        }
+        _ => parts.lines.push(stmt),
+    }
     if !req.statics.is_empty() {
         parts.lines = with_statics(std::mem::take(&mut parts.lines), &req.statics);
     }
@@ -270,7 +282,7 @@ fn assertion(req: &TestRequest, call: &str, junit: JUnit) -> (String, Option<&'s
             let exc = exc.trim();
             return (format!("assertThrows({exc}.class, () -> {call});"), Some("assertThrows"));
         }
-        Outcome::Returns(None) => None,
+        Outcome::Returns(None) | Outcome::Undetermined(_) => None,
         Outcome::Returns(Some(_)) if req.is_constructor || req.return_ty.trim() == "void" => None,
         Outcome::Returns(Some(v)) => Some(v),
     };
@@ -943,6 +955,54 @@ mod tests {
                         List<Bank.Account> more = List.of(new Bank.Account("b", 1L));
                         Map<String, Long> caps = new HashMap<>(Map.of("k", 7L, "j", 8L));
                         Bank.move(from, from, rule, log, more, caps);
+                    }
+                }
+            "#]],
+        );
+    }
+
+    #[test]
+    fn static_fields_are_restored_and_unknown_endings_not_asserted() {
+        let req = TestRequest {
+            outcome: Outcome::Undetermined("result of Helper.run".into()),
+            statics: vec![
+                crate::StaticAssignment {
+                    class: "Calc".into(),
+                    field: "limit".into(),
+                    java_ty: "int".into(),
+                    value: Int(99),
+                },
+                crate::StaticAssignment {
+                    class: "Calc".into(),
+                    field: "x".into(),
+                    java_ty: "long".into(),
+                    value: Int(3),
+                },
+            ],
+            ..base()
+        };
+        check_method(
+            &req,
+            expect![[r#"
+                @Test
+                void abs_reachesLine12() {
+                    // Reaches line 12: return -x;
+                    // Path: x < 0
+                    // After line 12 jreach cannot tell what happens (result of Helper.run):
+                    // the test runs the line and asserts nothing.
+                    int savedLimit = Calc.limit;
+                    long savedX = Calc.x;
+                    Calc.limit = 99;
+                    Calc.x = 3L;
+                    try {
+                        try {
+                            Calc.abs(Integer.MIN_VALUE);
+                        } catch (Exception notModelled) {
+                            // Thrown after the line ran: not what this test checks.
+                        }
+                    } finally {
+                        Calc.limit = savedLimit;
+                        Calc.x = savedX;
                     }
                 }
             "#]],
