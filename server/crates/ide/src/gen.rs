@@ -16,6 +16,7 @@ use jreach_synth::{ImportedSource, JUnit, JavaValue, Outcome, TestRequest};
 
 use crate::setup_values::{
     array_value, built_value, lambda_value, list_value, map_value, setup_calls, setup_inputs, static_assignments,
+    stub_value,
 };
 
 /// Which resolution answers the reachability question.
@@ -424,6 +425,10 @@ fn replay(
         }
         if let Some(l) = setup.lambda_params.iter().find(|l| l.param == i) {
             java_args.push(lambda_value(l, f, args)?);
+            continue;
+        }
+        if let Some(l) = setup.stub_params.iter().find(|l| l.param == i) {
+            java_args.push(stub_value(l, f, args)?);
             continue;
         }
         if let Some(b) = setup.built_params.iter().find(|b| b.param == i) {

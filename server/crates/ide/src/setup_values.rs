@@ -1,10 +1,10 @@
 //! From the solver's inputs to the Java a test writes for objects it creates through calls
-//! (`ir::Setup`): constructor calls and the calls after them, lambdas, `List.of`, `Map.of`,
-//! arrays of objects, static fields.
+//! (`ir::Setup`): constructor calls and the calls after them, lambdas, anonymous classes,
+//! `List.of`, `Map.of`, arrays of objects, static fields.
 
 use jreach_ir::interp::Value;
 use jreach_ir::{Function, Setup, SetupCall};
-use jreach_synth::{JavaCall, JavaValue, StaticAssignment};
+use jreach_synth::{JavaCall, JavaValue, StaticAssignment, StubMethodValue};
 
 use crate::gen::java_value;
 
@@ -22,6 +22,12 @@ pub(crate) fn setup_inputs(setup: &Setup) -> Vec<usize> {
                 .flat_map(|c| std::iter::once(c.flag).chain(c.args.iter().map(|(i, _)| *i))),
         )
         .chain(setup.lambda_params.iter().flat_map(|l| std::iter::once(l.present).chain(l.returns)))
+        .chain(
+            setup
+                .stub_params
+                .iter()
+                .flat_map(|l| std::iter::once(l.present).chain(l.returns.iter().flatten().copied())),
+        )
         .chain(setup.list_params.iter().flat_map(|l| [l.present, l.size].into_iter().chain(l.elems.iter().copied())))
         .chain(setup.map_params.iter().flat_map(|m| {
             [m.present, m.size].into_iter().chain(m.keys.iter().copied()).chain(m.values.iter().copied())
@@ -117,6 +123,25 @@ pub(crate) fn lambda_value(l: &jreach_ir::LambdaParam, f: &Function, args: &[Val
         None => None,
     };
     Ok(JavaValue::Lambda { interface: desc.name.clone(), arity: lambda.arity, returns })
+}
+
+/// The anonymous class (or null) a test passes for a parameter of an interface with several
+/// methods.
+pub(crate) fn stub_value(l: &jreach_ir::StubParam, f: &Function, args: &[Value]) -> Result<JavaValue, String> {
+    if !matches!(args[l.present], Value::Bool(true)) {
+        return Ok(JavaValue::Null);
+    }
+    let desc = &f.classes[l.class as usize];
+    let mut methods = Vec::new();
+    for (m, ret) in desc.stub.iter().zip(&l.returns) {
+        methods.push(StubMethodValue {
+            name: m.name.clone(),
+            params: m.params.clone(),
+            ret_java: m.ret_java.clone(),
+            returns: ret.map(|i| plain_value(i, f, args)).transpose()?,
+        });
+    }
+    Ok(JavaValue::Stub { interface: desc.name.clone(), methods })
 }
 
 /// The argument a test passes for a parameter it creates with a constructor.

@@ -230,3 +230,19 @@ fn static_fields_changed_where_jreach_cannot_see() {
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn anonymous_classes_answering_differently_per_call() {
+    // A real implementation may answer `open()` differently each time; the test's anonymous
+    // class answers one value per method.
+    let src = "public class T {\n  public interface Gate {\n    boolean open();\n    int size();\n  }\n  public static int f(Gate g) {\n    if (g.open() && !g.open()) {\n      return 1;\n    }\n    return g.size();\n  }\n}\n";
+    assert_live_everywhere(src, 8);
+    match answer(src, 10) {
+        GenResult::Test(req) => {
+            let jreach_synth::JavaValue::Stub { interface, methods } = &req.args[0] else { panic!("{req:?}") };
+            assert_eq!(interface, "T.Gate");
+            assert_eq!(methods.iter().map(|m| m.name.as_str()).collect::<Vec<_>>(), vec!["open", "size"]);
+        }
+        other => panic!("{other:?}"),
+    }
+}

@@ -317,6 +317,21 @@ pub struct ClassDesc {
     pub boxes: Option<Ty>,
     /// For an interface with a single abstract method: that method, which a lambda implements.
     pub lambda: Option<LambdaDesc>,
+    /// For an interface with several abstract methods whose parameter and return types a test
+    /// can write: those methods, which an anonymous class implements (empty otherwise).
+    pub stub: Vec<StubMethod>,
+}
+
+/// An abstract method of an interface that a test implements in an anonymous class.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StubMethod {
+    pub name: String,
+    /// Its parameters: type as the test writes it, and name.
+    pub params: Vec<(String, String)>,
+    /// `Ty::Void` for `void`.
+    pub ret: Ty,
+    /// The return type as the test writes it.
+    pub ret_java: String,
 }
 
 /// The single abstract method of a functional interface of the file.
@@ -581,6 +596,7 @@ pub struct Setup {
     pub built_params: Vec<BuiltParam>,
     pub receiver_calls: Vec<SetupCall>,
     pub lambda_params: Vec<LambdaParam>,
+    pub stub_params: Vec<StubParam>,
     pub list_params: Vec<ListParam>,
     pub map_params: Vec<MapParam>,
     pub array_params: Vec<ArrayParam>,
@@ -597,6 +613,7 @@ impl Setup {
     pub fn creates(&self, i: usize) -> bool {
         self.built_params.iter().any(|b| b.param == i)
             || self.lambda_params.iter().any(|l| l.param == i)
+            || self.stub_params.iter().any(|l| l.param == i)
             || self.list_params.iter().any(|l| l.param == i)
             || self.map_params.iter().any(|m| m.param == i)
             || self.array_params.iter().any(|a| a.param == i)
@@ -694,6 +711,19 @@ pub struct LambdaParam {
     pub present: usize,
     /// The index of the parameter holding what the lambda returns (`None` for `void`).
     pub returns: Option<usize>,
+}
+
+/// A parameter of an interface with several abstract methods that a test passes as an
+/// anonymous class whose methods each return one value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StubParam {
+    pub param: usize,
+    pub class: u16,
+    /// The index of the `Bool` parameter: an object (true) or null.
+    pub present: usize,
+    /// Per method of the class's `stub`: the index of the parameter holding what it returns
+    /// (`None` for `void`).
+    pub returns: Vec<Option<usize>>,
 }
 
 /// A parameter of a class that a test creates with one of its constructors.

@@ -284,8 +284,9 @@ struct Lowerer<'t> {
     const_depth: u32,
     /// The object the next inlined call runs on (see [`Frame::this_obj`]).
     next_this: Option<(ValueId, u16)>,
-    /// Synthesis: the lambdas passed as parameters: interface, object, what it returns.
-    lambdas: Vec<(u16, ValueId, Option<ValueId>)>,
+    /// Synthesis: the lambdas and anonymous classes passed as parameters: interface, object,
+    /// what each method returns (in the order of `ClassDesc::stub`; one for a lambda).
+    lambdas: Vec<(u16, ValueId, Vec<Option<ValueId>>)>,
     /// Synthesis: the lists passed as parameters.
     lists: Vec<ListModel>,
     /// Synthesis: the maps passed as parameters.
@@ -3107,22 +3108,27 @@ impl<'t> Lowerer<'t> {
     /// `o.m(args)` on a functional interface whose objects are the lambdas among the parameters:
     /// what the lambda `o` is returns. `None`: not such a call.
     fn lambda_call(&mut self, o: ValueId, c: u16, name: &str, args: &[ValueId], e: Node<'t>) -> Option<ValueId> {
-        let l = self.classes.descs[c as usize].lambda.clone()?;
-        if l.method != name || l.arity != args.len() {
-            return None;
-        }
+        let d = &self.classes.descs[c as usize];
+        let (k, ret) = match &d.lambda {
+            Some(l) if l.method == name && l.arity == args.len() => (0, l.ret),
+            Some(_) => return None,
+            None => {
+                let k = d.stub.iter().position(|m| m.name == name && m.params.len() == args.len())?;
+                (k, d.stub[k].ret)
+            }
+        };
         let mine: Vec<(ValueId, Option<ValueId>)> =
-            self.lambdas.iter().filter(|(k, _, _)| *k == c).map(|(_, r, v)| (*r, *v)).collect();
-        // Only the lambdas are modelled: another object of the interface ends the path.
+            self.lambdas.iter().filter(|(x, _, _)| *x == c).map(|(_, r, v)| (*r, v[k])).collect();
+        // Only the test's objects are modelled: another object of the interface ends the path.
         let objs: Vec<ValueId> = mine.iter().map(|(r, _)| *r).collect();
         if !self.guard_one_of(o, &objs, "a call on an object that is not one of the test's lambdas", e) {
-            let ty = if l.ret == Ty::Void { Ty::Int } else { l.ret };
+            let ty = if ret == Ty::Void { Ty::Int } else { ret };
             return Some(self.opaque(format!("result of {name}"), ty, None));
         }
-        if l.ret == Ty::Void {
+        if ret == Ty::Void {
             return Some(self.opaque("no value (void)".into(), Ty::Void, None));
         }
-        Some(self.select_by_object(o, &mine, |x| x.0, &|_, x| x.1.expect("one interface, one return type")))
+        Some(self.select_by_object(o, &mine, |x| x.0, &|_, x| x.1.expect("one method, one return type")))
     }
 
     /// Ends the path unless `lo <= v <= hi`.
@@ -3579,6 +3585,7 @@ impl Classes {
                 constants,
                 boxes: None,
                 lambda: None,
+                stub: vec![],
             });
             out.constructible.push(false);
             out.bodies.push(d.child_by_field_name("body").map(|b| b.byte_range()));
@@ -3612,6 +3619,7 @@ impl Classes {
                 constants: vec![],
                 boxes: None,
                 lambda: None,
+                stub: vec![],
             });
             out.constructible.push(false);
             out.bodies.push(None);
@@ -3630,6 +3638,7 @@ impl Classes {
                 constants: vec![],
                 boxes: Some(prim),
                 lambda: None,
+                stub: vec![],
             });
             out.constructible.push(false);
             out.bodies.push(None);
@@ -3639,6 +3648,9 @@ impl Classes {
         for (k, d) in decls.iter().enumerate() {
             if d.kind() == "interface_declaration" {
                 out.descs[k].lambda = single_abstract_method(*d, src, &out);
+                if out.descs[k].lambda.is_none() && !has_modifier(*d, src, "private") {
+                    out.descs[k].stub = stub_methods(*d, src, &out);
+                }
                 continue;
             }
             if d.kind() == "enum_declaration" || out.descs[k].boxes.is_some() {
@@ -3772,6 +3784,70 @@ fn single_abstract_method(d: Node<'_>, src: &str, classes: &Classes) -> Option<L
     }
     let arity = m.child_by_field_name("parameters").map(|p| named_children(p).len()).unwrap_or(0);
     Some(LambdaDesc { method: text_of(m.child_by_field_name("name")?, src).to_string(), arity, ret, ret_java })
+}
+
+/// The abstract methods of a non-generic interface without super-interfaces, when there are
+/// several and a test can write every parameter type and return value: an anonymous class
+/// implements them. Empty otherwise.
+fn stub_methods(d: Node<'_>, src: &str, classes: &Classes) -> Vec<StubMethod> {
+    if d.child_by_field_name("type_parameters").is_some() || d.child_by_field_name("extends_interfaces").is_some() {
+        return vec![];
+    }
+    let Some(body) = d.child_by_field_name("body") else { return vec![] };
+    // A type as a test in the package writes it: primitives, strings, boxes, the file's classes.
+    let writable = |text: &str| -> Option<String> {
+        let t = text.trim();
+        if t.contains('<') {
+            return None;
+        }
+        match classes.ty_of(t) {
+            Ty::Ref => matches!(t, "Object" | "CharSequence" | "Number").then(|| t.to_string()),
+            Ty::Obj(c) => Some(classes.descs[c as usize].name.clone()),
+            _ => Some(t.to_string()),
+        }
+    };
+    let mut out = Vec::new();
+    for m in named_children(body) {
+        if m.kind() != "method_declaration"
+            || m.child_by_field_name("body").is_some()
+            || has_modifier(m, src, "static")
+            || has_modifier(m, src, "default")
+            || has_modifier(m, src, "private")
+        {
+            continue;
+        }
+        if m.child_by_field_name("type_parameters").is_some() || m.child_by_field_name("dimensions").is_some() {
+            return vec![];
+        }
+        let (Some(name), Some(ret_node)) = (m.child_by_field_name("name"), m.child_by_field_name("type")) else {
+            return vec![];
+        };
+        let ret_text = text_of(ret_node, src);
+        let ret = if ret_text == "void" { Ty::Void } else { classes.ty_of(ret_text) };
+        // Returned values are literals: primitives, strings, enum constants, boxes.
+        let literal = match ret {
+            Ty::Void | Ty::Str => true,
+            Ty::Obj(c) => classes.descs[c as usize].is_enum() || classes.descs[c as usize].boxes.is_some(),
+            t => t.is_numeric() || t == Ty::Bool,
+        };
+        let Some(ret_java) = writable(ret_text).filter(|_| literal) else { return vec![] };
+        let mut params = Vec::new();
+        for p in m.child_by_field_name("parameters").map(named_children).unwrap_or_default() {
+            if p.kind() != "formal_parameter" || p.child_by_field_name("dimensions").is_some() {
+                return vec![];
+            }
+            let (Some(ty), Some(pname)) = (p.child_by_field_name("type"), p.child_by_field_name("name")) else {
+                return vec![];
+            };
+            let Some(ty) = writable(text_of(ty, src)) else { return vec![] };
+            params.push((ty, text_of(pname, src).to_string()));
+        }
+        out.push(StubMethod { name: text_of(name, src).to_string(), params, ret, ret_java });
+    }
+    if out.len() < 2 {
+        return vec![];
+    }
+    out
 }
 
 fn has_modifier(n: Node<'_>, src: &str, word: &str) -> bool {

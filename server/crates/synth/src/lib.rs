@@ -94,11 +94,38 @@ pub enum JavaValue {
         arity: usize,
         returns: Option<Box<(String, JavaValue)>>,
     },
+    /// An anonymous class implementing an interface (named as Java code names it) whose methods
+    /// each return one value.
+    Stub {
+        interface: String,
+        methods: Vec<StubMethodValue>,
+    },
     /// An enum constant (`Objects.Level.HIGH`).
     EnumConstant {
         class: String,
         name: String,
     },
+}
+
+/// One method of a [`JavaValue::Stub`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct StubMethodValue {
+    pub name: String,
+    /// Its parameters: type and name, as the test writes them.
+    pub params: Vec<(String, String)>,
+    /// The return type as the test writes it (`void` for none).
+    pub ret_java: String,
+    /// What it returns (`None` for `void`).
+    pub returns: Option<JavaValue>,
+}
+
+/// At the start of a line of rendered code: one more level of indentation than the line
+/// before the code began. Multi-line code (an anonymous class) separates its lines with `\n`.
+pub(crate) const NEST: char = '\t';
+
+/// `code` one level deeper: every line of it starts with one more [`NEST`].
+pub(crate) fn nested(code: &str) -> String {
+    code.split('\n').map(|l| format!("{NEST}{l}")).collect::<Vec<_>>().join("\n")
 }
 
 /// The JUnit generation a test is written for.

@@ -7,7 +7,7 @@
 //! escapes: `'\u000a'` would not even compile, because javac translates unicode escapes before it
 //! reads literals.
 
-use crate::JavaValue;
+use crate::{JavaValue, NEST};
 
 /// The Java literal (or constant expression) of `v`, typed as `v` is: `(byte) -1`, `5L`, `1.5f`.
 ///
@@ -88,6 +88,23 @@ pub fn literal(v: &JavaValue) -> String {
                 Some(r) => format!("{params} -> {}", literal_as(&r.0, &r.1)),
                 None => format!("{params} -> {{ }}"),
             }
+        }
+        JavaValue::Stub { interface, methods } => {
+            let mut lines = vec![format!("new {interface}() {{")];
+            for (k, m) in methods.iter().enumerate() {
+                if k > 0 {
+                    lines.push(String::new());
+                }
+                let params: Vec<String> = m.params.iter().map(|(t, n)| format!("{t} {n}")).collect();
+                lines.push(format!("{NEST}@Override"));
+                lines.push(format!("{NEST}public {} {}({}) {{", m.ret_java, m.name, params.join(", ")));
+                if let Some(v) = &m.returns {
+                    lines.push(format!("{NEST}{NEST}return {};", literal_as(&m.ret_java, v)));
+                }
+                lines.push(format!("{NEST}}}"));
+            }
+            lines.push("}".to_string());
+            lines.join("\n")
         }
         JavaValue::Array { elem_ty, items, .. } => {
             if items.is_empty() {
@@ -188,6 +205,7 @@ impl Prim {
             | JavaValue::Constructed { .. }
             | JavaValue::SameAs(_)
             | JavaValue::Lambda { .. }
+            | JavaValue::Stub { .. }
             | JavaValue::List { .. }
             | JavaValue::Map { .. }
             | JavaValue::EnumConstant { .. } => return None,
@@ -240,6 +258,7 @@ pub(crate) fn convert(v: &JavaValue, p: Prim) -> Option<JavaValue> {
         | JavaValue::Constructed { .. }
         | JavaValue::SameAs(_)
         | JavaValue::Lambda { .. }
+        | JavaValue::Stub { .. }
         | JavaValue::List { .. }
         | JavaValue::Map { .. }
         | JavaValue::EnumConstant { .. } => return None,

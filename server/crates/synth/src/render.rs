@@ -17,7 +17,7 @@
 use std::collections::BTreeSet;
 
 use crate::literal::{convert, literal, literal_as, Prim};
-use crate::{JUnit, JavaValue, Outcome, TestRequest};
+use crate::{nested, JUnit, JavaValue, Outcome, TestRequest, NEST};
 
 /// Width the path comment wraps at, not counting the method body's indentation.
 const COMMENT_WIDTH: usize = 92;
@@ -76,13 +76,11 @@ pub fn render_class(req: &TestRequest) -> String {
     out
 }
 
-/// At the start of a body line: one more level of indentation than the body's.
-const NEST: char = '\t';
-
 /// A rendered method body and what it needs imported.
 #[derive(Debug, Default)]
 pub(crate) struct Parts {
-    /// Body lines without indentation, but for a [`NEST`] per level deeper than the body.
+    /// Body lines without indentation, but for a [`NEST`] per level deeper than the body; a
+    /// line may hold several, separated by `\n` (each with its own `NEST`s).
     pub(crate) lines: Vec<String>,
     /// Members to import statically: `org.junit.jupiter.api.Assertions.assertEquals`.
     pub(crate) static_imports: BTreeSet<String>,
@@ -94,8 +92,12 @@ pub(crate) struct Parts {
 pub(crate) fn format_method(name: &str, parts: &Parts, junit: JUnit, indent: &str) -> String {
     let public = if junit == JUnit::V4 { "public " } else { "" };
     let mut out = format!("{indent}@Test\n{indent}{public}void {name}() {{\n");
-    for line in &parts.lines {
+    for line in parts.lines.iter().flat_map(|l| l.split('\n')) {
         let text = line.trim_start_matches(NEST);
+        if text.is_empty() {
+            out.push('\n');
+            continue;
+        }
         let deeper = indent.repeat(line.len() - text.len());
         out.push_str(&format!("{indent}{indent}{deeper}{text}\n"));
     }
@@ -194,7 +196,7 @@ pub(crate) fn method_parts(req: &TestRequest, junit: JUnit) -> Parts {
             parts.lines.push(format!("// After line {} jreach cannot tell what happens ({why}):", req.target_line));
             parts.lines.push("// the test runs the line and asserts nothing.".to_string());
             parts.lines.push("try {".to_string());
-            parts.lines.push(format!("{NEST}{stmt}"));
+            parts.lines.push(nested(&stmt));
             parts.lines.push("} catch (Exception notModelled) {".to_string());
             parts.lines.push(format!("{NEST}// Thrown after the line ran: not what this test checks."));
             parts.lines.push("}".to_string());
@@ -246,7 +248,7 @@ fn with_statics(lines: Vec<String>, statics: &[crate::StaticAssignment]) -> Vec<
         out.push(format!("{}.{} = {};", st.class, st.field, literal_as(&st.java_ty, &st.value)));
     }
     out.push("try {".to_string());
-    out.extend(body.iter().map(|l| format!("{NEST}{l}")));
+    out.extend(body.iter().map(|l| nested(l)));
     out.push("} finally {".to_string());
     for (st, name) in statics.iter().zip(&saved) {
         out.push(format!("{NEST}{}.{} = {name};", st.class, st.field));
@@ -360,7 +362,7 @@ fn arguments(req: &TestRequest) -> Vec<Arg> {
         let decl_ty = match req.args.get(i) {
             // The parameter's type as written may be a nested class's simple name.
             Some(JavaValue::Constructed { class, .. }) => Some(class.clone()),
-            Some(JavaValue::Lambda { interface, .. }) => Some(interface.clone()),
+            Some(JavaValue::Lambda { interface, .. } | JavaValue::Stub { interface, .. }) => Some(interface.clone()),
             Some(JavaValue::List { elem_ty, .. }) => Some(format!("List<{elem_ty}>")),
             Some(JavaValue::Map { key_ty, value_ty, .. }) => Some(format!("Map<{key_ty}, {value_ty}>")),
             _ => param.and_then(|(_, t)| declarable(t)),

@@ -1,7 +1,7 @@
 //! The inputs a synthesis lowering adds for objects a test creates through calls rather than
 //! literals (`func::Setup`): parameters of the file's classes built with a constructor (null, a
 //! new object, or an earlier parameter) and then optional setter-like calls, optional calls on
-//! the receiver, lambdas returning one value, and `List.of` / `Map.of` / `new E[] {...}`
+//! the receiver, lambdas and anonymous classes returning one value per method, and `List.of` / `Map.of` / `new E[] {...}`
 //! parameters whose elements are such inputs in turn. Every narrowing records a proof blocker.
 
 use jreach_syntax::{text_of, MethodInfo, Node, SourceFile};
@@ -22,6 +22,7 @@ type PlannedBuild = (BuiltParam, MethodInfo, Vec<PlannedCall>);
 pub(super) struct InputPlan {
     built: Vec<PlannedBuild>,
     lambda_params: Vec<LambdaParam>,
+    stub_params: Vec<StubParam>,
     list_params: Vec<ListParam>,
     map_params: Vec<MapParam>,
     array_params: Vec<ArrayParam>,
@@ -54,6 +55,7 @@ pub(super) fn plan_inputs(
     // choice and the constructor's arguments become inputs after the others.
     let mut built = Vec::new();
     let mut lambda_params = Vec::new();
+    let mut stub_params = Vec::new();
     let mut list_params = Vec::new();
     let mut map_params = Vec::new();
     let mut array_params = Vec::new();
@@ -185,6 +187,31 @@ pub(super) fn plan_inputs(
             });
             lambda_params.push(LambdaParam { param: i, class: c, present, returns });
         }
+        for i in 0..own_params {
+            let Ty::Obj(c) = params[i].ty else { continue };
+            let stub = classes.descs[c as usize].stub.clone();
+            if stub.is_empty() {
+                continue;
+            }
+            let present = params.len();
+            params.push(ParamInfo {
+                name: built_param_name(&params[i].name, "object"),
+                ty: Ty::Bool,
+                java_ty: "boolean".into(),
+            });
+            let mut returns = Vec::new();
+            for m in &stub {
+                returns.push((m.ret != Ty::Void).then(|| {
+                    params.push(ParamInfo {
+                        name: built_param_name(&params[i].name, &format!("{}.returns", m.name)),
+                        ty: m.ret,
+                        java_ty: m.ret_java.clone(),
+                    });
+                    params.len() - 1
+                }));
+            }
+            stub_params.push(StubParam { param: i, class: c, present, returns });
+        }
         // Parameters (not list elements) may be the same object as an earlier one.
         for k in 0..built.len() {
             if built[k].0.param >= own_params {
@@ -197,7 +224,16 @@ pub(super) fn plan_inputs(
             built[k].0.aliases = aliases;
         }
     }
-    InputPlan { built, lambda_params, list_params, map_params, array_params, receiver_calls, calls_possible }
+    InputPlan {
+        built,
+        lambda_params,
+        stub_params,
+        list_params,
+        map_params,
+        array_params,
+        receiver_calls,
+        calls_possible,
+    }
 }
 
 /// The name of input `what` of parameter `param` (`from.how`, `from.new.owner`): Java names
@@ -375,6 +411,13 @@ impl<'t> Lowerer<'t> {
                 ));
                 continue;
             }
+            if let Some(l) = plan.stub_params.iter().find(|l| l.param == i) {
+                self.b.add_proof_blocker(format!(
+                    "a test passes a {} only as an anonymous class whose methods each always return the same value",
+                    self.classes.descs[l.class as usize].name
+                ));
+                continue;
+            }
             if let Some((b, ctor, _)) = plan.built.iter().find(|(b, _, _)| b.param == i) {
                 let d = &self.classes.descs[b.class as usize];
                 self.b.add_proof_blocker(format!(
@@ -405,8 +448,16 @@ impl<'t> Lowerer<'t> {
         inputs: &[ValueId],
         at: Node<'t>,
     ) -> Vec<PlannedCall> {
-        let InputPlan { built, lambda_params, list_params, map_params, array_params, receiver_calls, calls_possible } =
-            plan;
+        let InputPlan {
+            built,
+            lambda_params,
+            stub_params,
+            list_params,
+            map_params,
+            array_params,
+            receiver_calls,
+            calls_possible,
+        } = plan;
         let mut values = inputs.to_vec();
         let mut built_objects: Vec<ValueId> = Vec::new();
         for (bp, ctor, calls) in &built {
@@ -450,11 +501,26 @@ impl<'t> Lowerer<'t> {
             let obj = self.emit(Op::Obj(ObjOp::Ref(id), vec![]), ty, None);
             let null = self.emit(Op::Obj(ObjOp::Ref(0), vec![]), ty, None);
             let v = self.select(inputs[l.present], obj, null);
-            self.lambdas.push((l.class, obj, l.returns.map(|r| inputs[r])));
+            self.lambdas.push((l.class, obj, vec![l.returns.map(|r| inputs[r])]));
             let var = self.scopes[0][&params[l.param].name].var;
             self.assign(var, v);
         }
         self.b.setup_mut().lambda_params = lambda_params;
+        for l in &stub_params {
+            if self.cur.is_none() {
+                break;
+            }
+            let id = self.next_alloc;
+            self.next_alloc -= 1;
+            let ty = Ty::Obj(l.class);
+            let obj = self.emit(Op::Obj(ObjOp::Ref(id), vec![]), ty, None);
+            let null = self.emit(Op::Obj(ObjOp::Ref(0), vec![]), ty, None);
+            let v = self.select(inputs[l.present], obj, null);
+            self.lambdas.push((l.class, obj, l.returns.iter().map(|r| r.map(|r| inputs[r])).collect()));
+            let var = self.scopes[0][&params[l.param].name].var;
+            self.assign(var, v);
+        }
+        self.b.setup_mut().stub_params = stub_params;
         for l in &list_params {
             if self.cur.is_none() {
                 break;
