@@ -13,7 +13,9 @@ pub(crate) fn setup_inputs(setup: &Setup) -> Vec<usize> {
     setup
         .built_params
         .iter()
-        .flat_map(|b| std::iter::once(b.how).chain(b.args.iter().map(|(i, _)| *i)))
+        .flat_map(|b| {
+            std::iter::once(b.how).chain(b.args.iter().map(|(i, _)| *i)).chain(b.returns.iter().flatten().copied())
+        })
         .chain(
             setup
                 .receiver_calls
@@ -132,16 +134,28 @@ pub(crate) fn stub_value(l: &jreach_ir::StubParam, f: &Function, args: &[Value])
         return Ok(JavaValue::Null);
     }
     let desc = &f.classes[l.class as usize];
-    let mut methods = Vec::new();
-    for (m, ret) in desc.stub.iter().zip(&l.returns) {
-        methods.push(StubMethodValue {
-            name: m.name.clone(),
-            params: m.params.clone(),
-            ret_java: m.ret_java.clone(),
-            returns: ret.map(|i| plain_value(i, f, args)).transpose()?,
-        });
-    }
+    let methods = stub_methods(&desc.stub, &l.returns, f, args)?;
     Ok(JavaValue::Stub { interface: desc.name.clone(), methods })
+}
+
+/// The methods of an anonymous class: `stub`'s, returning the values of inputs `returns`.
+fn stub_methods(
+    stub: &[jreach_ir::StubMethod],
+    returns: &[Option<usize>],
+    f: &Function,
+    args: &[Value],
+) -> Result<Vec<StubMethodValue>, String> {
+    stub.iter()
+        .zip(returns)
+        .map(|(m, ret)| {
+            Ok(StubMethodValue {
+                name: m.name.clone(),
+                params: m.params.clone(),
+                ret_java: m.ret_java.clone(),
+                returns: ret.map(|i| plain_value(i, f, args)).transpose()?,
+            })
+        })
+        .collect()
 }
 
 /// The argument a test passes for a parameter it creates with a constructor.
@@ -158,6 +172,7 @@ pub(crate) fn built_value(b: &jreach_ir::BuiltParam, f: &Function, args: &[Value
                 class: f.classes[b.class as usize].name.clone(),
                 args: ctor_args,
                 calls: setup_calls(&b.calls, f, args)?,
+                body: stub_methods(&f.classes[b.class as usize].stub, &b.returns, f, args)?,
             }
         }
         k => match b.aliases.get((k - 2) as usize) {

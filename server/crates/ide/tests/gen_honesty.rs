@@ -245,4 +245,15 @@ fn anonymous_classes_answering_differently_per_call() {
         }
         other => panic!("{other:?}"),
     }
+    // The same for an abstract class, whose concrete method calls the abstract one twice.
+    let src = "public class T {\n  public abstract static class Gate {\n    public abstract boolean open();\n    public boolean flips() { return open() != open(); }\n  }\n  public static int f(Gate g) {\n    if (g.flips()) {\n      return 1;\n    }\n    return 0;\n  }\n}\n";
+    assert_live_everywhere(src, 8);
+    match answer(src, 10) {
+        GenResult::Test(req) => {
+            let jreach_synth::JavaValue::Constructed { class, body, .. } = &req.args[0] else { panic!("{req:?}") };
+            assert_eq!(class, "T.Gate");
+            assert_eq!(body.len(), 1, "{body:?}");
+        }
+        other => panic!("{other:?}"),
+    }
 }

@@ -740,6 +740,9 @@ pub struct BuiltParam {
     pub aliases: Vec<usize>,
     /// Methods the test may call on the new object before the call under test.
     pub calls: Vec<SetupCall>,
+    /// For an abstract class, whose object is an anonymous subclass: per method of the class's
+    /// `stub`, the index of the parameter holding what it returns (`None` for `void`).
+    pub returns: Vec<Option<usize>>,
 }
 
 /// A method a test may call on an object it created (the receiver, or a parameter), before the

@@ -2093,6 +2093,13 @@ impl<'t> Lowerer<'t> {
             if let Some(callee) = self.resolve(name, &args, &classes, obj_text) {
                 return self.inline(&callee, args, e);
             }
+            // An abstract method of the object a concrete method runs on: the test's anonymous
+            // subclass answers it.
+            if let (Some((r, c)), true) = (self.this_obj(), obj_text.is_none_or(|o| o == "this")) {
+                if let Some(v) = self.lambda_call(r, c, name, &args, e) {
+                    return v;
+                }
+            }
         }
         let callee = match obj_text {
             Some(o) => format!("{o}.{name}"),
@@ -3539,6 +3546,9 @@ struct Classes {
     /// Per class: whether it comes from another package, so that a test may use only its
     /// public members.
     foreign: Vec<bool>,
+    /// Per class: whether `new C()` runs the implicit constructor and leaves every field at its
+    /// default (no constructor declared, no instance field initialized where declared).
+    implicit_ctor: Vec<bool>,
 }
 
 impl Classes {
@@ -3590,6 +3600,7 @@ impl Classes {
             out.constructible.push(false);
             out.bodies.push(d.child_by_field_name("body").map(|b| b.byte_range()));
             out.foreign.push(foreign_from.is_some_and(|f| d.start_byte() >= f));
+            out.implicit_ctor.push(false);
             chains.push(chain);
         }
         out.by_name.retain(|_, v| *v != u16::MAX);
@@ -3624,6 +3635,7 @@ impl Classes {
             out.constructible.push(false);
             out.bodies.push(None);
             out.foreign.push(false);
+            out.implicit_ctor.push(false);
             chains.push(vec![qualified.into()]);
         }
         boxes.sort();
@@ -3643,6 +3655,7 @@ impl Classes {
             out.constructible.push(false);
             out.bodies.push(None);
             out.foreign.push(false);
+            out.implicit_ctor.push(false);
             chains.push(vec![name.to_string()]);
         }
         for (k, d) in decls.iter().enumerate() {
@@ -3659,12 +3672,20 @@ impl Classes {
             let Some(body) = d.child_by_field_name("body") else { continue };
             let mut fields = Vec::new();
             let mut buildable = chains[k].len() == 1 || has_modifier(*d, src, "static");
-            buildable &= !has_modifier(*d, src, "abstract") && !has_modifier(*d, src, "private");
+            buildable &= !has_modifier(*d, src, "private");
             buildable &= d.child_by_field_name("superclass").is_none();
+            // An abstract class: a test creates an anonymous subclass implementing its abstract
+            // methods, when it can write them all.
+            let is_abstract = has_modifier(*d, src, "abstract");
+            if is_abstract {
+                out.descs[k].stub = stub_methods(*d, src, &out);
+                buildable &= !out.descs[k].stub.is_empty() && d.child_by_field_name("interfaces").is_none();
+            }
             if out.foreign[k] {
                 buildable &= has_modifier(*d, src, "public");
             }
             let mut constructible = buildable;
+            let mut implicit = true;
             for member in named_children(body) {
                 match member.kind() {
                     "field_declaration" if !has_modifier(member, src, "static") => {
@@ -3685,10 +3706,12 @@ impl Classes {
                                 _ => out.ty_of(ty_text),
                             };
                             buildable &= assignable && decl.child_by_field_name("value").is_none();
+                            implicit &= decl.child_by_field_name("value").is_none();
                             fields.push(FieldDesc { name: text_of(name, src).to_string(), ty });
                         }
                     }
                     "constructor_declaration" => {
+                        implicit = false;
                         let no_args =
                             member.child_by_field_name("parameters").is_some_and(|p| named_children(p).is_empty());
                         let empty = member.child_by_field_name("body").is_some_and(|b| named_children(b).is_empty());
@@ -3708,8 +3731,10 @@ impl Classes {
                 }
             }
             out.descs[k].fields = fields;
-            out.descs[k].buildable = buildable;
+            // `new C()` with fields set directly does not make an anonymous subclass.
+            out.descs[k].buildable = buildable && !is_abstract;
             out.constructible[k] = constructible;
+            out.implicit_ctor[k] = constructible && implicit;
         }
         out
     }
@@ -3786,13 +3811,14 @@ fn single_abstract_method(d: Node<'_>, src: &str, classes: &Classes) -> Option<L
     Some(LambdaDesc { method: text_of(m.child_by_field_name("name")?, src).to_string(), arity, ret, ret_java })
 }
 
-/// The abstract methods of a non-generic interface without super-interfaces, when there are
-/// several and a test can write every parameter type and return value: an anonymous class
-/// implements them. Empty otherwise.
+/// The abstract methods of a non-generic interface without super-interfaces (when there are
+/// several) or of an abstract class, when a test can write every parameter type and return
+/// value: an anonymous class implements them. Empty otherwise.
 fn stub_methods(d: Node<'_>, src: &str, classes: &Classes) -> Vec<StubMethod> {
     if d.child_by_field_name("type_parameters").is_some() || d.child_by_field_name("extends_interfaces").is_some() {
         return vec![];
     }
+    let interface = d.kind() == "interface_declaration";
     let Some(body) = d.child_by_field_name("body") else { return vec![] };
     // A type as a test in the package writes it: primitives, strings, boxes, the file's classes.
     let writable = |text: &str| -> Option<String> {
@@ -3813,8 +3839,14 @@ fn stub_methods(d: Node<'_>, src: &str, classes: &Classes) -> Vec<StubMethod> {
             || has_modifier(m, src, "static")
             || has_modifier(m, src, "default")
             || has_modifier(m, src, "private")
+            || (!interface && !has_modifier(m, src, "abstract"))
         {
             continue;
+        }
+        if !interface && !has_modifier(m, src, "public") && !has_modifier(m, src, "protected") {
+            // A package-private abstract method: `public` in the anonymous class still overrides
+            // it, but keep to the common case.
+            return vec![];
         }
         if m.child_by_field_name("type_parameters").is_some() || m.child_by_field_name("dimensions").is_some() {
             return vec![];
@@ -3844,7 +3876,8 @@ fn stub_methods(d: Node<'_>, src: &str, classes: &Classes) -> Vec<StubMethod> {
         }
         out.push(StubMethod { name: text_of(name, src).to_string(), params, ret, ret_java });
     }
-    if out.len() < 2 {
+    // An interface with one method gets a lambda instead.
+    if interface && out.len() < 2 {
         return vec![];
     }
     out

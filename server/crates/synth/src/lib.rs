@@ -67,6 +67,9 @@ pub enum JavaValue {
         args: Vec<(String, JavaValue)>,
         /// Methods the test calls on it next (it is then held in a local).
         calls: Vec<JavaCall>,
+        /// For an abstract class: the methods of the anonymous subclass the test creates
+        /// (`new Shape(2) { ... }`), each returning one value; empty otherwise.
+        body: Vec<StubMethodValue>,
     },
     /// The same object as the argument at this index.
     SameAs(usize),

@@ -47,9 +47,14 @@ pub fn literal(v: &JavaValue) -> String {
         JavaValue::Null => "null".into(),
         JavaValue::Object { class, .. } => format!("new {class}()"),
         JavaValue::ObjectRef(_) | JavaValue::SameAs(_) => "null".into(),
-        JavaValue::Constructed { class, args, .. } => {
+        JavaValue::Constructed { class, args, body, .. } => {
             let args: Vec<String> = args.iter().map(|(ty, v)| literal_as(ty, v)).collect();
-            format!("new {class}({})", args.join(", "))
+            let new = format!("new {class}({})", args.join(", "));
+            if body.is_empty() {
+                new
+            } else {
+                anonymous_class(&new, body)
+            }
         }
         JavaValue::EnumConstant { class, name } => format!("{class}.{name}"),
         JavaValue::List { elem_ty, items, mutable } => {
@@ -89,23 +94,7 @@ pub fn literal(v: &JavaValue) -> String {
                 None => format!("{params} -> {{ }}"),
             }
         }
-        JavaValue::Stub { interface, methods } => {
-            let mut lines = vec![format!("new {interface}() {{")];
-            for (k, m) in methods.iter().enumerate() {
-                if k > 0 {
-                    lines.push(String::new());
-                }
-                let params: Vec<String> = m.params.iter().map(|(t, n)| format!("{t} {n}")).collect();
-                lines.push(format!("{NEST}@Override"));
-                lines.push(format!("{NEST}public {} {}({}) {{", m.ret_java, m.name, params.join(", ")));
-                if let Some(v) = &m.returns {
-                    lines.push(format!("{NEST}{NEST}return {};", literal_as(&m.ret_java, v)));
-                }
-                lines.push(format!("{NEST}}}"));
-            }
-            lines.push("}".to_string());
-            lines.join("\n")
-        }
+        JavaValue::Stub { interface, methods } => anonymous_class(&format!("new {interface}()"), methods),
         JavaValue::Array { elem_ty, items, .. } => {
             if items.is_empty() {
                 // `new int[0]`, `new int[0][]`.
@@ -117,6 +106,26 @@ pub fn literal(v: &JavaValue) -> String {
             }
         }
     }
+}
+
+/// `new_expr` (`new Shape()`, `new Base(2)`) followed by the body of an anonymous class with
+/// `methods`, over several lines (see [`NEST`]).
+fn anonymous_class(new_expr: &str, methods: &[crate::StubMethodValue]) -> String {
+    let mut lines = vec![format!("{new_expr} {{")];
+    for (k, m) in methods.iter().enumerate() {
+        if k > 0 {
+            lines.push(String::new());
+        }
+        let params: Vec<String> = m.params.iter().map(|(t, n)| format!("{t} {n}")).collect();
+        lines.push(format!("{NEST}@Override"));
+        lines.push(format!("{NEST}public {} {}({}) {{", m.ret_java, m.name, params.join(", ")));
+        if let Some(v) = &m.returns {
+            lines.push(format!("{NEST}{NEST}return {};", literal_as(&m.ret_java, v)));
+        }
+        lines.push(format!("{NEST}}}"));
+    }
+    lines.push("}".to_string());
+    lines.join("\n")
 }
 
 /// `int[][]` → (`int`, 2).

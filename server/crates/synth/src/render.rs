@@ -899,6 +899,7 @@ mod tests {
             class: "Bank.Account".into(),
             args: vec![("String".into(), Str(owner.into())), ("long".into(), Int(cents))],
             calls: vec![],
+            body: vec![],
         };
         let req = TestRequest {
             classes: vec!["Bank".into()],

@@ -13,8 +13,9 @@ use crate::types::{ArrTy, Leaf, Ty};
 /// An optional call a test may make, with the method it calls.
 type PlannedCall = (SetupCall, MethodInfo);
 
-/// A parameter created with a constructor: its inputs, the constructor, the optional calls after.
-type PlannedBuild = (BuiltParam, MethodInfo, Vec<PlannedCall>);
+/// A parameter created with a constructor: its inputs, the constructor (`None`: the implicit
+/// one), the optional calls after.
+type PlannedBuild = (BuiltParam, Option<MethodInfo>, Vec<PlannedCall>);
 
 /// The inputs of a synthesis lowering beyond the method's own parameters: how a test creates
 /// the objects it passes (constructor calls, calls after them, lambdas, lists, maps). Their
@@ -149,13 +150,26 @@ pub(super) fn plan_inputs(
                 java_ty: "int".into(),
             });
             let mut args = Vec::new();
-            for a in &ctor.params {
+            for a in ctor.iter().flat_map(|c| &c.params) {
                 args.push((params.len(), a.ty.clone()));
                 params.push(ParamInfo {
                     name: built_param_name(&params[i].name, &format!("new.{}", a.name)),
                     ty: classes.ty_of(&a.ty),
                     java_ty: a.ty.clone(),
                 });
+            }
+            // An abstract class: what each method of the test's anonymous subclass returns.
+            let stub = classes.descs[c as usize].stub.clone();
+            let mut returns = Vec::new();
+            for m in &stub {
+                returns.push((m.ret != Ty::Void).then(|| {
+                    params.push(ParamInfo {
+                        name: built_param_name(&params[i].name, &format!("{}.returns", m.name)),
+                        ty: m.ret,
+                        java_ty: m.ret_java.clone(),
+                    });
+                    params.len() - 1
+                }));
             }
             let mut calls = vec![];
             if i < own_params {
@@ -166,7 +180,11 @@ pub(super) fn plan_inputs(
                     calls = setup_call_inputs(params, &prefix, candidates, classes);
                 }
             }
-            built.push((BuiltParam { param: i, class: c, how, args, aliases: vec![], calls: vec![] }, ctor, calls));
+            built.push((
+                BuiltParam { param: i, class: c, how, args, aliases: vec![], calls: vec![], returns },
+                ctor,
+                calls,
+            ));
         }
         for i in 0..own_params {
             let Ty::Obj(c) = params[i].ty else { continue };
@@ -190,7 +208,8 @@ pub(super) fn plan_inputs(
         for i in 0..own_params {
             let Ty::Obj(c) = params[i].ty else { continue };
             let stub = classes.descs[c as usize].stub.clone();
-            if stub.is_empty() {
+            // Abstract classes are created with a constructor (above); interfaces have none.
+            if stub.is_empty() || classes.constructible[c as usize] {
                 continue;
             }
             let present = params.len();
@@ -243,11 +262,15 @@ pub(super) fn built_param_name(param: &str, what: &str) -> String {
 }
 
 /// The constructor a test creates objects of class `c` with: a non-private one of a class whose
-/// constructors jreach inlines, the one with the most parameters (the most freedom).
-fn test_ctor(classes: &Classes, methods: &[MethodInfo], c: u16) -> Option<MethodInfo> {
+/// constructors jreach inlines, the one with the most parameters (the most freedom); `Some(None)`
+/// for the implicit constructor of a class that declares none and initializes no field.
+fn test_ctor(classes: &Classes, methods: &[MethodInfo], c: u16) -> Option<Option<MethodInfo>> {
     let d = &classes.descs[c as usize];
     if d.buildable || d.is_immutable() || !classes.constructible[c as usize] {
         return None;
+    }
+    if classes.implicit_ctor[c as usize] {
+        return Some(None);
     }
     methods
         .iter()
@@ -255,6 +278,7 @@ fn test_ctor(classes: &Classes, methods: &[MethodInfo], c: u16) -> Option<Method
         .rev()
         .max_by_key(|m| m.params.len())
         .cloned()
+        .map(Some)
 }
 
 /// Methods a test may call on an object of class `c` it created, before calling `method`: the
@@ -420,10 +444,17 @@ impl<'t> Lowerer<'t> {
             }
             if let Some((b, ctor, _)) = plan.built.iter().find(|(b, _, _)| b.param == i) {
                 let d = &self.classes.descs[b.class as usize];
+                let ctor_name = ctor.as_ref().map(|m| m.name.as_str()).unwrap_or(d.name.as_str());
                 self.b.add_proof_blocker(format!(
-                    "a test creates a {} only with its constructor {}(...)",
-                    d.name, ctor.name
+                    "a test creates a {} only with its constructor {ctor_name}(...)",
+                    d.name
                 ));
+                if !d.stub.is_empty() {
+                    self.b.add_proof_blocker(format!(
+                        "a test subclasses {} only with methods that each always return the same value",
+                        d.name
+                    ));
+                }
                 continue;
             }
             if let Ty::Obj(c) = p.ty {
@@ -476,7 +507,8 @@ impl<'t> Lowerer<'t> {
                 .iter()
                 .map(|(c, m)| (inputs[c.flag], c.args.iter().map(|(i, _)| inputs[*i]).collect(), m))
                 .collect();
-            let v = self.build_param(bp.class, ctor, inputs[bp.how], args, &calls, &earlier, at);
+            let returns: Vec<Option<ValueId>> = bp.returns.iter().map(|r| r.map(|r| inputs[r])).collect();
+            let v = self.build_param(bp.class, ctor.as_ref(), inputs[bp.how], args, &calls, &earlier, returns, at);
             built_objects.push(v);
             values[bp.param] = v;
             if let (Some(_), Some(l)) = (self.cur, self.scopes[0].get(name).copied()) {
@@ -629,11 +661,12 @@ impl<'t> Lowerer<'t> {
     fn build_param(
         &mut self,
         c: u16,
-        ctor: &MethodInfo,
+        ctor: Option<&MethodInfo>,
         how: ValueId,
         args: Vec<ValueId>,
         calls: &[(ValueId, Vec<ValueId>, &MethodInfo)],
         earlier: &[ValueId],
+        returns: Vec<Option<ValueId>>,
         at: Node<'t>,
     ) -> ValueId {
         let var = self.b.new_var("$built", Ty::Obj(c));
@@ -646,7 +679,15 @@ impl<'t> Lowerer<'t> {
         self.b.seal(new_b);
         self.b.seal(other_b);
         self.cur = Some(new_b);
-        let r = self.construct(c, ctor, args, at);
+        // An anonymous subclass's methods answer from `returns`, in the constructor too.
+        let r = self.new_object(c, at);
+        if !self.classes.descs[c as usize].stub.is_empty() {
+            self.lambdas.push((c, r, returns));
+        }
+        if let Some(ctor) = ctor {
+            self.next_this = Some((r, c));
+            self.inline(ctor, args, at);
+        }
         for (flag, args, m) in calls {
             if self.cur.is_none() {
                 break;
