@@ -15,8 +15,8 @@ use jreach_syntax::{find_target, MethodInfo, SourceFile, Target, TargetError};
 use jreach_synth::{ImportedSource, JUnit, JavaValue, Outcome, TestRequest};
 
 use crate::setup_values::{
-    array_value, built_value, lambda_value, list_value, map_value, setup_calls, setup_inputs, static_assignments,
-    stub_value,
+    array_value, built_value, lambda_value, list_value, map_value, receiver_body, setup_calls, setup_inputs,
+    static_assignments, stub_value,
 };
 
 /// Which resolution answers the reachability question.
@@ -125,6 +125,9 @@ fn gen_inner(file: &SourceFile, line: usize, opts: &GenOptions) -> Result<GenRes
         let calls_possible = f.setup.calls_possible;
         if let Some(why) = unmodelled_params(&f) {
             return Ok(GenResult::Unknown(why));
+        }
+        if m.class_is_abstract && !m.is_static && f.setup.receiver_returns.is_empty() {
+            return Ok(GenResult::Unknown(abstract_receiver(m)));
         }
         let targets = f.blocks_of_stmt(target.stmt.start);
         if targets.is_empty() {
@@ -313,15 +316,23 @@ fn unmodelled_params(f: &Function) -> Option<String> {
     None
 }
 
+/// Why an instance of `m`'s abstract class cannot be made.
+fn abstract_receiver(m: &MethodInfo) -> String {
+    format!(
+        "{} is abstract, and jreach cannot write an anonymous subclass of it (its abstract methods take \
+         or return types a test cannot write) to call {} on",
+        m.class_name(),
+        m.name
+    )
+}
+
 /// Methods whose inputs jreach cannot construct yet.
 fn unsupported_signature(file: &SourceFile, m: &MethodInfo) -> Option<String> {
     if m.is_constructor || !m.is_static {
-        if m.class_is_abstract {
-            return Some(format!(
-                "{} is abstract: jreach cannot create an instance to call {} on",
-                m.class_name(),
-                m.name
-            ));
+        // Instance methods of abstract classes run on an anonymous subclass, when the lowering
+        // can make one (see `abstract_receiver`).
+        if m.class_is_abstract && m.is_constructor {
+            return Some(abstract_receiver(m));
         }
         if !m.is_constructor && receiver_constructor(file, m).is_err() {
             return Some(format!(
@@ -499,6 +510,7 @@ fn replay(
         junit: opts.junit,
         receiver_args,
         receiver_calls: setup_calls(&f.setup.receiver_calls, f, args)?,
+        receiver_body: receiver_body(f, args)?,
         imports: opts.imported_sources.iter().map(|s| s.qualified.clone()).collect(),
         statics: static_assignments(f, args)?,
     })

@@ -36,6 +36,7 @@ pub(crate) fn setup_inputs(setup: &Setup) -> Vec<usize> {
         }))
         .chain(setup.array_params.iter().flat_map(|a| [a.present, a.length].into_iter().chain(a.elems.iter().copied())))
         .chain(setup.static_inputs.iter().map(|s| s.param))
+        .chain(setup.receiver_returns.iter().flatten().copied())
         .collect()
 }
 
@@ -138,6 +139,20 @@ pub(crate) fn stub_value(l: &jreach_ir::StubParam, f: &Function, args: &[Value])
     Ok(JavaValue::Stub { interface: desc.name.clone(), methods })
 }
 
+/// The methods of the anonymous subclass a test creates as the receiver of a method of an
+/// abstract class (none for other receivers).
+pub(crate) fn receiver_body(f: &Function, args: &[Value]) -> Result<Vec<StubMethodValue>, String> {
+    let returns = &f.setup.receiver_returns;
+    if returns.is_empty() {
+        return Ok(vec![]);
+    }
+    let class = f.name.rsplit_once('.').map(|(c, _)| c).unwrap_or("");
+    let Some(desc) = f.classes.iter().find(|d| d.name == class) else {
+        return Err(format!("no description of the receiver's class {class}"));
+    };
+    stub_methods(&desc.stub, returns, f, args)
+}
+
 /// The methods of an anonymous class: `stub`'s, returning the values of inputs `returns`.
 fn stub_methods(
     stub: &[jreach_ir::StubMethod],
@@ -173,6 +188,7 @@ pub(crate) fn built_value(b: &jreach_ir::BuiltParam, f: &Function, args: &[Value
                 args: ctor_args,
                 calls: setup_calls(&b.calls, f, args)?,
                 body: stub_methods(&f.classes[b.class as usize].stub, &b.returns, f, args)?,
+                factory: b.factory.clone(),
             }
         }
         k => match b.aliases.get((k - 2) as usize) {

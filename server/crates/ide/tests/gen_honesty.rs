@@ -257,3 +257,24 @@ fn anonymous_classes_answering_differently_per_call() {
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn receivers_of_abstract_classes() {
+    // The test's anonymous subclass answers `next()` with one value; a real subclass may not.
+    let src = "public abstract class T {\n  protected abstract int next();\n  protected abstract String name();\n  public int twice() {\n    if (next() != next()) {\n      return 1;\n    }\n    return name().length();\n  }\n}\n";
+    assert_live_everywhere(src, 6);
+    match answer(src, 8) {
+        GenResult::Test(req) => {
+            assert_eq!(req.receiver_body.len(), 2, "{req:?}");
+            let text = jreach_synth::render_class(&req);
+            assert!(text.contains("T obj = new T() {"), "{text}");
+        }
+        other => panic!("{other:?}"),
+    }
+    // An abstract method returning a type a test cannot write: no subclass, and it says why.
+    let src = src.replace("protected abstract String name();", "protected abstract java.util.Date name();");
+    match answer(&src, 8) {
+        GenResult::Unknown(why) => assert!(why.contains("anonymous subclass"), "{why}"),
+        other => panic!("{other:?}"),
+    }
+}

@@ -602,6 +602,10 @@ pub struct Setup {
     pub array_params: Vec<ArrayParam>,
     /// Static fields a test assigns before the call (and restores after).
     pub static_inputs: Vec<StaticInput>,
+    /// For an instance method of an abstract class, whose receiver is an anonymous subclass:
+    /// per method of the class's `stub`, the index of the parameter holding what it returns
+    /// (`None` for `void`). Empty otherwise.
+    pub receiver_returns: Vec<Option<usize>>,
     /// Whether lowering again with `setup_calls` would let the test call methods on the
     /// objects it creates (there are candidates, and this lowering did not offer them).
     pub calls_possible: bool,
@@ -618,6 +622,7 @@ impl Setup {
             || self.map_params.iter().any(|m| m.param == i)
             || self.array_params.iter().any(|a| a.param == i)
             || self.static_inputs.iter().any(|s| s.param == i)
+            || self.receiver_returns.contains(&Some(i))
     }
 }
 
@@ -743,6 +748,9 @@ pub struct BuiltParam {
     /// For an abstract class, whose object is an anonymous subclass: per method of the class's
     /// `stub`, the index of the parameter holding what it returns (`None` for `void`).
     pub returns: Vec<Option<usize>>,
+    /// The static method of the class creating it (`Money.of`), when the test calls that
+    /// rather than a constructor.
+    pub factory: Option<String>,
 }
 
 /// A method a test may call on an object it created (the receiver, or a parameter), before the

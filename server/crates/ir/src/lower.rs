@@ -93,6 +93,23 @@ pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions)
         }));
     }
     let receiver_end = params.len();
+    // The receiver of an abstract class's method is an anonymous subclass: what each of its
+    // methods returns is an input.
+    let mut receiver_returns = Vec::new();
+    if let (LowerMode::Synthesis { .. }, false) = (opts.mode, method.is_static || method.is_constructor) {
+        if let Some(&c) = classes.by_name.get(&method.class_name()) {
+            for m in &classes.descs[c as usize].stub {
+                receiver_returns.push((m.ret != Ty::Void).then(|| {
+                    params.push(ParamInfo {
+                        name: format!("this.{}.returns", m.name),
+                        ty: m.ret,
+                        java_ty: m.ret_java.clone(),
+                    });
+                    params.len() - 1
+                }));
+            }
+        }
+    }
     let plan = inputs::plan_inputs(file, method, opts, &classes, &mut params, own_params);
     let synthesis = matches!(opts.mode, LowerMode::Synthesis { .. });
     let statics = statics::plan_statics(file, method, synthesis, &classes, &mut params);
@@ -122,6 +139,7 @@ pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions)
         lists: vec![],
         maps: vec![],
         statics: vec![],
+        receiver_stub: vec![],
         classes,
     };
     lw.b.set_classes(lw.classes.descs.clone());
@@ -168,6 +186,14 @@ pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions)
         this_obj: None,
     });
     lw.init_statics(statics, &inputs);
+    if !receiver_returns.is_empty() {
+        lw.b.add_proof_blocker(format!(
+            "a test subclasses {} only with methods that each always return the same value",
+            method.class_name()
+        ));
+        lw.receiver_stub = receiver_returns.iter().map(|r| r.map(|i| inputs[i])).collect();
+        lw.b.setup_mut().receiver_returns = receiver_returns;
+    }
     let at = method.node(file);
     let receiver_calls = lw.create_inputs(plan, &params, &inputs, at);
     if has_this && lw.cur.is_some() {
@@ -293,6 +319,9 @@ struct Lowerer<'t> {
     maps: Vec<MapModel>,
     /// The static fields tracked as variables (see `statics`).
     statics: Vec<(statics::StaticField, Local)>,
+    /// Synthesis, for a method of an abstract class: what each abstract method of the receiver
+    /// (an anonymous subclass) returns, in the order of its class's `stub`.
+    receiver_stub: Vec<Option<ValueId>>,
 }
 
 /// A field of an object: the object, its class, the field's index and type.
@@ -2100,6 +2129,9 @@ impl<'t> Lowerer<'t> {
                     return v;
                 }
             }
+            if let Some(v) = self.receiver_stub_call(name, &args, obj_text) {
+                return v;
+            }
         }
         let callee = match obj_text {
             Some(o) => format!("{o}.{name}"),
@@ -3136,6 +3168,25 @@ impl<'t> Lowerer<'t> {
             return Some(self.opaque("no value (void)".into(), Ty::Void, None));
         }
         Some(self.select_by_object(o, &mine, |x| x.0, &|_, x| x.1.expect("one method, one return type")))
+    }
+
+    /// `m(args)` on the receiver when it is the test's anonymous subclass and `m` one of the
+    /// methods it implements: what the subclass returns.
+    fn receiver_stub_call(&mut self, name: &str, args: &[ValueId], obj: Option<&str>) -> Option<ValueId> {
+        if self.receiver_stub.is_empty() || obj.is_some_and(|o| o != "this") {
+            return None;
+        }
+        let frame = self.frames.last()?;
+        if !frame.has_this || frame.this_obj.is_some() {
+            return None;
+        }
+        let c = self.receiver_class?;
+        let stub = &self.classes.descs[c as usize].stub;
+        let k = stub.iter().position(|m| m.name == name && m.params.len() == args.len())?;
+        match self.receiver_stub[k] {
+            Some(v) => Some(v),
+            None => Some(self.opaque("no value (void)".into(), Ty::Void, None)),
+        }
     }
 
     /// Ends the path unless `lo <= v <= hi`.

@@ -70,6 +70,8 @@ pub enum JavaValue {
         /// For an abstract class: the methods of the anonymous subclass the test creates
         /// (`new Shape(2) { ... }`), each returning one value; empty otherwise.
         body: Vec<StubMethodValue>,
+        /// The static method creating it instead of a constructor (`Money.of(5)`).
+        factory: Option<String>,
     },
     /// The same object as the argument at this index.
     SameAs(usize),
@@ -194,6 +196,9 @@ pub struct TestRequest {
     /// For an instance method: the methods called on the receiver after creating it, with their
     /// arguments as (Java type, value).
     pub receiver_calls: Vec<JavaCall>,
+    /// For a method of an abstract class: the methods of the anonymous subclass the test creates
+    /// as the receiver; empty otherwise.
+    pub receiver_body: Vec<StubMethodValue>,
     /// Static fields the test assigns before the call and restores after it.
     pub statics: Vec<StaticAssignment>,
     /// Qualified names of classes from other packages the test may name

@@ -47,8 +47,11 @@ pub fn literal(v: &JavaValue) -> String {
         JavaValue::Null => "null".into(),
         JavaValue::Object { class, .. } => format!("new {class}()"),
         JavaValue::ObjectRef(_) | JavaValue::SameAs(_) => "null".into(),
-        JavaValue::Constructed { class, args, body, .. } => {
+        JavaValue::Constructed { class, args, body, factory, .. } => {
             let args: Vec<String> = args.iter().map(|(ty, v)| literal_as(ty, v)).collect();
+            if let Some(f) = factory {
+                return format!("{class}.{f}({})", args.join(", "));
+            }
             let new = format!("new {class}({})", args.join(", "));
             if body.is_empty() {
                 new
@@ -110,7 +113,7 @@ pub fn literal(v: &JavaValue) -> String {
 
 /// `new_expr` (`new Shape()`, `new Base(2)`) followed by the body of an anonymous class with
 /// `methods`, over several lines (see [`NEST`]).
-fn anonymous_class(new_expr: &str, methods: &[crate::StubMethodValue]) -> String {
+pub(crate) fn anonymous_class(new_expr: &str, methods: &[crate::StubMethodValue]) -> String {
     let mut lines = vec![format!("{new_expr} {{")];
     for (k, m) in methods.iter().enumerate() {
         if k > 0 {

@@ -418,6 +418,7 @@ mod tests {
             receiver_calls: vec![],
             imports: vec![],
             statics: vec![],
+            receiver_body: vec![],
         }
     }
 

@@ -16,7 +16,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::literal::{convert, literal, literal_as, Prim};
+use crate::literal::{anonymous_class, convert, literal, literal_as, Prim};
 use crate::{nested, JUnit, JavaValue, Outcome, TestRequest, NEST};
 
 /// Width the path comment wraps at, not counting the method body's indentation.
@@ -176,7 +176,9 @@ pub(crate) fn method_parts(req: &TestRequest, junit: JUnit) -> Parts {
     } else {
         let receiver = fresh_name("obj", |n| used.contains(n));
         let ctor_args: Vec<String> = req.receiver_args.iter().map(|(ty, v)| literal_as(ty, v)).collect();
-        parts.lines.push(format!("{class} {receiver} = new {class}({});", ctor_args.join(", ")));
+        let new = format!("new {class}({})", ctor_args.join(", "));
+        let new = if req.receiver_body.is_empty() { new } else { anonymous_class(&new, &req.receiver_body) };
+        parts.lines.push(format!("{class} {receiver} = {new};"));
         parts.lines.extend(call_lines(&receiver, &req.receiver_calls));
         format!("{receiver}.{}({arg_list})", req.method)
     };
@@ -723,6 +725,7 @@ mod tests {
             receiver_calls: vec![],
             imports: vec![],
             statics: vec![],
+            receiver_body: vec![],
         }
     }
 
@@ -900,6 +903,7 @@ mod tests {
             args: vec![("String".into(), Str(owner.into())), ("long".into(), Int(cents))],
             calls: vec![],
             body: vec![],
+            factory: None,
         };
         let req = TestRequest {
             classes: vec!["Bank".into()],
@@ -1058,6 +1062,7 @@ mod tests {
             receiver_calls: vec![],
             imports: vec![],
             statics: vec![],
+            receiver_body: vec![],
             ..base()
         };
         check_class(

@@ -171,8 +171,10 @@ pub(super) fn plan_inputs(
                     params.len() - 1
                 }));
             }
+            let factory = ctor.as_ref().filter(|m| !m.is_constructor).map(|m| m.name.clone());
             let mut calls = vec![];
-            if i < own_params {
+            // Calls after a factory could meet its null: none.
+            if i < own_params && factory.is_none() {
                 let candidates = setup_call_candidates(file, c, method, classes);
                 calls_possible |= !opts.setup_calls && !candidates.is_empty();
                 if opts.setup_calls {
@@ -181,7 +183,7 @@ pub(super) fn plan_inputs(
                 }
             }
             built.push((
-                BuiltParam { param: i, class: c, how, args, aliases: vec![], calls: vec![], returns },
+                BuiltParam { param: i, class: c, how, args, aliases: vec![], calls: vec![], returns, factory },
                 ctor,
                 calls,
             ));
@@ -262,8 +264,9 @@ pub(super) fn built_param_name(param: &str, what: &str) -> String {
 }
 
 /// The constructor a test creates objects of class `c` with: a non-private one of a class whose
-/// constructors jreach inlines, the one with the most parameters (the most freedom); `Some(None)`
-/// for the implicit constructor of a class that declares none and initializes no field.
+/// constructors jreach inlines, the one with the most parameters (the most freedom); without
+/// one, a static method of the class returning one (a factory); `Some(None)` for the implicit
+/// constructor of a class that declares none and initializes no field.
 fn test_ctor(classes: &Classes, methods: &[MethodInfo], c: u16) -> Option<Option<MethodInfo>> {
     let d = &classes.descs[c as usize];
     if d.buildable || d.is_immutable() || !classes.constructible[c as usize] {
@@ -272,13 +275,20 @@ fn test_ctor(classes: &Classes, methods: &[MethodInfo], c: u16) -> Option<Option
     if classes.implicit_ctor[c as usize] {
         return Some(None);
     }
-    methods
-        .iter()
-        .filter(|m| m.is_constructor && classes.test_may_call(c, m) && !m.has_error && m.classes.join(".") == d.name)
-        .rev()
-        .max_by_key(|m| m.params.len())
-        .cloned()
-        .map(Some)
+    let of_class = |m: &&MethodInfo| classes.test_may_call(c, m) && !m.has_error && m.classes.join(".") == d.name;
+    let most_params = |ms: Vec<&MethodInfo>| ms.into_iter().rev().max_by_key(|m| m.params.len()).cloned();
+    let ctor = most_params(methods.iter().filter(of_class).filter(|m| m.is_constructor).collect());
+    // No constructor a test may call: a static factory of the class (`Money.of(5)`).
+    ctor.or_else(|| {
+        most_params(
+            methods
+                .iter()
+                .filter(of_class)
+                .filter(|m| m.is_static && !m.is_constructor && classes.ty_of(&m.return_ty) == Ty::Obj(c))
+                .collect(),
+        )
+    })
+    .map(Some)
 }
 
 /// Methods a test may call on an object of class `c` it created, before calling `method`: the
@@ -444,11 +454,12 @@ impl<'t> Lowerer<'t> {
             }
             if let Some((b, ctor, _)) = plan.built.iter().find(|(b, _, _)| b.param == i) {
                 let d = &self.classes.descs[b.class as usize];
-                let ctor_name = ctor.as_ref().map(|m| m.name.as_str()).unwrap_or(d.name.as_str());
-                self.b.add_proof_blocker(format!(
-                    "a test creates a {} only with its constructor {ctor_name}(...)",
-                    d.name
-                ));
+                let how = match ctor {
+                    Some(m) if !m.is_constructor => format!("its factory {}(...)", m.name),
+                    Some(m) => format!("its constructor {}(...)", m.name),
+                    None => format!("its constructor {}()", d.name),
+                };
+                self.b.add_proof_blocker(format!("a test creates a {} only with {how}", d.name));
                 if !d.stub.is_empty() {
                     self.b.add_proof_blocker(format!(
                         "a test subclasses {} only with methods that each always return the same value",
@@ -679,15 +690,21 @@ impl<'t> Lowerer<'t> {
         self.b.seal(new_b);
         self.b.seal(other_b);
         self.cur = Some(new_b);
-        // An anonymous subclass's methods answer from `returns`, in the constructor too.
-        let r = self.new_object(c, at);
-        if !self.classes.descs[c as usize].stub.is_empty() {
-            self.lambdas.push((c, r, returns));
-        }
-        if let Some(ctor) = ctor {
-            self.next_this = Some((r, c));
-            self.inline(ctor, args, at);
-        }
+        let r = match ctor {
+            Some(factory) if !factory.is_constructor => self.inline(factory, args, at),
+            _ => {
+                // An anonymous subclass's methods answer from `returns`, in the constructor too.
+                let r = self.new_object(c, at);
+                if !self.classes.descs[c as usize].stub.is_empty() {
+                    self.lambdas.push((c, r, returns));
+                }
+                if let Some(ctor) = ctor {
+                    self.next_this = Some((r, c));
+                    self.inline(ctor, args, at);
+                }
+                r
+            }
+        };
         for (flag, args, m) in calls {
             if self.cur.is_none() {
                 break;
