@@ -364,17 +364,8 @@ fn receiver_constructor(file: &SourceFile, m: &MethodInfo) -> Result<Option<Meth
     let writable = |ty: &str| {
         matches!(
             Ty::of_java(ty),
-            Ty::Bool
-                | Ty::Byte
-                | Ty::Short
-                | Ty::Char
-                | Ty::Int
-                | Ty::Long
-                | Ty::Float
-                | Ty::Double
-                | Ty::Str
-                | Ty::Arr(_)
-        )
+            Ty::Bool | Ty::Byte | Ty::Short | Ty::Char | Ty::Int | Ty::Long | Ty::Float | Ty::Double | Ty::Str
+        ) || matches!(Ty::of_java(ty), Ty::Arr(a) if a.leaf != jreach_ir::Leaf::Ref)
     };
     ctors
         .into_iter()
@@ -586,7 +577,11 @@ pub fn java_value(v: &Value, ty: Ty, f: &Function) -> Option<JavaValue> {
         },
         Value::Fields(_) => return None,
         Value::Array { id, items } => {
+            // Arrays of references jreach does not track: their Java type is not known here.
             let Ty::Arr(a) = ty else { return None };
+            if a.leaf == jreach_ir::Leaf::Ref {
+                return None;
+            }
             let elem = a.elem();
             let elem_ty = f.java_type_name(elem);
             let items = items.iter().map(|i| java_value(i, elem, f)).collect::<Option<Vec<_>>>()?;

@@ -278,3 +278,14 @@ fn receivers_of_abstract_classes() {
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn calls_through_super_may_change_the_receiver() {
+    // `Base.touch` calls `hook`, which `Sub` overrides to set `y`.
+    let src = "class Base {\n  void touch() { hook(); }\n  void hook() { }\n}\nclass Sub extends Base {\n  int y;\n  void hook() { y = 7; }\n  int f() {\n    y = 0;\n    super.touch();\n    if (y == 7) {\n      return 1;\n    }\n    return 0;\n  }\n}\n";
+    assert_live_everywhere(src, 12);
+    // And `check` still decides the method (a verdict, not "not modelled").
+    let report = jreach_ide::check_file(&SourceFile::parse(src), std::time::Duration::from_secs(10));
+    let f = report.methods.iter().find(|(m, _)| m.starts_with("f(")).expect("f is checked");
+    assert_eq!(f.1, jreach_ide::MethodVerdict::Verdict, "{report:?}");
+}

@@ -1656,6 +1656,14 @@ impl<'t> Lowerer<'t> {
         if let Some(l) = self.static_access(e) {
             return self.read(l.var);
         }
+        if e.child_by_field_name("object").is_some_and(|o| o.kind() == "super") {
+            // A field of the superclass, which jreach does not see: any value in proofs.
+            let what = format!("`{}`", self.text(e));
+            if self.synthesis() {
+                self.unsupported(format!("{what} is a superclass field jreach does not see"));
+            }
+            return self.opaque(what, Ty::Ref, Some(e));
+        }
         if let (Ty::Obj(c), false) = (self.ty_of(obj), self.names_value(obj)) {
             if let Some(k) = self.classes.descs[c as usize].constants.iter().position(|n| n == field) {
                 return self.emit(Op::Obj(ObjOp::Ref(k as i32 + 1), vec![]), Ty::Obj(c), Some(e));
@@ -2082,6 +2090,9 @@ impl<'t> Lowerer<'t> {
             None | Some("this") => true,
             Some(o) => !self.names_value(o) && classes.iter().any(|c| c == o),
         };
+        if object.is_some_and(|o| o.kind() == "super") {
+            return self.super_call(name, &arg_nodes, e, hint);
+        }
         // Receiver and arguments are evaluated left to right.
         let builder = object.and_then(|o| self.builder_root(o));
         let mut recv = None;
@@ -2154,6 +2165,22 @@ impl<'t> Lowerer<'t> {
         // conversion can only widen to, or an untyped reference.
         let ty = hint.unwrap_or(Ty::Ref);
         self.nondet(NondetKind::CallResult { callee }, ty, Some(e))
+    }
+
+    /// `super.name(args)`: a method of the superclass, which jreach does not see. Proofs take it
+    /// as an unknown call (it may change the receiver's fields, any array and static field, and
+    /// throw); synthesis leaves the path, since a test's replay could not follow it.
+    fn super_call(&mut self, name: &str, arg_nodes: &[Node<'t>], e: Node<'t>, hint: Option<Ty>) -> ValueId {
+        for a in arg_nodes {
+            self.expr(*a);
+        }
+        let callee = format!("super.{name}");
+        if self.synthesis() {
+            self.unsupported(format!("{callee}(...) runs a superclass method jreach does not see"));
+            return self.opaque(format!("result of {callee}"), hint.unwrap_or(Ty::Ref), None);
+        }
+        self.unknown_call_throws(&callee);
+        self.nondet(NondetKind::CallResult { callee }, hint.unwrap_or(Ty::Ref), Some(e))
     }
 
     /// Whether the class declaring `m` extends another class (whose methods jreach cannot see).
@@ -3375,6 +3402,13 @@ impl<'t> Lowerer<'t> {
     }
 
     fn store(&mut self, t: ArrTy, a: ValueId, i: ValueId, v: ValueId) {
+        // An array of untracked references holds untracked references: a string or object put
+        // there is any value when read back.
+        let v = if t.elem() == Ty::Ref && self.ty(v) != Ty::Ref {
+            self.opaque("a reference jreach does not track".into(), Ty::Ref, None)
+        } else {
+            v
+        };
         let mem = self.mem(t);
         let m = self.emit(Op::Arr(ArrOp::Store, vec![mem, a, i, v]), Ty::Mem(t), None);
         self.set_mem(t, m);
@@ -3792,12 +3826,12 @@ impl Classes {
 
     /// The IR type of a Java type as written, with the file's classes as objects.
     fn ty_of(&self, name: &str) -> Ty {
+        if let Some(a) = self.arr_of(name, 0) {
+            return Ty::Arr(a);
+        }
         let ty = Ty::of_java(name);
         if ty != Ty::Ref {
             return ty;
-        }
-        if let Some(a) = self.arr_of(name, 0) {
-            return Ty::Arr(a);
         }
         let name = name.trim();
         let name = name.split('<').next().unwrap_or(name).trim();
@@ -3877,8 +3911,11 @@ fn stub_methods(d: Node<'_>, src: &str, classes: &Classes) -> Vec<StubMethod> {
         if t.contains('<') {
             return None;
         }
+        let java_lang = |t: &str| matches!(t.trim_end_matches("[]").trim(), "Object" | "CharSequence" | "Number");
         match classes.ty_of(t) {
-            Ty::Ref => matches!(t, "Object" | "CharSequence" | "Number").then(|| t.to_string()),
+            Ty::Ref => java_lang(t).then(|| t.to_string()),
+            Ty::Arr(a) if a.leaf == crate::types::Leaf::Ref => java_lang(t).then(|| t.to_string()),
+            Ty::Arr(a) => Some(a.java_name_with(|c| classes.descs[c as usize].name.clone())),
             Ty::Obj(c) => Some(classes.descs[c as usize].name.clone()),
             _ => Some(t.to_string()),
         }

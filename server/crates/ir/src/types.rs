@@ -43,6 +43,8 @@ pub enum Leaf {
     Str,
     /// Objects of the class with this index in [`crate::Function::classes`].
     Obj(u16),
+    /// References jreach does not track (`Object`, types it cannot see): any value each.
+    Ref,
 }
 
 /// An array type: `dims` levels of `[]` over a leaf type (`int[][]` is `{Int, 2}`).
@@ -65,6 +67,7 @@ impl Leaf {
             Leaf::Double => Ty::Double,
             Leaf::Str => Ty::Str,
             Leaf::Obj(c) => Ty::Obj(c),
+            Leaf::Ref => Ty::Ref,
         }
     }
 
@@ -80,6 +83,7 @@ impl Leaf {
             Ty::Double => Leaf::Double,
             Ty::Str => Leaf::Str,
             Ty::Obj(c) => Leaf::Obj(c),
+            Ty::Ref => Leaf::Ref,
             _ => return None,
         })
     }

@@ -75,6 +75,8 @@ pub fn elem_default(elem: Ty) -> Dynamic {
         Ty::Double => Dynamic::from_ast(&z3::ast::Float::from_f64(0.0)),
         Ty::Str => Dynamic::from_ast(&crate::strings::null()),
         Ty::Arr(_) => Dynamic::from_ast(&BV::from_i64(0, 32)),
+        // Untracked references are any value, null included.
+        Ty::Ref => Dynamic::fresh_const("ref", &crate::encode::sort_of(Ty::Ref)),
         t => Dynamic::from_ast(&BV::from_i64(0, t.bits().unwrap_or(32))),
     }
 }

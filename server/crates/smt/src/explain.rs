@@ -53,6 +53,9 @@ pub struct DeadCode<'f> {
     edge_lits: HashMap<Decision, Bool>,
     decision_lits: HashMap<Decision, Bool>,
     idom: Vec<Option<BlockId>>,
+    /// Why a query ran out of time (or was canceled), once one did: the later ones are not
+    /// asked (a method whose queries time out would otherwise take a timeout per block).
+    gave_up: Option<String>,
 }
 
 impl<'f> DeadCode<'f> {
@@ -82,6 +85,7 @@ impl<'f> DeadCode<'f> {
             edge_lits: HashMap::new(),
             decision_lits: HashMap::new(),
             idom: dominators(f),
+            gave_up: None,
         }
     }
 
@@ -112,10 +116,17 @@ impl<'f> DeadCode<'f> {
     }
 
     fn ask(&mut self, lit: &Bool) -> Status {
+        if let Some(why) = &self.gave_up {
+            return Status::Unknown(why.clone());
+        }
         match self.solver.check_assumptions(std::slice::from_ref(lit)) {
             SatResult::Unsat => Status::Dead,
             SatResult::Unknown => {
-                Status::Unknown(self.solver.get_reason_unknown().unwrap_or_else(|| "the solver gave up".into()))
+                let why = self.solver.get_reason_unknown().unwrap_or_else(|| "the solver gave up".into());
+                if why.contains("timeout") || why.contains("cancel") {
+                    self.gave_up = Some(why.clone());
+                }
+                Status::Unknown(why)
             }
             SatResult::Sat => {
                 self.learn_from_model();
