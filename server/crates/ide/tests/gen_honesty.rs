@@ -289,3 +289,22 @@ fn calls_through_super_may_change_the_receiver() {
     let f = report.methods.iter().find(|(m, _)| m.starts_with("f(")).expect("f is checked");
     assert_eq!(f.1, jreach_ide::MethodVerdict::Verdict, "{report:?}");
 }
+
+#[test]
+fn lists_and_maps_the_method_creates() {
+    // Nine elements: more than synthesis follows a list through.
+    let src = "import java.util.*;\npublic class T {\n  public static int f() {\n    List<String> xs = new ArrayList<>();\n    for (int i = 0; i < 9; i++) {\n      xs.add(\"a\");\n    }\n    if (xs.size() == 9) {\n      return 1;\n    }\n    return 0;\n  }\n}\n";
+    assert_live_everywhere(src, 9);
+    // Handed to code jreach cannot see, which may add to it.
+    let src = "import java.util.*;\npublic class T {\n  public static int f() {\n    List<String> xs = new ArrayList<>();\n    Helper.fill(xs);\n    if (xs.size() == 1) {\n      return 1;\n    }\n    return 0;\n  }\n}\n";
+    assert_live_everywhere(src, 7);
+    // Followed through `add` and `get`.
+    let src = "import java.util.*;\npublic class T {\n  public static int f(String s) {\n    List<String> xs = new ArrayList<>();\n    xs.add(s);\n    if (xs.get(0).equals(\"go\")) {\n      return 1;\n    }\n    return 0;\n  }\n}\n";
+    match answer(src, 7) {
+        GenResult::Test(req) => assert_eq!(req.args[0], jreach_synth::JavaValue::Str("go".into())),
+        other => panic!("{other:?}"),
+    }
+    // A HashMap takes a null key; synthesis leaves such paths out.
+    let src = "import java.util.*;\npublic class T {\n  public static int f(String k) {\n    Map<String, Integer> m = new HashMap<>();\n    m.put(k, 1);\n    if (k == null && m.size() == 1) {\n      return 1;\n    }\n    return 0;\n  }\n}\n";
+    assert_live_everywhere(src, 7);
+}

@@ -140,6 +140,7 @@ pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions)
         maps: vec![],
         statics: vec![],
         receiver_stub: vec![],
+        declared_java: None,
         classes,
     };
     lw.b.set_classes(lw.classes.descs.clone());
@@ -313,12 +314,14 @@ struct Lowerer<'t> {
     /// Synthesis: the lambdas and anonymous classes passed as parameters: interface, object,
     /// what each method returns (in the order of `ClassDesc::stub`; one for a lambda).
     lambdas: Vec<(u16, ValueId, Vec<Option<ValueId>>)>,
-    /// Synthesis: the lists passed as parameters.
+    /// Synthesis: the lists passed as parameters, and those the method creates.
     lists: Vec<ListModel>,
-    /// Synthesis: the maps passed as parameters.
+    /// Synthesis: the maps passed as parameters, and those the method creates.
     maps: Vec<MapModel>,
     /// The static fields tracked as variables (see `statics`).
     statics: Vec<(statics::StaticField, Local)>,
+    /// While a local's initializer is lowered: the local's type as written.
+    declared_java: Option<String>,
     /// Synthesis, for a method of an abstract class: what each abstract method of the receiver
     /// (an anonymous subclass) returns, in the order of its class's `stub`.
     receiver_stub: Vec<Option<ValueId>>,
@@ -339,7 +342,7 @@ struct MapModel {
     values: Vec<Var>,
     key_ty: Ty,
     value_ty: Ty,
-    /// Its index among `Setup::map_params`.
+    /// Its index among `Setup::map_params` (`usize::MAX` for a map the method creates).
     param: usize,
 }
 
@@ -352,7 +355,7 @@ struct ListModel {
     size: Var,
     elems: Vec<Var>,
     elem_ty: Ty,
-    /// Its index among `Setup::list_params`.
+    /// Its index among `Setup::list_params` (`usize::MAX` for a list the method creates).
     param: usize,
 }
 
@@ -691,7 +694,10 @@ impl<'t> Lowerer<'t> {
             } else {
                 self.ty_of(ty_text)
             };
+            // `List<E> xs = new ArrayList<>()`: the element type comes from the declaration.
+            self.declared_java = (dims == 0).then(|| ty_text.to_string());
             let value = init.map(|e| self.expr_as(e, Some(ty)));
+            self.declared_java = None;
             if ty_text == "var" {
                 if let Some(v) = value {
                     ty = self.ty(v);
@@ -1548,6 +1554,14 @@ impl<'t> Lowerer<'t> {
                     unreachable!("matched above")
                 };
                 self.new_object(c, e)
+            }
+            "object_creation_expression" if self.synthesis() && self.new_list_type(e).is_some() => {
+                let elem_ty = self.new_list_type(e).expect("matched above");
+                self.new_list(elem_ty, e)
+            }
+            "object_creation_expression" if self.synthesis() && self.new_map_types(e).is_some() => {
+                let (key_ty, value_ty) = self.new_map_types(e).expect("matched above");
+                self.new_map(key_ty, value_ty, e)
             }
             "object_creation_expression" => {
                 let mut args = Vec::new();

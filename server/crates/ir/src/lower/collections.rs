@@ -1,12 +1,13 @@
 //! Collections of the JDK that synthesis models as parameters: `List<E>` as `List.of(...)`
 //! with up to [`LIST_CAPACITY`] elements, `Map<K, V>` as `Map.of(...)` with up to
 //! [`MAP_CAPACITY`] entries. The elements are inputs; calls on the collection (`size`, `get`,
-//! `contains`, `containsKey`, enhanced for) become selects over them. A collection that is not one
-//! of the parameters ends the path, so a replayed model never depends on one jreach did not create.
+//! `contains`, `containsKey`, enhanced for) become selects over them. Lists and maps the method
+//! creates (`new ArrayList<>()` for a `List<E>` local, `new HashMap<>()`) start empty. A collection that is neither ends the
+//! path, so a replayed model never depends on one jreach did not create.
 
 use jreach_syntax::Node;
 
-use super::{widens, ListModel, Lowerer, MapModel};
+use super::{named_children, widens, ListModel, Lowerer, MapModel};
 use crate::func::*;
 use crate::types::{Const, Ty};
 
@@ -76,6 +77,143 @@ impl<'t> Lowerer<'t> {
         v
     }
 
+    /// The element type of `new ArrayList<>()` (or `LinkedList`, no arguments) assigned to a
+    /// local declared `List<E>`, or `new ArrayList<E>()`, when synthesis models such lists: E a
+    /// string, a boxed type, an enum or one of the file's classes.
+    pub(super) fn new_list_type(&self, e: Node<'t>) -> Option<Ty> {
+        if e.child_by_field_name("body").is_some()
+            || e.child_by_field_name("arguments").is_some_and(|a| !named_children(a).is_empty())
+        {
+            return None;
+        }
+        let ty = self.text(e.child_by_field_name("type")?);
+        let (base, args) = ty.split_once('<').map(|(b, a)| (b.trim(), a)).unwrap_or((ty.trim(), ""));
+        if !matches!(base, "ArrayList" | "LinkedList" | "java.util.ArrayList" | "java.util.LinkedList") {
+            return None;
+        }
+        let args = args.trim().trim_end_matches('>').trim();
+        let elem = if args.is_empty() {
+            let declared = self.declared_java.as_deref()?;
+            let (decl_base, decl_args) = declared.split_once('<')?;
+            if !matches!(decl_base.trim(), "List" | "java.util.List") {
+                return None;
+            }
+            decl_args.trim().strip_suffix('>')?.trim().to_string()
+        } else {
+            args.to_string()
+        };
+        match self.ty_of(&elem) {
+            Ty::Str => Some(Ty::Str),
+            Ty::Obj(c) if !self.classes.descs[c as usize].is_list() && !self.classes.descs[c as usize].is_map() => {
+                Some(Ty::Obj(c))
+            }
+            _ => None,
+        }
+    }
+
+    /// The key and value types of `new HashMap<>()` (or `LinkedHashMap`, `TreeMap`, no
+    /// arguments) assigned to a local declared `Map<K, V>`, or with its type arguments written,
+    /// when synthesis models such maps: K a string, a boxed type or an enum; V a string or an
+    /// object.
+    pub(super) fn new_map_types(&self, e: Node<'t>) -> Option<(Ty, Ty)> {
+        if e.child_by_field_name("body").is_some()
+            || e.child_by_field_name("arguments").is_some_and(|a| !named_children(a).is_empty())
+        {
+            return None;
+        }
+        let ty = self.text(e.child_by_field_name("type")?);
+        let (base, args) = ty.split_once('<').map(|(b, a)| (b.trim(), a)).unwrap_or((ty.trim(), ""));
+        let base = base.strip_prefix("java.util.").unwrap_or(base);
+        if !matches!(base, "HashMap" | "LinkedHashMap" | "TreeMap") {
+            return None;
+        }
+        let mut args = args.trim().trim_end_matches('>').trim().to_string();
+        if args.is_empty() {
+            let declared = self.declared_java.as_deref()?;
+            let (decl_base, decl_args) = declared.split_once('<')?;
+            if !matches!(decl_base.trim(), "Map" | "java.util.Map") {
+                return None;
+            }
+            args = decl_args.trim().strip_suffix('>')?.trim().to_string();
+        }
+        // The comma between K and V at nesting depth 0.
+        let mut depth = 0;
+        let comma = args.char_indices().find(|(_, ch)| {
+            match ch {
+                '<' => depth += 1,
+                '>' => depth -= 1,
+                _ => {}
+            }
+            *ch == ',' && depth == 0
+        })?;
+        let (k, v) = (self.ty_of(args[..comma.0].trim()), self.ty_of(args[comma.0 + 1..].trim()));
+        let key_ok = match k {
+            Ty::Str => true,
+            Ty::Obj(c) => self.classes.descs[c as usize].boxes.is_some() || self.classes.descs[c as usize].is_enum(),
+            _ => false,
+        };
+        let value_ok = match v {
+            Ty::Str => true,
+            Ty::Obj(c) => !self.classes.descs[c as usize].is_list() && !self.classes.descs[c as usize].is_map(),
+            _ => false,
+        };
+        (key_ok && value_ok).then_some((k, v))
+    }
+
+    /// A new empty map the method creates (synthesis): it may grow to
+    /// [`MAP_GROWN_CAPACITY`] entries.
+    pub(super) fn new_map(&mut self, key_ty: Ty, value_ty: Ty, e: Node<'t>) -> ValueId {
+        let Some(&c) = self.classes.by_name.get(MAP_CLASS) else {
+            self.unsupported("a map where the file declares its own Map class");
+            return self.opaque("a new map".into(), Ty::Ref, None);
+        };
+        let id = self.next_alloc;
+        self.next_alloc -= 1;
+        let obj = self.emit(Op::Obj(ObjOp::Ref(id), vec![]), Ty::Obj(c), Some(e));
+        let size = self.b.new_var("new map.size", Ty::Int);
+        let zero = self.int(Ty::Int, 0);
+        self.assign(size, zero);
+        let (mut keys, mut values) = (Vec::new(), Vec::new());
+        for j in 0..MAP_GROWN_CAPACITY {
+            let k = self.b.new_var(&format!("new map.key{j}"), key_ty);
+            let z = self.zero_of(key_ty);
+            self.assign(k, z);
+            keys.push(k);
+            let w = self.b.new_var(&format!("new map.value{j}"), value_ty);
+            let z = self.zero_of(value_ty);
+            self.assign(w, z);
+            values.push(w);
+        }
+        // Not a parameter: no `Setup::map_params` entry to mark as changed.
+        self.maps.push(MapModel { obj, size, keys, values, key_ty, value_ty, param: usize::MAX });
+        obj
+    }
+
+    /// A new empty list the method creates (synthesis): it may grow to
+    /// [`LIST_GROWN_CAPACITY`] elements.
+    pub(super) fn new_list(&mut self, elem_ty: Ty, e: Node<'t>) -> ValueId {
+        let Some(&c) = self.classes.by_name.get(LIST_CLASS) else {
+            self.unsupported("a list where the file declares its own List class");
+            return self.opaque("a new list".into(), Ty::Ref, None);
+        };
+        let id = self.next_alloc;
+        self.next_alloc -= 1;
+        let obj = self.emit(Op::Obj(ObjOp::Ref(id), vec![]), Ty::Obj(c), Some(e));
+        let size = self.b.new_var("new list.size", Ty::Int);
+        let zero = self.int(Ty::Int, 0);
+        self.assign(size, zero);
+        let mut elems = Vec::new();
+        for k in 0..LIST_GROWN_CAPACITY {
+            let var = self.b.new_var(&format!("new list[{k}]"), elem_ty);
+            let z = self.zero_of(elem_ty);
+            self.assign(var, z);
+            elems.push(var);
+        }
+        // Not a parameter: no `Setup::list_params` entry to mark as changed.
+        self.lists.push(ListModel { obj, size, elems, elem_ty, param: usize::MAX });
+        obj
+    }
+
     /// Records that the method may change the lists `o` may be: the test passes them as
     /// `new ArrayList<>(...)`.
     fn mark_mutated(&mut self, lists: &[ListModel]) {
@@ -130,6 +268,31 @@ impl<'t> Lowerer<'t> {
         old
     }
 
+    /// Removes element `i` of whichever list `o` is, when `when` holds (`0 <= i < size` there):
+    /// the elements after it move down one place.
+    fn list_remove_at(&mut self, o: ValueId, lists: &[ListModel], i: ValueId, when: ValueId) {
+        self.mark_mutated(lists);
+        for l in lists {
+            let is_l = self.bin(BinOp::Eq, o, l.obj);
+            let act = self.bin(BinOp::And, is_l, when);
+            for k in 0..l.elems.len() {
+                let Some(next) = l.elems.get(k + 1) else { break };
+                let kk = self.int(Ty::Int, k as i64);
+                let from_i = self.bin(BinOp::Ge, kk, i);
+                let here = self.bin(BinOp::And, act, from_i);
+                let cur = self.read(l.elems[k]);
+                let after = self.read(*next);
+                let v = self.select(here, after, cur);
+                self.assign(l.elems[k], v);
+            }
+            let size = self.list_size(l);
+            let one = self.int(Ty::Int, 1);
+            let shrunk = self.bin(BinOp::Sub, size, one);
+            let v = self.select(act, shrunk, size);
+            self.assign(l.size, v);
+        }
+    }
+
     /// Raises IndexOutOfBoundsException unless `0 <= i < size` of the list `o` is.
     fn check_list_index(&mut self, o: ValueId, lists: &[ListModel], i: ValueId, e: Node<'t>) {
         let size = self.per_list(o, lists, &|lw, l| lw.list_size(l));
@@ -141,7 +304,7 @@ impl<'t> Lowerer<'t> {
     }
 
     /// `o.name(args)` on a list parameter (synthesis): size, isEmpty, get, contains, add, set,
-    /// clear.
+    /// remove (by index, and strings by value), clear.
     pub(super) fn list_call(
         &mut self,
         o: ValueId,
@@ -206,6 +369,38 @@ impl<'t> Lowerer<'t> {
                 let x = self.convert(args[1], elem_ty);
                 self.check_list_index(o, &lists, i, e);
                 self.list_set(o, &lists, i, x)
+            }
+            ("remove", 1) if same_elems && index_arg(self, 0) => {
+                // `remove(int)`: the element at the index, which goes.
+                let i = self.convert(args[0], Ty::Int);
+                self.check_list_index(o, &lists, i, e);
+                let old = self.per_list(o, &lists, &|lw, l| lw.list_element_at(l, i));
+                let yes = self.konst(Const::Bool(true));
+                self.list_remove_at(o, &lists, i, yes);
+                old
+            }
+            ("remove", 1) if same_elems && elem_ty == Ty::Str && self.ty(args[0]) == Ty::Str => {
+                // `remove(Object)` on strings: the first equal element goes; whether one did.
+                let x = args[0];
+                let is_null = self.emit(Op::Str(StrOp::IsNull, vec![x]), Ty::Bool, None);
+                self.cut_if_narrowed(is_null, "List.remove(null)");
+                let found = self.per_list(o, &lists, &|lw, l| {
+                    let size = lw.list_size(l);
+                    let mut at = lw.int(Ty::Int, l.elems.len() as i64);
+                    for (k, var) in l.elems.iter().enumerate().rev() {
+                        let kk = lw.int(Ty::Int, k as i64);
+                        let inside = lw.bin(BinOp::Lt, kk, size);
+                        let el = lw.read(*var);
+                        let eq = lw.emit(Op::Str(StrOp::Equals, vec![x, el]), Ty::Bool, None);
+                        let hit = lw.bin(BinOp::And, inside, eq);
+                        at = lw.select(hit, kk, at);
+                    }
+                    at
+                });
+                let size = self.per_list(o, &lists, &|lw, l| lw.list_size(l));
+                let present = self.bin(BinOp::Lt, found, size);
+                self.list_remove_at(o, &lists, found, present);
+                present
             }
             ("clear", 0) => {
                 self.mark_mutated(&lists);
