@@ -23,7 +23,9 @@ pub(crate) fn setup_inputs(setup: &Setup) -> Vec<usize> {
                 .chain(setup.built_params.iter().flat_map(|b| &b.calls))
                 .flat_map(|c| std::iter::once(c.flag).chain(c.args.iter().map(|(i, _)| *i))),
         )
-        .chain(setup.lambda_params.iter().flat_map(|l| std::iter::once(l.present).chain(l.returns)))
+        .chain(setup.lambda_params.iter().flat_map(|l| {
+            std::iter::once(l.present).chain(l.returns).chain(l.special.into_iter().flat_map(|(k, v)| [k, v]))
+        }))
         .chain(
             setup
                 .stub_params
@@ -125,7 +127,15 @@ pub(crate) fn lambda_value(l: &jreach_ir::LambdaParam, f: &Function, args: &[Val
         Some(i) => Some(Box::new((lambda.ret_java.clone(), plain_value(i, f, args)?))),
         None => None,
     };
-    Ok(JavaValue::Lambda { interface: desc.name.clone(), arity: lambda.arity, returns })
+    // The special argument only when it gives another answer: otherwise one value says it all.
+    let special = match l.special {
+        Some((k, v)) if returns.as_ref().is_some_and(|r| r.1 != plain_value(v, f, args).unwrap_or(JavaValue::Null)) => {
+            let key_ty = f.params[k].java_ty.clone();
+            Some(Box::new(((key_ty, plain_value(k, f, args)?), plain_value(v, f, args)?)))
+        }
+        _ => None,
+    };
+    Ok(JavaValue::Lambda { interface: desc.name.clone(), arity: lambda.arity, returns, special })
 }
 
 /// The anonymous class (or null) a test passes for a parameter of an interface with several

@@ -51,8 +51,20 @@ fn parameters_in_states_their_constructor_does_not_leave() {
 
 #[test]
 fn lambdas_answering_differently_per_call() {
+    // Two answers: a lambda with one special argument (`x -> x == 1 ? 1 : 2`).
     let src = "public class T {\n  public interface F { int at(int x); }\n  public static int f(F g) {\n    if (g.at(1) == 1 && g.at(2) == 2) {\n      return 1;\n    }\n    return 0;\n  }\n}\n";
-    assert_not_unreachable(src, 5);
+    match answer(src, 5) {
+        GenResult::Test(req) => {
+            let text = jreach_synth::render_class(&req);
+            assert!(text.contains("x -> x == "), "{text}");
+        }
+        other => panic!("{other:?}"),
+    }
+    // Three answers, or answers that change between calls with one argument: beyond that.
+    let src = src.replace("g.at(2) == 2", "g.at(2) == 2 && g.at(3) == 3");
+    assert_not_unreachable(&src, 5);
+    let src = src.replace("g.at(1) == 1 && g.at(2) == 2 && g.at(3) == 3", "g.at(1) != g.at(1)");
+    assert_not_unreachable(&src, 5);
 }
 
 #[test]

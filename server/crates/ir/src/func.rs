@@ -343,6 +343,9 @@ pub struct LambdaDesc {
     pub ret: Ty,
     /// The return type as written.
     pub ret_java: String,
+    /// The first parameter's type when it is an integral primitive (`int`, `char`, ...): a test's
+    /// lambda may answer one value for one argument and another for the rest.
+    pub first_param: Option<Ty>,
 }
 
 impl ClassDesc {
@@ -716,6 +719,9 @@ pub struct LambdaParam {
     pub present: usize,
     /// The index of the parameter holding what the lambda returns (`None` for `void`).
     pub returns: Option<usize>,
+    /// For a lambda whose first parameter is integral: the indices of the parameters holding one
+    /// argument and what the lambda returns for it instead (`x -> x == 5 ? 10 : 3`).
+    pub special: Option<(usize, usize)>,
 }
 
 /// A parameter of an interface with several abstract methods that a test passes as an

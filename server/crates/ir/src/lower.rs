@@ -137,6 +137,7 @@ pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions)
         next_this: None,
         lambdas: vec![],
         lists: vec![],
+        lambda_special: vec![],
         maps: vec![],
         statics: vec![],
         receiver_stub: vec![],
@@ -314,6 +315,9 @@ struct Lowerer<'t> {
     /// Synthesis: the lambdas and anonymous classes passed as parameters: interface, object,
     /// what each method returns (in the order of `ClassDesc::stub`; one for a lambda).
     lambdas: Vec<(u16, ValueId, Vec<Option<ValueId>>)>,
+    /// Synthesis: lambdas that answer differently for one first argument: object, that
+    /// argument, the answer for it.
+    lambda_special: Vec<(ValueId, ValueId, ValueId)>,
     /// Synthesis: the lists passed as parameters, and those the method creates.
     lists: Vec<ListModel>,
     /// Synthesis: the maps passed as parameters, and those the method creates.
@@ -3189,6 +3193,7 @@ impl<'t> Lowerer<'t> {
     /// what the lambda `o` is returns. `None`: not such a call.
     fn lambda_call(&mut self, o: ValueId, c: u16, name: &str, args: &[ValueId], e: Node<'t>) -> Option<ValueId> {
         let d = &self.classes.descs[c as usize];
+        let d_first_param = d.lambda.as_ref().and_then(|l| l.first_param);
         let (k, ret) = match &d.lambda {
             Some(l) if l.method == name && l.arity == args.len() => (0, l.ret),
             Some(_) => return None,
@@ -3208,7 +3213,18 @@ impl<'t> Lowerer<'t> {
         if ret == Ty::Void {
             return Some(self.opaque("no value (void)".into(), Ty::Void, None));
         }
-        Some(self.select_by_object(o, &mine, |x| x.0, &|_, x| x.1.expect("one method, one return type")))
+        let first = d_first_param.zip(args.first().copied()).map(|(t, a)| self.convert(a, t));
+        let special = self.lambda_special.clone();
+        Some(self.select_by_object(o, &mine, |x| x.0, &|lw, x| {
+            let answer = x.1.expect("one method, one return type");
+            match (special.iter().find(|(obj, _, _)| *obj == x.0), first) {
+                (Some((_, key, other)), Some(a)) => {
+                    let hit = lw.bin(BinOp::Eq, a, *key);
+                    lw.select(hit, *other, answer)
+                }
+                _ => answer,
+            }
+        }))
     }
 
     /// `m(args)` on the receiver when it is the test's anonymous subclass and `m` one of the
@@ -3906,8 +3922,20 @@ fn single_abstract_method(d: Node<'_>, src: &str, classes: &Classes) -> Option<L
     if ret == Ty::Ref {
         return None;
     }
-    let arity = m.child_by_field_name("parameters").map(|p| named_children(p).len()).unwrap_or(0);
-    Some(LambdaDesc { method: text_of(m.child_by_field_name("name")?, src).to_string(), arity, ret, ret_java })
+    let params = m.child_by_field_name("parameters").map(named_children).unwrap_or_default();
+    let arity = params.len();
+    let first_param = params
+        .first()
+        .and_then(|p| p.child_by_field_name("type"))
+        .map(|t| classes.ty_of(text_of(t, src)))
+        .filter(|t| t.is_integral());
+    Some(LambdaDesc {
+        method: text_of(m.child_by_field_name("name")?, src).to_string(),
+        arity,
+        ret,
+        ret_java,
+        first_param,
+    })
 }
 
 /// The abstract methods of a non-generic interface without super-interfaces (when there are

@@ -205,7 +205,25 @@ pub(super) fn plan_inputs(
                 });
                 params.len() - 1
             });
-            lambda_params.push(LambdaParam { param: i, class: c, present, returns });
+            let special = match (l.first_param, returns) {
+                (Some(t), Some(_)) => {
+                    let key = params.len();
+                    params.push(ParamInfo {
+                        name: built_param_name(&params[i].name, "special.argument"),
+                        ty: t,
+                        java_ty: t.java_name().into(),
+                    });
+                    let value = params.len();
+                    params.push(ParamInfo {
+                        name: built_param_name(&params[i].name, "special.returns"),
+                        ty: l.ret,
+                        java_ty: l.ret_java.clone(),
+                    });
+                    Some((key, value))
+                }
+                _ => None,
+            };
+            lambda_params.push(LambdaParam { param: i, class: c, present, returns, special });
         }
         for i in 0..own_params {
             let Ty::Obj(c) = params[i].ty else { continue };
@@ -440,7 +458,7 @@ impl<'t> Lowerer<'t> {
             }
             if let Some(l) = plan.lambda_params.iter().find(|l| l.param == i) {
                 self.b.add_proof_blocker(format!(
-                    "a test passes a {} only as a lambda that always returns the same value",
+                    "a test passes a {} only as a lambda that returns one value, or one for a single first argument and another for the rest",
                     self.classes.descs[l.class as usize].name
                 ));
                 continue;
@@ -545,6 +563,9 @@ impl<'t> Lowerer<'t> {
             let null = self.emit(Op::Obj(ObjOp::Ref(0), vec![]), ty, None);
             let v = self.select(inputs[l.present], obj, null);
             self.lambdas.push((l.class, obj, vec![l.returns.map(|r| inputs[r])]));
+            if let Some((key, value)) = l.special {
+                self.lambda_special.push((obj, inputs[key], inputs[value]));
+            }
             let var = self.scopes[0][&params[l.param].name].var;
             self.assign(var, v);
         }
