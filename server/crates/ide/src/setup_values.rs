@@ -65,14 +65,28 @@ fn typed_values(inputs: &[(usize, String)], f: &Function, args: &[Value]) -> Res
     inputs.iter().map(|(i, ty)| Ok((ty.clone(), plain_value(*i, f, args)?))).collect()
 }
 
+/// How many elements a created collection holds: `None` when the test passes null (input
+/// `present` false), else input `count`, at most `cap`; `what` names it in errors.
+fn created_count(
+    present: usize,
+    count: usize,
+    cap: usize,
+    args: &[Value],
+    what: &str,
+) -> Result<Option<usize>, String> {
+    if !matches!(args[present], Value::Bool(true)) {
+        return Ok(None);
+    }
+    match args[count] {
+        Value::Int(_, n) if (0..=cap as i64).contains(&n) => Ok(Some(n as usize)),
+        ref other => Err(format!("{what} of {other} elements")),
+    }
+}
+
 /// The list (or null) a test passes for a `List` parameter.
 pub(crate) fn list_value(l: &jreach_ir::ListParam, f: &Function, args: &[Value]) -> Result<JavaValue, String> {
-    if !matches!(args[l.present], Value::Bool(true)) {
+    let Some(size) = created_count(l.present, l.size, l.elems.len(), args, "a list")? else {
         return Ok(JavaValue::Null);
-    }
-    let size = match args[l.size] {
-        Value::Int(_, n) if (0..=l.elems.len() as i64).contains(&n) => n as usize,
-        ref other => return Err(format!("a list of {other} elements")),
     };
     let items = l.elems[..size].iter().map(|&i| element_value(i, f, args)).collect::<Result<_, _>>()?;
     Ok(JavaValue::List { elem_ty: l.elem_java.clone(), items, mutable: l.mutated })
@@ -80,12 +94,8 @@ pub(crate) fn list_value(l: &jreach_ir::ListParam, f: &Function, args: &[Value])
 
 /// The map (or null) a test passes for a `Map` parameter.
 pub(crate) fn map_value(m: &jreach_ir::MapParam, f: &Function, args: &[Value]) -> Result<JavaValue, String> {
-    if !matches!(args[m.present], Value::Bool(true)) {
+    let Some(size) = created_count(m.present, m.size, m.keys.len(), args, "a map")? else {
         return Ok(JavaValue::Null);
-    }
-    let size = match args[m.size] {
-        Value::Int(_, n) if (0..=m.keys.len() as i64).contains(&n) => n as usize,
-        ref other => return Err(format!("a map of {other} entries")),
     };
     let mut entries = Vec::new();
     for k in 0..size {
@@ -96,12 +106,8 @@ pub(crate) fn map_value(m: &jreach_ir::MapParam, f: &Function, args: &[Value]) -
 
 /// The array (or null) a test passes for a parameter of type `E[]` with objects as elements.
 pub(crate) fn array_value(a: &jreach_ir::ArrayParam, f: &Function, args: &[Value]) -> Result<JavaValue, String> {
-    if !matches!(args[a.present], Value::Bool(true)) {
+    let Some(length) = created_count(a.present, a.length, a.elems.len(), args, "an array")? else {
         return Ok(JavaValue::Null);
-    }
-    let length = match args[a.length] {
-        Value::Int(_, n) if (0..=a.elems.len() as i64).contains(&n) => n as usize,
-        ref other => return Err(format!("an array of {other} elements")),
     };
     let items = a.elems[..length].iter().map(|&i| element_value(i, f, args)).collect::<Result<_, _>>()?;
     // Each array parameter is an array of its own: ids below those of the solver's arrays.

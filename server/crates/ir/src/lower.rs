@@ -4013,6 +4013,20 @@ fn stub_methods(d: Node<'_>, src: &str, classes: &Classes) -> Vec<StubMethod> {
     out
 }
 
+/// `K, V` (type arguments as written) split at the comma outside nested `<...>`, trimmed.
+fn split_type_args(args: &str) -> Option<(&str, &str)> {
+    let mut depth = 0;
+    let (comma, _) = args.char_indices().find(|(_, ch)| {
+        match ch {
+            '<' => depth += 1,
+            '>' => depth -= 1,
+            _ => {}
+        }
+        *ch == ',' && depth == 0
+    })?;
+    Some((args[..comma].trim(), args[comma + 1..].trim()))
+}
+
 fn has_modifier(n: Node<'_>, src: &str, word: &str) -> bool {
     named_children(n)
         .into_iter()

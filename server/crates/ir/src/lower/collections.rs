@@ -7,7 +7,7 @@
 
 use jreach_syntax::Node;
 
-use super::{named_children, widens, ListModel, Lowerer, MapModel};
+use super::{named_children, split_type_args, widens, ListModel, Lowerer, MapModel};
 use crate::func::*;
 use crate::types::{Const, Ty};
 
@@ -81,27 +81,7 @@ impl<'t> Lowerer<'t> {
     /// local declared `List<E>`, or `new ArrayList<E>()`, when synthesis models such lists: E a
     /// string, a boxed type, an enum or one of the file's classes.
     pub(super) fn new_list_type(&self, e: Node<'t>) -> Option<Ty> {
-        if e.child_by_field_name("body").is_some()
-            || e.child_by_field_name("arguments").is_some_and(|a| !named_children(a).is_empty())
-        {
-            return None;
-        }
-        let ty = self.text(e.child_by_field_name("type")?);
-        let (base, args) = ty.split_once('<').map(|(b, a)| (b.trim(), a)).unwrap_or((ty.trim(), ""));
-        if !matches!(base, "ArrayList" | "LinkedList" | "java.util.ArrayList" | "java.util.LinkedList") {
-            return None;
-        }
-        let args = args.trim().trim_end_matches('>').trim();
-        let elem = if args.is_empty() {
-            let declared = self.declared_java.as_deref()?;
-            let (decl_base, decl_args) = declared.split_once('<')?;
-            if !matches!(decl_base.trim(), "List" | "java.util.List") {
-                return None;
-            }
-            decl_args.trim().strip_suffix('>')?.trim().to_string()
-        } else {
-            args.to_string()
-        };
+        let elem = self.created_type_args(e, &["ArrayList", "LinkedList"], "List")?;
         match self.ty_of(&elem) {
             Ty::Str => Some(Ty::Str),
             Ty::Obj(c) if !self.classes.descs[c as usize].is_list() && !self.classes.descs[c as usize].is_map() => {
@@ -116,37 +96,9 @@ impl<'t> Lowerer<'t> {
     /// when synthesis models such maps: K a string, a boxed type or an enum; V a string or an
     /// object.
     pub(super) fn new_map_types(&self, e: Node<'t>) -> Option<(Ty, Ty)> {
-        if e.child_by_field_name("body").is_some()
-            || e.child_by_field_name("arguments").is_some_and(|a| !named_children(a).is_empty())
-        {
-            return None;
-        }
-        let ty = self.text(e.child_by_field_name("type")?);
-        let (base, args) = ty.split_once('<').map(|(b, a)| (b.trim(), a)).unwrap_or((ty.trim(), ""));
-        let base = base.strip_prefix("java.util.").unwrap_or(base);
-        if !matches!(base, "HashMap" | "LinkedHashMap" | "TreeMap") {
-            return None;
-        }
-        let mut args = args.trim().trim_end_matches('>').trim().to_string();
-        if args.is_empty() {
-            let declared = self.declared_java.as_deref()?;
-            let (decl_base, decl_args) = declared.split_once('<')?;
-            if !matches!(decl_base.trim(), "Map" | "java.util.Map") {
-                return None;
-            }
-            args = decl_args.trim().strip_suffix('>')?.trim().to_string();
-        }
-        // The comma between K and V at nesting depth 0.
-        let mut depth = 0;
-        let comma = args.char_indices().find(|(_, ch)| {
-            match ch {
-                '<' => depth += 1,
-                '>' => depth -= 1,
-                _ => {}
-            }
-            *ch == ',' && depth == 0
-        })?;
-        let (k, v) = (self.ty_of(args[..comma.0].trim()), self.ty_of(args[comma.0 + 1..].trim()));
+        let args = self.created_type_args(e, &["HashMap", "LinkedHashMap", "TreeMap"], "Map")?;
+        let (k, v) = split_type_args(&args)?;
+        let (k, v) = (self.ty_of(k), self.ty_of(v));
         let key_ok = match k {
             Ty::Str => true,
             Ty::Obj(c) => self.classes.descs[c as usize].boxes.is_some() || self.classes.descs[c as usize].is_enum(),
@@ -158,6 +110,32 @@ impl<'t> Lowerer<'t> {
             _ => false,
         };
         (key_ok && value_ok).then_some((k, v))
+    }
+
+    /// The type arguments of `new C<...>()` (no arguments, no body) when `C` is one of `classes`
+    /// (simple or under `java.util.`); for `new C<>()`, those of the local being declared when
+    /// its type is `interface<...>` (`List<String> xs = new ArrayList<>()`).
+    fn created_type_args(&self, e: Node<'t>, classes: &[&str], interface: &str) -> Option<String> {
+        if e.child_by_field_name("body").is_some()
+            || e.child_by_field_name("arguments").is_some_and(|a| !named_children(a).is_empty())
+        {
+            return None;
+        }
+        let ty = self.text(e.child_by_field_name("type")?);
+        let (base, args) = ty.split_once('<').map(|(b, a)| (b.trim(), a)).unwrap_or((ty.trim(), ""));
+        if !classes.contains(&base.strip_prefix("java.util.").unwrap_or(base)) {
+            return None;
+        }
+        let args = args.trim().trim_end_matches('>').trim();
+        if !args.is_empty() {
+            return Some(args.to_string());
+        }
+        let (decl_base, decl_args) = self.declared_java.as_deref()?.split_once('<')?;
+        let decl_base = decl_base.trim();
+        if decl_base.strip_prefix("java.util.").unwrap_or(decl_base) != interface {
+            return None;
+        }
+        Some(decl_args.trim().strip_suffix('>')?.trim().to_string())
     }
 
     /// A new empty map the method creates (synthesis): it may grow to

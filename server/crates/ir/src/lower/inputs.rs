@@ -68,20 +68,8 @@ pub(super) fn plan_inputs(
                 continue;
             }
             let Some((elem_ty, elem_java)) = list_element(classes, &all, &params[i].java_ty) else { continue };
-            let name = params[i].name.clone();
-            let present = params.len();
-            params.push(ParamInfo { name: built_param_name(&name, "list"), ty: Ty::Bool, java_ty: "boolean".into() });
-            let size = params.len();
-            params.push(ParamInfo { name: built_param_name(&name, "size"), ty: Ty::Int, java_ty: "int".into() });
-            let mut elems = Vec::new();
-            for k in 0..LIST_CAPACITY {
-                elems.push(params.len());
-                params.push(ParamInfo {
-                    name: built_param_name(&name, &k.to_string()),
-                    ty: elem_ty,
-                    java_ty: elem_java.clone(),
-                });
-            }
+            let (present, size, elems) =
+                sequence_inputs(params, i, ("list", "size"), LIST_CAPACITY, elem_ty, &elem_java);
             list_params.push(ListParam { param: i, present, size, elems, elem_java, mutated: false });
         }
         for i in 0..own_params {
@@ -118,20 +106,8 @@ pub(super) fn plan_inputs(
         for i in 0..own_params {
             let Ty::Arr(ArrTy { leaf: Leaf::Obj(c), dims: 1 }) = params[i].ty else { continue };
             let Some(elem_java) = object_element(classes, &all, c) else { continue };
-            let name = params[i].name.clone();
-            let present = params.len();
-            params.push(ParamInfo { name: built_param_name(&name, "array"), ty: Ty::Bool, java_ty: "boolean".into() });
-            let length = params.len();
-            params.push(ParamInfo { name: built_param_name(&name, "length"), ty: Ty::Int, java_ty: "int".into() });
-            let mut elems = Vec::new();
-            for k in 0..OBJECT_ARRAY_CAPACITY {
-                elems.push(params.len());
-                params.push(ParamInfo {
-                    name: built_param_name(&name, &k.to_string()),
-                    ty: Ty::Obj(c),
-                    java_ty: elem_java.clone(),
-                });
-            }
+            let (present, length, elems) =
+                sequence_inputs(params, i, ("array", "length"), OBJECT_ARRAY_CAPACITY, Ty::Obj(c), &elem_java);
             array_params.push(ArrayParam { param: i, present, length, elems, elem_java });
         }
         let elements: Vec<usize> = list_params
@@ -275,6 +251,29 @@ pub(super) fn plan_inputs(
     }
 }
 
+/// Adds the inputs of a list or array parameter `param` to `params`: whether it is there (input
+/// `names.0`), its length (`names.1`) and `n` elements of type `ty`. Returns their indices.
+fn sequence_inputs(
+    params: &mut Vec<ParamInfo>,
+    param: usize,
+    names: (&str, &str),
+    n: usize,
+    ty: Ty,
+    java_ty: &str,
+) -> (usize, usize, Vec<usize>) {
+    let name = params[param].name.clone();
+    let present = params.len();
+    params.push(ParamInfo { name: built_param_name(&name, names.0), ty: Ty::Bool, java_ty: "boolean".into() });
+    let length = params.len();
+    params.push(ParamInfo { name: built_param_name(&name, names.1), ty: Ty::Int, java_ty: "int".into() });
+    let mut elems = Vec::new();
+    for k in 0..n {
+        elems.push(params.len());
+        params.push(ParamInfo { name: built_param_name(&name, &k.to_string()), ty, java_ty: java_ty.to_string() });
+    }
+    (present, length, elems)
+}
+
 /// The name of input `what` of parameter `param` (`from.how`, `from.new.owner`): Java names
 /// cannot contain the dot.
 pub(super) fn built_param_name(param: &str, what: &str) -> String {
@@ -381,17 +380,7 @@ fn object_element(classes: &Classes, methods: &[MethodInfo], c: u16) -> Option<S
 #[allow(clippy::type_complexity)]
 fn map_entry(classes: &Classes, methods: &[MethodInfo], java_ty: &str) -> Option<((Ty, String), (Ty, String))> {
     let args = java_ty.split_once('<')?.1.rsplit_once('>')?.0;
-    // The comma between K and V at nesting depth 0.
-    let mut depth = 0;
-    let split = args.char_indices().find(|(_, ch)| {
-        match ch {
-            '<' => depth += 1,
-            '>' => depth -= 1,
-            _ => {}
-        }
-        *ch == ',' && depth == 0
-    })?;
-    let (k, v) = (args[..split.0].trim(), args[split.0 + 1..].trim());
+    let (k, v) = super::split_type_args(args)?;
     let key = match classes.ty_of(k) {
         Ty::Str => (Ty::Str, "String".to_string()),
         Ty::Obj(c) if classes.descs[c as usize].boxes.is_some() || classes.descs[c as usize].is_enum() => {
@@ -556,33 +545,19 @@ impl<'t> Lowerer<'t> {
             if self.cur.is_none() {
                 break;
             }
-            let id = self.next_alloc;
-            self.next_alloc -= 1;
-            let ty = Ty::Obj(l.class);
-            let obj = self.emit(Op::Obj(ObjOp::Ref(id), vec![]), ty, None);
-            let null = self.emit(Op::Obj(ObjOp::Ref(0), vec![]), ty, None);
-            let v = self.select(inputs[l.present], obj, null);
-            self.lambdas.push((l.class, obj, vec![l.returns.map(|r| inputs[r])]));
+            let returns = vec![l.returns.map(|r| inputs[r])];
+            let obj = self.answering_object(l.class, l.param, inputs[l.present], returns, params);
             if let Some((key, value)) = l.special {
                 self.lambda_special.push((obj, inputs[key], inputs[value]));
             }
-            let var = self.scopes[0][&params[l.param].name].var;
-            self.assign(var, v);
         }
         self.b.setup_mut().lambda_params = lambda_params;
         for l in &stub_params {
             if self.cur.is_none() {
                 break;
             }
-            let id = self.next_alloc;
-            self.next_alloc -= 1;
-            let ty = Ty::Obj(l.class);
-            let obj = self.emit(Op::Obj(ObjOp::Ref(id), vec![]), ty, None);
-            let null = self.emit(Op::Obj(ObjOp::Ref(0), vec![]), ty, None);
-            let v = self.select(inputs[l.present], obj, null);
-            self.lambdas.push((l.class, obj, l.returns.iter().map(|r| r.map(|r| inputs[r])).collect()));
-            let var = self.scopes[0][&params[l.param].name].var;
-            self.assign(var, v);
+            let returns = l.returns.iter().map(|r| r.map(|r| inputs[r])).collect();
+            self.answering_object(l.class, l.param, inputs[l.present], returns, params);
         }
         self.b.setup_mut().stub_params = stub_params;
         for l in &list_params {
@@ -638,6 +613,29 @@ impl<'t> Lowerer<'t> {
         }
         self.b.setup_mut().array_params = array_params;
         receiver_calls
+    }
+
+    /// A lambda or anonymous class of interface `class` for parameter `param`: null unless
+    /// `present`, else an object whose methods answer `returns` (see `Lowerer::lambdas`).
+    /// Returns the object.
+    fn answering_object(
+        &mut self,
+        class: u16,
+        param: usize,
+        present: ValueId,
+        returns: Vec<Option<ValueId>>,
+        params: &[ParamInfo],
+    ) -> ValueId {
+        let id = self.next_alloc;
+        self.next_alloc -= 1;
+        let ty = Ty::Obj(class);
+        let obj = self.emit(Op::Obj(ObjOp::Ref(id), vec![]), ty, None);
+        let null = self.emit(Op::Obj(ObjOp::Ref(0), vec![]), ty, None);
+        let v = self.select(present, obj, null);
+        self.lambdas.push((class, obj, returns));
+        let var = self.scopes[0][&params[param].name].var;
+        self.assign(var, v);
+        obj
     }
 
     /// The array a test passes for a parameter of type `ty`: null unless `present`, else a new
