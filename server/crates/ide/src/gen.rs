@@ -319,8 +319,8 @@ fn unmodelled_params(f: &Function) -> Option<String> {
 /// Why an instance of `m`'s abstract class cannot be made.
 fn abstract_receiver(m: &MethodInfo) -> String {
     format!(
-        "{} is abstract, and jreach cannot write an anonymous subclass of it (its abstract methods take \
-         or return types a test cannot write) to call {} on",
+        "{} is abstract, and jreach cannot write an anonymous subclass of it to call {} on: its \
+         abstract methods take or return types a test cannot write, or it is an interface with one method",
         m.class_name(),
         m.name
     )
