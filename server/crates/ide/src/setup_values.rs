@@ -205,6 +205,7 @@ pub(crate) fn built_value(b: &jreach_ir::BuiltParam, f: &Function, args: &[Value
                 calls: setup_calls(&b.calls, f, args)?,
                 body: stub_methods(&f.classes[b.class as usize].stub, &b.returns, f, args)?,
                 factory: b.factory.clone(),
+                builder: b.builder.as_ref().map(|(k, build)| (f.classes[*k as usize].name.clone(), build.clone())),
             }
         }
         k => match b.aliases.get((k - 2) as usize) {

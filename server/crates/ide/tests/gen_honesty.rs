@@ -320,3 +320,19 @@ fn lists_and_maps_the_method_creates() {
     let src = "import java.util.*;\npublic class T {\n  public static int f(String k) {\n    Map<String, Integer> m = new HashMap<>();\n    m.put(k, 1);\n    if (k == null && m.size() == 1) {\n      return 1;\n    }\n    return 0;\n  }\n}\n";
     assert_live_everywhere(src, 7);
 }
+
+#[test]
+fn objects_only_a_builder_creates() {
+    // The builder's setter takes an `Object`, which a test cannot write: no test, no claim.
+    let src = "public class T {\n  private final int n;\n  private T(int n) { this.n = n; }\n  public static class B {\n    private int n;\n    public B n(Object o) { n = 7; return this; }\n    public T build() { return new T(n); }\n  }\n  public static int f(T t) {\n    if (t.n == 7) {\n      return 1;\n    }\n    return 0;\n  }\n}\n";
+    assert_not_unreachable(src, 11);
+    // With a writable setter: one chain, `new T.B().n(7).build()`.
+    let src = src.replace("public B n(Object o) { n = 7;", "public B n(int v) { n = v;");
+    match answer(&src, 11) {
+        GenResult::Test(req) => {
+            let text = jreach_synth::render_class(&req);
+            assert!(text.contains("new T.B().n(7).build()"), "{text}");
+        }
+        other => panic!("{other:?}"),
+    }
+}

@@ -754,9 +754,13 @@ pub struct BuiltParam {
     /// For an abstract class, whose object is an anonymous subclass: per method of the class's
     /// `stub`, the index of the parameter holding what it returns (`None` for `void`).
     pub returns: Vec<Option<usize>>,
-    /// The static method of the class creating it (`Money.of`), when the test calls that
-    /// rather than a constructor.
+    /// The static method creating it, with its class (`Money.of`), when the test calls that
+    /// rather than a constructor. With `builder`, the static method creating the builder.
     pub factory: Option<String>,
+    /// When the test creates it through a builder: the builder's class and the method that
+    /// builds the object (`new Money.Builder().cents(5).build()`). The constructor (or
+    /// `factory`) and `calls` are then the builder's.
+    pub builder: Option<(u16, String)>,
 }
 
 /// A method a test may call on an object it created (the receiver, or a parameter), before the

@@ -70,8 +70,12 @@ pub enum JavaValue {
         /// For an abstract class: the methods of the anonymous subclass the test creates
         /// (`new Shape(2) { ... }`), each returning one value; empty otherwise.
         body: Vec<StubMethodValue>,
-        /// The static method creating it instead of a constructor (`Money.of(5)`).
+        /// The static method creating it instead of a constructor, with its class (`Money.of`).
         factory: Option<String>,
+        /// When a builder creates it: the builder's class as Java code names it and the method
+        /// that builds the object. `args`, `factory` and `calls` are then the builder's, and the
+        /// test writes one chain: `new Money.Builder().cents(5).build()`.
+        builder: Option<(String, String)>,
     },
     /// The same object as the argument at this index.
     SameAs(usize),

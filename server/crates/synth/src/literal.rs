@@ -47,12 +47,27 @@ pub fn literal(v: &JavaValue) -> String {
         JavaValue::Null => "null".into(),
         JavaValue::Object { class, .. } => format!("new {class}()"),
         JavaValue::ObjectRef(_) | JavaValue::SameAs(_) => "null".into(),
-        JavaValue::Constructed { class, args, body, factory, .. } => {
+        JavaValue::Constructed { class, args, body, factory, builder, calls } => {
             let args: Vec<String> = args.iter().map(|(ty, v)| literal_as(ty, v)).collect();
-            if let Some(f) = factory {
-                return format!("{class}.{f}({})", args.join(", "));
+            let start = match (factory, builder) {
+                (Some(f), _) => format!("{f}({})", args.join(", ")),
+                (None, Some((b, _))) => format!("new {b}({})", args.join(", ")),
+                (None, None) => format!("new {class}({})", args.join(", ")),
+            };
+            if let Some((_, build)) = builder {
+                let chain: String = calls
+                    .iter()
+                    .map(|(m, a)| {
+                        let a: Vec<String> = a.iter().map(|(ty, v)| literal_as(ty, v)).collect();
+                        format!(".{m}({})", a.join(", "))
+                    })
+                    .collect();
+                return format!("{start}{chain}.{build}()");
             }
-            let new = format!("new {class}({})", args.join(", "));
+            if factory.is_some() {
+                return start;
+            }
+            let new = start;
             if body.is_empty() {
                 new
             } else {

@@ -157,7 +157,7 @@ pub(crate) fn method_parts(req: &TestRequest, junit: JUnit) -> Parts {
     for (arg, v) in args.iter().zip(&req.args) {
         if let (Some(local), Some(ty)) = (&arg.local, &arg.decl_ty) {
             parts.lines.push(format!("{ty} {local} = {};", arg.literal));
-            if let JavaValue::Constructed { calls, .. } = v {
+            if let JavaValue::Constructed { calls, builder: None, .. } = v {
                 parts.lines.extend(call_lines(local, calls));
             }
         }
@@ -371,7 +371,7 @@ fn arguments(req: &TestRequest) -> Vec<Arg> {
         };
         args.push(Arg { literal, local: None, decl_ty });
     }
-    let set_up = |v: &JavaValue| matches!(v, JavaValue::Constructed { calls, .. } if !calls.is_empty());
+    let set_up = |v: &JavaValue| matches!(v, JavaValue::Constructed { calls, builder: None, .. } if !calls.is_empty());
     let use_locals =
         req.params.len() >= 2 || args.iter().any(|a| a.literal.len() > INLINE_MAX) || req.args.iter().any(set_up);
     if !use_locals {
@@ -904,6 +904,7 @@ mod tests {
             calls: vec![],
             body: vec![],
             factory: None,
+            builder: None,
         };
         let req = TestRequest {
             classes: vec!["Bank".into()],

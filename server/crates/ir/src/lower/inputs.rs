@@ -14,8 +14,8 @@ use crate::types::{ArrTy, Leaf, Ty};
 type PlannedCall = (SetupCall, MethodInfo);
 
 /// A parameter created with a constructor: its inputs, the constructor (`None`: the implicit
-/// one), the optional calls after.
-type PlannedBuild = (BuiltParam, Option<MethodInfo>, Vec<PlannedCall>);
+/// one), the optional calls after, and for a builder the method that builds the object.
+type PlannedBuild = (BuiltParam, Option<MethodInfo>, Vec<PlannedCall>, Option<MethodInfo>);
 
 /// The inputs of a synthesis lowering beyond the method's own parameters: how a test creates
 /// the objects it passes (constructor calls, calls after them, lambdas, lists, maps). Their
@@ -118,7 +118,13 @@ pub(super) fn plan_inputs(
             .collect();
         for i in (0..own_params).chain(elements) {
             let Ty::Obj(c) = params[i].ty else { continue };
-            let Some(ctor) = test_ctor(classes, &all, c) else { continue };
+            let (ctor, builder) = match test_ctor(classes, &all, c) {
+                Some(ctor) => (ctor, None),
+                None => match builder_route(file, classes, &all, c) {
+                    Some((start, b, build, setters)) => (start, Some((b, build, setters))),
+                    None => continue,
+                },
+            };
             let how = params.len();
             params.push(ParamInfo {
                 name: built_param_name(&params[i].name, "how"),
@@ -147,10 +153,15 @@ pub(super) fn plan_inputs(
                     params.len() - 1
                 }));
             }
-            let factory = ctor.as_ref().filter(|m| !m.is_constructor).map(|m| m.name.clone());
+            let factory =
+                ctor.as_ref().filter(|m| !m.is_constructor).map(|m| format!("{}.{}", m.classes.join("."), m.name));
             let mut calls = vec![];
-            // Calls after a factory could meet its null: none.
-            if i < own_params && factory.is_none() {
+            if let Some((_, _, setters)) = &builder {
+                // A builder is useless without its setters: they are always offered.
+                let prefix = format!("{}.builder.", params[i].name);
+                calls = setup_call_inputs(params, &prefix, setters.clone(), classes);
+            } else if i < own_params && factory.is_none() {
+                // (Calls after a factory could meet its null: none.)
                 let candidates = setup_call_candidates(file, c, method, classes);
                 calls_possible |= !opts.setup_calls && !candidates.is_empty();
                 if opts.setup_calls {
@@ -158,10 +169,15 @@ pub(super) fn plan_inputs(
                     calls = setup_call_inputs(params, &prefix, candidates, classes);
                 }
             }
+            let (builder, build) = match builder {
+                Some((b, build, _)) => (Some((b, build.name.clone())), Some(build)),
+                None => (None, None),
+            };
             built.push((
-                BuiltParam { param: i, class: c, how, args, aliases: vec![], calls: vec![], returns, factory },
+                BuiltParam { param: i, class: c, how, args, aliases: vec![], calls: vec![], returns, factory, builder },
                 ctor,
                 calls,
+                build,
             ));
         }
         for i in 0..own_params {
@@ -308,34 +324,98 @@ fn test_ctor(classes: &Classes, methods: &[MethodInfo], c: u16) -> Option<Option
     .map(Some)
 }
 
+/// How a test creates objects of class `c` through a builder, when it has no constructor or
+/// factory a test may call: the builder class `b` (one of the file's) has an accessible instance
+/// method without parameters returning a `c` (`build()`), and a test creates the builder with
+/// its constructor, a factory of its own, or a static method of `c` returning one
+/// (`Money.builder()`). Returns that start, `b`, the build method and the builder's fluent
+/// setters (accessible, writable parameters, returning the builder, assigning a field; at most
+/// six, in declaration order).
+fn builder_route(
+    file: &SourceFile,
+    classes: &Classes,
+    methods: &[MethodInfo],
+    c: u16,
+) -> Option<(Option<MethodInfo>, u16, MethodInfo, Vec<MethodInfo>)> {
+    if !classes.descs[c as usize].stub.is_empty() {
+        return None;
+    }
+    let class_of = |m: &MethodInfo| classes.by_name.get(&m.classes.join(".")).copied();
+    let build = methods.iter().find(|m| {
+        !m.is_static
+            && !m.is_constructor
+            && m.params.is_empty()
+            && !m.has_error
+            && classes.ty_of(&m.return_ty) == Ty::Obj(c)
+            && class_of(m).is_some_and(|b| b != c && classes.test_may_call(b, m))
+    })?;
+    let b = class_of(build)?;
+    let start = match test_ctor(classes, methods, b) {
+        Some(start) => start,
+        None => Some(
+            methods
+                .iter()
+                .find(|m| {
+                    m.is_static
+                        && !m.has_error
+                        && class_of(m) == Some(c)
+                        && classes.test_may_call(c, m)
+                        && classes.ty_of(&m.return_ty) == Ty::Obj(b)
+                })?
+                .clone(),
+        ),
+    };
+    let writable = |ty: &str| matches!(Ty::of_java(ty), t if t.is_numeric() || t == Ty::Bool || t == Ty::Str);
+    let fields: Vec<&str> = classes.descs[b as usize].fields.iter().map(|f| f.name.as_str()).collect();
+    let setters = methods
+        .iter()
+        .filter(|m| {
+            !m.is_static
+                && !m.is_constructor
+                && !m.has_error
+                && class_of(m) == Some(b)
+                && classes.test_may_call(b, m)
+                && classes.ty_of(&m.return_ty) == Ty::Obj(b)
+                && m.params.iter().all(|p| writable(&p.ty))
+                && assigns_a_field(file, m, &fields)
+        })
+        .take(6)
+        .cloned()
+        .collect();
+    Some((start, b, build.clone(), setters))
+}
+
+/// Whether the body of `m` assigns (or increments) one of `fields`.
+fn assigns_a_field(file: &SourceFile, m: &MethodInfo, fields: &[&str]) -> bool {
+    let src = file.text.as_str();
+    let mut stack = vec![m.body_node(file)];
+    while let Some(n) = stack.pop() {
+        let target = match n.kind() {
+            "assignment_expression" => n.child_by_field_name("left"),
+            "update_expression" => named_children(n).into_iter().next(),
+            _ => None,
+        };
+        if let Some(t) = target.map(unparen) {
+            let name = match t.kind() {
+                "identifier" => Some(text_of(t, src)),
+                _ => this_field_name(t, src),
+            };
+            if name.is_some_and(|n| fields.contains(&n)) {
+                return true;
+            }
+        }
+        stack.extend(named_children(n));
+    }
+    false
+}
+
 /// Methods a test may call on an object of class `c` it created, before calling `method`: the
 /// class's accessible instance methods (other than `method`) that assign a field, with arguments
 /// of primitive or String types, at most four, in declaration order.
 fn setup_call_candidates(file: &SourceFile, c: u16, method: &MethodInfo, classes: &Classes) -> Vec<MethodInfo> {
-    let src = file.text.as_str();
     let class_name = &classes.descs[c as usize].name;
     let fields: Vec<&str> = classes.descs[c as usize].fields.iter().map(|f| f.name.as_str()).collect();
-    let assigns_field = |m: &MethodInfo| {
-        let mut stack = vec![m.body_node(file)];
-        while let Some(n) = stack.pop() {
-            let target = match n.kind() {
-                "assignment_expression" => n.child_by_field_name("left"),
-                "update_expression" => named_children(n).into_iter().next(),
-                _ => None,
-            };
-            if let Some(t) = target.map(unparen) {
-                let name = match t.kind() {
-                    "identifier" => Some(text_of(t, src)),
-                    _ => this_field_name(t, src),
-                };
-                if name.is_some_and(|n| fields.contains(&n)) {
-                    return true;
-                }
-            }
-            stack.extend(named_children(n));
-        }
-        false
-    };
+    let assigns_field = |m: &MethodInfo| assigns_a_field(file, m, &fields);
     let writable = |ty: &str| matches!(Ty::of_java(ty), t if t.is_numeric() || t == Ty::Bool || t == Ty::Str);
     MethodInfo::all(file)
         .into_iter()
@@ -418,6 +498,15 @@ fn setup_call_inputs(
     out
 }
 
+/// How `build_param` creates an object: the constructor or factory (`None`: the implicit
+/// constructor), for a builder its class and build method, and for an anonymous subclass what
+/// its methods return.
+struct Creation<'m> {
+    ctor: Option<&'m MethodInfo>,
+    builder: Option<(u16, &'m MethodInfo)>,
+    returns: Vec<Option<ValueId>>,
+}
+
 impl<'t> Lowerer<'t> {
     /// The proof blockers of the narrowings `plan` makes: every created input is only one of the
     /// shapes Java allows.
@@ -459,12 +548,15 @@ impl<'t> Lowerer<'t> {
                 ));
                 continue;
             }
-            if let Some((b, ctor, _)) = plan.built.iter().find(|(b, _, _)| b.param == i) {
+            if let Some((b, ctor, _, _)) = plan.built.iter().find(|(b, _, _, _)| b.param == i) {
                 let d = &self.classes.descs[b.class as usize];
-                let how = match ctor {
-                    Some(m) if !m.is_constructor => format!("its factory {}(...)", m.name),
-                    Some(m) => format!("its constructor {}(...)", m.name),
-                    None => format!("its constructor {}()", d.name),
+                let how = match (ctor, &b.builder) {
+                    (_, Some((builder, build))) => {
+                        format!("the builder {} and {build}()", self.classes.descs[*builder as usize].name)
+                    }
+                    (Some(m), None) if !m.is_constructor => format!("its factory {}(...)", m.name),
+                    (Some(m), None) => format!("its constructor {}(...)", m.name),
+                    (None, None) => format!("its constructor {}()", d.name),
                 };
                 self.b.add_proof_blocker(format!("a test creates a {} only with {how}", d.name));
                 if !d.stub.is_empty() {
@@ -509,13 +601,13 @@ impl<'t> Lowerer<'t> {
         } = plan;
         let mut values = inputs.to_vec();
         let mut built_objects: Vec<ValueId> = Vec::new();
-        for (bp, ctor, calls) in &built {
+        for (bp, ctor, calls, build) in &built {
             let name = &params[bp.param].name;
             let args = bp.args.iter().map(|(i, _)| inputs[*i]).collect();
             let earlier: Vec<ValueId> = built
                 .iter()
                 .zip(&built_objects)
-                .filter(|((b, _, _), _)| bp.aliases.contains(&b.param))
+                .filter(|((b, _, _, _), _)| bp.aliases.contains(&b.param))
                 .map(|(_, v)| *v)
                 .collect();
             if self.cur.is_none() {
@@ -526,7 +618,9 @@ impl<'t> Lowerer<'t> {
                 .map(|(c, m)| (inputs[c.flag], c.args.iter().map(|(i, _)| inputs[*i]).collect(), m))
                 .collect();
             let returns: Vec<Option<ValueId>> = bp.returns.iter().map(|r| r.map(|r| inputs[r])).collect();
-            let v = self.build_param(bp.class, ctor.as_ref(), inputs[bp.how], args, &calls, &earlier, returns, at);
+            let builder = bp.builder.as_ref().zip(build.as_ref()).map(|((b, _), m)| (*b, m));
+            let creation = Creation { ctor: ctor.as_ref(), builder, returns };
+            let v = self.build_param(bp.class, creation, inputs[bp.how], args, &calls, &earlier, at);
             built_objects.push(v);
             values[bp.param] = v;
             if let (Some(_), Some(l)) = (self.cur, self.scopes[0].get(name).copied()) {
@@ -535,7 +629,7 @@ impl<'t> Lowerer<'t> {
         }
         self.b.setup_mut().built_params = built
             .into_iter()
-            .map(|(mut b, _, calls)| {
+            .map(|(mut b, _, calls, _)| {
                 b.calls = calls.into_iter().map(|(c, _)| c).collect();
                 b
             })
@@ -684,21 +778,23 @@ impl<'t> Lowerer<'t> {
         self.cur = Some(join);
     }
 
-    /// A parameter of class `c` a test creates with constructor `ctor`: null when `how` is 0,
-    /// `new C(args)` followed by the optional `calls` when 1, the object of `earlier[k]` when
-    /// `2 + k`; other values end the path.
-    #[allow(clippy::too_many_arguments)]
+    /// A parameter of class `c` a test creates as `creation` says: null when `how` is 0,
+    /// `new C(args)` followed by the optional `calls` when 1 (for a builder: the builder, its
+    /// calls, then `build()`), the object of `earlier[k]` when `2 + k`; other values end the
+    /// path.
     fn build_param(
         &mut self,
         c: u16,
-        ctor: Option<&MethodInfo>,
+        creation: Creation<'_>,
         how: ValueId,
         args: Vec<ValueId>,
         calls: &[(ValueId, Vec<ValueId>, &MethodInfo)],
         earlier: &[ValueId],
-        returns: Vec<Option<ValueId>>,
         at: Node<'t>,
     ) -> ValueId {
+        let Creation { ctor, builder, returns } = creation;
+        // The object the constructor and calls run on: the builder's, when there is one.
+        let made = builder.map(|(b, _)| b).unwrap_or(c);
         let var = self.b.new_var("$built", Ty::Obj(c));
         let one = self.int(Ty::Int, 1);
         let is_new = self.bin(BinOp::Eq, how, one);
@@ -709,16 +805,16 @@ impl<'t> Lowerer<'t> {
         self.b.seal(new_b);
         self.b.seal(other_b);
         self.cur = Some(new_b);
-        let r = match ctor {
+        let mut r = match ctor {
             Some(factory) if !factory.is_constructor => self.inline(factory, args, at),
             _ => {
                 // An anonymous subclass's methods answer from `returns`, in the constructor too.
-                let r = self.new_object(c, at);
-                if !self.classes.descs[c as usize].stub.is_empty() {
-                    self.lambdas.push((c, r, returns));
+                let r = self.new_object(made, at);
+                if !self.classes.descs[made as usize].stub.is_empty() {
+                    self.lambdas.push((made, r, returns));
                 }
                 if let Some(ctor) = ctor {
-                    self.next_this = Some((r, c));
+                    self.next_this = Some((r, made));
                     self.inline(ctor, args, at);
                 }
                 r
@@ -728,7 +824,13 @@ impl<'t> Lowerer<'t> {
             if self.cur.is_none() {
                 break;
             }
-            self.optional_call(Some((r, c)), m, *flag, args.clone(), at);
+            self.optional_call(Some((r, made)), m, *flag, args.clone(), at);
+        }
+        if let (Some((_, build)), Some(_)) = (builder, self.cur) {
+            // A builder from a factory may be null; `build()` then throws, as in Java.
+            self.check_object_not_null(r, at);
+            self.next_this = Some((r, made));
+            r = self.inline(build, vec![], at);
         }
         if self.cur.is_some() {
             self.assign(var, r);
