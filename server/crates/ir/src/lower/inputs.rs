@@ -782,6 +782,7 @@ impl<'t> Lowerer<'t> {
     /// `new C(args)` followed by the optional `calls` when 1 (for a builder: the builder, its
     /// calls, then `build()`), the object of `earlier[k]` when `2 + k`; other values end the
     /// path.
+    #[allow(clippy::too_many_arguments)]
     fn build_param(
         &mut self,
         c: u16,
