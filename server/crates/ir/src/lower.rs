@@ -98,16 +98,7 @@ pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions)
     let mut receiver_returns = Vec::new();
     if let (LowerMode::Synthesis { .. }, false) = (opts.mode, method.is_static || method.is_constructor) {
         if let Some(&c) = classes.by_name.get(&method.class_name()) {
-            for m in &classes.descs[c as usize].stub {
-                receiver_returns.push((m.ret != Ty::Void).then(|| {
-                    params.push(ParamInfo {
-                        name: format!("this.{}.returns", m.name),
-                        ty: m.ret,
-                        java_ty: m.ret_java.clone(),
-                    });
-                    params.len() - 1
-                }));
-            }
+            receiver_returns = inputs::stub_return_inputs(&mut params, "this", &classes.descs[c as usize].stub);
         }
     }
     let plan = inputs::plan_inputs(file, method, opts, &classes, &mut params, own_params);

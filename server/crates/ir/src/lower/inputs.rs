@@ -141,18 +141,8 @@ pub(super) fn plan_inputs(
                 });
             }
             // An abstract class: what each method of the test's anonymous subclass returns.
-            let stub = classes.descs[c as usize].stub.clone();
-            let mut returns = Vec::new();
-            for m in &stub {
-                returns.push((m.ret != Ty::Void).then(|| {
-                    params.push(ParamInfo {
-                        name: built_param_name(&params[i].name, &format!("{}.returns", m.name)),
-                        ty: m.ret,
-                        java_ty: m.ret_java.clone(),
-                    });
-                    params.len() - 1
-                }));
-            }
+            let prefix = params[i].name.clone();
+            let returns = stub_return_inputs(params, &prefix, &classes.descs[c as usize].stub);
             let factory =
                 ctor.as_ref().filter(|m| !m.is_constructor).map(|m| format!("{}.{}", m.classes.join("."), m.name));
             let mut calls = vec![];
@@ -230,17 +220,8 @@ pub(super) fn plan_inputs(
                 ty: Ty::Bool,
                 java_ty: "boolean".into(),
             });
-            let mut returns = Vec::new();
-            for m in &stub {
-                returns.push((m.ret != Ty::Void).then(|| {
-                    params.push(ParamInfo {
-                        name: built_param_name(&params[i].name, &format!("{}.returns", m.name)),
-                        ty: m.ret,
-                        java_ty: m.ret_java.clone(),
-                    });
-                    params.len() - 1
-                }));
-            }
+            let prefix = params[i].name.clone();
+            let returns = stub_return_inputs(params, &prefix, &stub);
             stub_params.push(StubParam { param: i, class: c, present, returns });
         }
         // Parameters (not list elements) may be the same object as an earlier one.
@@ -288,6 +269,23 @@ fn sequence_inputs(
         params.push(ParamInfo { name: built_param_name(&name, &k.to_string()), ty, java_ty: java_ty.to_string() });
     }
     (present, length, elems)
+}
+
+/// Adds an input per non-`void` method of `stub` (what the test's anonymous class returns
+/// from it), named after `prefix`; `None` for the `void` ones.
+pub(super) fn stub_return_inputs(params: &mut Vec<ParamInfo>, prefix: &str, stub: &[StubMethod]) -> Vec<Option<usize>> {
+    stub.iter()
+        .map(|m| {
+            (m.ret != Ty::Void).then(|| {
+                params.push(ParamInfo {
+                    name: built_param_name(prefix, &format!("{}.returns", m.name)),
+                    ty: m.ret,
+                    java_ty: m.ret_java.clone(),
+                });
+                params.len() - 1
+            })
+        })
+        .collect()
 }
 
 /// The name of input `what` of parameter `param` (`from.how`, `from.new.owner`): Java names
