@@ -73,6 +73,7 @@ pub fn receiver_param_name(ctor_param: &str) -> String {
 /// Lowers `method` of `file`.
 pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions) -> Function {
     let classes = Classes::of(file, opts.foreign_from);
+    let methods = MethodInfo::all(file);
     let mut params: Vec<ParamInfo> = method
         .params
         .iter()
@@ -80,7 +81,7 @@ pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions)
         .collect();
     let receiver_ctor = match (&opts.receiver_ctor, opts.mode) {
         (Some(r), LowerMode::Synthesis { .. }) if !method.is_static && !method.is_constructor => {
-            MethodInfo::all(file).into_iter().find(|c| c.is_constructor && c.range == *r)
+            methods.iter().find(|c| c.is_constructor && c.range == *r).cloned()
         }
         _ => None,
     };
@@ -101,15 +102,15 @@ pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions)
             receiver_returns = inputs::stub_return_inputs(&mut params, "this", &classes.descs[c as usize].stub);
         }
     }
-    let plan = inputs::plan_inputs(file, method, opts, &classes, &mut params, own_params);
+    let plan = inputs::plan_inputs(file, &methods, method, opts, &classes, &mut params, own_params);
     let synthesis = matches!(opts.mode, LowerMode::Synthesis { .. });
-    let statics = statics::plan_statics(file, method, synthesis, &classes, &mut params);
+    let statics = statics::plan_statics(file, &methods, method, synthesis, &classes, &mut params);
     let return_ty = classes.ty_of(&method.return_ty);
     let name = format!("{}.{}", method.class_name(), method.name);
     let mut lw = Lowerer {
         file,
         src: &file.text,
-        methods: MethodInfo::all(file),
+        methods,
         opts: opts.clone(),
         b: FunctionBuilder::new(name, params.clone(), return_ty, opts.mode),
         cur: None,

@@ -32,8 +32,10 @@ pub(super) struct InputPlan {
 }
 
 /// Plans the created inputs of `method` (none outside synthesis).
+/// `methods` are the file's methods (`MethodInfo::all`).
 pub(super) fn plan_inputs(
     file: &SourceFile,
+    methods: &[MethodInfo],
     method: &MethodInfo,
     opts: &LowerOptions,
     classes: &Classes,
@@ -45,7 +47,7 @@ pub(super) fn plan_inputs(
     let mut receiver_calls = Vec::new();
     if synthesis && !method.is_static && !method.is_constructor {
         if let Some(c) = classes.by_name.get(&method.classes.join(".")).copied() {
-            let candidates = setup_call_candidates(file, c, method, classes);
+            let candidates = setup_call_candidates(file, methods, c, method, classes);
             calls_possible |= !opts.setup_calls && !candidates.is_empty();
             if opts.setup_calls {
                 receiver_calls = setup_call_inputs(params, "", candidates, classes);
@@ -61,13 +63,12 @@ pub(super) fn plan_inputs(
     let mut map_params = Vec::new();
     let mut array_params = Vec::new();
     if synthesis {
-        let all = MethodInfo::all(file);
         for i in 0..own_params {
             let Ty::Obj(c) = params[i].ty else { continue };
             if !classes.descs[c as usize].is_list() {
                 continue;
             }
-            let Some((elem_ty, elem_java)) = list_element(classes, &all, &params[i].java_ty) else { continue };
+            let Some((elem_ty, elem_java)) = list_element(classes, methods, &params[i].java_ty) else { continue };
             let (present, size, elems) =
                 sequence_inputs(params, i, ("list", "size"), LIST_CAPACITY, elem_ty, &elem_java);
             list_params.push(ListParam { param: i, present, size, elems, elem_java, mutated: false });
@@ -77,7 +78,7 @@ pub(super) fn plan_inputs(
             if !classes.descs[c as usize].is_map() {
                 continue;
             }
-            let Some(((key_ty, key_java), (value_ty, value_java))) = map_entry(classes, &all, &params[i].java_ty)
+            let Some(((key_ty, key_java), (value_ty, value_java))) = map_entry(classes, methods, &params[i].java_ty)
             else {
                 continue;
             };
@@ -105,7 +106,7 @@ pub(super) fn plan_inputs(
         }
         for i in 0..own_params {
             let Ty::Arr(ArrTy { leaf: Leaf::Obj(c), dims: 1 }) = params[i].ty else { continue };
-            let Some(elem_java) = object_element(classes, &all, c) else { continue };
+            let Some(elem_java) = object_element(classes, methods, c) else { continue };
             let (present, length, elems) =
                 sequence_inputs(params, i, ("array", "length"), OBJECT_ARRAY_CAPACITY, Ty::Obj(c), &elem_java);
             array_params.push(ArrayParam { param: i, present, length, elems, elem_java });
@@ -118,9 +119,9 @@ pub(super) fn plan_inputs(
             .collect();
         for i in (0..own_params).chain(elements) {
             let Ty::Obj(c) = params[i].ty else { continue };
-            let (ctor, builder) = match test_ctor(classes, &all, c) {
+            let (ctor, builder) = match test_ctor(classes, methods, c) {
                 Some(ctor) => (ctor, None),
-                None => match builder_route(file, classes, &all, c) {
+                None => match builder_route(file, classes, methods, c) {
                     Some((start, b, build, setters)) => (start, Some((b, build, setters))),
                     None => continue,
                 },
@@ -152,7 +153,7 @@ pub(super) fn plan_inputs(
                 calls = setup_call_inputs(params, &prefix, setters.clone(), classes);
             } else if i < own_params && factory.is_none() {
                 // (Calls after a factory could meet its null: none.)
-                let candidates = setup_call_candidates(file, c, method, classes);
+                let candidates = setup_call_candidates(file, methods, c, method, classes);
                 calls_possible |= !opts.setup_calls && !candidates.is_empty();
                 if opts.setup_calls {
                     let prefix = format!("{}.", params[i].name);
@@ -410,13 +411,19 @@ fn assigns_a_field(file: &SourceFile, m: &MethodInfo, fields: &[&str]) -> bool {
 /// Methods a test may call on an object of class `c` it created, before calling `method`: the
 /// class's accessible instance methods (other than `method`) that assign a field, with arguments
 /// of primitive or String types, at most four, in declaration order.
-fn setup_call_candidates(file: &SourceFile, c: u16, method: &MethodInfo, classes: &Classes) -> Vec<MethodInfo> {
+fn setup_call_candidates(
+    file: &SourceFile,
+    methods: &[MethodInfo],
+    c: u16,
+    method: &MethodInfo,
+    classes: &Classes,
+) -> Vec<MethodInfo> {
     let class_name = &classes.descs[c as usize].name;
     let fields: Vec<&str> = classes.descs[c as usize].fields.iter().map(|f| f.name.as_str()).collect();
     let assigns_field = |m: &MethodInfo| assigns_a_field(file, m, &fields);
     let writable = |ty: &str| matches!(Ty::of_java(ty), t if t.is_numeric() || t == Ty::Bool || t == Ty::Str);
-    MethodInfo::all(file)
-        .into_iter()
+    methods
+        .iter()
         .filter(|m| {
             m.classes.join(".") == *class_name
                 && !m.is_constructor
@@ -428,6 +435,7 @@ fn setup_call_candidates(file: &SourceFile, c: u16, method: &MethodInfo, classes
                 && assigns_field(m)
         })
         .take(4)
+        .cloned()
         .collect()
 }
 

@@ -30,13 +30,14 @@ pub(super) struct StaticField {
 /// those a test can assign and that `method` may use (they are appended to `params`).
 pub(super) fn plan_statics(
     file: &SourceFile,
+    methods: &[MethodInfo],
     method: &MethodInfo,
     synthesis: bool,
     classes: &Classes,
     params: &mut Vec<ParamInfo>,
 ) -> Vec<StaticField> {
     let src = file.text.as_str();
-    let used = if synthesis { names_used(file, method) } else { HashSet::new() };
+    let used = if synthesis { names_used(file, methods, method) } else { HashSet::new() };
     let mut out = Vec::new();
     let mut stack = vec![file.tree.root_node()];
     let mut decls = Vec::new();
@@ -110,9 +111,8 @@ fn plain_input(classes: &Classes, ty: Ty) -> bool {
 
 /// The identifiers in `method` and in the methods and constructors of the file it may call
 /// (by name, transitively): the static fields it may use are among them.
-fn names_used(file: &SourceFile, method: &MethodInfo) -> HashSet<String> {
+fn names_used(file: &SourceFile, all: &[MethodInfo], method: &MethodInfo) -> HashSet<String> {
     let src = file.text.as_str();
-    let all = MethodInfo::all(file);
     let mut names = HashSet::new();
     let mut seen = HashSet::new();
     let mut todo = vec![method.range.clone()];
@@ -147,7 +147,7 @@ fn names_used(file: &SourceFile, method: &MethodInfo) -> HashSet<String> {
         if !m.is_static {
             called.insert(m.classes.last().cloned().unwrap_or_default());
         }
-        for c in &all {
+        for c in all {
             if called.contains(&c.name) {
                 todo.push(c.range.clone());
             }
