@@ -336,3 +336,15 @@ fn objects_only_a_builder_creates() {
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn subclasses_that_override_what_a_parameter_calls() {
+    // Only a `Premium` charges more than 5; a test creates an `Account` as exactly that class.
+    let src = "class T {\n  static class Account {\n    int fee() { return 5; }\n  }\n  static class Premium extends Account {\n    int fee() { return 60; }\n  }\n  static int f(Account a) {\n    if (a.fee() > 50) {\n      return 1;\n    }\n    return 0;\n  }\n  static int g(Account a) {\n    Account b = a == null ? new Premium() : new Account();\n    if (b.fee() > 50) {\n      return 1;\n    }\n    return 0;\n  }\n}\n";
+    assert_live_everywhere(src, 10);
+    // A `Premium` the method creates itself, seen as an `Account`: its override still runs.
+    assert_live_everywhere(src, 17);
+    // The receiver too: `Account.describe` runs `fee()`, which a subclass may override.
+    let src = src.replace("int fee() { return 5; }", "int fee() { return 5; }\n    int describe() {\n      if (fee() > 50) {\n        return 1;\n      }\n      return 0;\n    }");
+    assert_live_everywhere(&src, 6);
+}

@@ -25,6 +25,7 @@ use crate::func::*;
 use crate::types::{is_builder_type, normalize, ArrTy, Const, Ty};
 
 mod collections;
+mod inherit;
 mod inputs;
 mod statics;
 
@@ -668,7 +669,17 @@ impl<'t> Lowerer<'t> {
                     }
                     return;
                 }
+                let class = self.frame_class();
+                if let Some(c) = class.filter(|c| self.classes.supers[*c as usize].is_some()) {
+                    self.ctor_prologue(c, Some(args), s);
+                    return;
+                }
                 self.unknown_call_throws(&format!("{}(...)", self.text(s).split('(').next().unwrap_or("super")));
+                if let (Some(c), Some(_)) = (class, self.cur) {
+                    // The superclass jreach does not see has run: the class's own initializers
+                    // run next.
+                    self.ctor_prologue(c, None, s);
+                }
             }
             "try_with_resources_statement" => self.unsupported("try-with-resources is not modelled yet"),
             other => self.unsupported(format!("`{other}` statements are not modelled yet")),
@@ -1572,6 +1583,11 @@ impl<'t> Lowerer<'t> {
                     if let Some(ctor) = self.ctor_for(c, &args) {
                         return self.construct(c, &ctor, args, e);
                     }
+                    if args.is_empty() && self.classes.implicit_ctor[c as usize] {
+                        let r = self.new_object(c, e);
+                        self.run_implicit_ctor(Some((r, c)), c, e);
+                        return r;
+                    }
                 }
                 if e.child_by_field_name("body").is_none() {
                     let ty = e.child_by_field_name("type").map(|t| self.text(t)).unwrap_or("?");
@@ -1667,7 +1683,10 @@ impl<'t> Lowerer<'t> {
             return self.read(l.var);
         }
         if e.child_by_field_name("object").is_some_and(|o| o.kind() == "super") {
-            // A field of the superclass, which jreach does not see: any value in proofs.
+            if let Some(v) = self.super_field(field, e) {
+                return v;
+            }
+            // A field of a superclass jreach does not see: any value in proofs.
             let what = format!("`{}`", self.text(e));
             if self.synthesis() {
                 self.unsupported(format!("{what} is a superclass field jreach does not see"));
@@ -2125,10 +2144,18 @@ impl<'t> Lowerer<'t> {
                 }
                 if let Some(m) = self.method_of(c, name, &args) {
                     // Synthesis creates objects of exactly their declared class: no override runs.
+                    self.note_exact_dispatch(Some(r), c, &m);
                     self.check_object_not_null(r, e);
                     self.next_this = Some((r, c));
                     return self.inline(&m, args, e);
                 }
+            }
+        }
+        if let Some((r, Ty::Obj(c))) = recv.map(|r| (r, self.ty(r))).filter(|(r, _)| self.is_new_object(*r)) {
+            // Proofs too: the object `new C(...)` made here is exactly a `C`.
+            if let Some(m) = self.method_of(c, name, &args) {
+                self.next_this = Some((r, c));
+                return self.inline(&m, args, e);
             }
         }
         if let Some(r) = recv.filter(|r| self.ty(*r) == Ty::Str) {
@@ -2139,8 +2166,24 @@ impl<'t> Lowerer<'t> {
                 return v;
             }
         }
+        if is_own && obj_text.is_none_or(|o| o == "this") {
+            match self.virtual_this_method(name, &args) {
+                Some(Some(m)) => {
+                    self.note_this_dispatch(&m);
+                    return self.inline(&m, args, e);
+                }
+                Some(None) => {
+                    self.unsupported(format!("jreach cannot tell which `{name}` a call on `this` runs"));
+                    return self.opaque(format!("result of {name}"), hint.unwrap_or(Ty::Ref), None);
+                }
+                None => {}
+            }
+        }
         if is_own {
             if let Some(callee) = self.resolve(name, &args, &classes, obj_text) {
+                if !callee.is_static {
+                    self.note_this_dispatch(&callee);
+                }
                 return self.inline(&callee, args, e);
             }
             // An abstract method of the object a concrete method runs on: the test's anonymous
@@ -2181,8 +2224,10 @@ impl<'t> Lowerer<'t> {
     /// as an unknown call (it may change the receiver's fields, any array and static field, and
     /// throw); synthesis leaves the path, since a test's replay could not follow it.
     fn super_call(&mut self, name: &str, arg_nodes: &[Node<'t>], e: Node<'t>, hint: Option<Ty>) -> ValueId {
-        for a in arg_nodes {
-            self.expr(*a);
+        let args: Vec<ValueId> = arg_nodes.iter().map(|a| self.expr(*a)).collect();
+        if let Some(m) = self.super_method(name, &args) {
+            // Bound statically: no override can replace it.
+            return self.inline(&m, args, e);
         }
         let callee = format!("super.{name}");
         if self.synthesis() {
@@ -2286,9 +2331,10 @@ impl<'t> Lowerer<'t> {
             has_this: !callee.is_static && this_obj.is_none() && self.frames.last().is_some_and(|f| f.has_this),
             this_obj,
         });
-        if let (true, Some((r, c))) = (callee.is_constructor, this_obj) {
-            if !delegates_to_this(callee.body_node(self.file), self.src) {
-                self.run_field_initializers(r, c);
+        let on_object = this_obj.is_some() || self.frames.last().is_some_and(|f| f.has_this);
+        if callee.is_constructor && on_object && !starts_with_ctor_call(callee.body_node(self.file), self.src) {
+            if let Some(c) = self.declaring_class(callee) {
+                self.ctor_prologue(c, None, at);
             }
         }
         let body = callee.body_node(self.file);
@@ -2815,11 +2861,9 @@ fn unparen(mut n: Node<'_>) -> Node<'_> {
     n
 }
 
-/// Whether a constructor body starts with `this(...)`.
-fn delegates_to_this(body: Node<'_>, src: &str) -> bool {
-    named_children(body)
-        .first()
-        .is_some_and(|s| s.kind() == "explicit_constructor_invocation" && text_of(*s, src).starts_with("this"))
+/// Whether a constructor body starts with `this(...)` or `super(...)`.
+fn starts_with_ctor_call(body: Node<'_>, _src: &str) -> bool {
+    named_children(body).first().is_some_and(|s| s.kind() == "explicit_constructor_invocation")
 }
 
 /// `x` in `this.x`.
@@ -2842,7 +2886,17 @@ impl<'t> Lowerer<'t> {
         };
         let mut decls = Vec::new();
         let mut has_initializer_block = false;
-        for member in named_children(body) {
+        // Inherited fields first, from the top of the linked chain.
+        let class = self.receiver_class;
+        let chain = class.map(|c| self.class_chain(c)).unwrap_or_default();
+        let mut bodies: Vec<Node<'t>> = chain
+            .iter()
+            .skip(1)
+            .rev()
+            .filter_map(|k| self.classes.bodies[*k as usize].clone().and_then(|b| self.node_at(&b)))
+            .collect();
+        bodies.push(body);
+        for member in bodies.into_iter().flat_map(named_children) {
             match member.kind() {
                 "block" => has_initializer_block = true,
                 "field_declaration" => {
@@ -2887,28 +2941,42 @@ impl<'t> Lowerer<'t> {
             self.assign(var, v);
             self.this_fields.insert(name.clone(), Local { var, ty: *ty, builder: false });
         }
+        if method.is_constructor {
+            // The constructor under test starts with its superclass's and its own initializers,
+            // unless it names a constructor to run first (which then does that).
+            if let (Some(c), false) = (class, starts_with_ctor_call(method.body_node(self.file), self.src)) {
+                self.ctor_prologue(c, None, node);
+            }
+            return;
+        }
         if !exact {
             return;
         }
-        for (name, ty, init) in decls {
-            if let Some(init) = init {
-                let v = self.expr_as(init, Some(ty));
-                let v = self.convert(v, ty);
-                let var = self.this_fields[&name].var;
-                self.assign(var, v);
+        let Some(c) = class else {
+            // A class jreach does not model: its initializers, as a constructor would run them.
+            for (name, ty, init) in decls {
+                if let Some(init) = init {
+                    let v = self.expr_as(init, Some(ty));
+                    let v = self.convert(v, ty);
+                    let var = self.this_fields[&name].var;
+                    self.assign(var, v);
+                }
             }
-        }
-        if let Some((ctor, args)) = ctor {
-            self.inline(ctor, args, node);
-        } else if !method.is_constructor {
-            let ctor = self
+            return;
+        };
+        let ctor = match ctor {
+            Some((ctor, args)) => Some((ctor.clone(), args)),
+            None => self
                 .methods
                 .iter()
                 .find(|c| c.is_constructor && c.params.is_empty() && c.classes == method.classes)
-                .cloned();
-            if let Some(ctor) = ctor {
-                self.inline(&ctor, vec![], node);
+                .map(|c| (c.clone(), vec![])),
+        };
+        match ctor {
+            Some((ctor, args)) => {
+                self.inline(&ctor, args, node);
             }
+            None => self.run_implicit_ctor(None, c, node),
         }
     }
 }
@@ -3086,33 +3154,6 @@ impl<'t> Lowerer<'t> {
         }
     }
 
-    /// Runs the field initializers of class `c` on the new object `r` (the prologue of a
-    /// constructor that does not delegate to `this(...)`).
-    fn run_field_initializers(&mut self, r: ValueId, c: u16) {
-        let Some(body) = self.classes.bodies[c as usize].clone().and_then(|b| self.node_at(&b)) else { return };
-        for member in named_children(body) {
-            if member.kind() != "field_declaration" || has_modifier(member, self.src, "static") {
-                continue;
-            }
-            let mut walk = member.walk();
-            let decls: Vec<Node<'t>> = member.children_by_field_name("declarator", &mut walk).collect();
-            for d in decls {
-                let (Some(name), Some(init)) = (d.child_by_field_name("name"), d.child_by_field_name("value")) else {
-                    continue;
-                };
-                let Some((i, ty)) = self.field_of(c, self.text(name)) else { continue };
-                if self.cur.is_none() {
-                    return;
-                }
-                let v = self.expr_as(init, Some(ty));
-                let v = self.convert(v, ty);
-                if self.cur.is_some() {
-                    self.object_put(r, c, i, v);
-                }
-            }
-        }
-    }
-
     /// The overload among `candidates` that a call with `args` certainly selects: the only exact
     /// match, or the only candidate whose parameters the arguments widen to.
     fn pick_overload(&self, candidates: Vec<&MethodInfo>, args: &[ValueId]) -> Option<MethodInfo> {
@@ -3164,12 +3205,7 @@ impl<'t> Lowerer<'t> {
         if d.is_immutable() || !(d.buildable || self.classes.constructible[c as usize]) {
             return None;
         }
-        let methods: Vec<&MethodInfo> = self
-            .methods
-            .iter()
-            .filter(|m| !m.is_constructor && !m.is_static && m.name == name && m.classes.join(".") == d.name)
-            .collect();
-        self.pick_overload(methods, args)
+        self.pick_overload(self.instance_methods(c, name)?, args)
     }
 
     /// `new C(args)` through constructor `ctor`: a fresh object with default fields on which the
@@ -3280,7 +3316,15 @@ impl<'t> Lowerer<'t> {
                 if !is_class {
                     return None;
                 }
-                c == k
+                // An object is an instance of its class and of every class above it.
+                let same = self.class_chain(c).contains(&k);
+                if !same && !self.is_new_object(v) && self.classes.subclassable[c as usize] {
+                    self.b.add_proof_blocker(format!(
+                        "a test passes a {} of exactly that class, never of a subclass",
+                        self.classes.descs[c as usize].name
+                    ));
+                }
+                same
             }
             _ => return None,
         };
@@ -3656,6 +3700,13 @@ struct Classes {
     /// Per class: whether `new C()` runs the implicit constructor and leaves every field at its
     /// default (no constructor declared, no instance field initialized where declared).
     implicit_ctor: Vec<bool>,
+    /// Per class: its superclass when jreach sees the whole chain above it (classes of the
+    /// file, the last extending nothing, no instance initializer blocks, no field declared
+    /// twice along it). The class's `fields` then start with the superclass's.
+    supers: Vec<Option<u16>>,
+    /// Per class: whether some class may extend it (it is not final, and a class of the file
+    /// extends it or it has a constructor a subclass could call).
+    subclassable: Vec<bool>,
 }
 
 impl Classes {
@@ -3708,6 +3759,7 @@ impl Classes {
             out.bodies.push(d.child_by_field_name("body").map(|b| b.byte_range()));
             out.foreign.push(foreign_from.is_some_and(|f| d.start_byte() >= f));
             out.implicit_ctor.push(false);
+            out.supers.push(None);
             chains.push(chain);
         }
         out.by_name.retain(|_, v| *v != u16::MAX);
@@ -3743,6 +3795,7 @@ impl Classes {
             out.bodies.push(None);
             out.foreign.push(false);
             out.implicit_ctor.push(false);
+            out.supers.push(None);
             chains.push(vec![qualified.into()]);
         }
         boxes.sort();
@@ -3763,8 +3816,10 @@ impl Classes {
             out.bodies.push(None);
             out.foreign.push(false);
             out.implicit_ctor.push(false);
+            out.supers.push(None);
             chains.push(vec![name.to_string()]);
         }
+        let mut has_block = vec![false; decls.len()];
         for (k, d) in decls.iter().enumerate() {
             if d.kind() == "interface_declaration" {
                 out.descs[k].lambda = single_abstract_method(*d, src, &out);
@@ -3780,7 +3835,6 @@ impl Classes {
             let mut fields = Vec::new();
             let mut buildable = chains[k].len() == 1 || has_modifier(*d, src, "static");
             buildable &= !has_modifier(*d, src, "private");
-            buildable &= d.child_by_field_name("superclass").is_none();
             // An abstract class: a test creates an anonymous subclass implementing its abstract
             // methods, when it can write them all.
             let is_abstract = has_modifier(*d, src, "abstract");
@@ -3792,7 +3846,7 @@ impl Classes {
                 buildable &= has_modifier(*d, src, "public");
             }
             let mut constructible = buildable;
-            let mut implicit = true;
+            let mut no_ctor = true;
             for member in named_children(body) {
                 match member.kind() {
                     "field_declaration" if !has_modifier(member, src, "static") => {
@@ -3813,12 +3867,11 @@ impl Classes {
                                 _ => out.ty_of(ty_text),
                             };
                             buildable &= assignable && decl.child_by_field_name("value").is_none();
-                            implicit &= decl.child_by_field_name("value").is_none();
                             fields.push(FieldDesc { name: text_of(name, src).to_string(), ty });
                         }
                     }
                     "constructor_declaration" => {
-                        implicit = false;
+                        no_ctor = false;
                         let no_args =
                             member.child_by_field_name("parameters").is_some_and(|p| named_children(p).is_empty());
                         let empty = member.child_by_field_name("body").is_some_and(|b| named_children(b).is_empty());
@@ -3832,6 +3885,7 @@ impl Classes {
                     "block" => {
                         buildable = false;
                         constructible = false;
+                        has_block[k] = true;
                     }
                     "static_initializer" => buildable = false,
                     _ => {}
@@ -3839,9 +3893,35 @@ impl Classes {
             }
             out.descs[k].fields = fields;
             // `new C()` with fields set directly does not make an anonymous subclass.
-            out.descs[k].buildable = buildable && !is_abstract;
+            let extends = d.child_by_field_name("superclass").is_some();
+            out.descs[k].buildable = buildable && !is_abstract && !extends;
             out.constructible[k] = constructible;
-            out.implicit_ctor[k] = constructible && implicit;
+            out.implicit_ctor[k] = no_ctor;
+        }
+        // Superclasses of the file: their fields come first, their constructors run first.
+        let mut linked = vec![None; decls.len()];
+        for k in 0..decls.len() {
+            link_superclass(&mut out, &decls, src, &has_block, &mut linked, k);
+        }
+        for k in 0..decls.len() {
+            out.implicit_ctor[k] &= out.constructible[k];
+        }
+        out.subclassable = vec![false; out.descs.len()];
+        for (k, d) in decls.iter().enumerate() {
+            if d.kind() != "class_declaration" || has_modifier(*d, src, "final") {
+                continue;
+            }
+            let members = d.child_by_field_name("body").map(named_children).unwrap_or_default();
+            let ctors: Vec<&Node<'_>> = members.iter().filter(|m| m.kind() == "constructor_declaration").collect();
+            out.subclassable[k] = ctors.is_empty() || ctors.iter().any(|c| !has_modifier(**c, src, "private"));
+        }
+        for d in &decls {
+            let sup = d.child_by_field_name("superclass").and_then(|s| named_children(s).into_iter().next());
+            let name = sup.map(|t| text_of(t, src)).unwrap_or("");
+            let name = name.split('<').next().unwrap_or(name);
+            if let Some(s) = out.by_name.get(name).filter(|s| (**s as usize) < decls.len()) {
+                out.subclassable[*s as usize] = !has_modifier(decls[*s as usize], src, "final");
+            }
         }
         out
     }
@@ -3887,6 +3967,61 @@ impl Classes {
             }
         })
     }
+}
+
+/// Links class `k` (a declaration among `decls`) to its superclass when jreach sees the whole
+/// chain above it (see [`Classes::supers`]), putting the superclass's fields first. Returns
+/// whether the chain is complete: the class extends nothing, or is linked. A class extending
+/// something jreach cannot see is not constructible. `linked` memoizes: `Some(complete)`.
+fn link_superclass(
+    out: &mut Classes,
+    decls: &[Node<'_>],
+    src: &str,
+    has_block: &[bool],
+    linked: &mut [Option<bool>],
+    k: usize,
+) -> bool {
+    if let Some(done) = linked[k] {
+        return done;
+    }
+    // A cycle (which javac rejects) ends here as an incomplete chain.
+    linked[k] = Some(false);
+    let d = decls[k];
+    let Some(sup) = d.child_by_field_name("superclass") else {
+        linked[k] = Some(d.kind() == "class_declaration");
+        return linked[k].unwrap_or(false);
+    };
+    let name = named_children(sup).into_iter().next().map(|t| text_of(t, src)).unwrap_or("");
+    let s = out.by_name.get(name).map(|s| *s as usize).filter(|s| {
+        *s < decls.len()
+            && *s != k
+            && decls[*s].kind() == "class_declaration"
+            && decls[*s].child_by_field_name("type_parameters").is_none()
+            && !has_block[*s]
+    });
+    let complete = match s {
+        Some(s) if link_superclass(out, decls, src, has_block, linked, s) => {
+            let inherited = out.descs[s].fields.clone();
+            let own = &out.descs[k].fields;
+            if own.iter().any(|f| inherited.iter().any(|g| g.name == f.name)) {
+                // A field hiding an inherited one: names no longer say which field is meant.
+                false
+            } else {
+                let own = std::mem::take(&mut out.descs[k].fields);
+                out.descs[k].fields = inherited.into_iter().chain(own).collect();
+                out.supers[k] = Some(s as u16);
+                true
+            }
+        }
+        _ => false,
+    };
+    // An abstract subclass's anonymous subclasses would have to implement inherited abstract
+    // methods too, which `stub` does not list.
+    if !complete || has_modifier(d, src, "abstract") {
+        out.constructible[k] = false;
+    }
+    linked[k] = Some(complete);
+    complete
 }
 
 /// The single abstract method of a non-generic interface, if it has exactly one.

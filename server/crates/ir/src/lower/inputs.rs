@@ -418,15 +418,26 @@ fn setup_call_candidates(
     method: &MethodInfo,
     classes: &Classes,
 ) -> Vec<MethodInfo> {
-    let class_name = &classes.descs[c as usize].name;
+    // The class's own methods, then inherited ones it does not override.
+    let mut chain = vec![c];
+    while let Some(s) = classes.supers[*chain.last().unwrap_or(&c) as usize].filter(|s| !chain.contains(s)) {
+        chain.push(s);
+    }
+    let mut own: Vec<&MethodInfo> = Vec::new();
+    for k in &chain {
+        let name = &classes.descs[*k as usize].name;
+        for m in methods.iter().filter(|m| m.classes.join(".") == *name && !m.is_constructor && !m.is_static) {
+            if !own.iter().any(|o| o.name == m.name && super::inherit::same_parameters(o, m)) {
+                own.push(m);
+            }
+        }
+    }
     let fields: Vec<&str> = classes.descs[c as usize].fields.iter().map(|f| f.name.as_str()).collect();
     let assigns_field = |m: &MethodInfo| assigns_a_field(file, m, &fields);
     let writable = |ty: &str| matches!(Ty::of_java(ty), t if t.is_numeric() || t == Ty::Bool || t == Ty::Str);
-    methods
-        .iter()
+    own.into_iter()
         .filter(|m| {
-            m.classes.join(".") == *class_name
-                && !m.is_constructor
+            !m.is_constructor
                 && !m.is_static
                 && classes.test_may_call(c, m)
                 && !m.has_error
@@ -820,9 +831,12 @@ impl<'t> Lowerer<'t> {
                 if !self.classes.descs[made as usize].stub.is_empty() {
                     self.lambdas.push((made, r, returns));
                 }
-                if let Some(ctor) = ctor {
-                    self.next_this = Some((r, made));
-                    self.inline(ctor, args, at);
+                match ctor {
+                    Some(ctor) => {
+                        self.next_this = Some((r, made));
+                        self.inline(ctor, args, at);
+                    }
+                    None => self.run_implicit_ctor(Some((r, made)), made, at),
                 }
                 r
             }
