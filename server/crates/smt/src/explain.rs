@@ -67,11 +67,6 @@ impl<'f> DeadCode<'f> {
         let mut p = Params::new();
         p.set_u32("timeout", timeout.as_millis().clamp(1, u32::MAX as u128) as u32);
         solver.set_params(&p);
-        // What Java guarantees of the encoded values (string lengths as ints, enum ranges, ...):
-        // without it a model may take a path no run takes.
-        for c in enc.side_conditions() {
-            solver.assert(c);
-        }
         let block_lits = all
             .iter()
             .map(|b| {

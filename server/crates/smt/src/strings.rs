@@ -119,6 +119,10 @@ fn bv_to_int(x: &BV) -> Int {
 /// A Java int equal to the integer `x`: a fresh bit-vector tied to `x` through `bv2int` (which z3
 /// handles far better than `int2bv`). The tie holds when `guard` does.
 fn int_to_bv32(x: &Int, guard: Option<Bool>, side: &mut Vec<Bool>) -> BV {
+    // A known number (the length of a constant string) needs no tie.
+    if let Some(n) = z3::ast::Ast::simplify(x).as_i64().filter(|n| i32::try_from(*n).is_ok()) {
+        return BV::from_i64(n, 32);
+    }
     let v = BV::fresh_const("int", 32);
     let tie = v.to_int(true).eq(x);
     side.push(match guard {
