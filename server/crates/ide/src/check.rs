@@ -20,7 +20,7 @@ use std::ops::Range;
 use std::time::Duration;
 
 use jreach_ir::lower::{lower_method, LowerOptions};
-use jreach_ir::{BinOp, BlockId, Const, Function, LowerMode, Op, Terminator};
+use jreach_ir::{BinOp, BlockId, Const, Function, LowerMode, ObjOp, Op, StrOp, Terminator};
 use jreach_smt::{DeadCode, Decision, Status};
 use jreach_syntax::{methods::is_statement_kind, MethodInfo, Node, SourceFile};
 
@@ -243,6 +243,10 @@ impl Checker<'_> {
                         "a zero divisor".to_string()
                     }
                     Op::Nondet(k) => k.to_string(),
+                    Op::Str(StrOp::IsNull, _) => "a null string".to_string(),
+                    Op::Binary(BinOp::Eq, _, z) if matches!(self.f.value(*z).op, Op::Obj(ObjOp::Ref(0), _)) => {
+                        "a null reference".to_string()
+                    }
                     _ => "an implicit branch".to_string(),
                 };
                 Cond::implicit(what, d.taken)
@@ -307,7 +311,11 @@ struct Cond {
 
 impl Cond {
     fn implicit(what: String, taken: bool) -> Cond {
-        let pred = if taken { what.clone() } else { format!("no {what}") };
+        let pred = if taken {
+            what.clone()
+        } else {
+            format!("no {}", what.trim_start_matches("a ").trim_start_matches("an "))
+        };
         Cond { text: what, pred, span: None, line: None }
     }
 

@@ -32,7 +32,12 @@ pub(crate) fn setup_inputs(setup: &Setup) -> Vec<usize> {
                 .iter()
                 .flat_map(|l| std::iter::once(l.present).chain(l.returns.iter().flatten().copied())),
         )
-        .chain(setup.list_params.iter().flat_map(|l| [l.present, l.size].into_iter().chain(l.elems.iter().copied())))
+        .chain(
+            setup
+                .list_params
+                .iter()
+                .flat_map(|l| [l.present, l.size].into_iter().chain(l.elems.iter().copied()).chain(l.same_as)),
+        )
         .chain(setup.map_params.iter().flat_map(|m| {
             [m.present, m.size].into_iter().chain(m.keys.iter().copied()).chain(m.values.iter().copied())
         }))
@@ -83,12 +88,24 @@ fn created_count(
     }
 }
 
-/// The list (or null) a test passes for a `List` parameter.
+/// The list (or null) a test passes for a `List` parameter; the Optional for an `Optional` one.
 pub(crate) fn list_value(l: &jreach_ir::ListParam, f: &Function, args: &[Value]) -> Result<JavaValue, String> {
+    if let Some(same) = l.same_as {
+        match args[same] {
+            Value::Int(_, 0) => {}
+            Value::Int(_, k) if k > 0 && (k as usize) <= l.earlier.len() => {
+                return Ok(JavaValue::SameAs(l.earlier[k as usize - 1]));
+            }
+            ref other => return Err(format!("no way to create the list `{}` ({other})", f.params[l.param].name)),
+        }
+    }
     let Some(size) = created_count(l.present, l.size, l.elems.len(), args, "a list")? else {
         return Ok(JavaValue::Null);
     };
-    let items = l.elems[..size].iter().map(|&i| element_value(i, f, args)).collect::<Result<_, _>>()?;
+    let items: Vec<JavaValue> = l.elems[..size].iter().map(|&i| element_value(i, f, args)).collect::<Result<_, _>>()?;
+    if l.optional {
+        return Ok(JavaValue::Optional { elem_ty: l.elem_java.clone(), item: items.into_iter().next().map(Box::new) });
+    }
     Ok(JavaValue::List { elem_ty: l.elem_java.clone(), items, mutable: l.mutated })
 }
 
@@ -109,7 +126,17 @@ pub(crate) fn array_value(a: &jreach_ir::ArrayParam, f: &Function, args: &[Value
     let Some(length) = created_count(a.present, a.length, a.elems.len(), args, "an array")? else {
         return Ok(JavaValue::Null);
     };
-    let items = a.elems[..length].iter().map(|&i| element_value(i, f, args)).collect::<Result<_, _>>()?;
+    let items = a.elems[..length]
+        .iter()
+        .map(|&i| match element_value(i, f, args)? {
+            // An earlier element's object.
+            JavaValue::SameAs(p) => match a.elems[..length].iter().position(|e| *e == p) {
+                Some(j) => Ok(JavaValue::SameItem(j)),
+                None => Err(format!("element `{}` is the object of an element beyond the array", f.params[i].name)),
+            },
+            v => Ok(v),
+        })
+        .collect::<Result<_, _>>()?;
     // Each array parameter is an array of its own: ids below those of the solver's arrays.
     Ok(JavaValue::Array { elem_ty: a.elem_java.clone(), id: -1 - a.param as i64, items })
 }

@@ -164,8 +164,20 @@ fn arrays_of_objects_beyond_what_synthesis_builds() {
     // Five elements, or two elements that are one object: tests pass at most four, each new.
     let src = format!("public class T {{\n{point}  public static int f(P[] ps) {{\n    if (ps.length == 5 && ps[4] != null) {{\n      return 1;\n    }}\n    return 0;\n  }}\n}}\n");
     assert_not_unreachable(&src, 8);
+    // Two elements that are one object: the test assigns one element to the other.
     let src = src.replace("ps.length == 5 && ps[4] != null", "ps.length == 2 && ps[0] == ps[1] && ps[0] != null");
-    assert_not_unreachable(&src, 8);
+    match answer(&src, 8) {
+        GenResult::Test(req) => {
+            let text = jreach_synth::render_class(&req);
+            assert!(text.contains("ps[1] = ps[0];"), "{text}");
+        }
+        other => panic!("{other:?}"),
+    }
+    // An element that is another parameter's object: beyond what synthesis builds.
+    let other = src
+        .replace("f(P[] ps)", "f(P p, P[] ps)")
+        .replace("ps[0] == ps[1] && ps[0] != null", "ps[1] == p && p != null");
+    assert_not_unreachable(&other, 8);
     // What synthesis does build: the array as `new T.P[] {...}` of constructed elements.
     let src = src.replace("ps[0] == ps[1] && ps[0] != null", "ps[1] != null && ps[1].x == 3");
     match answer(&src, 8) {
@@ -347,4 +359,29 @@ fn subclasses_that_override_what_a_parameter_calls() {
     // The receiver too: `Account.describe` runs `fee()`, which a subclass may override.
     let src = src.replace("int fee() { return 5; }", "int fee() { return 5; }\n    int describe() {\n      if (fee() > 50) {\n        return 1;\n      }\n      return 0;\n    }");
     assert_live_everywhere(&src, 6);
+}
+
+#[test]
+fn optionals_through_calls_jreach_does_not_model() {
+    // `map` takes a function: not modelled, so no test, and never "unreachable".
+    let src = "import java.util.Optional;\nclass T {\n  static int f(Optional<String> o) {\n    if (o.map(String::length).orElse(0) > 3) {\n      return 1;\n    }\n    return 0;\n  }\n  static int g(Optional<String> o, String s) {\n    Optional<String> p = s == null ? o : Optional.of(s);\n    if (p.isPresent() && p.get().length() == 5) {\n      return 1;\n    }\n    return 0;\n  }\n}\n";
+    assert_live_everywhere(src, 5);
+    // An Optional that is either a parameter or one the method made: both are followed.
+    match answer(src, 12) {
+        GenResult::Test(_) => {}
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn list_parameters_that_are_one_list() {
+    // Only `f(xs, xs)` reaches the line: adding to `b` grows `a`.
+    let src = "import java.util.List;\nclass T {\n  static int f(List<String> a, List<String> b) {\n    int n = a.size();\n    b.add(\"x\");\n    if (a.size() == n + 1) {\n      return 1;\n    }\n    return 0;\n  }\n}\n";
+    match answer(src, 7) {
+        GenResult::Test(req) => assert_eq!(req.args[1], jreach_synth::JavaValue::SameAs(0), "{req:?}"),
+        other => panic!("{other:?}"),
+    }
+    // A map handed to both parameters is beyond what synthesis builds: still never "dead".
+    let src = "import java.util.Map;\nclass T {\n  static int f(Map<String, Integer> a, Map<String, Integer> b) {\n    if (a == null || a.containsKey(\"k\")) {\n      return 0;\n    }\n    b.put(\"k\", 1);\n    if (a.containsKey(\"k\")) {\n      return 1;\n    }\n    return 0;\n  }\n}\n";
+    assert_live_everywhere(src, 9);
 }

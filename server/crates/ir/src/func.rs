@@ -360,6 +360,11 @@ impl ClassDesc {
         self.is_enum() || self.boxes.is_some()
     }
 
+    /// `java.util.Optional`, whose objects synthesis models as lists of at most one element.
+    pub fn is_optional(&self) -> bool {
+        self.name == OPTIONAL_CLASS
+    }
+
     /// `java.util.Map`, whose objects synthesis models as up to [`MAP_CAPACITY`] entries.
     pub fn is_map(&self) -> bool {
         self.name == MAP_CLASS
@@ -632,6 +637,9 @@ impl Setup {
 /// The name of the class description of `java.util.List`.
 pub const LIST_CLASS: &str = "java.util.List";
 
+/// The name of the modelled `java.util.Optional` class.
+pub const OPTIONAL_CLASS: &str = "java.util.Optional";
+
 /// The most elements of a list synthesis creates.
 pub const LIST_CAPACITY: usize = 4;
 
@@ -708,6 +716,14 @@ pub struct ListParam {
     /// Whether the method may change the list (`add`, `set`, `clear`): the test then passes a
     /// `new ArrayList<>(...)` of the elements.
     pub mutated: bool,
+    /// An `Optional<E>` instead: at most one element, passed as `Optional.of(...)` or
+    /// `Optional.empty()`.
+    pub optional: bool,
+    /// The index of the `Int` parameter choosing whether it is a list of its own (0) or the same
+    /// list as list parameter `earlier[k]` (`k + 1`), when there are such earlier parameters.
+    pub same_as: Option<usize>,
+    /// The earlier list parameters (parameter indices) of the same element type.
+    pub earlier: Vec<usize>,
 }
 
 /// A parameter of a functional interface that a test passes as a lambda returning one value.

@@ -27,6 +27,7 @@ use crate::types::{is_builder_type, normalize, ArrTy, Const, Ty};
 mod collections;
 mod inherit;
 mod inputs;
+mod optional;
 mod statics;
 
 /// How to lower.
@@ -132,6 +133,7 @@ pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions)
         lists: vec![],
         lambda_special: vec![],
         maps: vec![],
+        optionals: vec![],
         statics: vec![],
         receiver_stub: vec![],
         declared_java: None,
@@ -315,6 +317,8 @@ struct Lowerer<'t> {
     lists: Vec<ListModel>,
     /// Synthesis: the maps passed as parameters, and those the method creates.
     maps: Vec<MapModel>,
+    /// Synthesis: the Optionals passed as parameters, and those the method creates.
+    optionals: Vec<OptionalModel>,
     /// The static fields tracked as variables (see `statics`).
     statics: Vec<(statics::StaticField, Local)>,
     /// While a local's initializer is lowered: the local's type as written.
@@ -341,6 +345,15 @@ struct MapModel {
     value_ty: Ty,
     /// Its index among `Setup::map_params` (`usize::MAX` for a map the method creates).
     param: usize,
+}
+
+/// An Optional in synthesis (see `optional`): an object that holds `value` when `has` is true
+/// (`None`: `Optional.empty()`).
+#[derive(Clone, Debug)]
+struct OptionalModel {
+    obj: ValueId,
+    has: ValueId,
+    value: Option<ValueId>,
 }
 
 /// A list parameter in synthesis: an object that stands for `List.of(elems[..size])`.
@@ -2131,6 +2144,10 @@ impl<'t> Lowerer<'t> {
             }
         }
         let args: Vec<ValueId> = arg_nodes.iter().map(|a| self.expr(*a)).collect();
+        if let Some(r) = recv.filter(|r| !self.synthesis() && self.optionals.iter().any(|m| m.obj == *r)) {
+            // Proofs too: an Optional the method made itself.
+            return self.call_on_optional(r, name, &args, e, hint);
+        }
         if let (Some(r), true) = (recv, self.synthesis()) {
             if let Ty::Obj(c) = self.ty(r) {
                 if self.classes.descs[c as usize].is_list() {
@@ -2138,6 +2155,9 @@ impl<'t> Lowerer<'t> {
                 }
                 if self.classes.descs[c as usize].is_map() {
                     return self.map_call(r, name, &args, e, hint);
+                }
+                if self.classes.descs[c as usize].is_optional() {
+                    return self.call_on_optional(r, name, &args, e, hint);
                 }
                 if let Some(v) = self.lambda_call(r, c, name, &args, e) {
                     return v;
@@ -2164,6 +2184,13 @@ impl<'t> Lowerer<'t> {
         if let Some(cls) = obj_text.filter(|o| !self.names_value(o) && !is_own) {
             if let Some(v) = self.intrinsic(cls, name, &args, e) {
                 return v;
+            }
+            let is_optional =
+                self.classes.by_name.get(cls).is_some_and(|c| self.classes.descs[*c as usize].is_optional());
+            if is_optional {
+                if let Some(v) = self.optional_factory(name, &args, e) {
+                    return v;
+                }
             }
         }
         if is_own && obj_text.is_none_or(|o| o == "this") {
@@ -2204,7 +2231,10 @@ impl<'t> Lowerer<'t> {
         let shares_state = |lw: &Self, v: &ValueId| match lw.ty(*v) {
             Ty::Arr(_) => true,
             // Enum constants have no state a call could change.
-            Ty::Obj(c) => !lw.classes.descs[c as usize].is_immutable(),
+            Ty::Obj(c) => {
+                let d = &lw.classes.descs[c as usize];
+                !d.is_immutable() && !d.is_optional()
+            }
             _ => false,
         };
         if self.synthesis()
@@ -3775,8 +3805,8 @@ impl Classes {
             }
             stack.extend(named_children(n));
         }
-        // `java.util.List` and `java.util.Map`, unless the file declares classes of those names.
-        for (simple, qualified) in [("List", LIST_CLASS), ("Map", MAP_CLASS)] {
+        // `java.util.List`, `Map` and `Optional`, unless the file declares classes of those names.
+        for (simple, qualified) in [("List", LIST_CLASS), ("Map", MAP_CLASS), ("Optional", OPTIONAL_CLASS)] {
             if out.by_name.contains_key(simple) {
                 continue;
             }

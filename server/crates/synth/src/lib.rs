@@ -79,6 +79,9 @@ pub enum JavaValue {
     },
     /// The same object as the argument at this index.
     SameAs(usize),
+    /// Inside an array's items: the same object as the item at this index (the test assigns it
+    /// after creating the array: `ps[1] = ps[0];`).
+    SameItem(usize),
     /// A list the test creates with `List.of` (or `Arrays.asList` when an element is null),
     /// wrapped in `new ArrayList<>(...)` when the method may change it: the element type as Java
     /// code names it, and the elements.
@@ -86,6 +89,12 @@ pub enum JavaValue {
         elem_ty: String,
         items: Vec<JavaValue>,
         mutable: bool,
+    },
+    /// An Optional the test creates: `Optional.of(item)`, or `Optional.empty()` without one. The
+    /// element type as Java code names it.
+    Optional {
+        elem_ty: String,
+        item: Option<Box<JavaValue>>,
     },
     /// A map the test creates with `Map.of`, wrapped in `new HashMap<>(...)` when the method may
     /// change it: key and value types as Java code names them, and the entries (keys distinct,

@@ -46,7 +46,7 @@ pub fn literal(v: &JavaValue) -> String {
         JavaValue::Str(s) => string_literal(s),
         JavaValue::Null => "null".into(),
         JavaValue::Object { class, .. } => format!("new {class}()"),
-        JavaValue::ObjectRef(_) | JavaValue::SameAs(_) => "null".into(),
+        JavaValue::ObjectRef(_) | JavaValue::SameAs(_) | JavaValue::SameItem(_) => "null".into(),
         JavaValue::Constructed { class, args, body, factory, builder, calls } => {
             let args: Vec<String> = args.iter().map(|(ty, v)| literal_as(ty, v)).collect();
             let start = match (factory, builder) {
@@ -89,6 +89,10 @@ pub fn literal(v: &JavaValue) -> String {
                 list
             }
         }
+        JavaValue::Optional { elem_ty, item } => match item {
+            Some(item) => format!("Optional.of({})", literal_as(elem_ty, item)),
+            None => "Optional.empty()".into(),
+        },
         JavaValue::Map { key_ty, value_ty, entries, mutable } => {
             let items: Vec<String> = entries
                 .iter()
@@ -242,9 +246,11 @@ impl Prim {
             | JavaValue::ObjectRef(_)
             | JavaValue::Constructed { .. }
             | JavaValue::SameAs(_)
+            | JavaValue::SameItem(_)
             | JavaValue::Lambda { .. }
             | JavaValue::Stub { .. }
             | JavaValue::List { .. }
+            | JavaValue::Optional { .. }
             | JavaValue::Map { .. }
             | JavaValue::EnumConstant { .. } => return None,
         })
@@ -295,9 +301,11 @@ pub(crate) fn convert(v: &JavaValue, p: Prim) -> Option<JavaValue> {
         | JavaValue::ObjectRef(_)
         | JavaValue::Constructed { .. }
         | JavaValue::SameAs(_)
+        | JavaValue::SameItem(_)
         | JavaValue::Lambda { .. }
         | JavaValue::Stub { .. }
         | JavaValue::List { .. }
+        | JavaValue::Optional { .. }
         | JavaValue::Map { .. }
         | JavaValue::EnumConstant { .. } => return None,
     };

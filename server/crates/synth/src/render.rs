@@ -132,6 +132,9 @@ pub(crate) fn method_parts(req: &TestRequest, junit: JUnit) -> Parts {
                     parts.imports.insert("java.util.ArrayList".to_string());
                 }
             }
+            JavaValue::Optional { .. } => {
+                parts.imports.insert("java.util.Optional".to_string());
+            }
             JavaValue::Map { mutable, .. } => {
                 parts.imports.insert("java.util.Map".to_string());
                 if *mutable {
@@ -159,6 +162,14 @@ pub(crate) fn method_parts(req: &TestRequest, junit: JUnit) -> Parts {
             parts.lines.push(format!("{ty} {local} = {};", arg.literal));
             if let JavaValue::Constructed { calls, builder: None, .. } = v {
                 parts.lines.extend(call_lines(local, calls));
+            }
+            if let JavaValue::Array { items, .. } = v {
+                // Elements that are an earlier element's object.
+                for (k, item) in items.iter().enumerate() {
+                    if let JavaValue::SameItem(j) = item {
+                        parts.lines.push(format!("{local}[{k}] = {local}[{j}];"));
+                    }
+                }
             }
         }
     }
@@ -366,12 +377,21 @@ fn arguments(req: &TestRequest) -> Vec<Arg> {
             Some(JavaValue::Constructed { class, .. }) => Some(class.clone()),
             Some(JavaValue::Lambda { interface, .. } | JavaValue::Stub { interface, .. }) => Some(interface.clone()),
             Some(JavaValue::List { elem_ty, .. }) => Some(format!("List<{elem_ty}>")),
+            Some(JavaValue::Optional { elem_ty, .. }) => Some(format!("Optional<{elem_ty}>")),
             Some(JavaValue::Map { key_ty, value_ty, .. }) => Some(format!("Map<{key_ty}, {value_ty}>")),
+            // An array of a nested class: its element type as the test names it.
+            Some(JavaValue::Array { elem_ty, .. }) => {
+                param.and_then(|(_, t)| declarable(t)).or_else(|| Some(format!("{elem_ty}[]")))
+            }
             _ => param.and_then(|(_, t)| declarable(t)),
         };
         args.push(Arg { literal, local: None, decl_ty });
     }
-    let set_up = |v: &JavaValue| matches!(v, JavaValue::Constructed { calls, builder: None, .. } if !calls.is_empty());
+    let set_up = |v: &JavaValue| match v {
+        JavaValue::Constructed { calls, builder: None, .. } => !calls.is_empty(),
+        JavaValue::Array { items, .. } => items.iter().any(|i| matches!(i, JavaValue::SameItem(_))),
+        _ => false,
+    };
     let use_locals =
         req.params.len() >= 2 || args.iter().any(|a| a.literal.len() > INLINE_MAX) || req.args.iter().any(set_up);
     if !use_locals {

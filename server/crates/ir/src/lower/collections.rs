@@ -419,7 +419,7 @@ impl<'t> Lowerer<'t> {
     }
 
     /// Whether `v` (a string or an object reference) is null.
-    fn is_null(&mut self, v: ValueId) -> ValueId {
+    pub(super) fn is_null(&mut self, v: ValueId) -> ValueId {
         match self.ty(v) {
             Ty::Str => self.emit(Op::Str(StrOp::IsNull, vec![v]), Ty::Bool, None),
             ty => {

@@ -65,13 +65,36 @@ pub(super) fn plan_inputs(
     if synthesis {
         for i in 0..own_params {
             let Ty::Obj(c) = params[i].ty else { continue };
-            if !classes.descs[c as usize].is_list() {
+            let optional = classes.descs[c as usize].is_optional();
+            if !classes.descs[c as usize].is_list() && !optional {
                 continue;
             }
             let Some((elem_ty, elem_java)) = list_element(classes, methods, &params[i].java_ty) else { continue };
-            let (present, size, elems) =
-                sequence_inputs(params, i, ("list", "size"), LIST_CAPACITY, elem_ty, &elem_java);
-            list_params.push(ListParam { param: i, present, size, elems, elem_java, mutated: false });
+            let (names, capacity) =
+                if optional { (("optional", "present"), 1) } else { (("list", "size"), LIST_CAPACITY) };
+            let (present, size, elems) = sequence_inputs(params, i, names, capacity, elem_ty, &elem_java);
+            // A list may be the same list as an earlier list parameter of its element type.
+            let earlier: Vec<usize> = list_params
+                .iter()
+                .filter(|l: &&ListParam| !l.optional && !optional && l.elem_java == elem_java)
+                .map(|l| l.param)
+                .collect();
+            let same_as = (!earlier.is_empty()).then(|| {
+                let name = built_param_name(&params[i].name, "same");
+                params.push(ParamInfo { name, ty: Ty::Int, java_ty: "int".into() });
+                params.len() - 1
+            });
+            list_params.push(ListParam {
+                param: i,
+                present,
+                size,
+                elems,
+                elem_java,
+                mutated: false,
+                optional,
+                same_as,
+                earlier,
+            });
         }
         for i in 0..own_params {
             let Ty::Obj(c) = params[i].ty else { continue };
@@ -225,9 +248,15 @@ pub(super) fn plan_inputs(
             let returns = stub_return_inputs(params, &prefix, &stub);
             stub_params.push(StubParam { param: i, class: c, present, returns });
         }
-        // Parameters (not list elements) may be the same object as an earlier one.
+        // Parameters may be the same object as an earlier one, and elements of an array the same
+        // object as an earlier element (list and map elements are always their own).
         for k in 0..built.len() {
-            if built[k].0.param >= own_params {
+            let param = built[k].0.param;
+            if param >= own_params {
+                if let Some(a) = array_params.iter().find(|a| a.elems.contains(&param)) {
+                    let j = a.elems.iter().position(|e| *e == param).unwrap_or(0);
+                    built[k].0.aliases = a.elems[..j].to_vec();
+                }
                 continue;
             }
             let aliases = (0..k)
@@ -529,6 +558,10 @@ impl<'t> Lowerer<'t> {
     /// shapes Java allows.
     pub(super) fn input_blockers(&mut self, plan: &InputPlan, params: &[ParamInfo]) {
         for (i, p) in params.iter().enumerate() {
+            if plan.list_params.iter().any(|l| l.param == i && l.optional) {
+                // `Optional.of(v)`, `Optional.empty()` and null are every Optional there is.
+                continue;
+            }
             if plan.list_params.iter().any(|l| l.param == i) {
                 self.b.add_proof_blocker(format!(
                     "a test passes a List only with at most {LIST_CAPACITY} elements, and it grows to at most \
@@ -538,8 +571,8 @@ impl<'t> Lowerer<'t> {
             }
             if let Some(a) = plan.array_params.iter().find(|a| a.param == i) {
                 self.b.add_proof_blocker(format!(
-                    "a test passes a {}[] only with at most {OBJECT_ARRAY_CAPACITY} elements, each null or an \
-                     object of its own",
+                    "a test passes a {}[] only with at most {OBJECT_ARRAY_CAPACITY} elements, each null, a new \
+                     object or an earlier element's object",
                     a.elem_java
                 ));
                 continue;
@@ -671,11 +704,17 @@ impl<'t> Lowerer<'t> {
             self.answering_object(l.class, l.param, inputs[l.present], returns, params);
         }
         self.b.setup_mut().stub_params = stub_params;
-        for l in &list_params {
+        for (index, l) in list_params.iter().enumerate() {
             if self.cur.is_none() {
                 break;
             }
             let ty = params[l.param].ty;
+            if l.optional {
+                let v = self.optional_input(ty, inputs[l.present], inputs[l.size], values[l.elems[0]]);
+                let var = self.scopes[0][&params[l.param].name].var;
+                self.assign(var, v);
+                continue;
+            }
             let id = self.next_alloc;
             self.next_alloc -= 1;
             let obj = self.emit(Op::Obj(ObjOp::Ref(id), vec![]), ty, None);
@@ -695,8 +734,19 @@ impl<'t> Lowerer<'t> {
                 self.assign(var, v);
                 elems.push(var);
             }
-            let index = self.lists.len();
             self.lists.push(ListModel { obj, size, elems, elem_ty, param: index });
+            let mut v = v;
+            if let Some(same) = l.same_as {
+                // Or the same list as an earlier list parameter.
+                for (k, p) in l.earlier.iter().enumerate() {
+                    let kk = self.int(Ty::Int, k as i64 + 1);
+                    let is_k = self.bin(BinOp::Eq, inputs[same], kk);
+                    let earlier = self.scopes[0][&params[*p].name].var;
+                    let earlier = self.read(earlier);
+                    v = self.select(is_k, earlier, v);
+                }
+                self.assume_between(inputs[same], 0, l.earlier.len() as i64);
+            }
             let var = self.scopes[0][&params[l.param].name].var;
             self.assign(var, v);
         }
