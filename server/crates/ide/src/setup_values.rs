@@ -39,9 +39,18 @@ pub(crate) fn setup_inputs(setup: &Setup) -> Vec<usize> {
                 .flat_map(|l| [l.present, l.size].into_iter().chain(l.elems.iter().copied()).chain(l.same_as)),
         )
         .chain(setup.map_params.iter().flat_map(|m| {
-            [m.present, m.size].into_iter().chain(m.keys.iter().copied()).chain(m.values.iter().copied())
+            [m.present, m.size]
+                .into_iter()
+                .chain(m.keys.iter().copied())
+                .chain(m.values.iter().copied())
+                .chain(m.same_as)
         }))
-        .chain(setup.array_params.iter().flat_map(|a| [a.present, a.length].into_iter().chain(a.elems.iter().copied())))
+        .chain(setup.array_params.iter().flat_map(|a| {
+            [a.present, a.length]
+                .into_iter()
+                .chain(a.elems.iter().copied())
+                .chain(a.rows.iter().flat_map(|r| [r.present, r.length].into_iter().chain(r.elems.iter().copied())))
+        }))
         .chain(setup.static_inputs.iter().map(|s| s.param))
         .chain(setup.receiver_returns.iter().flatten().copied())
         .collect()
@@ -90,14 +99,8 @@ fn created_count(
 
 /// The list (or null) a test passes for a `List` parameter; the Optional for an `Optional` one.
 pub(crate) fn list_value(l: &jreach_ir::ListParam, f: &Function, args: &[Value]) -> Result<JavaValue, String> {
-    if let Some(same) = l.same_as {
-        match args[same] {
-            Value::Int(_, 0) => {}
-            Value::Int(_, k) if k > 0 && (k as usize) <= l.earlier.len() => {
-                return Ok(JavaValue::SameAs(l.earlier[k as usize - 1]));
-            }
-            ref other => return Err(format!("no way to create the list `{}` ({other})", f.params[l.param].name)),
-        }
+    if let Some(same) = same_collection(l.same_as, &l.earlier, args, &f.params[l.param].name)? {
+        return Ok(same);
     }
     let Some(size) = created_count(l.present, l.size, l.elems.len(), args, "a list")? else {
         return Ok(JavaValue::Null);
@@ -109,8 +112,28 @@ pub(crate) fn list_value(l: &jreach_ir::ListParam, f: &Function, args: &[Value])
     Ok(JavaValue::List { elem_ty: l.elem_java.clone(), items, mutable: l.mutated })
 }
 
+/// `SameAs` the earlier collection parameter that input `same` chooses, if it chooses one.
+fn same_collection(
+    same: Option<usize>,
+    earlier: &[usize],
+    args: &[Value],
+    name: &str,
+) -> Result<Option<JavaValue>, String> {
+    let Some(same) = same else { return Ok(None) };
+    match args[same] {
+        Value::Int(_, 0) => Ok(None),
+        Value::Int(_, k) if k > 0 && (k as usize) <= earlier.len() => {
+            Ok(Some(JavaValue::SameAs(earlier[k as usize - 1])))
+        }
+        ref other => Err(format!("no way to create the collection `{name}` ({other})")),
+    }
+}
+
 /// The map (or null) a test passes for a `Map` parameter.
 pub(crate) fn map_value(m: &jreach_ir::MapParam, f: &Function, args: &[Value]) -> Result<JavaValue, String> {
+    if let Some(same) = same_collection(m.same_as, &m.earlier, args, &f.params[m.param].name)? {
+        return Ok(same);
+    }
     let Some(size) = created_count(m.present, m.size, m.keys.len(), args, "a map")? else {
         return Ok(JavaValue::Null);
     };
@@ -123,6 +146,9 @@ pub(crate) fn map_value(m: &jreach_ir::MapParam, f: &Function, args: &[Value]) -
 
 /// The array (or null) a test passes for a parameter of type `E[]` with objects as elements.
 pub(crate) fn array_value(a: &jreach_ir::ArrayParam, f: &Function, args: &[Value]) -> Result<JavaValue, String> {
+    if !a.rows.is_empty() {
+        return grid_value(a, f, args);
+    }
     let Some(length) = created_count(a.present, a.length, a.elems.len(), args, "an array")? else {
         return Ok(JavaValue::Null);
     };
@@ -139,6 +165,28 @@ pub(crate) fn array_value(a: &jreach_ir::ArrayParam, f: &Function, args: &[Value
         .collect::<Result<_, _>>()?;
     // Each array parameter is an array of its own: ids below those of the solver's arrays.
     Ok(JavaValue::Array { elem_ty: a.elem_java.clone(), id: -1 - a.param as i64, items })
+}
+
+/// The two-dimensional array (or null) a test passes for a parameter of type `E[][]` with
+/// objects as elements: rows of their own, or null.
+fn grid_value(a: &jreach_ir::ArrayParam, f: &Function, args: &[Value]) -> Result<JavaValue, String> {
+    let Some(rows) = created_count(a.present, a.length, a.rows.len(), args, "an array")? else {
+        return Ok(JavaValue::Null);
+    };
+    let mut items = Vec::new();
+    for (k, r) in a.rows[..rows].iter().enumerate() {
+        let row = match created_count(r.present, r.length, r.elems.len(), args, "a row")? {
+            None => JavaValue::Null,
+            Some(length) => JavaValue::Array {
+                elem_ty: a.elem_java.clone(),
+                // Ids of their own, below the parameters' arrays.
+                id: -1_000_000 - (a.param * a.rows.len() + k) as i64,
+                items: r.elems[..length].iter().map(|&i| element_value(i, f, args)).collect::<Result<_, _>>()?,
+            },
+        };
+        items.push(row);
+    }
+    Ok(JavaValue::Array { elem_ty: format!("{}[]", a.elem_java), id: -1 - a.param as i64, items })
 }
 
 /// The value of input `i`, an element of a list, map or array.

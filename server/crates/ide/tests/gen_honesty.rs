@@ -381,7 +381,33 @@ fn list_parameters_that_are_one_list() {
         GenResult::Test(req) => assert_eq!(req.args[1], jreach_synth::JavaValue::SameAs(0), "{req:?}"),
         other => panic!("{other:?}"),
     }
-    // A map handed to both parameters is beyond what synthesis builds: still never "dead".
+    // Maps too.
     let src = "import java.util.Map;\nclass T {\n  static int f(Map<String, Integer> a, Map<String, Integer> b) {\n    if (a == null || a.containsKey(\"k\")) {\n      return 0;\n    }\n    b.put(\"k\", 1);\n    if (a.containsKey(\"k\")) {\n      return 1;\n    }\n    return 0;\n  }\n}\n";
     assert_live_everywhere(src, 9);
+    match answer(src, 9) {
+        GenResult::Test(req) => assert_eq!(req.args[1], jreach_synth::JavaValue::SameAs(0), "{req:?}"),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn grids_of_objects_beyond_what_synthesis_builds() {
+    let point = "  public static class P {\n    public final int x;\n    public P(int x) { this.x = x; }\n  }\n";
+    // What synthesis builds: two rows of at most two elements each.
+    let src = format!("public class T {{\n{point}  public static int f(P[][] g) {{\n    if (g.length == 2 && g[1].length == 2 && g[1][0] != null && g[1][0].x == 4) {{\n      return 1;\n    }}\n    return 0;\n  }}\n}}\n");
+    match answer(&src, 8) {
+        GenResult::Test(req) => match &req.args[0] {
+            jreach_synth::JavaValue::Array { elem_ty, items, .. } => {
+                assert_eq!(elem_ty, "T.P[]");
+                assert_eq!(items.len(), 2, "{items:?}");
+            }
+            other => panic!("{other:?}"),
+        },
+        other => panic!("{other:?}"),
+    }
+    // Three rows, or two rows that are one array: beyond that, and never "dead".
+    let wide = src.replace("g.length == 2 && g[1].length == 2", "g.length == 3 && g[2].length == 2");
+    assert_not_unreachable(&wide, 8);
+    let shared = src.replace("g[1].length == 2 && g[1][0] != null && g[1][0].x == 4", "g[0] == g[1] && g[0] != null");
+    assert_not_unreachable(&shared, 8);
 }

@@ -668,6 +668,9 @@ pub struct StaticInput {
 /// The most elements of an array of objects synthesis creates.
 pub const OBJECT_ARRAY_CAPACITY: usize = 4;
 
+/// The most rows, and elements per row, of a two-dimensional array of objects synthesis creates.
+pub const OBJECT_GRID_CAPACITY: usize = 2;
+
 /// A parameter of type `E[]` (`E` a class of the file, an enum or a boxed type) that a test
 /// passes as `new E[] {...}`, each element null or created on its own.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -677,10 +680,25 @@ pub struct ArrayParam {
     pub present: usize,
     /// The index of the `Int` parameter holding the length.
     pub length: usize,
-    /// The indices of the parameters holding the elements ([`OBJECT_ARRAY_CAPACITY`] of them).
+    /// The indices of the parameters holding the elements ([`OBJECT_ARRAY_CAPACITY`] of them);
+    /// empty for a two-dimensional array.
     pub elems: Vec<usize>,
+    /// For a two-dimensional array (`Point[][]`): its rows ([`OBJECT_GRID_CAPACITY`] of them,
+    /// each an array of its own or null), with `length` the number of rows.
+    pub rows: Vec<ArrayRow>,
     /// The element type as Java code outside the class names it (`Shapes.Point`).
     pub elem_java: String,
+}
+
+/// A row of a two-dimensional array parameter of objects.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ArrayRow {
+    /// The index of the `Bool` parameter: an array (true) or null.
+    pub present: usize,
+    /// The index of the `Int` parameter holding the row's length.
+    pub length: usize,
+    /// The indices of the parameters holding the elements ([`OBJECT_GRID_CAPACITY`] of them).
+    pub elems: Vec<usize>,
 }
 
 /// A parameter of type `Map<K, V>` that a test passes as `Map.of(...)`.
@@ -699,6 +717,11 @@ pub struct MapParam {
     pub value_java: String,
     /// Whether the method may change the map (`put`): the test then passes a `new HashMap<>(...)`.
     pub mutated: bool,
+    /// As for lists ([`ListParam::same_as`]): the `Int` parameter choosing whether it is a map of
+    /// its own (0) or the same map as map parameter `earlier[k]` (`k + 1`).
+    pub same_as: Option<usize>,
+    /// The earlier map parameters (parameter indices) of the same key and value types.
+    pub earlier: Vec<usize>,
 }
 
 /// A parameter of type `List<E>` that a test passes as `List.of(...)`.

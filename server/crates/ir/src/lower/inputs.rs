@@ -125,20 +125,65 @@ pub(super) fn plan_inputs(
                     java_ty: value_java.clone(),
                 });
             }
-            map_params.push(MapParam { param: i, present, size, keys, values, key_java, value_java, mutated: false });
+            // A map may be the same map as an earlier map parameter of its types.
+            let earlier: Vec<usize> = map_params
+                .iter()
+                .filter(|m: &&MapParam| m.key_java == key_java && m.value_java == value_java)
+                .map(|m| m.param)
+                .collect();
+            let same_as = (!earlier.is_empty()).then(|| {
+                let name = built_param_name(&params[i].name, "same");
+                params.push(ParamInfo { name, ty: Ty::Int, java_ty: "int".into() });
+                params.len() - 1
+            });
+            map_params.push(MapParam {
+                param: i,
+                present,
+                size,
+                keys,
+                values,
+                key_java,
+                value_java,
+                mutated: false,
+                same_as,
+                earlier,
+            });
         }
         for i in 0..own_params {
             let Ty::Arr(ArrTy { leaf: Leaf::Obj(c), dims: 1 }) = params[i].ty else { continue };
             let Some(elem_java) = object_element(classes, methods, c) else { continue };
             let (present, length, elems) =
                 sequence_inputs(params, i, ("array", "length"), OBJECT_ARRAY_CAPACITY, Ty::Obj(c), &elem_java);
-            array_params.push(ArrayParam { param: i, present, length, elems, elem_java });
+            array_params.push(ArrayParam { param: i, present, length, elems, elem_java, rows: vec![] });
+        }
+        // Two-dimensional: rows of their own, each like a short one-dimensional array.
+        for i in 0..own_params {
+            let Ty::Arr(ArrTy { leaf: Leaf::Obj(c), dims: 2 }) = params[i].ty else { continue };
+            let Some(elem_java) = object_element(classes, methods, c) else { continue };
+            let (present, length, _) = sequence_inputs(params, i, ("array", "rows"), 0, Ty::Obj(c), &elem_java);
+            let rows = (0..OBJECT_GRID_CAPACITY)
+                .map(|r| {
+                    let name = built_param_name(&params[i].name, &r.to_string());
+                    let (present, length, elems) = named_sequence_inputs(
+                        params,
+                        &name,
+                        ("array", "length"),
+                        OBJECT_GRID_CAPACITY,
+                        Ty::Obj(c),
+                        &elem_java,
+                    );
+                    ArrayRow { present, length, elems }
+                })
+                .collect();
+            array_params.push(ArrayParam { param: i, present, length, elems: vec![], elem_java, rows });
         }
         let elements: Vec<usize> = list_params
             .iter()
             .flat_map(|l: &ListParam| l.elems.clone())
             .chain(map_params.iter().flat_map(|m: &MapParam| m.values.clone()))
-            .chain(array_params.iter().flat_map(|a: &ArrayParam| a.elems.clone()))
+            .chain(array_params.iter().flat_map(|a: &ArrayParam| {
+                a.elems.iter().chain(a.rows.iter().flat_map(|r| &r.elems)).copied().collect::<Vec<_>>()
+            }))
             .collect();
         for i in (0..own_params).chain(elements) {
             let Ty::Obj(c) = params[i].ty else { continue };
@@ -289,14 +334,26 @@ fn sequence_inputs(
     java_ty: &str,
 ) -> (usize, usize, Vec<usize>) {
     let name = params[param].name.clone();
+    named_sequence_inputs(params, &name, names, n, ty, java_ty)
+}
+
+/// [`sequence_inputs`] for a sequence named `name` that is not a parameter of its own (a row).
+fn named_sequence_inputs(
+    params: &mut Vec<ParamInfo>,
+    name: &str,
+    names: (&str, &str),
+    n: usize,
+    ty: Ty,
+    java_ty: &str,
+) -> (usize, usize, Vec<usize>) {
     let present = params.len();
-    params.push(ParamInfo { name: built_param_name(&name, names.0), ty: Ty::Bool, java_ty: "boolean".into() });
+    params.push(ParamInfo { name: built_param_name(name, names.0), ty: Ty::Bool, java_ty: "boolean".into() });
     let length = params.len();
-    params.push(ParamInfo { name: built_param_name(&name, names.1), ty: Ty::Int, java_ty: "int".into() });
+    params.push(ParamInfo { name: built_param_name(name, names.1), ty: Ty::Int, java_ty: "int".into() });
     let mut elems = Vec::new();
     for k in 0..n {
         elems.push(params.len());
-        params.push(ParamInfo { name: built_param_name(&name, &k.to_string()), ty, java_ty: java_ty.to_string() });
+        params.push(ParamInfo { name: built_param_name(name, &k.to_string()), ty, java_ty: java_ty.to_string() });
     }
     (present, length, elems)
 }
@@ -569,6 +626,15 @@ impl<'t> Lowerer<'t> {
                 ));
                 continue;
             }
+            if let Some(a) = plan.array_params.iter().find(|a| a.param == i && !a.rows.is_empty()) {
+                self.b.add_proof_blocker(format!(
+                    "a test passes a {}[][] only with at most {OBJECT_GRID_CAPACITY} rows of at most \
+                     {OBJECT_GRID_CAPACITY} elements, each row null or an array of its own, each element null or \
+                     an object of its own",
+                    a.elem_java
+                ));
+                continue;
+            }
             if let Some(a) = plan.array_params.iter().find(|a| a.param == i) {
                 self.b.add_proof_blocker(format!(
                     "a test passes a {}[] only with at most {OBJECT_ARRAY_CAPACITY} elements, each null, a new \
@@ -735,18 +801,7 @@ impl<'t> Lowerer<'t> {
                 elems.push(var);
             }
             self.lists.push(ListModel { obj, size, elems, elem_ty, param: index });
-            let mut v = v;
-            if let Some(same) = l.same_as {
-                // Or the same list as an earlier list parameter.
-                for (k, p) in l.earlier.iter().enumerate() {
-                    let kk = self.int(Ty::Int, k as i64 + 1);
-                    let is_k = self.bin(BinOp::Eq, inputs[same], kk);
-                    let earlier = self.scopes[0][&params[*p].name].var;
-                    let earlier = self.read(earlier);
-                    v = self.select(is_k, earlier, v);
-                }
-                self.assume_between(inputs[same], 0, l.earlier.len() as i64);
-            }
+            let v = self.same_as_earlier(v, l.same_as, &l.earlier, inputs, params);
             let var = self.scopes[0][&params[l.param].name].var;
             self.assign(var, v);
         }
@@ -759,6 +814,7 @@ impl<'t> Lowerer<'t> {
             let keys: Vec<ValueId> = m.keys.iter().map(|i| values[*i]).collect();
             let vals: Vec<ValueId> = m.values.iter().map(|i| values[*i]).collect();
             let v = self.map_input(ty, inputs[m.present], inputs[m.size], keys, vals);
+            let v = self.same_as_earlier(v, m.same_as, &m.earlier, inputs, params);
             let var = self.scopes[0][&params[m.param].name].var;
             self.assign(var, v);
         }
@@ -767,8 +823,18 @@ impl<'t> Lowerer<'t> {
             if self.cur.is_none() {
                 break;
             }
-            let elems: Vec<ValueId> = a.elems.iter().map(|i| values[*i]).collect();
-            let v = self.array_input(params[a.param].ty, inputs[a.present], inputs[a.length], &elems, at);
+            let v = if a.rows.is_empty() {
+                let elems: Vec<ValueId> = a.elems.iter().map(|i| values[*i]).collect();
+                self.array_input(params[a.param].ty, inputs[a.present], inputs[a.length], &elems, at)
+            } else {
+                let Ty::Arr(t) = params[a.param].ty else { unreachable!("planned for array parameters only") };
+                let mut rows = Vec::new();
+                for r in &a.rows {
+                    let elems: Vec<ValueId> = r.elems.iter().map(|i| values[*i]).collect();
+                    rows.push(self.array_input(t.elem(), inputs[r.present], inputs[r.length], &elems, at));
+                }
+                self.array_input(params[a.param].ty, inputs[a.present], inputs[a.length], &rows, at)
+            };
             let var = self.scopes[0][&params[a.param].name].var;
             self.assign(var, v);
         }
@@ -820,6 +886,28 @@ impl<'t> Lowerer<'t> {
         }
         let null = self.emit(Op::Arr(ArrOp::Ref(0), vec![]), ty, None);
         self.select(present, r, null)
+    }
+
+    /// A collection parameter `v`, or the same collection as earlier parameter `earlier[k]` when
+    /// input `same` is `k + 1` (see [`ListParam::same_as`]).
+    fn same_as_earlier(
+        &mut self,
+        mut v: ValueId,
+        same: Option<usize>,
+        earlier: &[usize],
+        inputs: &[ValueId],
+        params: &[ParamInfo],
+    ) -> ValueId {
+        let Some(same) = same else { return v };
+        for (k, p) in earlier.iter().enumerate() {
+            let kk = self.int(Ty::Int, k as i64 + 1);
+            let is_k = self.bin(BinOp::Eq, inputs[same], kk);
+            let var = self.scopes[0][&params[*p].name].var;
+            let e = self.read(var);
+            v = self.select(is_k, e, v);
+        }
+        self.assume_between(inputs[same], 0, earlier.len() as i64);
+        v
     }
 
     /// `if (flag) o.m(args);` on object `on` (`None`: the receiver), the result dropped.
