@@ -381,6 +381,12 @@ fn list_parameters_that_are_one_list() {
         GenResult::Test(req) => assert_eq!(req.args[1], jreach_synth::JavaValue::SameAs(0), "{req:?}"),
         other => panic!("{other:?}"),
     }
+    // The least aliasing: two lists of their own when that is enough.
+    let apart = src.replace("a.size() == n + 1", "b.size() == 1");
+    match answer(&apart, 7) {
+        GenResult::Test(req) => assert!(!matches!(req.args[1], jreach_synth::JavaValue::SameAs(_)), "{req:?}"),
+        other => panic!("{other:?}"),
+    }
     // Maps too.
     let src = "import java.util.Map;\nclass T {\n  static int f(Map<String, Integer> a, Map<String, Integer> b) {\n    if (a == null || a.containsKey(\"k\")) {\n      return 0;\n    }\n    b.put(\"k\", 1);\n    if (a.containsKey(\"k\")) {\n      return 1;\n    }\n    return 0;\n  }\n}\n";
     assert_live_everywhere(src, 9);

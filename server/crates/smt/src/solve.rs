@@ -79,6 +79,19 @@ pub(crate) fn solve_goal(f: &Function, goal: &Bool, opts: &SolveOptions) -> Verd
         if first < budget {
             let search_start = std::time::Instant::now();
             let mut kept: Vec<Bool> = Vec::new();
+            // The least aliasing: every created input an object or collection of its own, when
+            // that still reaches the target.
+            let own = own_objects(f, &params);
+            if !own.is_empty() {
+                let mut limit = Params::new();
+                limit.set_u32("timeout", budget.as_millis().max(1) as u32);
+                solver.set_params(&limit);
+                let own = Bool::and(&own);
+                if interruptible(opts, || solver.check_assumptions(std::slice::from_ref(&own))) == SatResult::Sat {
+                    best = read_model(&solver, f, &params);
+                    kept.push(own);
+                }
+            }
             'params: for (p, term) in f.params.iter().zip(&params) {
                 let Some(term) = term else { continue };
                 for range in small_ranges(p.ty, term) {
@@ -102,6 +115,25 @@ pub(crate) fn solve_goal(f: &Function, goal: &Bool, opts: &SolveOptions) -> Verd
         return Verdict::Sat(best);
     }
     Verdict::Sat(read_model(&solver, f, &params))
+}
+
+/// For each created input that may be an earlier one's object or collection
+/// (`Setup::built_params`' aliases, the lists' and maps' `same_as`): the constraint that it is
+/// not.
+fn own_objects(f: &Function, params: &[Option<Dynamic>]) -> Vec<Bool> {
+    let int = |i: usize| params.get(i).and_then(|t| t.as_ref()).and_then(|t| t.as_bv());
+    let setup = &f.setup;
+    let built = setup.built_params.iter().filter(|b| !b.aliases.is_empty()).filter_map(|b| {
+        // 0 null, 1 a new object; from 2 on an earlier one's.
+        int(b.how).map(|h| h.bvsle(&BV::from_i64(1, 32)))
+    });
+    let same = setup
+        .list_params
+        .iter()
+        .filter_map(|l| l.same_as)
+        .chain(setup.map_params.iter().filter_map(|m| m.same_as))
+        .filter_map(|i| int(i).map(|x| x.eq(&BV::from_i64(0, 32))));
+    built.chain(same).collect()
 }
 
 fn cancelled(opts: &SolveOptions) -> bool {
