@@ -3719,16 +3719,16 @@ struct Classes {
     /// By simple name and by dotted chain.
     by_name: HashMap<String, u16>,
     /// Per class: whether a test can create its objects through its own constructors, which
-    /// jreach inlines (a concrete top-level or static class without a superclass or instance
-    /// initializer blocks).
+    /// jreach inlines (a concrete top-level or static class without instance initializer blocks
+    /// whose superclass chain jreach sees, see `supers`).
     constructible: Vec<bool>,
     /// Per class: the byte range of its body.
     bodies: Vec<Option<std::ops::Range<usize>>>,
     /// Per class: whether it comes from another package, so that a test may use only its
     /// public members.
     foreign: Vec<bool>,
-    /// Per class: whether `new C()` runs the implicit constructor and leaves every field at its
-    /// default (no constructor declared, no instance field initialized where declared).
+    /// Per class: whether `new C()` runs the implicit constructor (a constructible class that
+    /// declares none: the superclass's constructor, then the field initializers).
     implicit_ctor: Vec<bool>,
     /// Per class: its superclass when jreach sees the whole chain above it (classes of the
     /// file, the last extending nothing, no instance initializer blocks, no field declared

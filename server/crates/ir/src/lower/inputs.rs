@@ -382,9 +382,9 @@ pub(super) fn built_param_name(param: &str, what: &str) -> String {
 }
 
 /// The constructor a test creates objects of class `c` with: a non-private one of a class whose
-/// constructors jreach inlines, the one with the most parameters (the most freedom); without
-/// one, a static method of the class returning one (a factory); `Some(None)` for the implicit
-/// constructor of a class that declares none and initializes no field.
+/// constructors jreach inlines, whose parameters are of types jreach sees, the one with the most
+/// parameters (the most freedom); without one, a static method of the class returning one (a
+/// factory); `Some(None)` for the implicit constructor of a class that declares none.
 fn test_ctor(classes: &Classes, methods: &[MethodInfo], c: u16) -> Option<Option<MethodInfo>> {
     let d = &classes.descs[c as usize];
     if d.buildable || d.is_immutable() || !classes.constructible[c as usize] {
@@ -393,7 +393,13 @@ fn test_ctor(classes: &Classes, methods: &[MethodInfo], c: u16) -> Option<Option
     if classes.implicit_ctor[c as usize] {
         return Some(None);
     }
-    let of_class = |m: &&MethodInfo| classes.test_may_call(c, m) && !m.has_error && m.classes.join(".") == d.name;
+    // Arguments of types jreach cannot see could not be written into the test.
+    let of_class = |m: &&MethodInfo| {
+        classes.test_may_call(c, m)
+            && !m.has_error
+            && m.classes.join(".") == d.name
+            && m.params.iter().all(|p| classes.ty_of(&p.ty) != Ty::Ref)
+    };
     let most_params = |ms: Vec<&MethodInfo>| ms.into_iter().rev().max_by_key(|m| m.params.len()).cloned();
     let ctor = most_params(methods.iter().filter(of_class).filter(|m| m.is_constructor).collect());
     // No constructor a test may call: a static factory of the class (`Money.of(5)`).
