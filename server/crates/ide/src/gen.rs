@@ -155,7 +155,9 @@ fn gen_inner(file: &SourceFile, line: usize, opts: &GenOptions) -> Result<GenRes
             Verdict::Unsat => last_blockers = f.proof_blockers.clone(),
             Verdict::Unknown(why) => return Ok(GenResult::Unknown(solver_gave_up(&why, opts))),
         }
-        let cut_by_unrolling = last_blockers.iter().any(|b| b.contains("unroll bound") || b.contains("size limit"));
+        // A larger bound cannot help once the lowering outgrew its size limit.
+        let outgrown = last_blockers.iter().any(|b| b.contains("size limit"));
+        let cut_by_unrolling = !outgrown && last_blockers.iter().any(|b| b.contains("unroll bound"));
         if cut_by_unrolling && k < opts.unroll {
             k = (k * 4).min(opts.unroll);
             continue;

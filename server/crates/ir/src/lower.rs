@@ -3090,7 +3090,31 @@ impl<'t> Lowerer<'t> {
         self.note_receiver_alias(c);
         self.check_object_not_null(o, at);
         let mem = self.field_mem(c, i);
+        if let Some(v) = self.stored_value(mem, o) {
+            return Some(v);
+        }
         Some(self.emit(Op::Obj(ObjOp::Get, vec![mem, o]), ty, Some(at)))
+    }
+
+    /// The value the field memory `mem` holds for object `o` when the memory's own definition
+    /// says so: the last store to `o`, past stores to other objects the method made (a store
+    /// forwarded to its load, so that a field just initialized is known to the solver as such).
+    fn stored_value(&self, mut mem: ValueId, o: ValueId) -> Option<ValueId> {
+        let f = self.b.func();
+        let alloc = |v: ValueId| match f.value(v).op {
+            Op::Obj(ObjOp::Ref(id), _) if id < 0 => Some(id),
+            _ => None,
+        };
+        loop {
+            let Op::Obj(ObjOp::Put, args) = &f.value(mem).op else { return None };
+            if args[1] == o {
+                return Some(args[2]);
+            }
+            match (alloc(args[1]), alloc(o)) {
+                (Some(a), Some(b)) if a != b => mem = args[0],
+                _ => return None,
+            }
+        }
     }
 
     /// `o.f = v`.

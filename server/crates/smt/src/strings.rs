@@ -119,10 +119,6 @@ fn bv_to_int(x: &BV) -> Int {
 /// A Java int equal to the integer `x`: a fresh bit-vector tied to `x` through `bv2int` (which z3
 /// handles far better than `int2bv`). The tie holds when `guard` does.
 fn int_to_bv32(x: &Int, guard: Option<Bool>, side: &mut Vec<Bool>) -> BV {
-    // A known number (the length of a constant string) needs no tie.
-    if let Some(n) = z3::ast::Ast::simplify(x).as_i64().filter(|n| i32::try_from(*n).is_ok()) {
-        return BV::from_i64(n, 32);
-    }
     let v = BV::fresh_const("int", 32);
     let tie = v.to_int(true).eq(x);
     side.push(match guard {
@@ -225,7 +221,11 @@ pub fn encode(op: StrOp, args: &[Dynamic], arg_tys: &[Ty], side: &mut Vec<Bool>)
             let x = s(&args[0]);
             d(&x.eq(&null()).ite(&ZStr::from("null"), &x))
         }
-        StrOp::Length => d(&int_to_bv32(&s(&args[0]).length(), None, side)),
+        StrOp::Length => match s(&args[0]).as_string().filter(|t| t.chars().all(|c| (c as u32) <= 0xFFFF)) {
+            // A constant's length is a number: no tie needed.
+            Some(text) => d(&BV::from_i64(text.chars().count() as i64, 32)),
+            None => d(&int_to_bv32(&s(&args[0]).length(), None, side)),
+        },
         StrOp::CharAt => d(&code_of(&s(&args[0]).at(bv_to_int(&b(&args[1]))))),
         StrOp::Substring => {
             let (bi, ei) = (bv_to_int(&b(&args[1])), bv_to_int(&b(&args[2])));
