@@ -2747,7 +2747,14 @@ impl<'t> Lowerer<'t> {
             v
         };
         let result = match (name, args.len()) {
-            ("length", 0) => Some(op(self, StrOp::Length, vec![s])),
+            ("length", 0) => match &self.b.func().value(s).op {
+                // A constant's length is a number (the solver ties string lengths to ints otherwise).
+                Op::Const(Const::Str(units)) => {
+                    let n = units.encode_utf16().count() as i64;
+                    Some(self.int(Ty::Int, n))
+                }
+                _ => Some(op(self, StrOp::Length, vec![s])),
+            },
             ("isEmpty", 0) => {
                 let len = op(self, StrOp::Length, vec![s]);
                 let zero = self.int(Ty::Int, 0);

@@ -221,11 +221,7 @@ pub fn encode(op: StrOp, args: &[Dynamic], arg_tys: &[Ty], side: &mut Vec<Bool>)
             let x = s(&args[0]);
             d(&x.eq(&null()).ite(&ZStr::from("null"), &x))
         }
-        StrOp::Length => match s(&args[0]).as_string().filter(|t| t.chars().all(|c| (c as u32) <= 0xFFFF)) {
-            // A constant's length is a number: no tie needed.
-            Some(text) => d(&BV::from_i64(text.chars().count() as i64, 32)),
-            None => d(&int_to_bv32(&s(&args[0]).length(), None, side)),
-        },
+        StrOp::Length => d(&int_to_bv32(&s(&args[0]).length(), None, side)),
         StrOp::CharAt => d(&code_of(&s(&args[0]).at(bv_to_int(&b(&args[1]))))),
         StrOp::Substring => {
             let (bi, ei) = (bv_to_int(&b(&args[1])), bv_to_int(&b(&args[2])));
