@@ -171,10 +171,14 @@ impl<'t> Lowerer<'t> {
                         self.next_this = self.frames.last().and_then(|f| f.this_obj);
                         self.inline(&ctor, args, at);
                     }
-                    None if explicit => {
+                    // Synthesis cannot follow it; proofs take it as a call jreach does not see.
+                    None if self.synthesis() && explicit => {
                         self.unsupported(format!("a `super(...)` call of {name} jreach cannot resolve"))
                     }
-                    None => self.unsupported(format!("{name} has no constructor without parameters for `super()`")),
+                    None if self.synthesis() => {
+                        self.unsupported(format!("{name} has no constructor without parameters for `super()`"))
+                    }
+                    None => self.unknown_call_throws(&format!("super(...) of {name}")),
                 }
             }
         }
