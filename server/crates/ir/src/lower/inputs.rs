@@ -79,11 +79,7 @@ pub(super) fn plan_inputs(
                 .filter(|l: &&ListParam| !l.optional && !optional && l.elem_java == elem_java)
                 .map(|l| l.param)
                 .collect();
-            let same_as = (!earlier.is_empty()).then(|| {
-                let name = built_param_name(&params[i].name, "same");
-                params.push(ParamInfo { name, ty: Ty::Int, java_ty: "int".into() });
-                params.len() - 1
-            });
+            let same_as = same_input(params, i, &earlier);
             list_params.push(ListParam {
                 param: i,
                 present,
@@ -131,11 +127,7 @@ pub(super) fn plan_inputs(
                 .filter(|m: &&MapParam| m.key_java == key_java && m.value_java == value_java)
                 .map(|m| m.param)
                 .collect();
-            let same_as = (!earlier.is_empty()).then(|| {
-                let name = built_param_name(&params[i].name, "same");
-                params.push(ParamInfo { name, ty: Ty::Int, java_ty: "int".into() });
-                params.len() - 1
-            });
+            let same_as = same_input(params, i, &earlier);
             map_params.push(MapParam {
                 param: i,
                 present,
@@ -335,6 +327,16 @@ fn sequence_inputs(
 ) -> (usize, usize, Vec<usize>) {
     let name = params[param].name.clone();
     named_sequence_inputs(params, &name, names, n, ty, java_ty)
+}
+
+/// The `Int` input choosing whether collection parameter `param` is one of its own or one of
+/// the `earlier` ones (see [`ListParam::same_as`]); `None` when there are no earlier ones.
+fn same_input(params: &mut Vec<ParamInfo>, param: usize, earlier: &[usize]) -> Option<usize> {
+    (!earlier.is_empty()).then(|| {
+        let name = built_param_name(&params[param].name, "same");
+        params.push(ParamInfo { name, ty: Ty::Int, java_ty: "int".into() });
+        params.len() - 1
+    })
 }
 
 /// [`sequence_inputs`] for a sequence named `name` that is not a parameter of its own (a row).
