@@ -14,7 +14,7 @@
 
 use jreach_syntax::{text_of, MethodInfo, Node};
 
-use super::{has_modifier, named_children, Frame, Lowerer};
+use super::{has_modifier, named_children, Classes, Frame, Lowerer};
 use crate::func::*;
 use crate::types::Ty;
 
@@ -32,14 +32,7 @@ impl<'t> Lowerer<'t> {
 
     /// Class `c` and its linked superclasses, most derived first.
     pub(super) fn class_chain(&self, c: u16) -> Vec<u16> {
-        let mut chain = vec![c];
-        while let Some(s) = self.classes.supers.get(*chain.last().unwrap_or(&c) as usize).copied().flatten() {
-            if chain.contains(&s) {
-                break;
-            }
-            chain.push(s);
-        }
-        chain
+        self.classes.chain(c)
     }
 
     /// The instance methods with bodies named `name` that an object of exactly class `c` has,
@@ -257,6 +250,20 @@ impl<'t> Lowerer<'t> {
                 }
             }
         }
+    }
+}
+
+impl Classes {
+    /// Class `c` and its linked superclasses, most derived first.
+    pub(super) fn chain(&self, c: u16) -> Vec<u16> {
+        let mut chain = vec![c];
+        while let Some(s) = self.supers.get(*chain.last().unwrap_or(&c) as usize).copied().flatten() {
+            if chain.contains(&s) {
+                break;
+            }
+            chain.push(s);
+        }
+        chain
     }
 }
 

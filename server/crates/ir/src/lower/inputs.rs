@@ -513,12 +513,8 @@ fn setup_call_candidates(
     classes: &Classes,
 ) -> Vec<MethodInfo> {
     // The class's own methods, then inherited ones it does not override.
-    let mut chain = vec![c];
-    while let Some(s) = classes.supers[*chain.last().unwrap_or(&c) as usize].filter(|s| !chain.contains(s)) {
-        chain.push(s);
-    }
     let mut own: Vec<&MethodInfo> = Vec::new();
-    for k in &chain {
+    for k in &classes.chain(c) {
         let name = &classes.descs[*k as usize].name;
         for m in methods.iter().filter(|m| m.classes.join(".") == *name && !m.is_constructor && !m.is_static) {
             if !own.iter().any(|o| o.name == m.name && super::inherit::same_parameters(o, m)) {
