@@ -237,6 +237,23 @@ impl Checker<'_> {
                 Cond { text, pred, span: Some(o.span.clone()), line }
             }
             None => {
+                // A null check of a value with a source expression: `x != null` on the way.
+                let checked = match &self.f.value(*cond).op {
+                    Op::Str(StrOp::IsNull, a) => a.first().copied(),
+                    Op::Binary(BinOp::Eq, a, z) if matches!(self.f.value(*z).op, Op::Obj(ObjOp::Ref(0), _)) => Some(*a),
+                    _ => None,
+                };
+                let named = checked.and_then(|a| match (&self.f.value(a).span, &self.f.value(a).op) {
+                    (Some(span), _) => Some((squeeze(&self.file.text[span.clone()]), Some(span.clone()))),
+                    (None, Op::Param(i)) => self.f.params.get(*i as usize).map(|p| (p.name.clone(), None)),
+                    _ => None,
+                });
+                if let Some((value, span)) = named {
+                    let text = format!("{value} == null");
+                    let pred = if d.taken { text.clone() } else { format!("{value} != null") };
+                    let line = span.as_ref().map(|s| self.file.lines.line_of(s.start) + 1);
+                    return Cond { text, pred, span, line };
+                }
                 // The lowering's own branches: a zero divisor, or an unknown call that throws.
                 let what = match &self.f.value(*cond).op {
                     Op::Binary(BinOp::Eq, _, z) if matches!(self.f.value(*z).op, Op::Const(Const::Int(_, 0))) => {
@@ -425,6 +442,16 @@ mod tests {
         assert_eq!(cond.len(), 1, "{fs:#?}");
         assert_eq!(&src[cond[0].range.clone()], "y < 2");
         assert_eq!(cond[0].message, "condition `y < 2` is always false: `y > 3` (line 3)");
+    }
+
+    #[test]
+    fn implicit_null_checks_are_named_by_their_value() {
+        // `s.length()` throws on null, so `s == null` never holds after it.
+        let src = "class A {\n  static int f(String s) {\n    int n = s.length();\n    if (s == null) {\n      return 1;\n    }\n    return n;\n  }\n}\n";
+        let fs = check(src);
+        let dead: Vec<&Finding> = fs.iter().filter(|f| f.code == UNREACHABLE_CODE).collect();
+        assert_eq!(dead.len(), 1, "{fs:#?}");
+        assert_eq!(dead[0].message, "unreachable code: `s == null` can never hold here: `s != null`");
     }
 
     #[test]
