@@ -2362,7 +2362,7 @@ impl<'t> Lowerer<'t> {
             this_obj,
         });
         let on_object = this_obj.is_some() || self.frames.last().is_some_and(|f| f.has_this);
-        if callee.is_constructor && on_object && !starts_with_ctor_call(callee.body_node(self.file), self.src) {
+        if callee.is_constructor && on_object && !starts_with_ctor_call(callee.body_node(self.file)) {
             if let Some(c) = self.declaring_class(callee) {
                 self.ctor_prologue(c, None, at);
             }
@@ -2899,7 +2899,7 @@ fn unparen(mut n: Node<'_>) -> Node<'_> {
 }
 
 /// Whether a constructor body starts with `this(...)` or `super(...)`.
-fn starts_with_ctor_call(body: Node<'_>, _src: &str) -> bool {
+fn starts_with_ctor_call(body: Node<'_>) -> bool {
     named_children(body).first().is_some_and(|s| s.kind() == "explicit_constructor_invocation")
 }
 
@@ -2981,7 +2981,7 @@ impl<'t> Lowerer<'t> {
         if method.is_constructor {
             // The constructor under test starts with its superclass's and its own initializers,
             // unless it names a constructor to run first (which then does that).
-            if let (Some(c), false) = (class, starts_with_ctor_call(method.body_node(self.file), self.src)) {
+            if let (Some(c), false) = (class, starts_with_ctor_call(method.body_node(self.file))) {
                 self.ctor_prologue(c, None, node);
             }
             return;

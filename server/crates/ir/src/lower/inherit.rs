@@ -9,7 +9,9 @@
 //!   constructor it names.
 //! - Synthesis creates objects of exactly one class, so a call on `this` or on such an object
 //!   runs the most derived method of that signature: inherited methods are followed, overrides
-//!   win. Proofs keep their rule: only calls that no subclass could redirect are followed.
+//!   win. Proofs keep their rule: only calls that no subclass could redirect are followed
+//!   (private and static methods, and calls on an object the method itself made with `new`).
+//!   A synthesis call that a parameter's subclass could redirect records a proof blocker.
 //! - `super.m(args)` and `super.f` are bound statically, so both modes follow them.
 
 use jreach_syntax::{text_of, MethodInfo, Node};

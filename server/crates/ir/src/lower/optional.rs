@@ -37,8 +37,8 @@ impl<'t> Lowerer<'t> {
         obj
     }
 
-    /// `Optional.of(x)`, `Optional.ofNullable(x)`, `Optional.empty()` (synthesis). `None`: not
-    /// one of these.
+    /// `Optional.of(x)`, `Optional.ofNullable(x)`, `Optional.empty()`, in both modes (their
+    /// meaning is exact). `None`: not one of these.
     pub(super) fn optional_factory(&mut self, name: &str, args: &[ValueId], e: Node<'t>) -> Option<ValueId> {
         let c = *self.classes.by_name.get(OPTIONAL_CLASS)?;
         let ty = Ty::Obj(c);
@@ -72,7 +72,7 @@ impl<'t> Lowerer<'t> {
         Some(self.convert(x, Ty::Obj(c as u16)))
     }
 
-    /// `o.name(args)` on an Optional (synthesis).
+    /// `o.name(args)` on an Optional: in synthesis any of them, in proofs one the method made.
     pub(super) fn call_on_optional(
         &mut self,
         o: ValueId,
@@ -112,17 +112,11 @@ impl<'t> Lowerer<'t> {
             ("get" | "orElseThrow", []) => {
                 let empty = self.emit(Op::Unary(UnOp::Not, has), Ty::Bool, None);
                 self.raise_if(empty, "NoSuchElementException", e);
-                self.select_by_object(o, &opts, |m| m.obj, &|lw, m| match m.value {
-                    Some(v) => v,
-                    None => lw.zero_of(elem_ty),
-                })
+                self.held(o, &opts, elem_ty)
             }
             ("orElse", [other]) => {
                 let other = self.convert(*other, elem_ty);
-                let inside = self.select_by_object(o, &opts, |m| m.obj, &|lw, m| match m.value {
-                    Some(v) => v,
-                    None => lw.zero_of(elem_ty),
-                });
+                let inside = self.held(o, &opts, elem_ty);
                 self.select(has, inside, other)
             }
             _ => {
@@ -130,5 +124,13 @@ impl<'t> Lowerer<'t> {
                 self.opaque(format!("Optional.{name}"), unknown_ty, None)
             }
         }
+    }
+
+    /// What the Optional `o` (one of `opts`) holds; a zero of `elem_ty` for an empty one.
+    fn held(&mut self, o: ValueId, opts: &[OptionalModel], elem_ty: Ty) -> ValueId {
+        self.select_by_object(o, opts, |m| m.obj, &|lw, m| match m.value {
+            Some(v) => v,
+            None => lw.zero_of(elem_ty),
+        })
     }
 }
