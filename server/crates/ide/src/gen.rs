@@ -8,15 +8,15 @@
 use std::time::{Duration, Instant};
 
 use jreach_ir::interp::{self, End, Value};
-use jreach_ir::lower::{lower_method, LowerOptions};
+use jreach_ir::lower::{lower_method, receiver_by_reflection, LowerOptions};
 use jreach_ir::{BlockId, Function, LowerMode, Terminator, Ty};
 use jreach_smt::{solve_reach, SolveOptions, Verdict};
 use jreach_syntax::{find_target, MethodInfo, SourceFile, Target, TargetError};
 use jreach_synth::{ImportedSource, JUnit, JavaValue, Outcome, TestRequest};
 
 use crate::setup_values::{
-    array_value, built_value, lambda_value, list_value, map_value, receiver_body, setup_calls, setup_inputs,
-    static_assignments, stub_value,
+    array_value, built_value, lambda_value, list_value, map_value, receiver_body, receiver_fields, setup_calls,
+    setup_inputs, static_assignments, stub_value,
 };
 
 /// Which resolution answers the reachability question.
@@ -288,6 +288,7 @@ pub fn synthesis_options(file: &SourceFile, m: &MethodInfo, unroll: u32, setup_c
         mode: LowerMode::Synthesis { unroll },
         receiver_ctor: test_receiver_ctor(file, m).map(|c| c.range),
         setup_calls,
+        receiver_by_reflection: receiver_by_reflection(file, m),
         ..Default::default()
     }
 }
@@ -336,7 +337,7 @@ fn unsupported_signature(file: &SourceFile, m: &MethodInfo) -> Option<String> {
         if m.class_is_abstract && m.is_constructor {
             return Some(abstract_receiver(m));
         }
-        if !m.is_constructor && receiver_constructor(file, m).is_err() {
+        if !m.is_constructor && receiver_constructor(file, m).is_err() && !receiver_by_reflection(file, m) {
             return Some(format!(
                 "{} has no accessible constructor whose arguments jreach can write to create the instance",
                 m.class_name()
@@ -504,6 +505,7 @@ fn replay(
         receiver_args,
         receiver_calls: setup_calls(&f.setup.receiver_calls, f, args)?,
         receiver_body: receiver_body(f, args)?,
+        receiver_fields: receiver_fields(f, args)?,
         imports: opts.imported_sources.iter().map(|s| s.qualified.clone()).collect(),
         statics: static_assignments(f, args)?,
     })
@@ -555,7 +557,7 @@ pub fn java_value(v: &Value, ty: Ty, f: &Function) -> Option<JavaValue> {
                 // Autoboxing writes a box as its value.
                 return java_value(fields.first()?, prim, f);
             }
-            if !desc.buildable {
+            if !desc.buildable && !desc.reflective {
                 return None;
             }
             let fields = desc
@@ -564,7 +566,7 @@ pub fn java_value(v: &Value, ty: Ty, f: &Function) -> Option<JavaValue> {
                 .zip(fields)
                 .map(|(fd, fv)| Some((fd.name.clone(), java_value(fv, fd.ty, f)?)))
                 .collect::<Option<Vec<_>>>()?;
-            JavaValue::Object { class: desc.name.clone(), id: *id, fields }
+            JavaValue::Object { class: desc.name.clone(), id: *id, fields, by_reflection: desc.reflective }
         }
         Value::ObjRef(id) => match ty {
             Ty::Obj(c) if f.classes[c as usize].is_enum() => {

@@ -53,7 +53,23 @@ pub(crate) fn setup_inputs(setup: &Setup) -> Vec<usize> {
         }))
         .chain(setup.static_inputs.iter().map(|s| s.param))
         .chain(setup.receiver_returns.iter().flatten().copied())
+        .chain(setup.receiver_fields.iter().flatten().map(|(i, _)| *i))
         .collect()
+}
+
+/// For a receiver made by reflection: its fields with the solver's values.
+pub(crate) fn receiver_fields(f: &Function, args: &[Value]) -> Result<Option<Vec<(String, JavaValue)>>, String> {
+    let Some(fields) = &f.setup.receiver_fields else { return Ok(None) };
+    let values = fields
+        .iter()
+        .map(|(i, name)| {
+            let v = java_value(&args[*i], f.params[*i].ty, f).ok_or_else(|| {
+                format!("jreach cannot write the receiver's field `{name}` ({}) into a test", args[*i])
+            })?;
+            Ok((name.clone(), v))
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    Ok(Some(values))
 }
 
 /// The calls among `calls` that the test makes before the call under test, with their arguments.
@@ -68,10 +84,18 @@ pub(crate) fn setup_calls(calls: &[SetupCall], f: &Function, args: &[Value]) -> 
     Ok(out)
 }
 
-/// The Java value of plain input `i`.
+/// The Java value of plain input `i`, written inside another call (a constructor's argument,
+/// a setter's): an object there is only `new C()` with nothing set.
 fn plain_value(i: usize, f: &Function, args: &[Value]) -> Result<JavaValue, String> {
-    java_value(&args[i], f.params[i].ty, f)
-        .ok_or_else(|| format!("jreach cannot write the input `{}` ({}) into a test", f.params[i].name, args[i]))
+    let cannot = || format!("jreach cannot write the input `{}` ({}) into a test", f.params[i].name, args[i]);
+    let v = java_value(&args[i], f.params[i].ty, f).ok_or_else(cannot)?;
+    if let JavaValue::Object { fields, by_reflection, .. } = &v {
+        let defaults = fields.iter().all(|(_, x)| x.is_default());
+        if *by_reflection || !defaults {
+            return Err(format!("{} (an object with its fields set, as an argument of a call)", cannot()));
+        }
+    }
+    Ok(v)
 }
 
 /// The Java values of the plain inputs `inputs` (index, Java type), with their types.

@@ -311,6 +311,10 @@ pub struct ClassDesc {
     pub fields: Vec<FieldDesc>,
     /// Whether a test can create one with `new C()` and then set every field directly.
     pub buildable: bool,
+    /// Whether a test can make one only by reflection (synthesis only): a concrete class the
+    /// test can name that has no constructor, static factory or builder a test may call. The
+    /// test allocates it without running a constructor and sets every field, as for `buildable`.
+    pub reflective: bool,
     /// For an enum: its constants in order (a reference to constant `k` has id `k + 1`).
     pub constants: Vec<String>,
     /// For `Integer`, `Long`, ...: the primitive type it boxes (its one field is the value).
@@ -617,6 +621,9 @@ pub struct Setup {
     /// Whether lowering again with `setup_calls` would let the test call methods on the
     /// objects it creates (there are candidates, and this lowering did not offer them).
     pub calls_possible: bool,
+    /// For a receiver made by reflection: the parameters holding its fields, with the fields'
+    /// names (`None`: the receiver is constructed).
+    pub receiver_fields: Option<Vec<(usize, String)>>,
 }
 
 impl Setup {
@@ -631,6 +638,7 @@ impl Setup {
             || self.array_params.iter().any(|a| a.param == i)
             || self.static_inputs.iter().any(|s| s.param == i)
             || self.receiver_returns.contains(&Some(i))
+            || self.receiver_fields.iter().flatten().any(|(p, _)| *p == i)
     }
 }
 

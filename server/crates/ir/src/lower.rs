@@ -49,6 +49,10 @@ pub struct LowerOptions {
     /// The byte offset from which the file holds classes of other packages (appended for
     /// synthesis): a test may use only their public classes, constructors and methods.
     pub foreign_from: Option<usize>,
+    /// For an instance method in synthesis whose class a test can make only by reflection
+    /// ([`receiver_by_reflection`]): the receiver's fields are inputs (`this.<field>`), which
+    /// the test sets on an object allocated without running a constructor.
+    pub receiver_by_reflection: bool,
 }
 
 impl Default for LowerOptions {
@@ -60,6 +64,7 @@ impl Default for LowerOptions {
             receiver_ctor: None,
             setup_calls: false,
             foreign_from: None,
+            receiver_by_reflection: false,
         }
     }
 }
@@ -72,10 +77,29 @@ pub fn receiver_param_name(ctor_param: &str) -> String {
     format!("new.{ctor_param}")
 }
 
+/// The prefix of the inputs holding the fields of a receiver made by reflection.
+pub const RECEIVER_FIELD_PREFIX: &str = "this.";
+
+/// Whether a test can make the receiver of instance method `m` of `file` only by reflection:
+/// its class has no constructor, static factory or builder a test may call, and a test can
+/// name and allocate it.
+pub fn receiver_by_reflection(file: &SourceFile, m: &MethodInfo) -> bool {
+    if m.is_static || m.is_constructor {
+        return false;
+    }
+    let classes = Classes::of(file, None);
+    let methods = MethodInfo::all(file);
+    classes.by_name.get(&m.class_name()).is_some_and(|c| inputs::reflection_only(file, &classes, &methods, *c))
+}
+
 /// Lowers `method` of `file`.
 pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions) -> Function {
-    let classes = Classes::of(file, opts.foreign_from);
+    let mut classes = Classes::of(file, opts.foreign_from);
     let methods = MethodInfo::all(file);
+    let synthesis = matches!(opts.mode, LowerMode::Synthesis { .. });
+    if synthesis {
+        inputs::mark_reflective(file, &methods, &mut classes);
+    }
     let mut params: Vec<ParamInfo> = method
         .params
         .iter()
@@ -96,6 +120,26 @@ pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions)
         }));
     }
     let receiver_end = params.len();
+    // A receiver made by reflection: its fields are inputs.
+    let mut receiver_fields = Vec::new();
+    if let (true, false, Some(&c)) = (
+        synthesis && opts.receiver_by_reflection,
+        method.is_static || method.is_constructor,
+        classes.by_name.get(&method.class_name()),
+    ) {
+        for fd in &classes.descs[c as usize].fields {
+            if fd.ty == Ty::Ref {
+                continue;
+            }
+            let java_ty = match fd.ty {
+                Ty::Obj(k) => classes.descs[k as usize].name.clone(),
+                Ty::Arr(a) => a.java_name_with(|k| classes.descs[k as usize].name.clone()),
+                t => t.java_name().to_string(),
+            };
+            receiver_fields.push((params.len(), fd.name.clone()));
+            params.push(ParamInfo { name: format!("{RECEIVER_FIELD_PREFIX}{}", fd.name), ty: fd.ty, java_ty });
+        }
+    }
     // The receiver of an abstract class's method is an anonymous subclass: what each of its
     // methods returns is an input.
     let mut receiver_returns = Vec::new();
@@ -105,7 +149,6 @@ pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions)
         }
     }
     let plan = inputs::plan_inputs(file, &methods, method, opts, &classes, &mut params, own_params);
-    let synthesis = matches!(opts.mode, LowerMode::Synthesis { .. });
     let statics = statics::plan_statics(file, &methods, method, synthesis, &classes, &mut params);
     let return_ty = classes.ty_of(&method.return_ty);
     let name = format!("{}.{}", method.class_name(), method.name);
@@ -194,7 +237,9 @@ pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions)
     let at = method.node(file);
     let receiver_calls = lw.create_inputs(plan, &params, &inputs, at);
     if has_this && lw.cur.is_some() {
-        lw.init_this_fields(method, receiver_ctor.as_ref().map(|c| (c, receiver_args)));
+        let reflected = (synthesis && opts.receiver_by_reflection)
+            .then(|| receiver_fields.iter().map(|(i, name)| (name.clone(), inputs[*i])).collect());
+        lw.init_this_fields(method, receiver_ctor.as_ref().map(|c| (c, receiver_args)), reflected);
         for (call, m) in &receiver_calls {
             if lw.cur.is_none() {
                 break;
@@ -204,6 +249,9 @@ pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions)
         }
     }
     lw.b.setup_mut().receiver_calls = receiver_calls.into_iter().map(|(c, _)| c).collect();
+    if synthesis && opts.receiver_by_reflection && has_this {
+        lw.b.setup_mut().receiver_fields = Some(receiver_fields);
+    }
     let body = method.body_node(file);
     lw.block_stmts(body);
     if let Some(c) = lw.cur.take() {
@@ -2914,9 +2962,15 @@ fn this_field_name<'a>(n: Node<'_>, src: &'a str) -> Option<&'a str> {
 
 impl<'t> Lowerer<'t> {
     /// The receiver's fields as variables. Synthesis: the object a test creates with `new C()`
-    /// (defaults, then initializers, then the no-argument constructor). Over-approximation: any
-    /// values.
-    fn init_this_fields(&mut self, method: &MethodInfo, ctor: Option<(&MethodInfo, Vec<ValueId>)>) {
+    /// (defaults, then initializers, then the no-argument constructor), or, for a receiver made
+    /// by reflection, the inputs in `reflected` by field name (other fields null). Over-approximation:
+    /// any values.
+    fn init_this_fields(
+        &mut self,
+        method: &MethodInfo,
+        ctor: Option<(&MethodInfo, Vec<ValueId>)>,
+        reflected: Option<Vec<(String, ValueId)>>,
+    ) {
         let node = method.node(self.file);
         let Some(body) = node.parent().filter(|p| matches!(p.kind(), "class_body" | "enum_body_declarations")) else {
             return;
@@ -2954,14 +3008,22 @@ impl<'t> Lowerer<'t> {
                 _ => {}
             }
         }
-        let exact = self.synthesis() && !has_initializer_block;
-        if exact {
+        let exact = self.synthesis() && (!has_initializer_block || reflected.is_some());
+        if reflected.is_some() {
+            // Fields of types jreach cannot see stay null.
+            self.b.add_proof_blocker(
+                "the receiver is made by reflection, only its fields of types jreach sees set".into(),
+            );
+        } else if exact {
             // Other calls could leave the receiver in states its constructor does not.
             self.b.add_proof_blocker(RECEIVER_AS_CONSTRUCTED.into());
         }
         for (name, ty, _) in &decls {
             let var = self.b.new_var(&format!("this.{name}"), *ty);
-            let v = if exact {
+            let input = reflected.as_ref().and_then(|r| r.iter().find(|(n, _)| n == name)).map(|(_, v)| *v);
+            let v = if let Some(input) = input {
+                input
+            } else if exact {
                 match ty {
                     Ty::Bool => self.konst(Const::Bool(false)),
                     Ty::Float => self.konst(Const::f32(0.0)),
@@ -2986,7 +3048,7 @@ impl<'t> Lowerer<'t> {
             }
             return;
         }
-        if !exact {
+        if !exact || reflected.is_some() {
             return;
         }
         let Some(c) = class else {
@@ -3263,7 +3325,7 @@ impl<'t> Lowerer<'t> {
     /// class `c` (synthesis creates objects of that class only).
     fn method_of(&self, c: u16, name: &str, args: &[ValueId]) -> Option<MethodInfo> {
         let d = &self.classes.descs[c as usize];
-        if d.is_immutable() || !(d.buildable || self.classes.constructible[c as usize]) {
+        if d.is_immutable() || !(d.buildable || d.reflective || self.classes.constructible[c as usize]) {
             return None;
         }
         self.pick_overload(self.instance_methods(c, name)?, args)
@@ -3372,8 +3434,11 @@ impl<'t> Lowerer<'t> {
             (Ty::Str, Ty::Str) => true,
             (Ty::Obj(c), Ty::Obj(k)) => {
                 let d = &self.classes.descs[k as usize];
-                let is_class =
-                    d.buildable || self.classes.constructible[k as usize] || d.is_enum() || d.boxes.is_some();
+                let is_class = d.buildable
+                    || d.reflective
+                    || self.classes.constructible[k as usize]
+                    || d.is_enum()
+                    || d.boxes.is_some();
                 if !is_class {
                     return None;
                 }
@@ -3768,6 +3833,12 @@ struct Classes {
     /// Per class: whether some class may extend it (it is not final, and a class of the file
     /// extends it or it has a constructor a subclass could call).
     subclassable: Vec<bool>,
+    /// Per class: whether a test could make one by reflection if nothing else works: a concrete
+    /// class (not abstract, enum or interface) it can name (top-level or static, not private;
+    /// public if from another package) without a `final` field of primitive or String type
+    /// that has an initializer (javac may inline such a field's value where it is read, so
+    /// setting it would not change what the code sees).
+    reflectable: Vec<bool>,
 }
 
 impl Classes {
@@ -3811,6 +3882,7 @@ impl Classes {
                 name: chain.join("."),
                 fields: vec![],
                 buildable: false,
+                reflective: false,
                 constants,
                 boxes: None,
                 lambda: None,
@@ -3847,6 +3919,7 @@ impl Classes {
                 name: qualified.into(),
                 fields: vec![],
                 buildable: false,
+                reflective: false,
                 constants: vec![],
                 boxes: None,
                 lambda: None,
@@ -3868,6 +3941,7 @@ impl Classes {
                 name: name.to_string(),
                 fields: vec![FieldDesc { name: "value".into(), ty: prim }],
                 buildable: false,
+                reflective: false,
                 constants: vec![],
                 boxes: Some(prim),
                 lambda: None,
@@ -3881,6 +3955,7 @@ impl Classes {
             chains.push(vec![name.to_string()]);
         }
         let mut has_block = vec![false; decls.len()];
+        out.reflectable = vec![false; out.descs.len()];
         for (k, d) in decls.iter().enumerate() {
             if d.kind() == "interface_declaration" {
                 out.descs[k].lambda = single_abstract_method(*d, src, &out);
@@ -3906,6 +3981,7 @@ impl Classes {
             if out.foreign[k] {
                 buildable &= has_modifier(*d, src, "public");
             }
+            let mut reflectable = buildable && !is_abstract && d.kind() == "class_declaration";
             let mut constructible = buildable;
             let mut no_ctor = true;
             for member in named_children(body) {
@@ -3928,6 +4004,10 @@ impl Classes {
                                 _ => out.ty_of(ty_text),
                             };
                             buildable &= assignable && decl.child_by_field_name("value").is_none();
+                            let constant = matches!(ty, Ty::Str) || ty.is_numeric() || ty == Ty::Bool;
+                            reflectable &= !(constant
+                                && has_modifier(member, src, "final")
+                                && decl.child_by_field_name("value").is_some());
                             fields.push(FieldDesc { name: text_of(name, src).to_string(), ty });
                         }
                     }
@@ -3958,6 +4038,7 @@ impl Classes {
             out.descs[k].buildable = buildable && !is_abstract && !extends;
             out.constructible[k] = constructible;
             out.implicit_ctor[k] = no_ctor;
+            out.reflectable[k] = reflectable;
         }
         // Superclasses of the file: their fields come first, their constructors run first.
         let mut linked = vec![None; decls.len()];

@@ -407,7 +407,7 @@ impl<'f> Encoder<'f> {
                 }
                 if let (Ty::Obj(c), true, Some(x)) = (vd.ty, self.synthesis(), p.as_bv()) {
                     let d = &self.f.classes[c as usize];
-                    if !d.buildable && !d.is_immutable() {
+                    if !d.buildable && !d.reflective && !d.is_immutable() {
                         // Tests cannot build it yet: null only (the lowering records the blocker).
                         self.side.push(x.eq(&BV::from_i64(0, 32)));
                     }

@@ -51,12 +51,17 @@ pub enum JavaValue {
         id: i64,
         items: Vec<JavaValue>,
     },
-    /// An object of a class with an accessible no-argument constructor whose fields the test sets
-    /// directly: the class as Java code names it, its identity, and its fields.
+    /// An object whose fields the test sets directly: the class as Java code names it, its
+    /// identity, and its fields. The test creates it with the class's accessible no-argument
+    /// constructor and assigns the fields, or, `by_reflection`, when the class has no
+    /// constructor, factory or builder a test may call, allocates it without running a
+    /// constructor and sets the fields through reflection (a helper of the test class, and a
+    /// comment saying so).
     Object {
         class: String,
         id: i64,
         fields: Vec<(String, JavaValue)>,
+        by_reflection: bool,
     },
     /// A field referring back to an object described elsewhere in the same argument graph.
     ObjectRef(i64),
@@ -126,6 +131,22 @@ pub enum JavaValue {
         class: String,
         name: String,
     },
+}
+
+impl JavaValue {
+    /// Whether this is the value a field holds before anything sets it (`0`, `false`, `null`;
+    /// not `-0.0`).
+    pub fn is_default(&self) -> bool {
+        match self {
+            JavaValue::Null | JavaValue::Bool(false) => true,
+            JavaValue::Int(0) | JavaValue::Long(0) | JavaValue::Short(0) | JavaValue::Byte(0) | JavaValue::Char(0) => {
+                true
+            }
+            JavaValue::Double(d) => *d == 0.0 && d.is_sign_positive(),
+            JavaValue::Float(x) => *x == 0.0 && x.is_sign_positive(),
+            _ => false,
+        }
+    }
 }
 
 /// One method of a [`JavaValue::Stub`].
@@ -215,6 +236,10 @@ pub struct TestRequest {
     /// For a method of an abstract class: the methods of the anonymous subclass the test creates
     /// as the receiver; empty otherwise.
     pub receiver_body: Vec<StubMethodValue>,
+    /// For an instance method of a class with no constructor, factory or builder a test may
+    /// call: the receiver's fields, which the test sets through reflection on an object it
+    /// allocates without running a constructor. `None`: the receiver is constructed.
+    pub receiver_fields: Option<Vec<(String, JavaValue)>>,
     /// Static fields the test assigns before the call and restores after it.
     pub statics: Vec<StaticAssignment>,
     /// Qualified names of classes from other packages the test may name

@@ -17,7 +17,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use jreach_syntax::{text_of, Node, SourceFile};
 
-use crate::render::{format_method, identifier, method_parts, render_class, test_class_name, test_method_name};
+use crate::render::{
+    format_method, identifier, method_parts, reflection_helpers, render_class, test_class_name, test_method_name,
+    ALLOCATE_HELPER,
+};
 use crate::{JUnit, TestRequest};
 
 /// A test ready to be written: where, what, and what the file looked like before.
@@ -133,7 +136,11 @@ fn append(text: &str, req: &TestRequest) -> Result<(String, String, JUnit), Stri
 
     let parts = method_parts(req, junit);
     let indent = member_indent(body, src).unwrap_or_else(|| "    ".to_string());
-    let method = format_method(&name, &parts, junit, &indent);
+    let mut method = format_method(&name, &parts, junit, &indent);
+    // The reflection helpers, unless an earlier test brought them.
+    if parts.reflection && !taken.iter().any(|m| m == ALLOCATE_HELPER) {
+        method.push_str(&reflection_helpers(&indent));
+    }
 
     // (offset, order among edits at one offset, text); the method edit also replaces the blanks
     // before an inline closing brace.
@@ -419,6 +426,7 @@ mod tests {
             imports: vec![],
             statics: vec![],
             receiver_body: vec![],
+            receiver_fields: None,
         }
     }
 

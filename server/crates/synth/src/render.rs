@@ -72,6 +72,9 @@ pub fn render_class(req: &TestRequest) -> String {
     let public = if req.junit == JUnit::V4 { "public " } else { "" };
     out.push_str(&format!("{public}class {} {{\n", test_class_name(req)));
     out.push_str(&format_method(&name, &parts, req.junit, "    "));
+    if parts.reflection {
+        out.push_str(&reflection_helpers("    "));
+    }
     out.push_str("}\n");
     out
 }
@@ -86,6 +89,80 @@ pub(crate) struct Parts {
     pub(crate) static_imports: BTreeSet<String>,
     /// Types to import: `org.junit.jupiter.api.Test`, `java.util.NoSuchElementException`.
     pub(crate) imports: BTreeSet<String>,
+    /// Whether the body calls the reflection helpers ([`reflection_helpers`]), which the test
+    /// class must then have.
+    pub(crate) reflection: bool,
+}
+
+/// The name of the helper that allocates an object without running a constructor.
+pub(crate) const ALLOCATE_HELPER: &str = "allocateByReflection";
+
+/// The name of the helper that sets a field through reflection.
+pub(crate) const SET_FIELD_HELPER: &str = "setFieldByReflection";
+
+/// The helper methods a test class needs when a test makes objects by reflection, each line
+/// indented by `indent` per level, separated from what comes before by a blank line.
+pub(crate) fn reflection_helpers(indent: &str) -> String {
+    let lines = [
+        "/** Makes a {@code type} without running a constructor: the class has none a test may call. */",
+        "private static <T> T allocateByReflection(Class<T> type) {",
+        "\ttry {",
+        "\t\tClass<?> unsafeClass = Class.forName(\"sun.misc.Unsafe\");",
+        "\t\tjava.lang.reflect.Field theUnsafe = unsafeClass.getDeclaredField(\"theUnsafe\");",
+        "\t\ttheUnsafe.setAccessible(true);",
+        "\t\tObject unsafe = theUnsafe.get(null);",
+        "\t\treturn type.cast(unsafeClass.getMethod(\"allocateInstance\", Class.class).invoke(unsafe, type));",
+        "\t} catch (ReflectiveOperationException e) {",
+        "\t\tthrow new AssertionError(\"cannot allocate \" + type.getName(), e);",
+        "\t}",
+        "}",
+        "",
+        "/** Sets field {@code name} of {@code target}, declared in its class or a superclass, whatever its access. */",
+        "private static void setFieldByReflection(Object target, String name, Object value) {",
+        "\tfor (Class<?> c = target.getClass(); c != null; c = c.getSuperclass()) {",
+        "\t\ttry {",
+        "\t\t\tjava.lang.reflect.Field field = c.getDeclaredField(name);",
+        "\t\t\tfield.setAccessible(true);",
+        "\t\t\tfield.set(target, value);",
+        "\t\t\treturn;",
+        "\t\t} catch (NoSuchFieldException e) {",
+        "\t\t\t// Declared in a superclass.",
+        "\t\t} catch (IllegalAccessException e) {",
+        "\t\t\tthrow new AssertionError(\"cannot set \" + name, e);",
+        "\t\t}",
+        "\t}",
+        "\tthrow new AssertionError(\"no field \" + name + \" in \" + target.getClass().getName());",
+        "}",
+    ];
+    let mut out = String::from("\n");
+    for line in lines {
+        if line.is_empty() {
+            out.push('\n');
+            continue;
+        }
+        let text = line.trim_start_matches('\t');
+        let depth = line.len() - text.len();
+        out.push_str(&format!("{indent}{}{text}\n", indent.repeat(depth)));
+    }
+    out
+}
+
+/// The comment before an object a test makes by reflection.
+fn reflection_comment(class: &str) -> Vec<String> {
+    vec![
+        format!("// {class} has no constructor, factory or builder a test may call: made by reflection,"),
+        "// its fields set directly (a state its own code may never produce).".to_string(),
+    ]
+}
+
+/// The Java text of a field's value `v` for a test to set, `None` for the default value (which an
+/// allocated object already holds); objects by the name of their local in `names`.
+fn field_value(v: &JavaValue, names: &std::collections::BTreeMap<i64, String>) -> Option<String> {
+    match v {
+        JavaValue::Object { id, .. } | JavaValue::ObjectRef(id) => names.get(id).cloned(),
+        other if other.is_default() => None,
+        other => Some(literal(other)),
+    }
 }
 
 /// `parts` as a `@Test` method; `indent` is one level of the file's indentation.
@@ -146,8 +223,9 @@ pub(crate) fn method_parts(req: &TestRequest, junit: JUnit) -> Parts {
     }
 
     let class = req.classes.iter().map(|c| c.trim()).collect::<Vec<_>>().join(".");
-    let (setup, objects) = object_setup(req);
+    let (setup, objects, reflection) = object_setup(req);
     parts.lines.extend(setup);
+    parts.reflection |= reflection;
     let mut args = arguments(req);
     for (arg, v) in args.iter_mut().zip(&req.args) {
         if let JavaValue::Object { id, .. } = v {
@@ -185,11 +263,25 @@ pub(crate) fn method_parts(req: &TestRequest, junit: JUnit) -> Parts {
             format!("{class}.{}({arg_list})", req.method)
         }
     } else {
-        let receiver = fresh_name("obj", |n| used.contains(n));
-        let ctor_args: Vec<String> = req.receiver_args.iter().map(|(ty, v)| literal_as(ty, v)).collect();
-        let new = format!("new {class}({})", ctor_args.join(", "));
-        let new = if req.receiver_body.is_empty() { new } else { anonymous_class(&new, &req.receiver_body) };
-        parts.lines.push(format!("{class} {receiver} = {new};"));
+        let receiver = fresh_name("obj", |n| used.contains(n) || objects.values().any(|o| o == n));
+        if let Some(fields) = &req.receiver_fields {
+            parts.reflection = true;
+            parts.lines.extend(reflection_comment(&class));
+            parts.lines.push(format!("{class} {receiver} = {ALLOCATE_HELPER}({class}.class);"));
+            for (field, v) in fields {
+                if let Some(value) = field_value(v, &objects) {
+                    parts.lines.push(format!(
+                        "{SET_FIELD_HELPER}({receiver}, {}, {value});",
+                        literal(&JavaValue::Str(field.clone()))
+                    ));
+                }
+            }
+        } else {
+            let ctor_args: Vec<String> = req.receiver_args.iter().map(|(ty, v)| literal_as(ty, v)).collect();
+            let new = format!("new {class}({})", ctor_args.join(", "));
+            let new = if req.receiver_body.is_empty() { new } else { anonymous_class(&new, &req.receiver_body) };
+            parts.lines.push(format!("{class} {receiver} = {new};"));
+        }
         parts.lines.extend(call_lines(&receiver, &req.receiver_calls));
         format!("{receiver}.{}({arg_list})", req.method)
     };
@@ -438,10 +530,11 @@ fn arguments(req: &TestRequest) -> Vec<Arg> {
     args
 }
 
-/// Objects among the arguments: a local for each (named after its parameter when it is one),
-/// created with `new C()`, then its non-default fields set. Returns the lines and each object's
-/// local by id.
-fn object_setup(req: &TestRequest) -> (Vec<String>, std::collections::BTreeMap<i64, String>) {
+/// Objects among the arguments and the fields of a receiver made by reflection: a local for
+/// each (named after its parameter when it is one), created with `new C()` or by reflection,
+/// then its non-default fields set. Returns the lines, each object's local by id, and whether
+/// any is made by reflection.
+fn object_setup(req: &TestRequest) -> (Vec<String>, std::collections::BTreeMap<i64, String>, bool) {
     fn collect<'a>(v: &'a JavaValue, out: &mut Vec<&'a JavaValue>) {
         if let JavaValue::Object { id, fields, .. } = v {
             if out.iter().any(|o| matches!(o, JavaValue::Object { id: other, .. } if other == id)) {
@@ -465,6 +558,9 @@ fn object_setup(req: &TestRequest) -> (Vec<String>, std::collections::BTreeMap<i
         }
         collect(a, &mut objects);
     }
+    for (_, v) in req.receiver_fields.iter().flatten() {
+        collect(v, &mut objects);
+    }
     for o in &objects {
         if let JavaValue::Object { id, .. } = o {
             if !names.contains_key(id) {
@@ -475,33 +571,32 @@ fn object_setup(req: &TestRequest) -> (Vec<String>, std::collections::BTreeMap<i
         }
     }
     let mut lines = Vec::new();
+    let mut reflection = false;
     for o in &objects {
-        if let JavaValue::Object { class, id, .. } = o {
-            lines.push(format!("{class} {} = new {class}();", names[id]));
+        if let JavaValue::Object { class, id, by_reflection, .. } = o {
+            if *by_reflection {
+                reflection = true;
+                lines.extend(reflection_comment(class));
+                lines.push(format!("{class} {} = {ALLOCATE_HELPER}({class}.class);", names[id]));
+            } else {
+                lines.push(format!("{class} {} = new {class}();", names[id]));
+            }
         }
     }
     for o in &objects {
-        if let JavaValue::Object { id, fields, .. } = o {
+        if let JavaValue::Object { id, fields, by_reflection, .. } = o {
             for (field, v) in fields {
-                let value = match v {
-                    JavaValue::Object { id, .. } | JavaValue::ObjectRef(id) => names.get(id).cloned(),
-                    JavaValue::Null | JavaValue::Bool(false) => None,
-                    JavaValue::Int(0)
-                    | JavaValue::Long(0)
-                    | JavaValue::Short(0)
-                    | JavaValue::Byte(0)
-                    | JavaValue::Char(0) => None,
-                    JavaValue::Double(d) if *d == 0.0 && d.is_sign_positive() => None,
-                    JavaValue::Float(x) if *x == 0.0 && x.is_sign_positive() => None,
-                    other => Some(literal(other)),
-                };
-                if let Some(value) = value {
+                let Some(value) = field_value(v, &names) else { continue };
+                if *by_reflection {
+                    let name = literal(&JavaValue::Str(field.clone()));
+                    lines.push(format!("{SET_FIELD_HELPER}({}, {name}, {value});", names[id]));
+                } else {
                     lines.push(format!("{}.{field} = {value};", names[id]));
                 }
             }
         }
     }
-    (lines, names)
+    (lines, names, reflection)
 }
 
 /// The type to declare a local of parameter type `ty` with, if that type surely resolves in the
@@ -746,6 +841,7 @@ mod tests {
             imports: vec![],
             statics: vec![],
             receiver_body: vec![],
+            receiver_fields: None,
         }
     }
 
@@ -1085,6 +1181,7 @@ mod tests {
             imports: vec![],
             statics: vec![],
             receiver_body: vec![],
+            receiver_fields: None,
             ..base()
         };
         check_class(

@@ -68,6 +68,7 @@ fn req(method: &str, params: &[(&str, &str)], args: Vec<JavaValue>, ret: &str, o
         imports: vec![],
         statics: vec![],
         receiver_body: vec![],
+        receiver_fields: None,
     }
 }
 

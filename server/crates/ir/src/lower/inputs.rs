@@ -417,6 +417,32 @@ fn test_ctor(classes: &Classes, methods: &[MethodInfo], c: u16) -> Option<Option
     .map(Some)
 }
 
+/// Whether a test can make objects of class `c` only by reflection: a class it can name and
+/// allocate ([`Classes::reflectable`]) with no public route at all: no constructor, static
+/// factory or builder a test may call, whatever their parameters, and no fields a test sets
+/// after `new C()`. A class with such a route it cannot use stays without objects.
+pub(super) fn reflection_only(file: &SourceFile, classes: &Classes, methods: &[MethodInfo], c: u16) -> bool {
+    let d = &classes.descs[c as usize];
+    if !classes.reflectable.get(c as usize).copied().unwrap_or(false) || d.buildable || !d.stub.is_empty() {
+        return false;
+    }
+    let of_class = |m: &&MethodInfo| m.classes.join(".") == d.name;
+    let ctors: Vec<&MethodInfo> = methods.iter().filter(of_class).filter(|m| m.is_constructor).collect();
+    let callable_ctor = ctors.is_empty() || ctors.iter().any(|m| classes.test_may_call(c, m));
+    let factory = methods.iter().filter(of_class).any(|m| {
+        m.is_static && !m.is_constructor && classes.test_may_call(c, m) && classes.ty_of(&m.return_ty) == Ty::Obj(c)
+    });
+    !callable_ctor && !factory && builder_route(file, classes, methods, c).is_none()
+}
+
+/// Marks the classes whose objects a test makes only by reflection ([`reflection_only`]).
+pub(super) fn mark_reflective(file: &SourceFile, methods: &[MethodInfo], classes: &mut Classes) {
+    for c in 0..classes.descs.len() {
+        let reflective = reflection_only(file, classes, methods, c as u16);
+        classes.descs[c].reflective = reflective;
+    }
+}
+
 /// How a test creates objects of class `c` through a builder, when it has no constructor or
 /// factory a test may call: the builder class `b` (one of the file's) has an accessible instance
 /// method without parameters returning a `c` (`build()`), and a test creates the builder with
@@ -689,7 +715,12 @@ impl<'t> Lowerer<'t> {
             }
             if let Ty::Obj(c) = p.ty {
                 let d = &self.classes.descs[c as usize];
-                if !d.buildable && !d.is_immutable() {
+                if d.reflective {
+                    self.b.add_proof_blocker(format!(
+                        "a test makes a {} by reflection, setting only its fields of types jreach sees",
+                        d.name
+                    ));
+                } else if !d.buildable && !d.is_immutable() {
                     // The encoding keeps such inputs null (see smt's encoder).
                     self.b.add_proof_blocker(format!(
                     "a test can pass a {} only as null (jreach cannot build one through its constructors or setters yet)",
