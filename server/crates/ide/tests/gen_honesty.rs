@@ -417,3 +417,61 @@ fn grids_of_objects_beyond_what_synthesis_builds() {
     let shared = src.replace("g[1].length == 2 && g[1][0] != null && g[1][0].x == 4", "g[0] == g[1] && g[0] != null");
     assert_not_unreachable(&shared, 8);
 }
+
+#[test]
+fn objects_only_reflection_makes() {
+    // No constructor, factory or builder a test may call: the receiver is made by reflection,
+    // and the test says so.
+    let dice = "public class T {\n  public static final class Dice {\n    private final java.util.Random rng;\n    private int rolls;\n    private Dice(java.util.Random rng) { this.rng = rng; }\n    public static int roll(long seed) { return new Dice(new java.util.Random(seed)).next(); }\n    int next() {\n      if (rolls > 2) {\n        return 0;\n      }\n      if (rng != null) {\n        rolls++;\n        return rng.nextInt(6);\n      }\n      return -1;\n    }\n  }\n}\n";
+    match answer(dice, 9) {
+        GenResult::Test(req) => {
+            let fields = req.receiver_fields.as_ref().expect("a receiver made by reflection");
+            assert!(fields.iter().any(|(f, v)| f == "rolls" && *v == jreach_synth::JavaValue::Int(3)), "{fields:?}");
+            let text = jreach_synth::render_class(&req);
+            assert!(text.contains("made by reflection"), "{text}");
+            assert!(text.contains("setFieldByReflection(obj, \"rolls\", 3);"), "{text}");
+            assert!(text.contains("private static <T> T allocateByReflection(Class<T> type)"), "{text}");
+        }
+        other => panic!("{other:?}"),
+    }
+    // A field of a type jreach cannot see stays null in the object it makes: the line needing
+    // it set gets no test, and is not called dead.
+    match answer(dice, 12) {
+        GenResult::Unknown(_) => {}
+        other => panic!("{other:?}"),
+    }
+    // A field of a class a test makes with its constructor, inside an object made by
+    // reflection: not written, and not called dead either.
+    let holder = "public class T {\n  public static class Box {\n    public final int v;\n    public Box(int v) { this.v = v; }\n  }\n  public static final class Holder {\n    private Box box;\n    private Holder() { }\n  }\n  public static int f(Holder h) {\n    if (h != null && h.box != null && h.box.v == 3) {\n      return 1;\n    }\n    return 0;\n  }\n}\n";
+    assert_not_unreachable(holder, 12);
+    // A `final` field with a constant initializer may be inlined by javac where it is read:
+    // setting it by reflection would not change what runs, so no reflection, and no test.
+    let constant = "public class T {\n  public static final class Limit {\n    private final int max = 5;\n    private int used;\n    private Limit() { }\n    int left() {\n      if (used > max) {\n        return 0;\n      }\n      return max - used;\n    }\n  }\n}\n";
+    match answer(constant, 8) {
+        GenResult::Unknown(why) => assert!(why.contains("no accessible constructor"), "{why}"),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn reflection_only_without_a_public_route() {
+    // A public factory makes the object: the test uses it, never reflection.
+    let src = "public class T {\n  public static final class Id {\n    private final int n;\n    private Id(int n) { this.n = n; }\n    public static Id of(int n) { return new Id(n); }\n    public int get() { return n; }\n  }\n  public static int f(Id id) {\n    if (id != null && id.get() == 7) {\n      return 1;\n    }\n    return 0;\n  }\n}\n";
+    match answer(src, 10) {
+        GenResult::Test(req) => {
+            let text = jreach_synth::render_class(&req);
+            assert!(text.contains("T.Id.of(7)"), "{text}");
+            assert!(!text.contains("Reflection"), "{text}");
+        }
+        other => panic!("{other:?}"),
+    }
+    // A public constructor whose argument jreach cannot write: a route exists, so no
+    // reflection; the line gets no test and is not called dead.
+    let src = src
+        .replace("private Id(int n) { this.n = n; }", "public Id(java.util.Random r) { this.n = r.nextInt(); }")
+        .replace("    public static Id of(int n) { return new Id(n); }\n", "");
+    match answer(&src, 9) {
+        GenResult::Unknown(_) => {}
+        other => panic!("{other:?}"),
+    }
+}

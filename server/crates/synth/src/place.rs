@@ -532,6 +532,25 @@ mod tests {
     }
 
     #[test]
+    fn reflection_helpers_are_added_once() {
+        let root = tempfile::tempdir().unwrap();
+        let reflected = TestRequest { receiver_fields: Some(vec![("balance".into(), JavaValue::Int(5))]), ..req() };
+        write(&place(root.path(), &reflected).unwrap()).unwrap();
+        let second = place(root.path(), &reflected).unwrap();
+        write(&second).unwrap();
+        let text = fs::read_to_string(&second.path).unwrap();
+        assert_eq!(text.matches("private static <T> T allocateByReflection(").count(), 1, "{text}");
+        assert_eq!(text.matches("private static void setFieldByReflection(").count(), 1, "{text}");
+        assert_eq!(text.matches("setFieldByReflection(obj, \"balance\", 5);").count(), 2, "{text}");
+        // A test without reflection added to a file that has none brings no helpers.
+        let plain = tempfile::tempdir().unwrap();
+        write(&place(plain.path(), &req()).unwrap()).unwrap();
+        let again = place(plain.path(), &req()).unwrap();
+        write(&again).unwrap();
+        assert!(!fs::read_to_string(&again.path).unwrap().contains("Reflection"));
+    }
+
+    #[test]
     fn existing_junit4_file_is_followed_in_its_style() {
         let existing = "package com.acme;\r\n\r\nimport org.junit.Test;\r\nimport static org.junit.Assert.*;\r\n\r\npublic class BankTest {\r\n\t@Test\r\n\tpublic void withdraw_reachesLine21() {\r\n\t}\r\n}\r\n";
         let p = place_in("BankTest.java".into(), Some(existing.into()), &req()).unwrap();

@@ -1167,6 +1167,43 @@ mod tests {
     }
 
     #[test]
+    fn objects_made_by_reflection() {
+        let scanner = |id, pos| JavaValue::Object {
+            class: "Tokens.Scanner".into(),
+            id,
+            fields: vec![("text".into(), Str("ab".into())), ("pos".into(), Int(pos)), ("strict".into(), Bool(false))],
+            by_reflection: true,
+        };
+        let req = TestRequest {
+            classes: vec!["Tokens".into()],
+            method: "merge".into(),
+            is_static: true,
+            params: vec![("a".into(), "Scanner".into()), ("b".into(), "Scanner".into())],
+            args: vec![scanner(1, 3), scanner(1, 3)],
+            return_ty: "int".into(),
+            outcome: Outcome::Returns(Some(Int(2))),
+            ..base()
+        };
+        check_method(
+            &req,
+            expect![[r#"
+                @Test
+                void merge_reachesLine12() {
+                    // Reaches line 12: return -x;
+                    // Path: x < 0
+                    // Tokens.Scanner has no constructor, factory or builder a test may call: made by reflection,
+                    // its fields set directly (a state its own code may never produce).
+                    Tokens.Scanner a = allocateByReflection(Tokens.Scanner.class);
+                    setFieldByReflection(a, "text", "ab");
+                    setFieldByReflection(a, "pos", 3);
+                    assertEquals(2, Tokens.merge(a, a));
+                }
+            "#]],
+        );
+        assert!(render_class(&req).contains("private static void setFieldByReflection("));
+    }
+
+    #[test]
     fn junit4_class() {
         let req = TestRequest {
             method: "half".into(),

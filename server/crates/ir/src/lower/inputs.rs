@@ -421,24 +421,45 @@ fn test_ctor(classes: &Classes, methods: &[MethodInfo], c: u16) -> Option<Option
 /// allocate ([`Classes::reflectable`]) with no public route at all: no constructor, static
 /// factory or builder a test may call, whatever their parameters, and no fields a test sets
 /// after `new C()`. A class with such a route it cannot use stays without objects.
-pub(super) fn reflection_only(file: &SourceFile, classes: &Classes, methods: &[MethodInfo], c: u16) -> bool {
+/// `own` are the methods declared in `c`.
+fn reflection_only_among(
+    file: &SourceFile,
+    classes: &Classes,
+    methods: &[MethodInfo],
+    own: &[&MethodInfo],
+    c: u16,
+) -> bool {
     let d = &classes.descs[c as usize];
     if !classes.reflectable.get(c as usize).copied().unwrap_or(false) || d.buildable || !d.stub.is_empty() {
         return false;
     }
-    let of_class = |m: &&MethodInfo| m.classes.join(".") == d.name;
-    let ctors: Vec<&MethodInfo> = methods.iter().filter(of_class).filter(|m| m.is_constructor).collect();
+    let ctors: Vec<&&MethodInfo> = own.iter().filter(|m| m.is_constructor).collect();
     let callable_ctor = ctors.is_empty() || ctors.iter().any(|m| classes.test_may_call(c, m));
-    let factory = methods.iter().filter(of_class).any(|m| {
+    let factory = own.iter().any(|m| {
         m.is_static && !m.is_constructor && classes.test_may_call(c, m) && classes.ty_of(&m.return_ty) == Ty::Obj(c)
     });
     !callable_ctor && !factory && builder_route(file, classes, methods, c).is_none()
 }
 
+/// [`reflection_only_among`] the file's `methods`.
+pub(super) fn reflection_only(file: &SourceFile, classes: &Classes, methods: &[MethodInfo], c: u16) -> bool {
+    let name = &classes.descs[c as usize].name;
+    let own: Vec<&MethodInfo> = methods.iter().filter(|m| m.classes.join(".") == *name).collect();
+    reflection_only_among(file, classes, methods, &own, c)
+}
+
 /// Marks the classes whose objects a test makes only by reflection ([`reflection_only`]).
 pub(super) fn mark_reflective(file: &SourceFile, methods: &[MethodInfo], classes: &mut Classes) {
+    let mut by_class: std::collections::HashMap<String, Vec<&MethodInfo>> = std::collections::HashMap::new();
+    for m in methods {
+        by_class.entry(m.classes.join(".")).or_default().push(m);
+    }
     for c in 0..classes.descs.len() {
-        let reflective = reflection_only(file, classes, methods, c as u16);
+        if !classes.reflectable.get(c).copied().unwrap_or(false) {
+            continue;
+        }
+        let own = by_class.get(&classes.descs[c].name).map(Vec::as_slice).unwrap_or_default();
+        let reflective = reflection_only_among(file, classes, methods, own, c as u16);
         classes.descs[c].reflective = reflective;
     }
 }
