@@ -3020,7 +3020,10 @@ impl<'t> Lowerer<'t> {
         }
         for (name, ty, _) in &decls {
             let var = self.b.new_var(&format!("this.{name}"), *ty);
-            let input = reflected.as_ref().and_then(|r| r.iter().find(|(n, _)| n == name)).map(|(_, v)| *v);
+            let input = reflected
+                .as_ref()
+                .and_then(|r| r.iter().find(|(n, v)| n == name && self.ty(*v) == *ty))
+                .map(|(_, v)| *v);
             let v = if let Some(input) = input {
                 input
             } else if exact {
