@@ -1,7 +1,7 @@
 // The `jreach.*` settings as VS Code stores them, and as the server reads them.
 //
 // VS Code nests `jreach.diagnostics.enabled` as `{diagnostics: {enabled: true}}`; the server wants
-// a flat object (`{"unroll": 64, "timeout": 10, "junit": "auto", "testRoot": "", "diagnostics":
+// a flat object (`{"unroll": 1024, "timeout": 10, "junit": "auto", "testRoot": "", "diagnostics":
 // true}`), sent in `initializationOptions`, in `workspace/didChangeConfiguration` under a `jreach`
 // section, and as the answer to `workspace/configuration` for the section `jreach`.
 
@@ -24,7 +24,7 @@ export function serverSettings(scope?: vscode.ConfigurationScope): ServerSetting
   const c = vscode.workspace.getConfiguration(SECTION, scope);
   const junit = String(c.get('junit', 'auto'));
   return {
-    unroll: c.get<number>('unroll', 64),
+    unroll: c.get<number>('unroll', 1024),
     timeout: c.get<number>('timeout', 10),
     junit: junit === '4' || junit === '5' ? junit : 'auto',
     testRoot: c.get<string>('testRoot', '').trim(),

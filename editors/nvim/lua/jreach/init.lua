@@ -4,7 +4,7 @@
 --
 --   require("jreach").setup({
 --     cmd = { "jreach", "lsp" },
---     settings = { timeout = 10, unroll = 64, junit = "auto", testRoot = nil, diagnostics = true },
+--     settings = { timeout = 10, unroll = 1024, junit = "auto", testRoot = nil, diagnostics = true },
 --   })
 --   vim.keymap.set("n", "<leader>jt", "<cmd>JReachGenerateTest<cr>", { desc = "jreach: generate test" })
 

@@ -468,7 +468,7 @@ impl<'f> Naive<'f> {
                 Op::Param(i) => Expr::Param(*i, vd.ty),
                 Op::Const(c) => Expr::Const(c.clone()),
                 Op::Phi(_) => Expr::Local(v),
-                Op::Nondet(_) => Expr::Fresh(v, vd.ty),
+                Op::Nondet(_) | Op::Math(..) => Expr::Fresh(v, vd.ty),
                 Op::Unary(op, a) => Expr::Unary(*op, vd.ty, Box::new(self.expr_of(*a, depth + 1)?)),
                 Op::Binary(op, a, b) => {
                     let ty = f.value(*a).ty;
@@ -682,7 +682,7 @@ fn join_complements(conjs: Vec<Conjunction>) -> Vec<Conjunction> {
 pub fn is_opaque(f: &Function, v: ValueId) -> bool {
     let vd = f.value(v);
     match &vd.op {
-        Op::Nondet(_) => true,
+        Op::Nondet(_) | Op::Math(..) => true,
         Op::Phi(ins) => ins.is_empty(),
         Op::Const(c) => matches!(c, Const::Str(_) | Const::Null),
         Op::Param(_) => false,

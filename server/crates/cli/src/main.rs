@@ -77,8 +77,8 @@ enum Command {
         /// Solver time limit per query, in seconds.
         #[arg(long, default_value_t = 10.0)]
         timeout: f64,
-        /// Most loop iterations unrolled for synthesis.
-        #[arg(long, default_value_t = 64)]
+        /// Most loop iterations unrolled for synthesis (beyond 64 only in small methods).
+        #[arg(long, default_value_t = jreach_ide::DEFAULT_UNROLL)]
         unroll: u32,
     },
     /// Report statements that can never run.

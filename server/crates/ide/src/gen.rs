@@ -32,7 +32,8 @@ pub enum Engine {
 /// Settings of one `gen`.
 #[derive(Clone, Debug)]
 pub struct GenOptions {
-    /// Largest loop unrolling tried for synthesis.
+    /// Largest loop unrolling tried for synthesis (beyond [`USUAL_UNROLL`] only for small
+    /// lowerings).
     pub unroll: u32,
     /// Time limit of each solver query.
     pub timeout: Duration,
@@ -53,7 +54,7 @@ pub struct GenOptions {
 impl Default for GenOptions {
     fn default() -> Self {
         GenOptions {
-            unroll: 64,
+            unroll: DEFAULT_UNROLL,
             timeout: Duration::from_secs(10),
             inline_depth: 8,
             junit: JUnit::V5,
@@ -86,6 +87,17 @@ pub enum GenError {
 }
 
 const MAX_STEPS: usize = 1_000_000;
+
+/// The default of [`GenOptions::unroll`]: enough for a loop of a thousand iterations in a small
+/// method (see [`USUAL_UNROLL`]).
+pub const DEFAULT_UNROLL: u32 = 1024;
+
+/// Synthesis unrolls loops beyond this many iterations only while the lowering stays under
+/// [`LONG_UNROLL_VALUES`] values and the search has used less than a quarter of its time limit.
+pub const USUAL_UNROLL: u32 = 64;
+
+/// The most IR values a lowering unrolled beyond [`USUAL_UNROLL`] may be expected to have.
+const LONG_UNROLL_VALUES: usize = 100_000;
 
 /// Finds inputs reaching the statement on 0-based `line` of `file`.
 pub fn gen(file: &SourceFile, line: usize, opts: &GenOptions) -> Result<GenResult, GenError> {
@@ -145,6 +157,13 @@ fn gen_inner(file: &SourceFile, line: usize, opts: &GenOptions) -> Result<GenRes
             Verdict::Sat(args) => match replay(file, &target, &f, &targets, &args, opts) {
                 Ok(req) => return Ok(GenResult::Test(Box::new(req))),
                 Err(why) => {
+                    // The model may have assumed what a Math function returns: search its
+                    // arguments on the interpreter.
+                    let searched = crate::math_search::search_math_inputs(&f, &targets, &args)
+                        .and_then(|found| replay(file, &target, &f, &targets, &found, opts).ok());
+                    if let Some(req) = searched {
+                        return Ok(GenResult::Test(Box::new(req)));
+                    }
                     replay_failure = Some(why);
                     break;
                 }
@@ -158,8 +177,16 @@ fn gen_inner(file: &SourceFile, line: usize, opts: &GenOptions) -> Result<GenRes
         // A larger bound cannot help once the lowering outgrew its size limit.
         let outgrown = last_blockers.iter().any(|b| b.contains("size limit"));
         let cut_by_unrolling = !outgrown && last_blockers.iter().any(|b| b.contains("unroll bound"));
-        if cut_by_unrolling && k < opts.unroll {
-            k = (k * 4).min(opts.unroll);
+        let mut next = (k * 4).min(opts.unroll);
+        if next > USUAL_UNROLL {
+            // Long loops only in small lowerings, and while time is left.
+            let expected = f.values.len().saturating_mul((next / k.max(1)) as usize);
+            if expected > LONG_UNROLL_VALUES || started.elapsed() >= opts.timeout / 4 {
+                next = USUAL_UNROLL.min(opts.unroll).max(k);
+            }
+        }
+        if cut_by_unrolling && next > k {
+            k = next;
             continue;
         }
         // Objects as their constructors leave them do not reach the target: let the test call
@@ -201,14 +228,21 @@ fn gen_inner(file: &SourceFile, line: usize, opts: &GenOptions) -> Result<GenRes
     } else {
         format!("no test found within the bounds ({}), and no proof that the line cannot run", last_blockers.join("; "))
     };
-    Ok(GenResult::Unknown(with_unroll_hint(why, opts)))
+    Ok(GenResult::Unknown(with_unroll_hint(why, opts, k)))
 }
 
-fn with_unroll_hint(why: String, opts: &GenOptions) -> String {
-    if why.contains("unroll bound") {
+/// `why` with a hint on the unroll bound when loops were cut off: a larger `--unroll` when the
+/// search reached it, else how far it went (`reached`) and why not further.
+fn with_unroll_hint(why: String, opts: &GenOptions, reached: u32) -> String {
+    if !why.contains("unroll bound") {
+        why
+    } else if reached >= opts.unroll {
         format!("{why}; try a larger --unroll (now {})", opts.unroll)
     } else {
-        why
+        format!(
+            "{why}; loops were unrolled {reached} times: more only for methods that stay small, within a quarter of \
+             the time limit"
+        )
     }
 }
 
@@ -482,6 +516,14 @@ fn replay(
         Some(what) if !matches!(outcome, Outcome::Undetermined(_)) => Outcome::Undetermined(what),
         _ => outcome,
     };
+    // A floating result that went through a Math function may differ in the last place on the
+    // JVM: not asserted.
+    let outcome = match (&outcome, returned_math_function(f, &run.blocks)) {
+        (Outcome::Returns(Some(JavaValue::Double(_) | JavaValue::Float(_))), Some(name)) => {
+            Outcome::Undetermined(format!("Math.{name}'s result, which the JVM may round differently"))
+        }
+        _ => outcome,
+    };
     let decisions_before = run.blocks[..first_target]
         .iter()
         .filter(|b| matches!(f.block(**b).term, Terminator::Branch { origin: Some(_), .. }))
@@ -521,6 +563,32 @@ fn unmodelled_after(f: &Function, blocks: &[BlockId]) -> Option<String> {
             _ => None,
         }
     })
+}
+
+/// The name of a `Math` function the value a run over `blocks` returns was computed with, if
+/// any (through φs, only along the edges the run took).
+fn returned_math_function(f: &Function, blocks: &[BlockId]) -> Option<&'static str> {
+    let last = *blocks.last()?;
+    let Terminator::Return(Some(v)) = f.block(last).term else { return None };
+    let mut seen = std::collections::HashSet::new();
+    let mut work = vec![v];
+    while let Some(v) = work.pop() {
+        if !seen.insert(v) {
+            continue;
+        }
+        let vd = f.value(v);
+        match &vd.op {
+            jreach_ir::Op::Math(op, _) => return Some(op.name()),
+            jreach_ir::Op::Phi(ins) => {
+                // The predecessor the run came from when it last entered the φ's block.
+                let at = blocks.iter().rposition(|b| *b == vd.block)?;
+                let pred = *blocks.get(at.checked_sub(1)?)?;
+                work.extend(ins.iter().filter(|(p, _)| *p == pred).map(|(_, x)| *x));
+            }
+            op => work.extend(op.operands()),
+        }
+    }
+    None
 }
 
 /// The conditions decided on the way, in Java syntax, repeated ones folded.

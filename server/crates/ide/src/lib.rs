@@ -7,6 +7,7 @@ mod cache;
 mod check;
 mod contain;
 mod gen;
+mod math_search;
 mod setup_values;
 
 pub use cache::{CacheStats, MethodCache, MethodKey};
@@ -14,5 +15,5 @@ pub use check::{
     check_file, check_method, CheckReport, Finding, MethodVerdict, Related, CONDITION_ALWAYS_FALSE,
     CONDITION_ALWAYS_TRUE, UNREACHABLE_CODE,
 };
-pub use gen::{gen, synthesis_options, Engine, GenError, GenOptions, GenResult};
+pub use gen::{gen, synthesis_options, Engine, GenError, GenOptions, GenResult, DEFAULT_UNROLL, USUAL_UNROLL};
 pub use jreach_synth as synth;

@@ -475,3 +475,22 @@ fn reflection_only_without_a_public_route() {
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn functions_the_solver_cannot_reason_about() {
+    // The solver takes `Math.sin(t)` as any double; the search on the interpreter finds a `t`.
+    let src = "public class W {\n  public static int f(double t) {\n    if (Math.sin(t) > 0.9) {\n      return 1;\n    }\n    return 0;\n  }\n}\n";
+    match answer(src, 4) {
+        GenResult::Test(req) => {
+            let jreach_synth::JavaValue::Double(t) = req.args[0] else { panic!("{req:?}") };
+            assert!(t.sin() > 0.9, "{t}");
+        }
+        other => panic!("{other:?}"),
+    }
+    // No sine is above 1, and jreach cannot prove it: no test, and no claim either way.
+    let src = src.replace("Math.sin(t) > 0.9", "Math.sin(t) > 1.5");
+    match answer(&src, 4) {
+        GenResult::Unknown(_) => {}
+        other => panic!("{other:?}"),
+    }
+}

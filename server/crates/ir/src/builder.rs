@@ -282,7 +282,9 @@ fn remove_trivial_phis(f: &mut Function) {
                 map(b, &mut repl);
             }
             Op::Phi(ins) => ins.iter_mut().for_each(|(_, v)| map(v, &mut repl)),
-            Op::Str(_, args) | Op::Arr(_, args) | Op::Obj(_, args) => args.iter_mut().for_each(|v| map(v, &mut repl)),
+            Op::Str(_, args) | Op::Arr(_, args) | Op::Obj(_, args) | Op::Math(_, args) => {
+                args.iter_mut().for_each(|v| map(v, &mut repl))
+            }
             Op::Param(_) | Op::Const(_) | Op::Nondet(_) => {}
         }
     }

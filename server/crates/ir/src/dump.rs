@@ -127,6 +127,10 @@ fn op_text(f: &Function, op: &Op) -> String {
             let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
             format!("{} {}", op.name(), args.join(", ")).trim_end().to_string()
         }
+        Op::Math(op, args) => {
+            let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+            format!("math.{} {}", op.name(), args.join(", "))
+        }
         Op::Phi(ins) => {
             let mut s = "phi".to_string();
             for (p, v) in ins {

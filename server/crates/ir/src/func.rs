@@ -450,6 +450,9 @@ pub enum Op {
     Arr(ArrOp, Vec<ValueId>),
     /// An object operation.
     Obj(ObjOp, Vec<ValueId>),
+    /// A function of `java.lang.Math` on `double`s that the solver cannot reason about
+    /// (`Math.sin(x)`): an unknown `double` for the solver, computed by the interpreter.
+    Math(MathFn, Vec<ValueId>),
 }
 
 impl Op {
@@ -461,8 +464,131 @@ impl Op {
             Op::Binary(_, a, b) => vec![*a, *b],
             Op::Select(c, a, b) => vec![*c, *a, *b],
             Op::Phi(ins) => ins.iter().map(|(_, v)| *v).collect(),
-            Op::Str(_, args) | Op::Arr(_, args) | Op::Obj(_, args) => args.clone(),
+            Op::Str(_, args) | Op::Arr(_, args) | Op::Obj(_, args) | Op::Math(_, args) => args.clone(),
         }
+    }
+}
+
+/// The transcendental functions of `java.lang.Math` (and `StrictMath`): `double`s in, a
+/// `double` out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MathFn {
+    Sin,
+    Cos,
+    Tan,
+    Asin,
+    Acos,
+    Atan,
+    Atan2,
+    Sinh,
+    Cosh,
+    Tanh,
+    Exp,
+    Expm1,
+    Log,
+    Log10,
+    Log1p,
+    Pow,
+    Cbrt,
+    Hypot,
+}
+
+impl MathFn {
+    /// The function `Math.<name>` taking `arity` arguments, if it is one of these.
+    pub fn of(name: &str, arity: usize) -> Option<MathFn> {
+        use MathFn::*;
+        let f = match name {
+            "sin" => Sin,
+            "cos" => Cos,
+            "tan" => Tan,
+            "asin" => Asin,
+            "acos" => Acos,
+            "atan" => Atan,
+            "atan2" => Atan2,
+            "sinh" => Sinh,
+            "cosh" => Cosh,
+            "tanh" => Tanh,
+            "exp" => Exp,
+            "expm1" => Expm1,
+            "log" => Log,
+            "log10" => Log10,
+            "log1p" => Log1p,
+            "pow" => Pow,
+            "cbrt" => Cbrt,
+            "hypot" => Hypot,
+            _ => return None,
+        };
+        (f.arity() == arity).then_some(f)
+    }
+
+    /// How many arguments it takes.
+    pub fn arity(self) -> usize {
+        match self {
+            MathFn::Atan2 | MathFn::Pow | MathFn::Hypot => 2,
+            _ => 1,
+        }
+    }
+
+    /// Its name in `java.lang.Math`.
+    pub fn name(self) -> &'static str {
+        use MathFn::*;
+        match self {
+            Sin => "sin",
+            Cos => "cos",
+            Tan => "tan",
+            Asin => "asin",
+            Acos => "acos",
+            Atan => "atan",
+            Atan2 => "atan2",
+            Sinh => "sinh",
+            Cosh => "cosh",
+            Tanh => "tanh",
+            Exp => "exp",
+            Expm1 => "expm1",
+            Log => "log",
+            Log10 => "log10",
+            Log1p => "log1p",
+            Pow => "pow",
+            Cbrt => "cbrt",
+            Hypot => "hypot",
+        }
+    }
+
+    /// Its value on `args` (the platform's library; Java's may differ in the last place).
+    pub fn eval(self, args: &[f64]) -> f64 {
+        use MathFn::*;
+        let x = args.first().copied().unwrap_or(f64::NAN);
+        let y = args.get(1).copied().unwrap_or(f64::NAN);
+        match self {
+            Sin => x.sin(),
+            Cos => x.cos(),
+            Tan => x.tan(),
+            Asin => x.asin(),
+            Acos => x.acos(),
+            Atan => x.atan(),
+            Atan2 => x.atan2(y),
+            Sinh => x.sinh(),
+            Cosh => x.cosh(),
+            Tanh => x.tanh(),
+            Exp => x.exp(),
+            Expm1 => x.exp_m1(),
+            Log => x.ln(),
+            Log10 => x.log10(),
+            Log1p => x.ln_1p(),
+            Pow => java_pow(x, y),
+            Cbrt => x.cbrt(),
+            Hypot => x.hypot(y),
+        }
+    }
+}
+
+/// `Math.pow` as Java defines it where it differs from C's `pow`: a NaN exponent gives NaN, and
+/// `pow(±1, ±∞)` is NaN.
+fn java_pow(x: f64, y: f64) -> f64 {
+    if y.is_nan() || (x.abs() == 1.0 && y.is_infinite()) {
+        f64::NAN
+    } else {
+        x.powf(y)
     }
 }
 

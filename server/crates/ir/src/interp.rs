@@ -334,6 +334,17 @@ impl Interp<'_> {
             },
             Op::Phi(_) => Err(format!("φ {v} after a non-φ instruction")),
             Op::Nondet(kind) => Ok(Value::Unknown(kind.to_string())),
+            Op::Math(op, args) => {
+                let mut xs = Vec::with_capacity(args.len());
+                for a in args {
+                    match self.get(*a)? {
+                        Value::Double(x) => xs.push(x),
+                        Value::Unknown(why) => return Ok(Value::Unknown(why)),
+                        other => return Err(format!("{v}: Math.{} of {other}", op.name())),
+                    }
+                }
+                Ok(Value::Double(op.eval(&xs)))
+            }
             Op::Str(op, args) => {
                 let vals = args.iter().map(|a| self.get(*a)).collect::<Result<Vec<_>, _>>()?;
                 crate::strings::eval(*op, &vals).map_err(|e| format!("{v}: {e}"))

@@ -2490,6 +2490,11 @@ impl<'t> Lowerer<'t> {
                     self.select(adjust, q1, q)
                 }
             }
+            ("Math" | "StrictMath", _, n) if MathFn::of(name, n).is_some() && (0..n).all(numeric) => {
+                let op = MathFn::of(name, n).expect("matched above");
+                let xs = args.iter().map(|a| self.convert(*a, Ty::Double)).collect();
+                self.emit(Op::Math(op, xs), Ty::Double, Some(e))
+            }
             ("Integer" | "Long", "compare", 2) if numeric(0) && numeric(1) => {
                 let t = if cls == "Long" { Ty::Long } else { Ty::Int };
                 let a = self.convert(args[0], t);

@@ -322,6 +322,12 @@ fn check_types(f: &Function, v: ValueId) -> Result<(), String> {
             None => Ok(()),
         },
         Op::Nondet(_) => Ok(()),
+        Op::Math(op, args) => {
+            if args.len() != op.arity() || args.iter().any(|a| t(a) != Ty::Double) || ty != Ty::Double {
+                return Err(format!("Math.{} takes {} doubles and gives a double", op.name(), op.arity()));
+            }
+            Ok(())
+        }
         Op::Obj(op, args) => {
             if args.len() != op.arity() {
                 return Err(format!("{} takes {} operands, not {}", op.name(), op.arity(), args.len()));

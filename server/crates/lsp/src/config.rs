@@ -37,7 +37,13 @@ pub struct Settings {
 
 impl Default for Settings {
     fn default() -> Self {
-        Settings { unroll: 64, timeout: 10.0, junit: JUnitSetting::Auto, test_root: None, diagnostics: true }
+        Settings {
+            unroll: jreach_ide::DEFAULT_UNROLL,
+            timeout: 10.0,
+            junit: JUnitSetting::Auto,
+            test_root: None,
+            diagnostics: true,
+        }
     }
 }
 

@@ -440,6 +440,9 @@ impl<'f> Encoder<'f> {
                 acc
             }
             Op::Nondet(_) => fresh(&format!("nondet!{}", v.0), vd.ty),
+            // The solver has no model of these functions: any double (`gen` then searches for
+            // arguments on the interpreter, see `ide::gen`).
+            Op::Math(..) => fresh(&format!("math!{}", v.0), vd.ty),
             Op::Obj(..) => unreachable!("objects are encoded above"),
         }
     }
