@@ -12,6 +12,9 @@ use jreach_ir::{BlockId, Function, Op, Ty, ValueId};
 /// The most runs one search makes.
 const MAX_RUNS: usize = 4096;
 
+/// The longest one search takes.
+const MAX_TIME: std::time::Duration = std::time::Duration::from_secs(1);
+
 /// Interpreter steps per run.
 const MAX_STEPS: usize = 200_000;
 
@@ -49,7 +52,8 @@ const DOUBLES: [f64; 26] = [
 const INTS: [i64; 16] = [0, 1, -1, 2, -2, 3, -3, 4, 5, 10, -10, 16, 100, -100, 1000, 1_000_000];
 
 /// Arguments reaching one of `targets` of `f` that differ from the model's `args` only in the
-/// plain inputs that `Math` functions read, if a search finds them.
+/// plain inputs that `Math` functions read, if a search of at most [`MAX_RUNS`] runs and
+/// [`MAX_TIME`] finds them.
 pub(crate) fn search_math_inputs(f: &Function, targets: &[BlockId], args: &[Value]) -> Option<Vec<Value>> {
     let inputs = math_inputs(f);
     if inputs.is_empty() {
@@ -57,7 +61,11 @@ pub(crate) fn search_math_inputs(f: &Function, targets: &[BlockId], args: &[Valu
     }
     let choices: Vec<Vec<Value>> = inputs.iter().map(|i| candidates(f.params[*i].ty, &args[*i])).collect();
     let mut counters = vec![0usize; inputs.len()];
+    let started = std::time::Instant::now();
     for _ in 0..MAX_RUNS {
+        if started.elapsed() > MAX_TIME {
+            return None;
+        }
         let mut tried = args.to_vec();
         for (k, i) in inputs.iter().enumerate() {
             tried[*i] = choices[k][counters[k]].clone();
