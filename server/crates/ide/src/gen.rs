@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use jreach_ir::interp::{self, End, Value};
 use jreach_ir::lower::{lower_method, receiver_by_reflection, LowerOptions};
-use jreach_ir::{BlockId, Function, LowerMode, Terminator, Ty};
+use jreach_ir::{BlockId, Function, LowerMode, Terminator, Ty, ValueId};
 use jreach_smt::{solve_reach, SolveOptions, Verdict};
 use jreach_syntax::{find_target, MethodInfo, SourceFile, Target, TargetError};
 use jreach_synth::{ImportedSource, JUnit, JavaValue, Outcome, TestRequest};
@@ -580,10 +580,15 @@ fn returned_math_function(f: &Function, blocks: &[BlockId]) -> Option<&'static s
         match &vd.op {
             jreach_ir::Op::Math(op, _) => return Some(op.name()),
             jreach_ir::Op::Phi(ins) => {
-                // The predecessor the run came from when it last entered the φ's block.
-                let at = blocks.iter().rposition(|b| *b == vd.block)?;
-                let pred = *blocks.get(at.checked_sub(1)?)?;
-                work.extend(ins.iter().filter(|(p, _)| *p == pred).map(|(_, x)| *x));
+                // The predecessor the run came from into the φ's block (all of them if unclear).
+                let at = blocks.iter().position(|b| *b == vd.block);
+                let pred = at.and_then(|at| at.checked_sub(1)).map(|p| blocks[p]);
+                let taken: Vec<ValueId> = ins.iter().filter(|(p, _)| Some(*p) == pred).map(|(_, x)| *x).collect();
+                if taken.is_empty() {
+                    work.extend(ins.iter().map(|(_, x)| *x));
+                } else {
+                    work.extend(taken);
+                }
             }
             op => work.extend(op.operands()),
         }
