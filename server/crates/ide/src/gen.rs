@@ -8,7 +8,7 @@
 use std::time::{Duration, Instant};
 
 use jreach_ir::interp::{self, End, Value};
-use jreach_ir::lower::{lower_method, receiver_by_reflection, LowerOptions};
+use jreach_ir::lower::{lower_method, receiver_by_reflection, sees_type, LowerOptions};
 use jreach_ir::{BlockId, Function, LowerMode, Terminator, Ty, ValueId};
 use jreach_smt::{solve_reach, SolveOptions, Verdict};
 use jreach_syntax::{find_target, MethodInfo, SourceFile, Target, TargetError};
@@ -303,16 +303,46 @@ fn with_package_sources(
             text.push('\n');
         }
     };
-    for s in sources {
+    // A source declaring a type of the same simple name as one of `file` is left out: jreach
+    // resolves types by name, and in `file` the name means its own type (a member type shadows
+    // the package's).
+    let own = declared_types(file);
+    let clashes = |s: &str| declared_type_names(s).iter().any(|n| own.contains(*n));
+    for s in sources.iter().filter(|s| !clashes(s)) {
         append(&mut text, s);
     }
     let foreign_from = (!imported.is_empty()).then_some(text.len());
-    for s in imported {
+    for s in imported.iter().filter(|s| !clashes(&s.text)) {
         append(&mut text, &s.text);
     }
     let combined = SourceFile::parse(&text);
     let same = MethodInfo::all(&combined).iter().any(|c| c.range == m.range && c.name == m.name && !c.has_error);
     same.then_some((combined, foreign_from))
+}
+
+/// The simple names of the types `file` declares, nested ones included.
+fn declared_types(file: &SourceFile) -> std::collections::HashSet<String> {
+    let mut names = std::collections::HashSet::new();
+    let mut stack = vec![file.tree.root_node()];
+    while let Some(n) = stack.pop() {
+        if matches!(n.kind(), "class_declaration" | "interface_declaration" | "enum_declaration" | "record_declaration")
+        {
+            if let Some(name) = n.child_by_field_name("name") {
+                names.insert(file.text[name.byte_range()].to_string());
+            }
+        }
+        let mut c = n.walk();
+        stack.extend(n.named_children(&mut c));
+    }
+    names
+}
+
+/// The simple names of the types `text` declares (`class X`, `interface X`, `enum X`,
+/// `record X`), by a scan of its words (a word in a comment may add a name).
+fn declared_type_names(text: &str) -> std::collections::HashSet<&str> {
+    let words: Vec<&str> =
+        text.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$')).filter(|w| !w.is_empty()).collect();
+    words.windows(2).filter(|w| matches!(w[0], "class" | "interface" | "enum" | "record")).map(|w| w[1]).collect()
 }
 
 /// The lowering `gen` makes of `m` for synthesis at unroll bound `unroll` (the receiver created
@@ -389,7 +419,8 @@ fn unsupported_signature(file: &SourceFile, m: &MethodInfo) -> Option<String> {
 
 /// The constructor a test creates the receiver of instance method `m` with: `Ok(None)` for the
 /// no-argument one (declared or implicit), else the accessible constructor with the fewest
-/// parameters, all of types jreach can write.
+/// parameters, all of types jreach can write as literals, else all of types jreach models (the
+/// test creates those arguments like parameters: `new Service(new Config(3), x -> 1)`).
 fn receiver_constructor(file: &SourceFile, m: &MethodInfo) -> Result<Option<MethodInfo>, ()> {
     let ctors: Vec<MethodInfo> = MethodInfo::all(file)
         .into_iter()
@@ -404,12 +435,14 @@ fn receiver_constructor(file: &SourceFile, m: &MethodInfo) -> Result<Option<Meth
             Ty::Bool | Ty::Byte | Ty::Short | Ty::Char | Ty::Int | Ty::Long | Ty::Float | Ty::Double | Ty::Str
         ) || matches!(Ty::of_java(ty), Ty::Arr(a) if a.leaf != jreach_ir::Leaf::Ref)
     };
-    ctors
-        .into_iter()
-        .filter(|c| !c.is_private && c.params.iter().all(|p| writable(&p.ty)))
-        .min_by_key(|c| c.params.len())
-        .map(Some)
-        .ok_or(())
+    let fewest = |ok: &dyn Fn(&str) -> bool| {
+        ctors
+            .iter()
+            .filter(|c| !c.is_private && c.params.iter().all(|p| ok(&p.ty)))
+            .min_by_key(|c| c.params.len())
+            .cloned()
+    };
+    fewest(&writable).or_else(|| fewest(&|ty: &str| writable(ty) || sees_type(file, ty))).map(Some).ok_or(())
 }
 
 fn is_static_nested(file: &SourceFile, m: &MethodInfo) -> bool {
@@ -450,37 +483,33 @@ fn replay(
         if setup_inputs.contains(&i) {
             continue;
         }
-        if let Some(m) = setup.map_params.iter().find(|m| m.param == i) {
-            java_args.push(map_value(m, f, args)?);
-            continue;
-        }
-        if let Some(l) = setup.list_params.iter().find(|l| l.param == i) {
-            java_args.push(list_value(l, f, args)?);
-            continue;
-        }
-        if let Some(a) = setup.array_params.iter().find(|a| a.param == i) {
-            java_args.push(array_value(a, f, args)?);
-            continue;
-        }
-        if let Some(l) = setup.lambda_params.iter().find(|l| l.param == i) {
-            java_args.push(lambda_value(l, f, args)?);
-            continue;
-        }
-        if let Some(l) = setup.stub_params.iter().find(|l| l.param == i) {
-            java_args.push(stub_value(l, f, args)?);
-            continue;
-        }
-        if let Some(b) = setup.built_params.iter().find(|b| b.param == i) {
-            java_args.push(built_value(b, f, args)?);
-            continue;
-        }
-        let Some(j) = java_value(a, p.ty, f) else {
-            return Err(format!("jreach cannot write the input `{}` ({a}) into a test", p.name));
-        };
-        if p.name.starts_with("new.") {
-            receiver_args.push((p.java_ty.clone(), j));
+        let value = if let Some(m) = setup.map_params.iter().find(|m| m.param == i) {
+            map_value(m, f, args)?
+        } else if let Some(l) = setup.list_params.iter().find(|l| l.param == i) {
+            list_value(l, f, args)?
+        } else if let Some(a) = setup.array_params.iter().find(|a| a.param == i) {
+            array_value(a, f, args)?
+        } else if let Some(l) = setup.lambda_params.iter().find(|l| l.param == i) {
+            lambda_value(l, f, args)?
+        } else if let Some(l) = setup.stub_params.iter().find(|l| l.param == i) {
+            stub_value(l, f, args)?
+        } else if let Some(b) = setup.built_params.iter().find(|b| b.param == i) {
+            built_value(b, f, args)?
         } else {
-            java_args.push(j);
+            java_value(a, p.ty, f)
+                .ok_or_else(|| format!("jreach cannot write the input `{}` ({a}) into a test", p.name))?
+        };
+        if p.name.starts_with(RECEIVER_CTOR_PREFIX) {
+            // Written inside `new C(...)`: one expression, without locals.
+            if !writable_inline(&value) {
+                return Err(format!(
+                    "the receiver's constructor argument `{}` would need statements of its own",
+                    p.name.trim_start_matches(RECEIVER_CTOR_PREFIX)
+                ));
+            }
+            receiver_args.push((p.java_ty.clone(), value));
+        } else {
+            java_args.push(value);
         }
     }
     let run = interp::run(f, args, MAX_STEPS);
@@ -551,6 +580,27 @@ fn replay(
         imports: opts.imported_sources.iter().map(|s| s.qualified.clone()).collect(),
         statics: static_assignments(f, args)?,
     })
+}
+
+/// The prefix of the inputs that are the receiver constructor's arguments
+/// (`jreach_ir::lower::receiver_param_name`).
+const RECEIVER_CTOR_PREFIX: &str = "new.";
+
+/// Whether `v` can be written as one expression (an argument of the receiver's constructor): no
+/// locals it refers to, no statements that set it up.
+fn writable_inline(v: &JavaValue) -> bool {
+    match v {
+        JavaValue::SameAs(_) | JavaValue::SameItem(_) | JavaValue::ObjectRef(_) => false,
+        JavaValue::Object { fields, by_reflection, .. } => !by_reflection && fields.iter().all(|(_, x)| x.is_default()),
+        JavaValue::Constructed { args, calls, builder, .. } => {
+            (builder.is_some() || calls.is_empty())
+                && args.iter().chain(calls.iter().flat_map(|(_, a)| a)).all(|(_, x)| writable_inline(x))
+        }
+        JavaValue::Array { items, .. } | JavaValue::List { items, .. } => items.iter().all(writable_inline),
+        JavaValue::Optional { item, .. } => item.as_deref().is_none_or(writable_inline),
+        JavaValue::Map { entries, .. } => entries.iter().all(|(k, x)| writable_inline(k) && writable_inline(x)),
+        _ => true,
+    }
 }
 
 /// The first value among `blocks` (a run's blocks) that stands for code jreach does not model:

@@ -494,3 +494,23 @@ fn functions_the_solver_cannot_reason_about() {
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn receivers_whose_constructor_takes_collaborators() {
+    // The receiver's constructor takes an object of the file, a lambda and a list: the test
+    // creates them inside `new Cart(...)`.
+    let src = "import java.util.List;\npublic class Shop {\n  public interface Pricing { int price(int qty); }\n  public static class Config {\n    private final int limit;\n    public Config(int limit) { this.limit = limit; }\n    public int limit() { return limit; }\n  }\n  public static class Cart {\n    private final Config config;\n    private final Pricing pricing;\n    private final List<String> banned;\n    public Cart(Config config, Pricing pricing, List<String> banned) { this.config = config; this.pricing = pricing; this.banned = banned; }\n    public int total(String item, int qty) {\n      if (banned.contains(item) || qty > config.limit()) {\n        return -1;\n      }\n      if (pricing.price(qty) > 100) {\n        return 1;\n      }\n      return 0;\n    }\n  }\n}\n";
+    match answer(src, 19) {
+        GenResult::Test(req) => {
+            let text = jreach_synth::render_class(&req);
+            assert!(text.contains("new Shop.Cart(new Shop.Config("), "{text}");
+            assert!(text.contains("x -> "), "{text}");
+            assert!(text.contains("import java.util.List;"), "{text}");
+        }
+        other => panic!("{other:?}"),
+    }
+    // Three answers from the lambda: beyond what a test passes, and not called dead.
+    let src = src
+        .replace("pricing.price(qty) > 100", "pricing.price(1) == 1 && pricing.price(2) == 2 && pricing.price(3) == 3");
+    assert_not_unreachable(&src, 19);
+}

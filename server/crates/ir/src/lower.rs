@@ -92,6 +92,13 @@ pub fn receiver_by_reflection(file: &SourceFile, m: &MethodInfo) -> bool {
     classes.by_name.get(&m.class_name()).is_some_and(|c| inputs::reflection_only(file, &classes, &methods, *c))
 }
 
+/// Whether jreach models values of the Java type `java_ty` as written in `file` (primitives,
+/// strings, the file's classes, the JDK types it models, arrays of those): a test can then be
+/// given one to create.
+pub fn sees_type(file: &SourceFile, java_ty: &str) -> bool {
+    Classes::of(file, None).ty_of(java_ty) != Ty::Ref
+}
+
 /// Lowers `method` of `file`.
 pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions) -> Function {
     let mut classes = Classes::of(file, opts.foreign_from);
@@ -148,7 +155,7 @@ pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions)
             receiver_returns = inputs::stub_return_inputs(&mut params, "this", &classes.descs[c as usize].stub);
         }
     }
-    let plan = inputs::plan_inputs(file, &methods, method, opts, &classes, &mut params, own_params);
+    let plan = inputs::plan_inputs(file, &methods, method, opts, &classes, &mut params, own_params, receiver_end);
     let statics = statics::plan_statics(file, &methods, method, synthesis, &classes, &mut params);
     let return_ty = classes.ty_of(&method.return_ty);
     let name = format!("{}.{}", method.class_name(), method.name);
@@ -198,15 +205,11 @@ pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions)
         // Synthesis draws string inputs from printable ASCII only.
         lw.b.add_proof_blocker("string inputs are limited to printable characters when looking for tests".into());
     }
-    let mut receiver_args = Vec::new();
     let mut inputs = Vec::new();
     for (i, p) in params.iter().enumerate() {
         let v = lw.b.push(entry, Op::Param(i as u32), p.ty, None);
         inputs.push(v);
         if i >= own_params {
-            if i < receiver_end {
-                receiver_args.push(v);
-            }
             continue;
         }
         let var = lw.b.new_var(&p.name, p.ty);
@@ -235,7 +238,9 @@ pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions)
         lw.b.setup_mut().receiver_returns = receiver_returns;
     }
     let at = method.node(file);
-    let receiver_calls = lw.create_inputs(plan, &params, &inputs, at);
+    let (receiver_calls, values) = lw.create_inputs(plan, &params, &inputs, at);
+    // The receiver's constructor takes the arguments as the test creates them.
+    let receiver_args = values[own_params..receiver_end].to_vec();
     if has_this && lw.cur.is_some() {
         let reflected = (synthesis && opts.receiver_by_reflection)
             .then(|| receiver_fields.iter().map(|(i, name)| (name.clone(), inputs[*i])).collect());

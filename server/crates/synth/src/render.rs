@@ -198,28 +198,9 @@ pub(crate) fn method_parts(req: &TestRequest, junit: JUnit) -> Parts {
     };
 
     parts.lines.extend(comment_lines(req));
-    for v in &req.args {
-        match v {
-            JavaValue::List { items, mutable, .. } => {
-                parts.imports.insert("java.util.List".to_string());
-                if items.contains(&JavaValue::Null) {
-                    parts.imports.insert("java.util.Arrays".to_string());
-                }
-                if *mutable {
-                    parts.imports.insert("java.util.ArrayList".to_string());
-                }
-            }
-            JavaValue::Optional { .. } => {
-                parts.imports.insert("java.util.Optional".to_string());
-            }
-            JavaValue::Map { mutable, .. } => {
-                parts.imports.insert("java.util.Map".to_string());
-                if *mutable {
-                    parts.imports.insert("java.util.HashMap".to_string());
-                }
-            }
-            _ => {}
-        }
+    let receiver_values = req.receiver_args.iter().map(|(_, v)| v);
+    for v in req.args.iter().chain(receiver_values) {
+        collection_imports(v, &mut parts.imports);
     }
 
     let class = req.classes.iter().map(|c| c.trim()).collect::<Vec<_>>().join(".");
@@ -319,6 +300,42 @@ pub(crate) fn method_parts(req: &TestRequest, junit: JUnit) -> Parts {
         }
     }
     parts
+}
+
+/// The `java.util` types that writing `v` names (`List.of`, `new HashMap<>(...)`), also inside
+/// constructor arguments and elements.
+fn collection_imports(v: &JavaValue, imports: &mut BTreeSet<String>) {
+    match v {
+        JavaValue::List { items, mutable, .. } => {
+            imports.insert("java.util.List".to_string());
+            if items.contains(&JavaValue::Null) {
+                imports.insert("java.util.Arrays".to_string());
+            }
+            if *mutable {
+                imports.insert("java.util.ArrayList".to_string());
+            }
+            items.iter().for_each(|i| collection_imports(i, imports));
+        }
+        JavaValue::Optional { item, .. } => {
+            imports.insert("java.util.Optional".to_string());
+            item.iter().for_each(|i| collection_imports(i, imports));
+        }
+        JavaValue::Map { mutable, entries, .. } => {
+            imports.insert("java.util.Map".to_string());
+            if *mutable {
+                imports.insert("java.util.HashMap".to_string());
+            }
+            entries.iter().for_each(|(k, x)| {
+                collection_imports(k, imports);
+                collection_imports(x, imports);
+            });
+        }
+        JavaValue::Constructed { args, calls, .. } => {
+            args.iter().chain(calls.iter().flat_map(|(_, a)| a)).for_each(|(_, x)| collection_imports(x, imports));
+        }
+        JavaValue::Array { items, .. } => items.iter().for_each(|i| collection_imports(i, imports)),
+        _ => {}
+    }
 }
 
 /// `lines` (comments first) with the static fields assigned before the rest, which runs in a

@@ -32,7 +32,11 @@ pub(super) struct InputPlan {
 }
 
 /// Plans the created inputs of `method` (none outside synthesis).
-/// `methods` are the file's methods (`MethodInfo::all`).
+/// `methods` are the file's methods (`MethodInfo::all`). The parameters before `own_params` are
+/// the method's own; those from there to `created_end` the arguments of the receiver's
+/// constructor, which a test writes inside `new C(...)`: created too, but never an earlier
+/// parameter's object or collection, nor set up with calls.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn plan_inputs(
     file: &SourceFile,
     methods: &[MethodInfo],
@@ -41,6 +45,7 @@ pub(super) fn plan_inputs(
     classes: &Classes,
     params: &mut Vec<ParamInfo>,
     own_params: usize,
+    created_end: usize,
 ) -> InputPlan {
     let synthesis = matches!(opts.mode, LowerMode::Synthesis { .. });
     let mut calls_possible = false;
@@ -63,7 +68,7 @@ pub(super) fn plan_inputs(
     let mut map_params = Vec::new();
     let mut array_params = Vec::new();
     if synthesis {
-        for i in 0..own_params {
+        for i in 0..created_end {
             let Ty::Obj(c) = params[i].ty else { continue };
             let optional = classes.descs[c as usize].is_optional();
             if !classes.descs[c as usize].is_list() && !optional {
@@ -77,6 +82,7 @@ pub(super) fn plan_inputs(
             let earlier: Vec<usize> = list_params
                 .iter()
                 .filter(|l: &&ListParam| !l.optional && !optional && l.elem_java == elem_java)
+                .filter(|l| i < own_params && l.param < own_params)
                 .map(|l| l.param)
                 .collect();
             let same_as = same_input(params, i, &earlier);
@@ -92,7 +98,7 @@ pub(super) fn plan_inputs(
                 earlier,
             });
         }
-        for i in 0..own_params {
+        for i in 0..created_end {
             let Ty::Obj(c) = params[i].ty else { continue };
             if !classes.descs[c as usize].is_map() {
                 continue;
@@ -125,6 +131,7 @@ pub(super) fn plan_inputs(
             let earlier: Vec<usize> = map_params
                 .iter()
                 .filter(|m: &&MapParam| m.key_java == key_java && m.value_java == value_java)
+                .filter(|m| i < own_params && m.param < own_params)
                 .map(|m| m.param)
                 .collect();
             let same_as = same_input(params, i, &earlier);
@@ -141,7 +148,7 @@ pub(super) fn plan_inputs(
                 earlier,
             });
         }
-        for i in 0..own_params {
+        for i in 0..created_end {
             let Ty::Arr(ArrTy { leaf: Leaf::Obj(c), dims: 1 }) = params[i].ty else { continue };
             let Some(elem_java) = object_element(classes, methods, c) else { continue };
             let (present, length, elems) =
@@ -149,7 +156,7 @@ pub(super) fn plan_inputs(
             array_params.push(ArrayParam { param: i, present, length, elems, elem_java, rows: vec![] });
         }
         // Two-dimensional: rows of their own, each like a short one-dimensional array.
-        for i in 0..own_params {
+        for i in 0..created_end {
             let Ty::Arr(ArrTy { leaf: Leaf::Obj(c), dims: 2 }) = params[i].ty else { continue };
             let Some(elem_java) = object_element(classes, methods, c) else { continue };
             let (present, length, _) = sequence_inputs(params, i, ("array", "rows"), 0, Ty::Obj(c), &elem_java);
@@ -177,7 +184,7 @@ pub(super) fn plan_inputs(
                 a.elems.iter().chain(a.rows.iter().flat_map(|r| &r.elems)).copied().collect::<Vec<_>>()
             }))
             .collect();
-        for i in (0..own_params).chain(elements) {
+        for i in (0..created_end).chain(elements) {
             let Ty::Obj(c) = params[i].ty else { continue };
             let (ctor, builder) = match test_ctor(classes, methods, c) {
                 Some(ctor) => (ctor, None),
@@ -231,7 +238,7 @@ pub(super) fn plan_inputs(
                 build,
             ));
         }
-        for i in 0..own_params {
+        for i in 0..created_end {
             let Ty::Obj(c) = params[i].ty else { continue };
             let Some(l) = classes.descs[c as usize].lambda.clone() else { continue };
             let present = params.len();
@@ -268,7 +275,7 @@ pub(super) fn plan_inputs(
             };
             lambda_params.push(LambdaParam { param: i, class: c, present, returns, special });
         }
-        for i in 0..own_params {
+        for i in 0..created_end {
             let Ty::Obj(c) = params[i].ty else { continue };
             let stub = classes.descs[c as usize].stub.clone();
             // Abstract classes are created with a constructor (above); interfaces have none.
@@ -289,7 +296,7 @@ pub(super) fn plan_inputs(
         // object as an earlier element (list and map elements are always their own).
         for k in 0..built.len() {
             let param = built[k].0.param;
-            if param >= own_params {
+            if param >= created_end {
                 if let Some(a) = array_params.iter().find(|a| a.elems.contains(&param)) {
                     let j = a.elems.iter().position(|e| *e == param).unwrap_or(0);
                     built[k].0.aliases = a.elems[..j].to_vec();
@@ -298,6 +305,7 @@ pub(super) fn plan_inputs(
             }
             let aliases = (0..k)
                 .filter(|j| built[*j].0.class == built[k].0.class && built[*j].0.param < own_params)
+                .filter(|_| param < own_params)
                 .map(|j| built[j].0.param)
                 .collect();
             built[k].0.aliases = aliases;
@@ -753,14 +761,15 @@ impl<'t> Lowerer<'t> {
     }
 
     /// Creates the planned inputs at the method's entry and binds the parameters to them; returns
-    /// the optional calls on the receiver, made once it is constructed.
+    /// the optional calls on the receiver, made once it is constructed, and each parameter's
+    /// value (the created one where there is one, else the input).
     pub(super) fn create_inputs(
         &mut self,
         plan: InputPlan,
         params: &[ParamInfo],
         inputs: &[ValueId],
         at: Node<'t>,
-    ) -> Vec<PlannedCall> {
+    ) -> (Vec<PlannedCall>, Vec<ValueId>) {
         let InputPlan {
             built,
             lambda_params,
@@ -795,8 +804,8 @@ impl<'t> Lowerer<'t> {
             let v = self.build_param(bp.class, creation, inputs[bp.how], args, &calls, &earlier, at);
             built_objects.push(v);
             values[bp.param] = v;
-            if let (Some(_), Some(l)) = (self.cur, self.scopes[0].get(name).copied()) {
-                self.assign(l.var, v);
+            if self.cur.is_some() {
+                self.bind_input(name, v);
             }
         }
         self.b.setup_mut().built_params = built
@@ -812,7 +821,8 @@ impl<'t> Lowerer<'t> {
                 break;
             }
             let returns = vec![l.returns.map(|r| inputs[r])];
-            let obj = self.answering_object(l.class, l.param, inputs[l.present], returns, params);
+            let (obj, v) = self.answering_object(l.class, l.param, inputs[l.present], returns, params);
+            values[l.param] = v;
             if let Some((key, value)) = l.special {
                 self.lambda_special.push((obj, inputs[key], inputs[value]));
             }
@@ -823,7 +833,8 @@ impl<'t> Lowerer<'t> {
                 break;
             }
             let returns = l.returns.iter().map(|r| r.map(|r| inputs[r])).collect();
-            self.answering_object(l.class, l.param, inputs[l.present], returns, params);
+            let (_, v) = self.answering_object(l.class, l.param, inputs[l.present], returns, params);
+            values[l.param] = v;
         }
         self.b.setup_mut().stub_params = stub_params;
         for (index, l) in list_params.iter().enumerate() {
@@ -833,8 +844,8 @@ impl<'t> Lowerer<'t> {
             let ty = params[l.param].ty;
             if l.optional {
                 let v = self.optional_input(ty, inputs[l.present], inputs[l.size], values[l.elems[0]]);
-                let var = self.scopes[0][&params[l.param].name].var;
-                self.assign(var, v);
+                values[l.param] = v;
+                self.bind_input(&params[l.param].name, v);
                 continue;
             }
             let id = self.next_alloc;
@@ -858,8 +869,8 @@ impl<'t> Lowerer<'t> {
             }
             self.lists.push(ListModel { obj, size, elems, elem_ty, param: index });
             let v = self.same_as_earlier(v, l.same_as, &l.earlier, inputs, params);
-            let var = self.scopes[0][&params[l.param].name].var;
-            self.assign(var, v);
+            values[l.param] = v;
+            self.bind_input(&params[l.param].name, v);
         }
         self.b.setup_mut().list_params = list_params;
         for m in &map_params {
@@ -871,8 +882,8 @@ impl<'t> Lowerer<'t> {
             let vals: Vec<ValueId> = m.values.iter().map(|i| values[*i]).collect();
             let v = self.map_input(ty, inputs[m.present], inputs[m.size], keys, vals);
             let v = self.same_as_earlier(v, m.same_as, &m.earlier, inputs, params);
-            let var = self.scopes[0][&params[m.param].name].var;
-            self.assign(var, v);
+            values[m.param] = v;
+            self.bind_input(&params[m.param].name, v);
         }
         self.b.setup_mut().map_params = map_params;
         for a in &array_params {
@@ -891,16 +902,24 @@ impl<'t> Lowerer<'t> {
                 }
                 self.array_input(params[a.param].ty, inputs[a.present], inputs[a.length], &rows, at)
             };
-            let var = self.scopes[0][&params[a.param].name].var;
-            self.assign(var, v);
+            values[a.param] = v;
+            self.bind_input(&params[a.param].name, v);
         }
         self.b.setup_mut().array_params = array_params;
-        receiver_calls
+        (receiver_calls, values)
+    }
+
+    /// Binds the method's parameter `name` to its created value `v`; the receiver
+    /// constructor's arguments are no locals.
+    fn bind_input(&mut self, name: &str, v: ValueId) {
+        if let Some(l) = self.scopes[0].get(name).copied() {
+            self.assign(l.var, v);
+        }
     }
 
     /// A lambda or anonymous class of interface `class` for parameter `param`: null unless
     /// `present`, else an object whose methods answer `returns` (see `Lowerer::lambdas`).
-    /// Returns the object.
+    /// Returns the object and the parameter's value (the object or null).
     fn answering_object(
         &mut self,
         class: u16,
@@ -908,7 +927,7 @@ impl<'t> Lowerer<'t> {
         present: ValueId,
         returns: Vec<Option<ValueId>>,
         params: &[ParamInfo],
-    ) -> ValueId {
+    ) -> (ValueId, ValueId) {
         let id = self.next_alloc;
         self.next_alloc -= 1;
         let ty = Ty::Obj(class);
@@ -916,9 +935,8 @@ impl<'t> Lowerer<'t> {
         let null = self.emit(Op::Obj(ObjOp::Ref(0), vec![]), ty, None);
         let v = self.select(present, obj, null);
         self.lambdas.push((class, obj, returns));
-        let var = self.scopes[0][&params[param].name].var;
-        self.assign(var, v);
-        obj
+        self.bind_input(&params[param].name, v);
+        (obj, v)
     }
 
     /// The array a test passes for a parameter of type `ty`: null unless `present`, else a new
