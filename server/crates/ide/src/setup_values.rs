@@ -179,10 +179,13 @@ pub(crate) fn array_value(a: &jreach_ir::ArrayParam, f: &Function, args: &[Value
     let items = a.elems[..length]
         .iter()
         .map(|&i| match element_value(i, f, args)? {
-            // An earlier element's object.
+            // An earlier element's object, or a parameter's (which stays `SameAs`).
             JavaValue::SameAs(p) => match a.elems[..length].iter().position(|e| *e == p) {
                 Some(j) => Ok(JavaValue::SameItem(j)),
-                None => Err(format!("element `{}` is the object of an element beyond the array", f.params[i].name)),
+                None if a.elems.contains(&p) => {
+                    Err(format!("element `{}` is the object of an element beyond the array", f.params[i].name))
+                }
+                None => Ok(JavaValue::SameAs(p)),
             },
             v => Ok(v),
         })

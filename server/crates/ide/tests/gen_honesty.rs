@@ -173,11 +173,23 @@ fn arrays_of_objects_beyond_what_synthesis_builds() {
         }
         other => panic!("{other:?}"),
     }
-    // An element that is another parameter's object: beyond what synthesis builds.
+    // An element that is another parameter's object: the test assigns the parameter's local.
     let other = src
-        .replace("f(P[] ps)", "f(P p, P[] ps)")
-        .replace("ps[0] == ps[1] && ps[0] != null", "ps[1] == p && p != null");
-    assert_not_unreachable(&other, 8);
+        .replace("f(P[] ps)", "f(P[] ps, P p)")
+        .replace("ps[0] == ps[1] && ps[0] != null", "ps.length == 2 && ps[1] == p && p != null");
+    match answer(&other, 8) {
+        GenResult::Test(req) => {
+            let text = jreach_synth::render_class(&req);
+            let (declared, assigned) = (text.find("T.P p = ").expect(&text), text.find("] = p;").expect(&text));
+            assert!(declared < assigned, "{text}");
+        }
+        other => panic!("{other:?}"),
+    }
+    // An element that is an element of another array: beyond what synthesis builds.
+    let across = src
+        .replace("f(P[] ps)", "f(P[] ps, P[] qs)")
+        .replace("ps[0] == ps[1] && ps[0] != null", "qs.length == 1 && ps[1] == qs[0] && ps[1] != null");
+    assert_not_unreachable(&across, 8);
     // What synthesis does build: the array as `new T.P[] {...}` of constructed elements.
     let src = src.replace("ps[0] == ps[1] && ps[0] != null", "ps[1] != null && ps[1].x == 3");
     match answer(&src, 8) {

@@ -82,7 +82,8 @@ pub enum JavaValue {
         /// test writes one chain: `new Money.Builder().cents(5).build()`.
         builder: Option<(String, String)>,
     },
-    /// The same object as the argument at this index.
+    /// The same object as the argument at this index (also as an array's item: the test then
+    /// assigns it after creating the array, `ps[0] = p;`).
     SameAs(usize),
     /// Inside an array's items: the same object as the item at this index (the test assigns it
     /// after creating the array: `ps[1] = ps[0];`).

@@ -222,13 +222,21 @@ pub(crate) fn method_parts(req: &TestRequest, junit: JUnit) -> Parts {
             if let JavaValue::Constructed { calls, builder: None, .. } = v {
                 parts.lines.extend(call_lines(local, calls));
             }
-            if let JavaValue::Array { items, .. } = v {
-                // Elements that are an earlier element's object.
-                for (k, item) in items.iter().enumerate() {
-                    if let JavaValue::SameItem(j) = item {
-                        parts.lines.push(format!("{local}[{k}] = {local}[{j}];"));
+        }
+    }
+    // Elements that are an earlier element's object or a parameter's, once every local exists.
+    for (arg, v) in args.iter().zip(&req.args) {
+        let (Some(local), JavaValue::Array { items, .. }) = (&arg.local, v) else { continue };
+        for (k, item) in items.iter().enumerate() {
+            match item {
+                JavaValue::SameItem(j) => parts.lines.push(format!("{local}[{k}] = {local}[{j}];")),
+                JavaValue::SameAs(p) => {
+                    if let Some(other) = args.get(*p) {
+                        let name = other.local.clone().unwrap_or_else(|| other.literal.clone());
+                        parts.lines.push(format!("{local}[{k}] = {name};"));
                     }
                 }
+                _ => {}
             }
         }
     }
@@ -498,7 +506,9 @@ fn arguments(req: &TestRequest) -> Vec<Arg> {
     }
     let set_up = |v: &JavaValue| match v {
         JavaValue::Constructed { calls, builder: None, .. } => !calls.is_empty(),
-        JavaValue::Array { items, .. } => items.iter().any(|i| matches!(i, JavaValue::SameItem(_))),
+        JavaValue::Array { items, .. } => {
+            items.iter().any(|i| matches!(i, JavaValue::SameItem(_) | JavaValue::SameAs(_)))
+        }
         _ => false,
     };
     let use_locals =

@@ -298,8 +298,13 @@ pub(super) fn plan_inputs(
             let param = built[k].0.param;
             if param >= created_end {
                 if let Some(a) = array_params.iter().find(|a| a.elems.contains(&param)) {
+                    // The method's own parameters of the element's class (built first), then the
+                    // earlier elements: the order in which they are built.
                     let j = a.elems.iter().position(|e| *e == param).unwrap_or(0);
-                    built[k].0.aliases = a.elems[..j].to_vec();
+                    let own = (0..k)
+                        .filter(|j| built[*j].0.class == built[k].0.class && built[*j].0.param < own_params)
+                        .map(|j| built[j].0.param);
+                    built[k].0.aliases = own.chain(a.elems[..j].iter().copied()).collect();
                 }
                 continue;
             }
@@ -697,7 +702,7 @@ impl<'t> Lowerer<'t> {
             if let Some(a) = plan.array_params.iter().find(|a| a.param == i) {
                 self.b.add_proof_blocker(format!(
                     "a test passes a {}[] only with at most {OBJECT_ARRAY_CAPACITY} elements, each null, a new \
-                     object or an earlier element's object",
+                     object, an earlier element's object or a parameter's",
                     a.elem_java
                 ));
                 continue;
