@@ -24,7 +24,7 @@ pub(crate) fn setup_inputs(setup: &Setup) -> Vec<usize> {
                 .flat_map(|c| std::iter::once(c.flag).chain(c.args.iter().map(|(i, _)| *i))),
         )
         .chain(setup.lambda_params.iter().flat_map(|l| {
-            std::iter::once(l.present).chain(l.returns).chain(l.special.into_iter().flat_map(|(k, v)| [k, v]))
+            std::iter::once(l.present).chain(l.returns).chain(l.specials.iter().flat_map(|(k, v)| [*k, *v]))
         }))
         .chain(
             setup
@@ -235,14 +235,19 @@ pub(crate) fn lambda_value(l: &jreach_ir::LambdaParam, f: &Function, args: &[Val
         Some(i) => Some(Box::new((lambda.ret_java.clone(), plain_value(i, f, args)?))),
         None => None,
     };
-    // The special argument only when it gives another answer: otherwise one value says it all.
-    let special = match l.special {
-        Some((k, v)) if returns.as_ref().is_some_and(|r| r.1 != plain_value(v, f, args).unwrap_or(JavaValue::Null)) => {
-            let key_ty = f.params[k].java_ty.clone();
-            Some(Box::new(((key_ty, plain_value(k, f, args)?), plain_value(v, f, args)?)))
+    // The special arguments only when they give another answer (and only the first of equal
+    // ones, which wins): otherwise fewer values say it all.
+    let mut special = Vec::new();
+    if let Some(r) = &returns {
+        for (k, v) in &l.specials {
+            let (key, other) = (plain_value(*k, f, args)?, plain_value(*v, f, args)?);
+            if other != r.1
+                && !special.iter().any(|((_, earlier), _): &((String, JavaValue), JavaValue)| *earlier == key)
+            {
+                special.push(((f.params[*k].java_ty.clone(), key), other));
+            }
         }
-        _ => None,
-    };
+    }
     Ok(JavaValue::Lambda { interface: desc.name.clone(), arity: lambda.arity, returns, special })
 }
 

@@ -60,9 +60,18 @@ fn lambdas_answering_differently_per_call() {
         }
         other => panic!("{other:?}"),
     }
-    // Three answers, or answers that change between calls with one argument: beyond that.
+    // Three answers: two special arguments (`x -> x == 1 ? 1 : x == 2 ? 2 : 3`).
     let src = src.replace("g.at(2) == 2", "g.at(2) == 2 && g.at(3) == 3");
-    assert_not_unreachable(&src, 5);
+    match answer(&src, 5) {
+        GenResult::Test(req) => {
+            let text = jreach_synth::render_class(&req);
+            assert_eq!(text.matches("x == ").count(), 2, "{text}");
+        }
+        other => panic!("{other:?}"),
+    }
+    // Four answers, or answers that change between calls with one argument: beyond that.
+    let four = src.replace("g.at(3) == 3", "g.at(3) == 3 && g.at(4) == 4");
+    assert_not_unreachable(&four, 5);
     let src = src.replace("g.at(1) == 1 && g.at(2) == 2 && g.at(3) == 3", "g.at(1) != g.at(1)");
     assert_not_unreachable(&src, 5);
 }
@@ -521,8 +530,10 @@ fn receivers_whose_constructor_takes_collaborators() {
         }
         other => panic!("{other:?}"),
     }
-    // Three answers from the lambda: beyond what a test passes, and not called dead.
-    let src = src
-        .replace("pricing.price(qty) > 100", "pricing.price(1) == 1 && pricing.price(2) == 2 && pricing.price(3) == 3");
+    // Four answers from the lambda: beyond what a test passes, and not called dead.
+    let src = src.replace(
+        "pricing.price(qty) > 100",
+        "pricing.price(1) == 1 && pricing.price(2) == 2 && pricing.price(3) == 3 && pricing.price(4) == 4",
+    );
     assert_not_unreachable(&src, 19);
 }

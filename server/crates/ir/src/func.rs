@@ -892,10 +892,14 @@ pub struct LambdaParam {
     pub present: usize,
     /// The index of the parameter holding what the lambda returns (`None` for `void`).
     pub returns: Option<usize>,
-    /// For a lambda whose first parameter is integral: the indices of the parameters holding one
-    /// argument and what the lambda returns for it instead (`x -> x == 5 ? 10 : 3`).
-    pub special: Option<(usize, usize)>,
+    /// For a lambda whose first parameter is integral: up to [`LAMBDA_SPECIALS`] pairs of indices
+    /// of the parameters holding an argument and what the lambda returns for it instead, the
+    /// first matching pair winning (`x -> x == 5 ? 10 : x == 6 ? 11 : 3`).
+    pub specials: Vec<(usize, usize)>,
 }
+
+/// The most arguments a test's lambda answers differently from the rest.
+pub const LAMBDA_SPECIALS: usize = 2;
 
 /// A parameter of an interface with several abstract methods that a test passes as an
 /// anonymous class whose methods each return one value.

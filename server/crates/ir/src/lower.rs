@@ -3380,14 +3380,14 @@ impl<'t> Lowerer<'t> {
         let first = d_first_param.zip(args.first().copied()).map(|(t, a)| self.convert(a, t));
         let special = self.lambda_special.clone();
         Some(self.select_by_object(o, &mine, |x| x.0, &|lw, x| {
-            let answer = x.1.expect("one method, one return type");
-            match (special.iter().find(|(obj, _, _)| *obj == x.0), first) {
-                (Some((_, key, other)), Some(a)) => {
-                    let hit = lw.bin(BinOp::Eq, a, *key);
-                    lw.select(hit, *other, answer)
-                }
-                _ => answer,
+            let mut answer = x.1.expect("one method, one return type");
+            let Some(a) = first else { return answer };
+            // The first special argument that matches wins: built from the last.
+            for (_, key, other) in special.iter().filter(|(obj, _, _)| *obj == x.0).rev() {
+                let hit = lw.bin(BinOp::Eq, a, *key);
+                answer = lw.select(hit, *other, answer);
             }
+            answer
         }))
     }
 

@@ -117,9 +117,9 @@ pub enum JavaValue {
         interface: String,
         arity: usize,
         returns: Option<Box<(String, JavaValue)>>,
-        /// One first argument, as (Java type, value), and what the lambda returns for it instead
-        /// (`x -> x == 5 ? 10 : 3`).
-        special: Option<Box<((String, JavaValue), JavaValue)>>,
+        /// First arguments, as (Java type, value), each with what the lambda returns for it
+        /// instead, the first matching one winning (`x -> x == 5 ? 10 : x == 6 ? 11 : 3`).
+        special: Vec<((String, JavaValue), JavaValue)>,
     },
     /// An anonymous class implementing an interface (named as Java code names it) whose methods
     /// each return one value.

@@ -106,25 +106,24 @@ pub fn literal(v: &JavaValue) -> String {
             }
         }
         JavaValue::Lambda { arity, returns, special, .. } => {
-            let first = if special.is_some() { "x" } else { "ignored1" };
+            let first = if special.is_empty() { "ignored1" } else { "x" };
             let params = match arity {
                 0 => "()".to_string(),
-                1 if special.is_some() => "x".to_string(),
+                1 if !special.is_empty() => "x".to_string(),
                 1 => "ignored".to_string(),
                 n => format!("({first}, {})", (2..=*n).map(|i| format!("ignored{i}")).collect::<Vec<_>>().join(", ")),
             };
-            match (returns, special) {
-                (Some(r), Some(s)) => {
-                    let ((key_ty, key), other) = s.as_ref();
-                    format!(
-                        "{params} -> x == {} ? {} : {}",
-                        literal_as(key_ty, key),
-                        literal_as(&r.0, other),
-                        literal_as(&r.0, &r.1)
-                    )
+            match returns {
+                Some(r) => {
+                    let cases: String = special
+                        .iter()
+                        .map(|((key_ty, key), other)| {
+                            format!("x == {} ? {} : ", literal_as(key_ty, key), literal_as(&r.0, other))
+                        })
+                        .collect();
+                    format!("{params} -> {cases}{}", literal_as(&r.0, &r.1))
                 }
-                (Some(r), None) => format!("{params} -> {}", literal_as(&r.0, &r.1)),
-                (None, _) => format!("{params} -> {{ }}"),
+                None => format!("{params} -> {{ }}"),
             }
         }
         JavaValue::Stub { interface, methods } => anonymous_class(&format!("new {interface}()"), methods),

@@ -1067,7 +1067,7 @@ mod tests {
                     interface: "Bank.Rule".into(),
                     arity: 2,
                     returns: Some(Box::new(("boolean".into(), Bool(true)))),
-                    special: None,
+                    special: vec![],
                 },
                 List { elem_ty: "String".into(), items: vec![Str("x".into()), Null], mutable: true },
                 List { elem_ty: "Bank.Account".into(), items: vec![account("b", 1)], mutable: false },

@@ -255,25 +255,25 @@ pub(super) fn plan_inputs(
                 });
                 params.len() - 1
             });
-            let special = match (l.first_param, returns) {
-                (Some(t), Some(_)) => {
+            let mut specials = Vec::new();
+            if let (Some(t), Some(_)) = (l.first_param, returns) {
+                for n in 0..LAMBDA_SPECIALS {
                     let key = params.len();
                     params.push(ParamInfo {
-                        name: built_param_name(&params[i].name, "special.argument"),
+                        name: built_param_name(&params[i].name, &format!("special{n}.argument")),
                         ty: t,
                         java_ty: t.java_name().into(),
                     });
                     let value = params.len();
                     params.push(ParamInfo {
-                        name: built_param_name(&params[i].name, "special.returns"),
+                        name: built_param_name(&params[i].name, &format!("special{n}.returns")),
                         ty: l.ret,
                         java_ty: l.ret_java.clone(),
                     });
-                    Some((key, value))
+                    specials.push((key, value));
                 }
-                _ => None,
-            };
-            lambda_params.push(LambdaParam { param: i, class: c, present, returns, special });
+            }
+            lambda_params.push(LambdaParam { param: i, class: c, present, returns, specials });
         }
         for i in 0..created_end {
             let Ty::Obj(c) = params[i].ty else { continue };
@@ -716,7 +716,7 @@ impl<'t> Lowerer<'t> {
             }
             if let Some(l) = plan.lambda_params.iter().find(|l| l.param == i) {
                 self.b.add_proof_blocker(format!(
-                    "a test passes a {} only as a lambda that returns one value, or one for a single first argument and another for the rest",
+                    "a test passes a {} only as a lambda that returns one value, or one for each of up to {LAMBDA_SPECIALS} first arguments and another for the rest",
                     self.classes.descs[l.class as usize].name
                 ));
                 continue;
@@ -828,8 +828,8 @@ impl<'t> Lowerer<'t> {
             let returns = vec![l.returns.map(|r| inputs[r])];
             let (obj, v) = self.answering_object(l.class, l.param, inputs[l.present], returns, params);
             values[l.param] = v;
-            if let Some((key, value)) = l.special {
-                self.lambda_special.push((obj, inputs[key], inputs[value]));
+            for (key, value) in &l.specials {
+                self.lambda_special.push((obj, inputs[*key], inputs[*value]));
             }
         }
         self.b.setup_mut().lambda_params = lambda_params;
