@@ -223,6 +223,8 @@ fn small_ranges(ty: Ty, term: &Dynamic) -> Vec<Bool> {
                 .to_fp_with_rounding_mode(&z3::ast::RoundingMode::round_nearest_ties_to_even(), &sort)
         };
         return vec![
+            // `0.0` rather than `-0.0`, which a reader takes for a special case.
+            x.eq(&lit(0.0)),
             x.eq_fpa(&lit(0.0)),
             Bool::and(&[x.ge(&lit(-1000.0)), x.le(&lit(1000.0))]),
             Bool::and(&[x.is_nan().not(), x.is_infinite().not()]),
