@@ -670,6 +670,30 @@ fn path_condition(decisions: &[(jreach_ir::CondOrigin, bool)], m: &MethodInfo) -
     conds
 }
 
+/// [`java_value`] for a field a test sets, where a default value is left out as the field's
+/// own: a boxed field holding `0` or `false` is written `Integer.valueOf(0)`, which is no default
+/// (the box's field starts out null).
+pub(crate) fn field_java_value(v: &Value, ty: Ty, f: &Function) -> Option<JavaValue> {
+    let j = java_value(v, ty, f)?;
+    let boxed = match ty {
+        Ty::Obj(c) => f.classes[c as usize].boxes.is_some(),
+        _ => false,
+    };
+    if !boxed || !j.is_default() || j == JavaValue::Null {
+        return Some(j);
+    }
+    let Ty::Obj(c) = ty else { return Some(j) };
+    let (class, prim) = (&f.classes[c as usize].name, f.classes[c as usize].boxes?);
+    Some(JavaValue::Constructed {
+        class: class.clone(),
+        args: vec![(prim.java_name().to_string(), j)],
+        calls: vec![],
+        body: vec![],
+        factory: Some(format!("{class}.valueOf")),
+        builder: None,
+    })
+}
+
 /// The Java value of an interpreter value (None when unknown).
 pub fn java_value(v: &Value, ty: Ty, f: &Function) -> Option<JavaValue> {
     Some(match v {
@@ -687,7 +711,7 @@ pub fn java_value(v: &Value, ty: Ty, f: &Function) -> Option<JavaValue> {
                 .fields
                 .iter()
                 .zip(fields)
-                .map(|(fd, fv)| Some((fd.name.clone(), java_value(fv, fd.ty, f)?)))
+                .map(|(fd, fv)| Some((fd.name.clone(), field_java_value(fv, fd.ty, f)?)))
                 .collect::<Option<Vec<_>>>()?;
             JavaValue::Object { class: desc.name.clone(), id: *id, fields, by_reflection: desc.reflective }
         }

@@ -63,7 +63,7 @@ pub(crate) fn receiver_fields(f: &Function, args: &[Value]) -> Result<Option<Vec
     let values = fields
         .iter()
         .map(|(i, name)| {
-            let v = java_value(&args[*i], f.params[*i].ty, f).ok_or_else(|| {
+            let v = crate::gen::field_java_value(&args[*i], f.params[*i].ty, f).ok_or_else(|| {
                 format!("jreach cannot write the receiver's field `{name}` ({}) into a test", args[*i])
             })?;
             Ok((name.clone(), v))
