@@ -131,6 +131,7 @@ fn gen_inner(file: &SourceFile, line: usize, opts: &GenOptions) -> Result<GenRes
         let lopts = LowerOptions {
             inline_depth: opts.inline_depth,
             foreign_from,
+            own_end: with_package.is_some().then_some(file.text.len()),
             ..synthesis_options(file, m, k, setup_calls)
         };
         let f = lower_method(synthesis_file, m, &lopts);
@@ -303,46 +304,16 @@ fn with_package_sources(
             text.push('\n');
         }
     };
-    // A source declaring a type of the same simple name as one of `file` is left out: jreach
-    // resolves types by name, and in `file` the name means its own type (a member type shadows
-    // the package's).
-    let own = declared_types(file);
-    let clashes = |s: &str| declared_type_names(s).iter().any(|n| own.contains(*n));
-    for s in sources.iter().filter(|s| !clashes(s)) {
+    for s in sources {
         append(&mut text, s);
     }
     let foreign_from = (!imported.is_empty()).then_some(text.len());
-    for s in imported.iter().filter(|s| !clashes(&s.text)) {
+    for s in imported {
         append(&mut text, &s.text);
     }
     let combined = SourceFile::parse(&text);
     let same = MethodInfo::all(&combined).iter().any(|c| c.range == m.range && c.name == m.name && !c.has_error);
     same.then_some((combined, foreign_from))
-}
-
-/// The simple names of the types `file` declares, nested ones included.
-fn declared_types(file: &SourceFile) -> std::collections::HashSet<String> {
-    let mut names = std::collections::HashSet::new();
-    let mut stack = vec![file.tree.root_node()];
-    while let Some(n) = stack.pop() {
-        if matches!(n.kind(), "class_declaration" | "interface_declaration" | "enum_declaration" | "record_declaration")
-        {
-            if let Some(name) = n.child_by_field_name("name") {
-                names.insert(file.text[name.byte_range()].to_string());
-            }
-        }
-        let mut c = n.walk();
-        stack.extend(n.named_children(&mut c));
-    }
-    names
-}
-
-/// The simple names of the types `text` declares (`class X`, `interface X`, `enum X`,
-/// `record X`), by a scan of its words (a word in a comment may add a name).
-fn declared_type_names(text: &str) -> std::collections::HashSet<&str> {
-    let words: Vec<&str> =
-        text.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$')).filter(|w| !w.is_empty()).collect();
-    words.windows(2).filter(|w| matches!(w[0], "class" | "interface" | "enum" | "record")).map(|w| w[1]).collect()
 }
 
 /// The lowering `gen` makes of `m` for synthesis at unroll bound `unroll` (the receiver created

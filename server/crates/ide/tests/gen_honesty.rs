@@ -537,3 +537,20 @@ fn receivers_whose_constructor_takes_collaborators() {
     );
     assert_not_unreachable(&src, 19);
 }
+
+#[test]
+fn member_types_shadow_the_package_classes_of_their_name() {
+    // In `Checkout`, `Pricing` is its member interface, not the package's class `Pricing`.
+    let src = "public class Checkout {\n  public interface Pricing { int price(int qty); }\n  public static int total(Pricing p) {\n    if (p != null && p.price(2) > 100) {\n      return 1;\n    }\n    return 0;\n  }\n}\n";
+    let package = "public class Pricing {\n  public final int base;\n  public Pricing(int base) { this.base = base; }\n  public int price(int qty) { return base * qty; }\n}\n";
+    let file = SourceFile::parse(src);
+    let opts = GenOptions { package_sources: vec![package.to_string()], ..GenOptions::default() };
+    match gen(&file, 4, &opts).expect("a statement") {
+        GenResult::Test(req) => {
+            let text = jreach_synth::render_class(&req);
+            assert!(text.contains("Checkout.total(x -> ") || text.contains("Checkout.total(ignored -> "), "{text}");
+            assert!(!text.contains("new Pricing("), "{text}");
+        }
+        other => panic!("{other:?}"),
+    }
+}

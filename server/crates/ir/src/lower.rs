@@ -49,6 +49,9 @@ pub struct LowerOptions {
     /// The byte offset from which the file holds classes of other packages (appended for
     /// synthesis): a test may use only their public classes, constructors and methods.
     pub foreign_from: Option<usize>,
+    /// The byte offset from which the file holds classes appended for synthesis (the package's
+    /// and imported ones): the file's own types shadow theirs of the same name.
+    pub own_end: Option<usize>,
     /// For an instance method in synthesis whose class a test can make only by reflection
     /// ([`receiver_by_reflection`]): the receiver's fields are inputs (`this.<field>`), which
     /// the test sets on an object allocated without running a constructor.
@@ -64,6 +67,7 @@ impl Default for LowerOptions {
             receiver_ctor: None,
             setup_calls: false,
             foreign_from: None,
+            own_end: None,
             receiver_by_reflection: false,
         }
     }
@@ -87,7 +91,7 @@ pub fn receiver_by_reflection(file: &SourceFile, m: &MethodInfo) -> bool {
     if m.is_static || m.is_constructor {
         return false;
     }
-    let classes = Classes::of(file, None);
+    let classes = Classes::of(file, None, None);
     let methods = MethodInfo::all(file);
     classes.by_name.get(&m.class_name()).is_some_and(|c| inputs::reflection_only(file, &classes, &methods, *c))
 }
@@ -96,12 +100,12 @@ pub fn receiver_by_reflection(file: &SourceFile, m: &MethodInfo) -> bool {
 /// strings, the file's classes, the JDK types it models, arrays of those): a test can then be
 /// given one to create.
 pub fn sees_type(file: &SourceFile, java_ty: &str) -> bool {
-    Classes::of(file, None).ty_of(java_ty) != Ty::Ref
+    Classes::of(file, None, None).ty_of(java_ty) != Ty::Ref
 }
 
 /// Lowers `method` of `file`.
 pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions) -> Function {
-    let mut classes = Classes::of(file, opts.foreign_from);
+    let mut classes = Classes::of(file, opts.foreign_from, opts.own_end);
     let methods = MethodInfo::all(file);
     let synthesis = matches!(opts.mode, LowerMode::Synthesis { .. });
     if synthesis {
@@ -3855,7 +3859,9 @@ struct Classes {
 }
 
 impl Classes {
-    fn of(file: &SourceFile, foreign_from: Option<usize>) -> Classes {
+    /// The classes of `file`; those from `foreign_from` on come from other packages, and those
+    /// from `own_end` on were appended to the file for synthesis (its own shadow their names).
+    fn of(file: &SourceFile, foreign_from: Option<usize>, own_end: Option<usize>) -> Classes {
         let src = file.text.as_str();
         let mut decls = Vec::new();
         let mut stack = vec![file.tree.root_node()];
@@ -3868,18 +3874,31 @@ impl Classes {
         decls.sort_by_key(|n| n.start_byte());
         let mut out = Classes::default();
         let mut chains = Vec::new();
+        // Names the file itself declares: code in it means its own types by them, whatever the
+        // appended files declare (a member type shadows the package's).
+        let mut own_names = std::collections::HashSet::new();
         for d in &decls {
             let mut chain = enclosing_classes(*d, src);
             chain.push(d.child_by_field_name("name").map(|n| text_of(n, src).to_string()).unwrap_or_default());
             let id = out.descs.len() as u16;
             let simple = chain.last().cloned().unwrap_or_default();
+            let own = own_end.is_none_or(|end| d.start_byte() < end);
+            let dotted = chain.join(".");
+            if own {
+                own_names.insert(simple.clone());
+                own_names.insert(dotted.clone());
+            }
             // A simple name declared twice is ambiguous: only the dotted chain finds it then.
-            if out.by_name.contains_key(&simple) {
+            if !own && own_names.contains(&simple) {
+                // Shadowed by the file's own.
+            } else if out.by_name.contains_key(&simple) {
                 out.by_name.insert(simple, u16::MAX);
             } else {
                 out.by_name.insert(simple, id);
             }
-            out.by_name.insert(chain.join("."), id);
+            if own || !own_names.contains(&dotted) {
+                out.by_name.insert(dotted, id);
+            }
             let constants: Vec<String> = match d.kind() {
                 "enum_declaration" => d
                     .child_by_field_name("body")
