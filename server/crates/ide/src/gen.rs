@@ -8,7 +8,7 @@
 use std::time::{Duration, Instant};
 
 use jreach_ir::interp::{self, End, Value};
-use jreach_ir::lower::{lower_method, receiver_by_reflection, sees_type, LowerOptions};
+use jreach_ir::lower::{lower_method, receiver_by_reflection, sees_types, LowerOptions};
 use jreach_ir::{BlockId, Function, LowerMode, Terminator, Ty, ValueId};
 use jreach_smt::{solve_reach, SolveOptions, Verdict};
 use jreach_syntax::{find_target, MethodInfo, SourceFile, Target, TargetError};
@@ -127,13 +127,15 @@ fn gen_inner(file: &SourceFile, line: usize, opts: &GenOptions) -> Result<GenRes
     let mut last_blockers: Vec<String> = vec![];
     let mut replay_failure: Option<String> = None;
     let mut setup_calls = false;
+    // How the receiver is made does not change between the attempts.
+    let base = LowerOptions {
+        inline_depth: opts.inline_depth,
+        foreign_from,
+        own_end: with_package.is_some().then_some(file.text.len()),
+        ..synthesis_options(file, m, k, false)
+    };
     loop {
-        let lopts = LowerOptions {
-            inline_depth: opts.inline_depth,
-            foreign_from,
-            own_end: with_package.is_some().then_some(file.text.len()),
-            ..synthesis_options(file, m, k, setup_calls)
-        };
+        let lopts = LowerOptions { mode: LowerMode::Synthesis { unroll: k }, setup_calls, ..base.clone() };
         let f = lower_method(synthesis_file, m, &lopts);
         let calls_possible = f.setup.calls_possible;
         if let Some(why) = unmodelled_params(&f) {
@@ -413,7 +415,14 @@ fn receiver_constructor(file: &SourceFile, m: &MethodInfo) -> Result<Option<Meth
             .min_by_key(|c| c.params.len())
             .cloned()
     };
-    fewest(&writable).or_else(|| fewest(&|ty: &str| writable(ty) || sees_type(file, ty))).map(Some).ok_or(())
+    fewest(&writable)
+        .or_else(|| {
+            let types: Vec<&str> = ctors.iter().flat_map(|c| &c.params).map(|p| p.ty.as_str()).collect();
+            let seen = sees_types(file, &types);
+            fewest(&|ty: &str| writable(ty) || types.iter().zip(&seen).any(|(t, s)| *s && *t == ty))
+        })
+        .map(Some)
+        .ok_or(())
 }
 
 fn is_static_nested(file: &SourceFile, m: &MethodInfo) -> bool {

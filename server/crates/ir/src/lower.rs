@@ -96,11 +96,12 @@ pub fn receiver_by_reflection(file: &SourceFile, m: &MethodInfo) -> bool {
     classes.by_name.get(&m.class_name()).is_some_and(|c| inputs::reflection_only(file, &classes, &methods, *c))
 }
 
-/// Whether jreach models values of the Java type `java_ty` as written in `file` (primitives,
-/// strings, the file's classes, the JDK types it models, arrays of those): a test can then be
-/// given one to create.
-pub fn sees_type(file: &SourceFile, java_ty: &str) -> bool {
-    Classes::of(file, None, None).ty_of(java_ty) != Ty::Ref
+/// Per Java type as written in `file`, whether jreach models its values (primitives, strings,
+/// the file's classes, the JDK types it models, arrays of those): a test can then be given one
+/// to create.
+pub fn sees_types(file: &SourceFile, java_tys: &[&str]) -> Vec<bool> {
+    let classes = Classes::of(file, None, None);
+    java_tys.iter().map(|t| classes.ty_of(t) != Ty::Ref).collect()
 }
 
 /// Lowers `method` of `file`.
