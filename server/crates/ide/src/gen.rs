@@ -8,7 +8,7 @@
 use std::time::{Duration, Instant};
 
 use jreach_ir::interp::{self, End, Value};
-use jreach_ir::lower::{lower_method, receiver_by_reflection, sees_types, LowerOptions};
+use jreach_ir::lower::{lower_method, receiver_by_reflection, sees_types, LowerOptions, RECEIVER_CTOR_PREFIX};
 use jreach_ir::{BlockId, Function, LowerMode, Terminator, Ty, ValueId};
 use jreach_smt::{solve_reach, SolveOptions, Verdict};
 use jreach_syntax::{find_target, MethodInfo, SourceFile, Target, TargetError};
@@ -562,13 +562,9 @@ fn replay(
     })
 }
 
-/// The prefix of the inputs that are the receiver constructor's arguments
-/// (`jreach_ir::lower::receiver_param_name`).
-const RECEIVER_CTOR_PREFIX: &str = "new.";
-
 /// Whether `v` can be written as one expression (an argument of the receiver's constructor): no
 /// locals it refers to, no statements that set it up.
-fn writable_inline(v: &JavaValue) -> bool {
+pub(crate) fn writable_inline(v: &JavaValue) -> bool {
     match v {
         JavaValue::SameAs(_) | JavaValue::SameItem(_) | JavaValue::ObjectRef(_) => false,
         JavaValue::Object { fields, by_reflection, .. } => !by_reflection && fields.iter().all(|(_, x)| x.is_default()),

@@ -89,11 +89,8 @@ pub(crate) fn setup_calls(calls: &[SetupCall], f: &Function, args: &[Value]) -> 
 fn plain_value(i: usize, f: &Function, args: &[Value]) -> Result<JavaValue, String> {
     let cannot = || format!("jreach cannot write the input `{}` ({}) into a test", f.params[i].name, args[i]);
     let v = java_value(&args[i], f.params[i].ty, f).ok_or_else(cannot)?;
-    if let JavaValue::Object { fields, by_reflection, .. } = &v {
-        let defaults = fields.iter().all(|(_, x)| x.is_default());
-        if *by_reflection || !defaults {
-            return Err(format!("{} (an object with its fields set, as an argument of a call)", cannot()));
-        }
+    if matches!(v, JavaValue::Object { .. }) && !crate::gen::writable_inline(&v) {
+        return Err(format!("{} (an object with its fields set, as an argument of a call)", cannot()));
     }
     Ok(v)
 }

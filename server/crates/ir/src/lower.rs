@@ -76,9 +76,13 @@ impl Default for LowerOptions {
 /// The proof blocker of a synthesis that takes the receiver as its constructor leaves it.
 pub const RECEIVER_AS_CONSTRUCTED: &str = "the receiver is taken as its constructor leaves it";
 
+/// The prefix of the names the inputs of the receiver's constructor get among a function's
+/// parameters.
+pub const RECEIVER_CTOR_PREFIX: &str = "new.";
+
 /// The name the inputs of the receiver's constructor get among a function's parameters.
 pub fn receiver_param_name(ctor_param: &str) -> String {
-    format!("new.{ctor_param}")
+    format!("{RECEIVER_CTOR_PREFIX}{ctor_param}")
 }
 
 /// The prefix of the inputs holding the fields of a receiver made by reflection.
