@@ -115,6 +115,11 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if matches!(cli.command, Command::Gen { .. } | Command::Check { .. }) {
+        if let Some(w) = jreach_ide::solver_version_warning() {
+            eprintln!("warning: {w}");
+        }
+    }
     let code = match cli.command {
         Command::Gen { file, line, out, junit, json, engine, timeout, unroll } => {
             gen_cmd::run(gen_cmd::GenArgs { file, line, out, junit, json, engine, timeout, unroll })

@@ -431,6 +431,9 @@ impl LanguageServer for Backend {
     }
 
     async fn initialized(&self, _: InitializedParams) {
+        if let Some(w) = jreach_ide::solver_version_warning() {
+            self.state.client.show_message(MessageType::WARNING, w).await;
+        }
         let state = self.state.clone();
         tokio::spawn(async move { state.pull_settings().await });
     }

@@ -72,3 +72,11 @@ pub fn re_range(lo: &z3::ast::String, hi: &z3::ast::String) -> z3::ast::Regexp {
         z3::ast::Regexp::wrap(&ctx, ast)
     }
 }
+
+/// The version of the libz3 this process runs with: `(major, minor, build)`.
+pub fn solver_version() -> (u32, u32, u32) {
+    let (mut major, mut minor, mut build, mut revision) = (0, 0, 0, 0);
+    // SAFETY: `Z3_get_version` only writes the four integers it is given.
+    unsafe { z3_sys::Z3_get_version(&mut major, &mut minor, &mut build, &mut revision) };
+    (major, minor, build)
+}

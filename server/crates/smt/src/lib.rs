@@ -15,6 +15,22 @@ mod solve;
 pub mod strings;
 
 pub use encode::Encoder;
+pub use ffi::solver_version;
+
+/// The oldest libz3 jreach runs on without known faults: Debian's 4.8.12 crashes inside
+/// `Z3_solver_check_assumptions` on real code. `scripts/setup.sh` installs a current release.
+pub const MIN_SOLVER_VERSION: (u32, u32, u32) = (4, 13, 0);
+
+/// A warning to show when the linked libz3 is older than [`MIN_SOLVER_VERSION`].
+pub fn solver_version_warning() -> Option<String> {
+    let v = solver_version();
+    (v < MIN_SOLVER_VERSION).then(|| {
+        format!(
+            "jreach runs with libz3 {}.{}.{}, which is known to crash on some methods; install libz3 {}.{} or newer (scripts/setup.sh does) and rebuild",
+            v.0, v.1, v.2, MIN_SOLVER_VERSION.0, MIN_SOLVER_VERSION.1
+        )
+    })
+}
 pub use explain::{DeadCode, Decision, Status};
 pub use naive::{solve_naive, solve_naive_with};
 pub use solve::{solve_reach, SolveOptions, Verdict};
