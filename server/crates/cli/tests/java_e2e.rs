@@ -2,7 +2,9 @@
 //!
 //! The fixtures under `tests/fixtures/java/` mark target lines with a trailing
 //! `// @reach <witness>` (the line can run; the optional witness is a Java statement that runs
-//! it) or `// @unreachable` (no input can run it). For every target this suite asks
+//! it), `// @live <witness>` (the line can run, and jreach may honestly not find a test for it:
+//! it must never call it unreachable, and a test it writes must reach it) or `// @unreachable`
+//! (no input can run it). For every target this suite asks
 //! `jreach gen FILE --line N --out DIR`; for a reachable line it compiles the generated test
 //! against the compiled fixtures and JUnit, runs it under the JaCoCo agent, and checks with
 //! `tests/support/LineCoverage.java` that the test passed and executed the target line. For an
@@ -170,6 +172,8 @@ fn classpath<P: AsRef<Path>>(parts: impl IntoIterator<Item = P>) -> OsString {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Kind {
     Reach,
+    /// Reachable; a test is not required, a claim of unreachability is a bug.
+    Live,
     Unreachable,
 }
 
@@ -203,7 +207,7 @@ fn marker(line: &str) -> Option<(Kind, String)> {
     let mut rest = line;
     while let Some(at) = rest.find("//") {
         let comment = rest[at + 2..].trim_start();
-        for (word, kind) in [("@reach", Kind::Reach), ("@unreachable", Kind::Unreachable)] {
+        for (word, kind) in [("@reach", Kind::Reach), ("@live", Kind::Live), ("@unreachable", Kind::Unreachable)] {
             if let Some(after) = comment.strip_prefix(word) {
                 if !after.starts_with(|c: char| c.is_alphanumeric() || c == '_') {
                     return Some((kind, after.trim().to_owned()));
@@ -431,7 +435,9 @@ impl Harness {
         agent_arg.push("=destfile=");
         agent_arg.push(&exec);
         let mut cmd = Command::new("java");
-        cmd.arg(agent_arg)
+        // Assertions on, as Maven Surefire and Gradle run tests.
+        cmd.arg("-ea")
+            .arg(agent_arg)
             .arg("-jar")
             .arg(self.jar("junit-platform-console-standalone.jar"))
             .arg("-cp")
@@ -577,7 +583,7 @@ fn harness_reports_lines_of_a_handwritten_test() {
 fn fixture_witnesses_reach_their_lines() {
     let h = Harness::new();
     let all = targets(&fixtures_dir());
-    let reach: Vec<&Target> = all.iter().filter(|t| t.kind == Kind::Reach).collect();
+    let reach: Vec<&Target> = all.iter().filter(|t| matches!(t.kind, Kind::Reach | Kind::Live)).collect();
     assert!(!reach.is_empty(), "no @reach targets found under {}", fixtures_dir().display());
     let unwitnessed: Vec<String> = reach.iter().filter(|t| t.witness.is_empty()).map(|t| t.loc()).collect();
     assert!(unwitnessed.is_empty(), "@reach markers without a witness statement: {unwitnessed:?}");
@@ -620,7 +626,9 @@ fn fixture_witnesses_reach_their_lines() {
     let mut problems = Vec::new();
     for t in &all {
         match (t.kind, run.covers(&t.source, t.line)) {
-            (Kind::Reach, false) => problems.push(format!("WITNESS MISSES {}  ({})", t.loc(), t.witness)),
+            (Kind::Reach | Kind::Live, false) => {
+                problems.push(format!("WITNESS MISSES {}  ({})", t.loc(), t.witness))
+            }
             (Kind::Unreachable, true) => problems.push(format!("@unreachable LINE RAN {}", t.loc())),
             _ => {}
         }
@@ -666,6 +674,10 @@ fn check_gen(h: &Harness, t: &Target, index: usize, junit: Option<&str>) -> Outc
     if ran.code == Some(3) {
         outcome.false_unreachable = true;
         outcome.failure = Some(format!("FALSE UNREACHABLE: {}", log()));
+        return outcome;
+    }
+    if t.kind == Kind::Live && ran.code == Some(4) {
+        // An honest "unknown" is allowed here.
         return outcome;
     }
     if !ran.ok() {
@@ -727,7 +739,9 @@ fn gen_all(h: &Harness, targets: &[Target], junit: Option<&str>) -> Vec<Outcome>
 fn report(outcomes: &[Outcome]) -> (String, usize) {
     let reach = outcomes.iter().filter(|o| o.target.kind == Kind::Reach).count();
     let reached = outcomes.iter().filter(|o| o.target.kind == Kind::Reach && o.failure.is_none()).count();
-    let unreach = outcomes.len() - reach;
+    let live = outcomes.iter().filter(|o| o.target.kind == Kind::Live).count();
+    let live_tested = outcomes.iter().filter(|o| o.target.kind == Kind::Live && o.code == "0" && o.failure.is_none()).count();
+    let unreach = outcomes.iter().filter(|o| o.target.kind == Kind::Unreachable).count();
     let proven = outcomes.iter().filter(|o| o.target.kind == Kind::Unreachable && o.failure.is_none()).count();
     let false_unreach = outcomes.iter().filter(|o| o.false_unreachable).count();
     let mut secs: Vec<f64> = outcomes.iter().map(|o| o.secs).collect();
@@ -741,8 +755,8 @@ fn report(outcomes: &[Outcome]) -> (String, usize) {
     }
     writeln!(
         text,
-        "reached {reached}/{reach}, proven unreachable {proven}/{unreach}, false unreachable {false_unreach}; \
-         jreach gen median {median:.2}s, max {max:.2}s"
+        "reached {reached}/{reach}, @live with a test {live_tested}/{live} (the rest unknown), proven unreachable \
+         {proven}/{unreach}, false unreachable {false_unreach}; jreach gen median {median:.2}s, max {max:.2}s"
     )
     .unwrap();
     let mut slowest: Vec<&Outcome> = outcomes.iter().collect();
@@ -756,6 +770,7 @@ fn report(outcomes: &[Outcome]) -> (String, usize) {
         for o in &failures {
             let expected = match o.target.kind {
                 Kind::Reach => "reach",
+                Kind::Live => "live",
                 Kind::Unreachable => "unreachable",
             };
             writeln!(text, "{:width$}  {:11}  {:7}  {}", o.target.loc(), expected, o.code, o.failure.as_ref().unwrap())
@@ -881,7 +896,7 @@ fn check_flags_unreachable_lines_only() {
     for t in &all {
         let key = (fs::canonicalize(&t.file).unwrap(), t.line);
         match (t.kind, flagged.contains(&key)) {
-            (Kind::Reach, true) => problems.push(format!("FALSE UNREACHABLE (check) {}", t.loc())),
+            (Kind::Reach | Kind::Live, true) => problems.push(format!("FALSE UNREACHABLE (check) {}", t.loc())),
             (Kind::Unreachable, false) => problems.push(format!("not flagged {}", t.loc())),
             _ => {}
         }

@@ -305,6 +305,10 @@ impl Checker<'_> {
                 let c = self.describe(d);
                 let Some(span) = c.span.clone() else { break };
                 let reasons = self.dc.edge_conflict(d).unwrap_or_default();
+                if !taken && self.in_assertion(&span) {
+                    // An assertion's condition is meant to hold.
+                    break;
+                }
                 let (code, word) =
                     if taken { (CONDITION_ALWAYS_FALSE, "false") } else { (CONDITION_ALWAYS_TRUE, "true") };
                 let related = reasons.iter().map(|r| self.describe(*r).related()).collect();
@@ -313,6 +317,22 @@ impl Checker<'_> {
                 break;
             }
         }
+    }
+}
+
+impl Checker<'_> {
+    /// Whether the condition at `span` is (part of) the condition of an `assert` statement.
+    fn in_assertion(&self, span: &Range<usize>) -> bool {
+        let root = self.file.tree.root_node();
+        let mut n = root.descendant_for_byte_range(span.start, span.end);
+        while let Some(node) = n {
+            match node.kind() {
+                "assert_statement" => return true,
+                "block" | "lambda_expression" | "class_body" => return false,
+                _ => n = node.parent(),
+            }
+        }
+        false
     }
 }
 

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use jreach_ir::interp::{self, End, Value};
 use jreach_ir::lower::{lower_method, receiver_by_reflection, sees_types, LowerOptions, RECEIVER_CTOR_PREFIX};
-use jreach_ir::{BlockId, Function, LowerMode, Terminator, Ty, ValueId};
+use jreach_ir::{BlockId, Function, LowerMode, NondetKind, Terminator, Ty, ValueId};
 use jreach_smt::{solve_reach, SolveOptions, Verdict};
 use jreach_syntax::{find_target, MethodInfo, SourceFile, Target, TargetError};
 use jreach_synth::{ImportedSource, JUnit, JavaValue, Outcome, TestRequest};
@@ -582,10 +582,35 @@ pub(crate) fn writable_inline(v: &JavaValue) -> bool {
 /// The first value among `blocks` (a run's blocks) that stands for code jreach does not model:
 /// an unknown of a type other than `void`, described.
 fn unmodelled_after(f: &Function, blocks: &[BlockId]) -> Option<String> {
+    // The values the rest of the run decides or returns with.
+    let mut relevant = std::collections::HashSet::new();
+    let mut work: Vec<ValueId> = blocks
+        .iter()
+        .filter_map(|b| match &f.block(*b).term {
+            Terminator::Branch { cond, .. } => Some(*cond),
+            Terminator::Return(Some(v)) => Some(*v),
+            _ => None,
+        })
+        .collect();
+    while let Some(v) = work.pop() {
+        if relevant.insert(v) {
+            match &f.value(v).op {
+                jreach_ir::Op::Phi(ins) => work.extend(ins.iter().map(|(_, x)| *x)),
+                op => work.extend(op.operands()),
+            }
+        }
+    }
     blocks.iter().flat_map(|b| &f.block(*b).insts).find_map(|v| {
         let vd = f.value(*v);
         match &vd.op {
-            jreach_ir::Op::Nondet(kind) if vd.ty != Ty::Void => Some(kind.to_string()),
+            // A call jreach cannot see ran and returned something: what it did is a guess.
+            jreach_ir::Op::Nondet(kind @ (NondetKind::CallResult { .. } | NondetKind::CallThrows { .. }))
+                if vd.ty != Ty::Void =>
+            {
+                Some(kind.to_string())
+            }
+            // An unknown value matters only where the run decides or returns with it.
+            jreach_ir::Op::Nondet(kind) if vd.ty != Ty::Void && relevant.contains(v) => Some(kind.to_string()),
             _ => None,
         }
     })

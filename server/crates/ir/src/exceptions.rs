@@ -27,9 +27,9 @@ fn parent(class: &str) -> Option<&'static str> {
         "NumberFormatException" => "IllegalArgumentException",
         "ArrayIndexOutOfBoundsException" | "StringIndexOutOfBoundsException" => "IndexOutOfBoundsException",
         "InputMismatchException" => "NoSuchElementException",
-        "AssertionError" | "StackOverflowError" | "OutOfMemoryError" | "LinkageError" | "VirtualMachineError" => {
-            "Error"
-        }
+        "AssertionError" | "LinkageError" | "VirtualMachineError" => "Error",
+        "StackOverflowError" | "OutOfMemoryError" | "InternalError" | "UnknownError" => "VirtualMachineError",
+        "ExceptionInInitializerError" | "NoClassDefFoundError" => "LinkageError",
         "FileNotFoundException" => "IOException",
         _ => return None,
     })
@@ -79,6 +79,8 @@ mod tests {
         assert_eq!(is_subclass("MyException", "Exception"), None);
         assert_eq!(is_subclass("MyException", "MyException"), Some(true));
         assert_eq!(is_unchecked("AssertionError"), Some(true));
+        assert_eq!(is_subclass("OutOfMemoryError", "VirtualMachineError"), Some(true));
+        assert_eq!(is_subclass("StackOverflowError", "Error"), Some(true));
         assert_eq!(is_unchecked("IOException"), Some(false));
     }
 }

@@ -374,6 +374,11 @@ impl ClassDesc {
         self.name == MAP_CLASS
     }
 
+    /// `StringBuilder` or `StringBuffer`: one field, the contents (see [`TEXT_BUILDER_CLASSES`]).
+    pub fn is_text_builder(&self) -> bool {
+        TEXT_BUILDER_CLASSES.iter().any(|(_, q)| self.name == *q)
+    }
+
     /// `java.util.List`, whose objects synthesis models as up to [`LIST_CAPACITY`] elements.
     pub fn is_list(&self) -> bool {
         self.name == LIST_CLASS
@@ -407,8 +412,9 @@ pub struct FieldDesc {
 pub enum NondetKind {
     /// The result of a call jreach cannot see into or has no model for.
     CallResult { callee: String },
-    /// A local that a loop may have written, at the loop head of an abstracted loop.
-    Havoc { var: String },
+    /// State (a local, a memory, a field) that a loop or a call jreach cannot see may have
+    /// written; `what` says which and after what.
+    Havoc { what: String },
     /// Whether a call jreach cannot see into throws (over-approximation only).
     CallThrows { callee: String },
     /// An expression jreach does not model; its value is unknown but computing it has no effect
@@ -420,7 +426,7 @@ impl fmt::Display for NondetKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             NondetKind::CallResult { callee } => write!(f, "result of {callee}"),
-            NondetKind::Havoc { var } => write!(f, "{var} after any number of loop iterations"),
+            NondetKind::Havoc { what } => write!(f, "{what}"),
             NondetKind::CallThrows { callee } => write!(f, "whether {callee} throws"),
             NondetKind::Opaque { what } => write!(f, "{what}"),
         }
@@ -767,6 +773,13 @@ impl Setup {
             || self.receiver_fields.iter().flatten().any(|(p, _)| *p == i)
     }
 }
+
+/// The class descriptions of `StringBuilder` and `StringBuffer` (simple name, qualified name):
+/// objects with one `String` field, the builder's contents, in the field memories like any
+/// object, so that aliases, callees and the abstractions of loops and unseen calls see every
+/// change.
+pub const TEXT_BUILDER_CLASSES: [(&str, &str); 2] =
+    [("StringBuilder", "java.lang.StringBuilder"), ("StringBuffer", "java.lang.StringBuffer")];
 
 /// The name of the class description of `java.util.List`.
 pub const LIST_CLASS: &str = "java.util.List";

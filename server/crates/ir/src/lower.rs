@@ -22,13 +22,16 @@ use jreach_syntax::{text_of, MethodInfo, Node, SourceFile};
 use crate::builder::{FunctionBuilder, Var};
 use crate::exceptions::is_subclass;
 use crate::func::*;
-use crate::types::{is_builder_type, normalize, ArrTy, Const, Ty};
+use crate::types::{normalize, ArrTy, Const, Ty};
+pub use literal::{parse_char_literal, parse_float_literal, parse_int_literal, parse_string_literal};
 
 mod collections;
 mod inherit;
 mod inputs;
+mod literal;
 mod optional;
 mod statics;
+mod text_builder;
 
 /// How to lower.
 #[derive(Clone, Debug)]
@@ -207,6 +210,12 @@ pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions)
     if method.has_error {
         lw.b.add_proof_blocker("the method has syntax errors".into());
     }
+    if let Some((at, what)) = jreach_syntax::unicode_escape_hazard(file) {
+        lw.unsupported(format!(
+            "a Unicode escape in {what} on line {} makes javac read other code than the text shows (JLS 3.3)",
+            file.lines.line_of(at) + 1
+        ));
+    }
     if matches!(opts.mode, LowerMode::Synthesis { .. }) {
         lw.input_blockers(&plan, &params);
     }
@@ -223,7 +232,7 @@ pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions)
         }
         let var = lw.b.new_var(&p.name, p.ty);
         lw.b.def_var(var, entry, v);
-        lw.scopes[0].insert(p.name.clone(), Local { var, ty: p.ty, builder: false });
+        lw.scopes[0].insert(p.name.clone(), Local { var, ty: p.ty, scalar_builder: false });
     }
     let ret_block = lw.b.create_block();
     let ret_var = (return_ty != Ty::Void).then(|| lw.b.new_var("$return", return_ty));
@@ -291,8 +300,9 @@ pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions)
 struct Local {
     var: Var,
     ty: Ty,
-    /// A `StringBuilder` local: its value is the builder's current contents.
-    builder: bool,
+    /// A `StringBuilder` local that never escapes the method (`text_builder`): its value is the
+    /// builder's contents, a string.
+    scalar_builder: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -334,7 +344,10 @@ struct Frame {
 #[derive(Clone)]
 struct FieldInfo {
     ty: Ty,
+    /// The initializer of a static final field, or of a final instance field that is a constant
+    /// variable: reads of the field are its value (see `collect_fields`).
     constant_init: Option<std::ops::Range<usize>>,
+    is_static: bool,
     /// The classes enclosing the declaration, outermost first.
     classes: Vec<String>,
 }
@@ -488,6 +501,33 @@ impl<'t> Lowerer<'t> {
         self.emit(Op::Select(c, a, e), ty, None)
     }
 
+    /// `cond ? then(..) : els(..)` lowered as branches, so that each side is evaluated only where
+    /// it applies (a `select` evaluates both). Each side yields a value of type `ty`.
+    fn diamond(
+        &mut self,
+        cond: ValueId,
+        ty: Ty,
+        then: impl FnOnce(&mut Self) -> ValueId,
+        els: impl FnOnce(&mut Self) -> ValueId,
+    ) -> ValueId {
+        let tmp = self.b.new_var("$diamond", ty);
+        let (t, f, join) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
+        self.branch(cond, t, f, None);
+        self.b.seal(t);
+        self.b.seal(f);
+        for (block, side) in [(t, Box::new(then) as Box<dyn FnOnce(&mut Self) -> ValueId>), (f, Box::new(els))] {
+            self.cur = Some(block);
+            let v = side(self);
+            if self.cur.is_some() {
+                self.assign(tmp, v);
+                self.jump(join);
+            }
+        }
+        self.b.seal(join);
+        self.cur = Some(join);
+        self.read(tmp)
+    }
+
     fn nondet(&mut self, kind: NondetKind, ty: Ty, n: Option<Node<'_>>) -> ValueId {
         self.emit(Op::Nondet(kind), ty, n)
     }
@@ -614,9 +654,9 @@ impl<'t> Lowerer<'t> {
         self.declare_local(name, ty, false)
     }
 
-    fn declare_local(&mut self, name: &str, ty: Ty, builder: bool) -> Var {
+    fn declare_local(&mut self, name: &str, ty: Ty, scalar_builder: bool) -> Var {
         let var = self.b.new_var(name, ty);
-        self.scopes.last_mut().expect("a scope").insert(name.to_string(), Local { var, ty, builder });
+        self.scopes.last_mut().expect("a scope").insert(name.to_string(), Local { var, ty, scalar_builder });
         var
     }
 
@@ -635,27 +675,63 @@ impl<'t> Lowerer<'t> {
         while let Some(n) = stack.pop() {
             if n.kind() == "field_declaration" {
                 let mods = named_children(n).into_iter().find(|c| c.kind() == "modifiers").map(|m| self.text(m));
-                let is_const = mods.is_some_and(|m| {
-                    let w: Vec<&str> = m.split_whitespace().collect();
-                    w.contains(&"static") && w.contains(&"final")
-                });
+                let words: Vec<&str> = mods.map(|m| m.split_whitespace().collect()).unwrap_or_default();
+                let (is_static, is_final) = (words.contains(&"static"), words.contains(&"final"));
                 let ty_text = n.child_by_field_name("type").map(|t| self.text(t)).unwrap_or("");
                 let ty = self.ty_of(ty_text);
                 let mut c = n.walk();
                 for d in n.children_by_field_name("declarator", &mut c) {
                     let Some(name) = d.child_by_field_name("name") else { continue };
-                    let init =
-                        d.child_by_field_name("value").filter(|_| is_const && ty != Ty::Ref).map(|v| v.byte_range());
+                    let dims = d.child_by_field_name("dimensions").is_some();
+                    // A static final's initializer, and a final instance field's that is a constant
+                    // expression: javac puts the constant wherever such a field is read, even
+                    // before the initializer ran (JLS 4.12.4, 13.1).
+                    let init = d
+                        .child_by_field_name("value")
+                        .filter(|v| {
+                            is_final
+                                && !dims
+                                && ty != Ty::Ref
+                                && (is_static
+                                    || ((ty == Ty::Str || ty.is_numeric() || ty == Ty::Bool)
+                                        && is_constant_expression(*v, self.src, &|_| true)))
+                        })
+                        .map(|v| v.byte_range());
                     let classes = enclosing_classes(n, self.src);
                     self.fields.entry(self.text(name).to_string()).or_default().push(FieldInfo {
                         ty,
                         constant_init: init,
                         classes,
+                        is_static,
                     });
                 }
                 continue;
             }
             stack.extend(named_children(n));
+        }
+        // A final instance field is a constant only if the names in its initializer are
+        // constants too (two rounds settle chains of two).
+        for _ in 0..2 {
+            let constant = |name: &str| {
+                self.fields.get(name).is_some_and(|fs| fs.iter().any(|f| f.constant_init.is_some()))
+            };
+            let mut drop = Vec::new();
+            for (name, infos) in &self.fields {
+                for (k, fi) in infos.iter().enumerate() {
+                    let Some(r) = &fi.constant_init else { continue };
+                    let Some(init) = self.node_at(r) else { continue };
+                    if !is_constant_expression(init, self.src, &constant) {
+                        drop.push((name.clone(), k));
+                    }
+                }
+            }
+            for (name, k) in drop {
+                if let Some(fi) = self.fields.get_mut(&name).and_then(|fs| fs.get_mut(k)) {
+                    if !fi.is_static {
+                        fi.constant_init = None;
+                    }
+                }
+            }
         }
     }
 
@@ -696,11 +772,14 @@ impl<'t> Lowerer<'t> {
             self.unsupported("a syntax error");
             return;
         }
+        if s.kind() != "block" {
+            self.may_throw_vm_error();
+        }
         match s.kind() {
             "block" => self.block_stmts(s),
             ";" | "empty_statement" | "local_class_declaration" | "class_declaration" => {}
             // With -ea an assertion may throw AssertionError; without it, nothing runs.
-            "assert_statement" => self.may_throw_here("an assertion (with -ea)"),
+            "assert_statement" => self.assert_stmt(s),
             "expression_statement" => {
                 if let Some(e) = named_children(s).into_iter().next() {
                     self.expr(e);
@@ -720,7 +799,13 @@ impl<'t> Lowerer<'t> {
             }
             "try_statement" => self.try_stmt(s),
             "synchronized_statement" => {
-                if let Some(body) = s.child_by_field_name("body").or_else(|| named_children(s).into_iter().last()) {
+                // The lock is evaluated first; a null one throws (JLS 14.19).
+                let kids = named_children(s);
+                if let Some(lock) = kids.first().filter(|k| k.kind() == "parenthesized_expression") {
+                    let l = self.expr(unparen(*lock));
+                    self.check_reference_not_null(l, *lock);
+                }
+                if let Some(body) = s.child_by_field_name("body").or_else(|| kids.last().copied()) {
                     self.stmt(body);
                 }
             }
@@ -763,7 +848,6 @@ impl<'t> Lowerer<'t> {
 
     fn local_decl(&mut self, s: Node<'t>) {
         let ty_text = s.child_by_field_name("type").map(|t| self.text(t)).unwrap_or("");
-        let builder = is_builder_type(ty_text);
         let mut c = s.walk();
         let decls: Vec<Node<'t>> = s.children_by_field_name("declarator", &mut c).collect();
         for d in decls {
@@ -776,6 +860,13 @@ impl<'t> Lowerer<'t> {
             } else {
                 self.ty_of(ty_text)
             };
+            if dims == 0 && self.text_builder_class(ty_text).is_some() && self.scalar_builder(d) {
+                let init = init.map(unparen).expect("a scalar builder has an initializer");
+                let contents = self.new_text_builder_contents(init);
+                let var = self.declare_local(name, Ty::Str, true);
+                self.assign(var, contents);
+                continue;
+            }
             // `List<E> xs = new ArrayList<>()`: the element type comes from the declaration.
             self.declared_java = (dims == 0).then(|| ty_text.to_string());
             let value = init.map(|e| self.expr_as(e, Some(ty)));
@@ -785,7 +876,7 @@ impl<'t> Lowerer<'t> {
                     ty = self.ty(v);
                 }
             }
-            let var = self.declare_local(name, ty, builder && dims == 0);
+            let var = self.declare(name, ty);
             if let Some(v) = value {
                 let v = self.convert(v, ty);
                 self.assign(var, v);
@@ -999,6 +1090,10 @@ impl<'t> Lowerer<'t> {
                         }
                     }
                 }
+                // A scalar builder changes through calls on it: havoc it wherever the loop names it.
+                "identifier" if self.lookup(self.text(n)).is_some_and(|l| l.scalar_builder) => {
+                    names.push(self.text(n).to_string());
+                }
                 // A call (a constructor too) may write the receiver's fields, any array, any
                 // object's fields and any static field.
                 "method_invocation" | "object_creation_expression" => {
@@ -1014,12 +1109,18 @@ impl<'t> Lowerer<'t> {
         names.dedup();
         for name in names {
             if let Some(local) = self.lookup(&name) {
-                let v = self.nondet(NondetKind::Havoc { var: name.clone() }, local.ty, None);
+                let mut v = self.nondet(NondetKind::Havoc { what: format!("{name} after any number of loop iterations") }, local.ty, None);
+                if local.scalar_builder {
+                    // A builder's contents are never null.
+                    let is_null = self.emit(Op::Str(StrOp::IsNull, vec![v]), Ty::Bool, None);
+                    let empty = self.konst(Const::Str(String::new()));
+                    v = self.select(is_null, empty, v);
+                }
                 self.assign(local.var, v);
             }
         }
         if writes_arrays {
-            self.havoc_memories("a loop");
+            self.havoc_memories("any number of loop iterations");
         }
         if writes_statics {
             self.havoc_statics("a loop");
@@ -1032,14 +1133,14 @@ impl<'t> Lowerer<'t> {
         mems.sort_by_key(|(t, _)| t.java_name());
         for (t, var) in mems {
             let name = t.java_name_with(|c| self.classes.descs[c as usize].name.clone());
-            let v = self.nondet(NondetKind::Havoc { var: format!("{name} arrays after {why}") }, Ty::Mem(t), None);
+            let v = self.nondet(NondetKind::Havoc { what: format!("{name} arrays after {why}") }, Ty::Mem(t), None);
             self.assign(var, v);
         }
         let mut fields: Vec<((u16, u16), Var)> = self.field_mems.iter().map(|(k, v)| (*k, *v)).collect();
         fields.sort_by_key(|(k, _)| *k);
         for ((c, i), var) in fields {
             let v =
-                self.nondet(NondetKind::Havoc { var: format!("object fields after {why}") }, Ty::Fields(c, i), None);
+                self.nondet(NondetKind::Havoc { what: format!("object fields after {why}") }, Ty::Fields(c, i), None);
             self.assign(var, v);
         }
     }
@@ -1215,6 +1316,63 @@ impl<'t> Lowerer<'t> {
         }
     }
 
+    /// Whether a `catch` of an enclosing `try` catches the errors the virtual machine may throw
+    /// at any point (`OutOfMemoryError`, `StackOverflowError`, `InternalError`; so `Error`,
+    /// `Throwable`, `VirtualMachineError`).
+    fn catches_vm_errors(&self) -> bool {
+        self.handlers.iter().any(|h| h.catches.iter().any(|c| c.classes.iter().any(|cc| catches_vm_error(cc))))
+    }
+
+    /// Before each statement inside a `try` that catches virtual machine errors: in proofs, such
+    /// an error may be thrown here (the heap or the stack may run out anywhere); synthesis does
+    /// not model that but for huge arrays (`new_array`), which a proof blocker records.
+    fn may_throw_vm_error(&mut self) {
+        if self.cur.is_none() || !self.catches_vm_errors() {
+            return;
+        }
+        if self.synthesis() {
+            self.b.add_proof_blocker(
+                "a catch of OutOfMemoryError, StackOverflowError or their superclasses is reached only through huge arrays when looking for tests".into(),
+            );
+            return;
+        }
+        let what = "a virtual machine error (out of memory or stack)";
+        let yes = self.nondet(NondetKind::CallThrows { callee: what.to_string() }, Ty::Bool, None);
+        let throw_b = self.b.create_block();
+        let cont = self.b.create_block();
+        self.branch(yes, throw_b, cont, None);
+        self.b.seal(throw_b);
+        self.b.seal(cont);
+        self.cur = Some(throw_b);
+        let mut i = self.handlers.len();
+        while i > 0 {
+            i -= 1;
+            let ctx = self.handlers[i].clone();
+            for catch in &ctx.catches {
+                if !catch.classes.iter().any(|cc| catches_vm_error(cc)) {
+                    continue;
+                }
+                let taken = self.nondet(NondetKind::CallThrows { callee: what.to_string() }, Ty::Bool, None);
+                let no = self.b.create_block();
+                self.branch(taken, catch.block, no, None);
+                self.b.seal(no);
+                self.cur = Some(no);
+            }
+            if let Some(fin) = ctx.finally {
+                let saved = self.handlers.split_off(i);
+                self.stmt(fin);
+                self.handlers.extend(saved);
+                if self.cur.is_none() {
+                    break;
+                }
+            }
+        }
+        if let Some(c) = self.cur.take() {
+            self.b.terminate(c, Terminator::Throw { class: "VirtualMachineError".into(), span: None });
+        }
+        self.cur = Some(cont);
+    }
+
     /// An exception jreach does not decide (null receivers, unboxing, casts, iteration, calls it
     /// cannot see into) may be thrown here: a fork to the handlers in the over-approximation, a
     /// proof blocker in synthesis (which ignores it).
@@ -1241,13 +1399,19 @@ impl<'t> Lowerer<'t> {
     /// object field and the receiver's fields; in both modes it may throw.
     fn unknown_call_throws(&mut self, callee: &str) {
         self.havoc_statics(callee);
-        if !self.synthesis() {
+        if self.synthesis() {
+            // Synthesis takes arrays, objects and the receiver's fields as unchanged by the call
+            // (a lambda it runs may write what it captured): an under-approximation.
+            if !self.mems.is_empty() || !self.field_mems.is_empty() || !self.this_fields.is_empty() {
+                self.b.add_proof_blocker(format!("{callee} may change arrays and objects, which the search takes as unchanged"));
+            }
+        } else {
             self.havoc_memories(callee);
             if self.frames.last().is_some_and(|f| f.has_this) {
                 let mut fields: Vec<(String, Local)> = self.this_fields.iter().map(|(n, l)| (n.clone(), *l)).collect();
                 fields.sort_by(|a, b| a.0.cmp(&b.0));
                 for (name, l) in fields {
-                    let v = self.nondet(NondetKind::Havoc { var: format!("this.{name} after {callee}") }, l.ty, None);
+                    let v = self.nondet(NondetKind::Havoc { what: format!("this.{name} after {callee}") }, l.ty, None);
                     self.assign(l.var, v);
                 }
             }
@@ -1367,6 +1531,14 @@ impl<'t> Lowerer<'t> {
             return None;
         };
         let sel = self.expr(sel_node);
+        // A switch on a box unboxes it: NullPointerException on null (JLS 14.11.3).
+        let sel = match self.ty(sel) {
+            Ty::Obj(c) => match self.classes.descs[c as usize].boxes {
+                Some(prim) => self.convert(sel, prim),
+                None => sel,
+            },
+            _ => sel,
+        };
         let sel = if self.ty(sel).is_integral() {
             let t = Ty::promote1(self.ty(sel));
             self.convert(sel, t)
@@ -1620,9 +1792,11 @@ impl<'t> Lowerer<'t> {
                 }
             }
             "object_creation_expression"
-                if e.child_by_field_name("type").is_some_and(|t| is_builder_type(self.text(t))) =>
+                if e.child_by_field_name("body").is_none()
+                    && self.text_builder_class(e.child_by_field_name("type").map(|t| self.text(t)).unwrap_or("")).is_some() =>
             {
-                self.new_builder(e)
+                let c = self.text_builder_class(e.child_by_field_name("type").map(|t| self.text(t)).unwrap_or(""));
+                self.new_text_builder(c.expect("matched above"), e)
             }
             "object_creation_expression"
                 if e.child_by_field_name("body").is_none()
@@ -1708,6 +1882,9 @@ impl<'t> Lowerer<'t> {
 
     fn identifier(&mut self, e: Node<'t>) -> ValueId {
         let name = self.text(e);
+        if !self.is_local(name) && self.is_constant_field(name) {
+            return self.field_value(name, e);
+        }
         if let Some(l) = self.lookup(name) {
             return self.read(l.var);
         }
@@ -1717,6 +1894,31 @@ impl<'t> Lowerer<'t> {
             }
         }
         self.field_value(name, e)
+    }
+
+    /// Whether `name` is a local variable or parameter in scope.
+    fn is_local(&self, name: &str) -> bool {
+        self.scopes.iter().any(|s| s.contains_key(name))
+    }
+
+    /// Whether the field a simple name denotes from the current class is a constant variable
+    /// (its reads are the constant, see `collect_fields`).
+    fn is_constant_field(&self, name: &str) -> bool {
+        self.field_info(name).is_some_and(|f| f.constant_init.is_some())
+    }
+
+    /// Field `name` of class `c` when it is a constant variable: its constant (evaluated as a
+    /// read from the class's own code).
+    fn constant_field_of(&mut self, c: u16, name: &str, at: Node<'t>) -> Option<ValueId> {
+        let class = self.classes.descs[c as usize].name.clone();
+        let fi = self.fields.get(name)?.iter().find(|fi| fi.classes.join(".") == class)?.clone();
+        fi.constant_init.as_ref()?;
+        let saved = std::mem::replace(&mut self.frames.last_mut()?.classes, fi.classes.clone());
+        let v = self.field_value(name, at);
+        if let Some(f) = self.frames.last_mut() {
+            f.classes = saved;
+        }
+        Some(v)
     }
 
     /// The field a simple name denotes from the current class: declared in it or in a class that
@@ -1751,7 +1953,7 @@ impl<'t> Lowerer<'t> {
     fn field_access(&mut self, e: Node<'t>) -> ValueId {
         let obj = e.child_by_field_name("object").map(|o| self.text(o)).unwrap_or("");
         let field = e.child_by_field_name("field").map(|f| self.text(f)).unwrap_or("");
-        if let Some(c) = jdk_constant(obj, field) {
+        if let Some(c) = jdk_constant(obj, field).filter(|_| self.classes.declared_chain(obj).is_none()) {
             return self.konst(c);
         }
         if let Some(l) = self.static_access(e) {
@@ -1811,6 +2013,11 @@ impl<'t> Lowerer<'t> {
             }
         }
         if obj == "this" {
+            if self.is_constant_field(field) {
+                if let Some(fnode) = e.child_by_field_name("field") {
+                    return self.field_value(field, fnode);
+                }
+            }
             if let Some(l) = self.this_field(field) {
                 return self.read(l.var);
             }
@@ -2064,6 +2271,13 @@ impl<'t> Lowerer<'t> {
             }
             return v;
         };
+        if local.scalar_builder {
+            // `sb = new StringBuilder(..)` (the only assignment a scalar builder admits): its
+            // contents start anew.
+            let v = self.new_text_builder_contents(unparen(r));
+            self.assign(local.var, v);
+            return v;
+        }
         if op == "=" {
             let v = self.expr_as(r, Some(local.ty));
             let v = self.convert(v, local.ty);
@@ -2152,10 +2366,18 @@ impl<'t> Lowerer<'t> {
         let vb = self.expr_as(b, hint);
         let tb = self.ty(vb);
         let end_b = self.cur;
+        // A box beside a primitive is unboxed (JLS 15.25: a numeric conditional).
+        let unboxed = |lw: &Self, t: Ty, other: Ty| match t {
+            Ty::Obj(c) if other.is_numeric() || other == Ty::Bool => lw.classes.descs[c as usize].boxes.unwrap_or(t),
+            _ => t,
+        };
+        let (ua, ub) = (unboxed(self, ta, tb), unboxed(self, tb, ta));
         let ty = if ta == tb {
             ta
-        } else if ta.is_numeric() && tb.is_numeric() {
-            Ty::promote2(ta, tb)
+        } else if ua.is_numeric() && ub.is_numeric() {
+            self.numeric_conditional_type(ua, vb_const(self, va), ub, vb_const(self, vb))
+        } else if ua == Ty::Bool && ub == Ty::Bool {
+            Ty::Bool
         } else if ta == Ty::Str || tb == Ty::Str {
             Ty::Str
         } else if ta == Ty::Ref || tb == Ty::Ref {
@@ -2182,6 +2404,25 @@ impl<'t> Lowerer<'t> {
         self.read(tmp)
     }
 
+    /// The type of a numeric conditional `c ? a : b` (JLS 15.25, table 15.25-A): the same type;
+    /// `short` for `byte` and `short`; the narrower type when the other operand is an `int`
+    /// constant it can represent; else binary numeric promotion.
+    fn numeric_conditional_type(&self, ta: Ty, ca: Option<i64>, tb: Ty, cb: Option<i64>) -> Ty {
+        let fits = |t: Ty, v: i64| match t {
+            Ty::Byte => i8::try_from(v).is_ok(),
+            Ty::Short => i16::try_from(v).is_ok(),
+            Ty::Char => u16::try_from(v).is_ok(),
+            _ => false,
+        };
+        match (ta, tb) {
+            _ if ta == tb => ta,
+            (Ty::Byte, Ty::Short) | (Ty::Short, Ty::Byte) => Ty::Short,
+            (Ty::Byte | Ty::Short | Ty::Char, Ty::Int) if cb.is_some_and(|v| fits(ta, v)) => ta,
+            (Ty::Int, Ty::Byte | Ty::Short | Ty::Char) if ca.is_some_and(|v| fits(tb, v)) => tb,
+            _ => Ty::promote2(ta, tb),
+        }
+    }
+
     // ---- calls -------------------------------------------------------------------------
 
     fn call(&mut self, e: Node<'t>, hint: Option<Ty>) -> ValueId {
@@ -2197,8 +2438,8 @@ impl<'t> Lowerer<'t> {
         if object.is_some_and(|o| o.kind() == "super") {
             return self.super_call(name, &arg_nodes, e, hint);
         }
+        let scalar_builder = object.and_then(|o| self.scalar_builder_root(o));
         // Receiver and arguments are evaluated left to right.
-        let builder = object.and_then(|o| self.builder_root(o));
         let mut recv = None;
         if let Some(o) = object {
             if !is_own && (o.kind() != "identifier" || self.names_value(self.text(o))) {
@@ -2209,6 +2450,15 @@ impl<'t> Lowerer<'t> {
         if let Some(r) = recv.filter(|r| !self.synthesis() && self.optionals.iter().any(|m| m.obj == *r)) {
             // Proofs too: an Optional the method made itself.
             return self.call_on_optional(r, name, &args, e, hint);
+        }
+        if let Some(l) = scalar_builder {
+            return self.text_builder_call(text_builder::BuilderPlace::Scalar(l), name, &args, e, hint);
+        }
+        if let Some((r, c)) = recv.and_then(|r| match self.ty(r) {
+            Ty::Obj(c) if self.classes.descs[c as usize].is_text_builder() => Some((r, c)),
+            _ => None,
+        }) {
+            return self.text_builder_call(text_builder::BuilderPlace::Heap(r, c), name, &args, e, hint);
         }
         if let (Some(r), true) = (recv, self.synthesis()) {
             if let Ty::Obj(c) = self.ty(r) {
@@ -2241,10 +2491,16 @@ impl<'t> Lowerer<'t> {
             }
         }
         if let Some(r) = recv.filter(|r| self.ty(*r) == Ty::Str) {
-            return self.string_method(r, builder, name, &args, e, hint);
+            return self.string_method(r, name, &args, e, hint);
         }
         if let Some(cls) = obj_text.filter(|o| !self.names_value(o) && !is_own) {
-            if let Some(v) = self.intrinsic(cls, name, &args, e) {
+            // A class of the file shadows the JDK's of its name (a nested `Math`): its static
+            // methods, not the intrinsics.
+            if let Some(chain) = self.classes.declared_chain(cls) {
+                if let Some(callee) = self.resolve(name, &args, &chain, Some(cls)) {
+                    return self.inline(&callee, args, e);
+                }
+            } else if let Some(v) = self.intrinsic(cls, name, &args, e) {
                 return v;
             }
             let is_optional =
@@ -2663,6 +2919,55 @@ impl<'t> Lowerer<'t> {
         self.cur = Some(cont);
     }
 
+    /// A value of any reference type used where null throws NullPointerException: strings,
+    /// objects and arrays jreach tracks are checked; an untracked reference may be null, so the
+    /// exception may be thrown (a fork to the handlers in proofs).
+    fn check_reference_not_null(&mut self, v: ValueId, at: Node<'t>) {
+        match self.ty(v) {
+            Ty::Str => self.check_not_null(v, at),
+            Ty::Obj(_) => self.check_object_not_null(v, at),
+            Ty::Arr(a) => {
+                let null = self.emit(Op::Arr(ArrOp::Ref(0), vec![]), Ty::Arr(a), None);
+                let is_null = self.bin(BinOp::Eq, v, null);
+                self.raise_if(is_null, "NullPointerException", at);
+            }
+            Ty::Ref if self.is_null_const(v) => self.raise("NullPointerException", Some(at)),
+            Ty::Ref => self.may_throw_here("a reference that may be null"),
+            _ => {}
+        }
+    }
+
+    /// `assert cond : detail;`. Tests run with assertions enabled (Maven Surefire's and Gradle's
+    /// default, and `-ea` in IDEs), so synthesis evaluates the condition; proofs take either, since
+    /// the condition may have side effects and a false one throws AssertionError (JLS 14.10).
+    fn assert_stmt(&mut self, s: Node<'t>) {
+        let kids = named_children(s);
+        let Some(cond) = kids.first().copied() else { return };
+        let checked = self.b.create_block();
+        let done = self.b.create_block();
+        if self.synthesis() {
+            self.b.add_proof_blocker("assertions are taken as enabled (-ea), as test runners run them".into());
+            self.jump(checked);
+        } else {
+            let enabled =
+                self.nondet(NondetKind::Opaque { what: "whether assertions are enabled".into() }, Ty::Bool, None);
+            self.branch(enabled, checked, done, None);
+        }
+        self.b.seal(checked);
+        self.cur = Some(checked);
+        let failed = self.b.create_block();
+        self.cond(cond, done, failed);
+        self.b.seal(failed);
+        self.cur = Some(failed);
+        if let Some(detail) = kids.get(1) {
+            let d = self.expr(*detail);
+            self.to_str_value(d);
+        }
+        self.raise("AssertionError", Some(s));
+        self.b.seal(done);
+        self.cur = Some(done);
+    }
+
     /// A method call on a null string throws NullPointerException.
     fn check_not_null(&mut self, s: ValueId, at: Node<'t>) {
         let vd = self.b.func().value(s);
@@ -2696,6 +3001,7 @@ impl<'t> Lowerer<'t> {
             Ty::Bool => StrOp::FromBool,
             t if t.is_integral() => StrOp::FromInt,
             _ if self.is_null_const(v) => return self.konst(Const::Str("null".into())),
+            Ty::Obj(c) if self.classes.descs[c as usize].is_text_builder() => return self.text_builder_text(v, c),
             _ => {
                 if ty == Ty::Ref {
                     self.may_throw_here("toString of an object");
@@ -2736,54 +3042,10 @@ impl<'t> Lowerer<'t> {
         }
     }
 
-    /// The `StringBuilder` local a receiver expression ultimately refers to (`sb`, `sb.append(x)`, ...).
-    fn builder_root(&self, o: Node<'t>) -> Option<Local> {
-        match o.kind() {
-            "identifier" => self.lookup(self.text(o)).filter(|l| l.builder),
-            "parenthesized_expression" => named_children(o).into_iter().next().and_then(|i| self.builder_root(i)),
-            "method_invocation" => {
-                let name = o.child_by_field_name("name").map(|n| self.text(n))?;
-                if matches!(name, "append" | "insert" | "reverse") {
-                    self.builder_root(o.child_by_field_name("object")?)
-                } else {
-                    None
-                }
-            }
-            _ => None,
-        }
-    }
-
-    /// `new StringBuilder()`, `new StringBuilder(String)`, `new StringBuilder(int capacity)`.
-    fn new_builder(&mut self, e: Node<'t>) -> ValueId {
-        let args: Vec<ValueId> = e
-            .child_by_field_name("arguments")
-            .map(named_children)
-            .unwrap_or_default()
-            .into_iter()
-            .map(|a| self.expr(a))
-            .collect();
-        match args.as_slice() {
-            [] => self.konst(Const::Str(String::new())),
-            [s] if self.ty(*s) == Ty::Str => {
-                self.check_not_null(*s, e);
-                *s
-            }
-            [n] if self.ty(*n).is_integral() => {
-                let zero = self.int(Ty::Int, 0);
-                let n = self.convert(*n, Ty::Int);
-                let neg = self.bin(BinOp::Lt, n, zero);
-                self.raise_if(neg, "NegativeArraySizeException", e);
-                self.konst(Const::Str(String::new()))
-            }
-            _ => self.opaque("a new StringBuilder".into(), Ty::Str, Some(e)),
-        }
-    }
-
-    /// A method of `String` (or of a `StringBuilder` local `builder`) on receiver `s`.
+    /// A method of `String` on receiver `s`.
     fn string_method(
         &mut self,
         s: ValueId,
-        builder: Option<Local>,
         name: &str,
         args: &[ValueId],
         e: Node<'t>,
@@ -2798,6 +3060,11 @@ impl<'t> Lowerer<'t> {
                     lw.check_not_null(a, e);
                     Some(a)
                 }
+                // A `CharSequence` argument that is a string builder: its contents.
+                Ty::Obj(c) if lw.classes.descs[c as usize].is_text_builder() => {
+                    lw.check_object_not_null(a, e);
+                    Some(lw.text_builder_contents(a, c))
+                }
                 Ty::Char => Some(lw.emit(Op::Str(StrOp::FromChar, vec![a]), Ty::Str, None)),
                 _ if lw.is_null_const(a) => {
                     lw.raise("NullPointerException", Some(e));
@@ -2807,12 +3074,6 @@ impl<'t> Lowerer<'t> {
             }
         };
         let op = |lw: &mut Self, op: StrOp, xs: Vec<ValueId>| lw.emit(Op::Str(op, xs), op.result_ty(), Some(e));
-        let update = |lw: &mut Self, v: ValueId| {
-            if let Some(l) = builder {
-                lw.assign(l.var, v);
-            }
-            v
-        };
         let result = match (name, args.len()) {
             ("length", 0) => match &self.b.func().value(s).op {
                 // A constant's length is a number (the solver ties string lengths to ints otherwise).
@@ -2833,7 +3094,15 @@ impl<'t> Lowerer<'t> {
                 self.check_index(i, len, false, e);
                 Some(op(self, StrOp::CharAt, vec![s, i]))
             }
-            ("equals", 1) | ("contentEquals", 1) if builder.is_none() => {
+            ("equals", 1) if matches!(tys[0], Ty::Obj(c) if self.classes.descs[c as usize].is_text_builder()) => {
+                // A string never equals a builder.
+                Some(self.konst(Const::Bool(false)))
+            }
+            ("contentEquals", 1) if matches!(tys[0], Ty::Obj(c) if self.classes.descs[c as usize].is_text_builder()) => {
+                let t = str_arg(self, 0).expect("a builder argument");
+                Some(op(self, StrOp::Equals, vec![s, t]))
+            }
+            ("equals", 1) | ("contentEquals", 1) => {
                 if tys[0] == Ty::Str || self.is_null_const(args[0]) {
                     let o = self.convert(args[0], Ty::Str);
                     Some(op(self, StrOp::Equals, vec![s, o]))
@@ -2886,35 +3155,14 @@ impl<'t> Lowerer<'t> {
             ("toLowerCase", 0) => Some(op(self, StrOp::ToLowerCase, vec![s])),
             ("toUpperCase", 0) => Some(op(self, StrOp::ToUpperCase, vec![s])),
             ("toString" | "intern", 0) => Some(s),
-            ("append", 1) if builder.is_some() => {
-                let t = self.to_str_value(args[0]);
-                let v = op(self, StrOp::Concat, vec![s, t]);
-                Some(update(self, v))
-            }
-            ("insert", 2) if builder.is_some() && tys[0].is_integral() => {
-                let i = self.convert(args[0], Ty::Int);
-                let len = op(self, StrOp::Length, vec![s]);
-                self.check_index(i, len, true, e);
-                let t = self.to_str_value(args[1]);
-                let v = op(self, StrOp::Insert, vec![s, i, t]);
-                Some(update(self, v))
-            }
-            ("reverse", 0) if builder.is_some() => {
-                let v = op(self, StrOp::Reverse, vec![s]);
-                Some(update(self, v))
-            }
             _ => None,
         };
         if let Some(v) = result {
             return v;
         }
-        // Not modelled: an unknown result, and a builder whose contents are now unknown.
+        // Not modelled: an unknown result.
         let callee = format!("String.{name}");
         self.unknown_call_throws(&callee);
-        if let Some(l) = builder {
-            let v = self.opaque(format!("the contents of a StringBuilder after {name}"), Ty::Str, None);
-            self.assign(l.var, v);
-        }
         let ty = string_method_return_type(name).or(hint).unwrap_or(Ty::Ref);
         self.nondet(NondetKind::CallResult { callee }, ty, Some(e))
     }
@@ -3057,10 +3305,10 @@ impl<'t> Lowerer<'t> {
                     t => self.int(*t, 0),
                 }
             } else {
-                self.nondet(NondetKind::Havoc { var: format!("this.{name}") }, *ty, None)
+                self.nondet(NondetKind::Havoc { what: format!("this.{name}") }, *ty, None)
             };
             self.assign(var, v);
-            self.this_fields.insert(name.clone(), Local { var, ty: *ty, builder: false });
+            self.this_fields.insert(name.clone(), Local { var, ty: *ty, scalar_builder: false });
         }
         if method.is_constructor {
             // The constructor under test starts with its superclass's and its own initializers,
@@ -3180,6 +3428,9 @@ impl<'t> Lowerer<'t> {
         let (i, ty) = self.field_of(c, field)?;
         self.note_receiver_alias(c);
         self.check_object_not_null(o, at);
+        if let Some(v) = self.constant_field_of(c, field, at) {
+            return Some(v);
+        }
         let mem = self.field_mem(c, i);
         if let Some(v) = self.stored_value(mem, o) {
             return Some(v);
@@ -3589,6 +3840,13 @@ impl<'t> Lowerer<'t> {
 
     /// The array and index of an `array_access`, checked.
     fn element(&mut self, e: Node<'t>) -> Option<(ValueId, ArrTy, ValueId)> {
+        let (a, t, i) = self.element_operands(e)?;
+        self.check_element(a, t, i, e);
+        Some((a, t, i))
+    }
+
+    /// The array and the index of `a[i]`, evaluated in that order, not yet checked.
+    fn element_operands(&mut self, e: Node<'t>) -> Option<(ValueId, ArrTy, ValueId)> {
         let (an, iname) = (e.child_by_field_name("array")?, e.child_by_field_name("index")?);
         let a = self.expr(an);
         let i = self.expr(iname);
@@ -3601,7 +3859,6 @@ impl<'t> Lowerer<'t> {
             let i = self.convert(i, p);
             self.convert(i, Ty::Int)
         };
-        self.check_element(a, t, i, e);
         Some((a, t, i))
     }
 
@@ -3616,6 +3873,10 @@ impl<'t> Lowerer<'t> {
     }
 
     fn store(&mut self, t: ArrTy, a: ValueId, i: ValueId, v: ValueId) {
+        if matches!(t.elem(), Ty::Ref | Ty::Obj(_) | Ty::Arr(_)) && !self.is_null_const(v) {
+            // An array of references may be of a subclass's array type (JLS 10.5).
+            self.may_throw_here("storing into an array of references (ArrayStoreException)");
+        }
         // An array of untracked references holds untracked references: a string or object put
         // there is any value when read back.
         let v = if t.elem() == Ty::Ref && self.ty(v) != Ty::Ref {
@@ -3630,12 +3891,21 @@ impl<'t> Lowerer<'t> {
 
     /// `a[i] = v` and `a[i] op= v`.
     fn array_assign(&mut self, l: Node<'t>, op: &str, r: Node<'t>, e: Node<'t>) -> ValueId {
-        let Some((a, t, i)) = self.element(l) else { return self.opaque("an array element".into(), Ty::Ref, None) };
+        let Some((a, t, i)) = self.element_operands(l) else {
+            return self.opaque("an array element".into(), Ty::Ref, None);
+        };
         let elem = t.elem();
         let v = if op == "=" {
+            // The right side runs before the null and bounds checks (JLS 15.26.1).
             let v = self.expr_as(r, Some(elem));
-            self.convert(v, elem)
+            let v = self.convert(v, elem);
+            if self.cur.is_some() {
+                self.check_element(a, t, i, l);
+            }
+            v
         } else {
+            // A compound assignment reads the element first (JLS 15.26.2).
+            self.check_element(a, t, i, l);
             let mem = self.mem(t);
             let old = self.emit(Op::Arr(ArrOp::Load, vec![mem, a, i]), elem, None);
             let rv = self.expr(r);
@@ -3670,6 +3940,32 @@ impl<'t> Lowerer<'t> {
         let zero = self.int(Ty::Int, 0);
         let neg = self.bin(BinOp::Lt, len, zero);
         self.raise_if(neg, "NegativeArraySizeException", at);
+        let known = match self.b.func().value(len).op {
+            Op::Const(Const::Int(_, n)) => Some(n),
+            _ => None,
+        };
+        // HotSpot refuses arrays of `Integer.MAX_VALUE - 1` elements or more, whatever the heap.
+        if known.is_none_or(|n| n >= VM_ARRAY_LIMIT as i64) {
+            let limit = self.int(Ty::Int, VM_ARRAY_LIMIT as i64);
+            let refused = self.bin(BinOp::Ge, len, limit);
+            self.raise_if(refused, "OutOfMemoryError", at);
+        }
+        if self.synthesis() && known.is_none_or(|n| n > LARGEST_TEST_ARRAY as i64) {
+            // Whether a large array fits depends on the heap: no test relies on it, and the
+            // interpreter does not build it.
+            let large = self.int(Ty::Int, LARGEST_TEST_ARRAY as i64);
+            let too_large = self.bin(BinOp::Gt, len, large);
+            let cut = self.b.create_block();
+            let fits = self.b.create_block();
+            self.branch(too_large, cut, fits, None);
+            self.b.seal(cut);
+            self.b.seal(fits);
+            self.cur = Some(cut);
+            self.unsupported(format!(
+                "an array of more than {LARGEST_TEST_ARRAY} elements may not fit in the heap of a test run"
+            ));
+            self.cur = Some(fits);
+        }
         let id = self.next_alloc;
         self.next_alloc -= 1;
         let r = self.emit(Op::Arr(ArrOp::Ref(id), vec![]), Ty::Arr(t), Some(at));
@@ -3813,7 +4109,7 @@ impl<'t> Lowerer<'t> {
                 self.jump(head);
                 self.b.seal(head);
                 self.cur = Some(head);
-                let any = self.nondet(NondetKind::Havoc { var: "the loop index".into() }, Ty::Int, None);
+                let any = self.nondet(NondetKind::Havoc { what: "the loop index".into() }, Ty::Int, None);
                 // The index of any iteration: 0 <= index (the loop test bounds it above).
                 let zero = self.int(Ty::Int, 0);
                 let neg = self.bin(BinOp::Lt, any, zero);
@@ -3864,6 +4160,14 @@ struct Classes {
 }
 
 impl Classes {
+    /// The enclosing chain (`["Outer", "Inner"]`) of the class the file declares under `name`
+    /// (simple or dotted), if any; `None` for the JDK's classes jreach models and unknown names.
+    fn declared_chain(&self, name: &str) -> Option<Vec<String>> {
+        let c = *self.by_name.get(name)?;
+        self.bodies[c as usize].as_ref()?;
+        Some(self.descs[c as usize].name.split('.').map(str::to_string).collect())
+    }
+
     /// The classes of `file`; those from `foreign_from` on come from other packages, and those
     /// from `own_end` on were appended to the file for synthesis (its own shadow their names).
     fn of(file: &SourceFile, foreign_from: Option<usize>, own_end: Option<usize>) -> Classes {
@@ -3944,6 +4248,31 @@ impl Classes {
                 }
             }
             stack.extend(named_children(n));
+        }
+        // `StringBuilder` and `StringBuffer` the file names, unless it declares classes of those
+        // names: objects whose one field is their contents.
+        for (simple, qualified) in TEXT_BUILDER_CLASSES {
+            if out.by_name.contains_key(simple) || !mentions_type(file, simple) {
+                continue;
+            }
+            out.by_name.insert(simple.into(), out.descs.len() as u16);
+            out.by_name.insert(qualified.into(), out.descs.len() as u16);
+            out.descs.push(ClassDesc {
+                name: qualified.into(),
+                fields: vec![FieldDesc { name: "value".into(), ty: Ty::Str }],
+                buildable: false,
+                reflective: false,
+                constants: vec![],
+                boxes: None,
+                lambda: None,
+                stub: vec![],
+            });
+            out.constructible.push(false);
+            out.bodies.push(None);
+            out.foreign.push(false);
+            out.implicit_ctor.push(false);
+            out.supers.push(None);
+            chains.push(vec![qualified.into()]);
         }
         // `java.util.List`, `Map` and `Optional`, unless the file declares classes of those names.
         for (simple, qualified) in [("List", LIST_CLASS), ("Map", MAP_CLASS), ("Optional", OPTIONAL_CLASS)] {
@@ -4339,6 +4668,62 @@ fn has_modifier(n: Node<'_>, src: &str, word: &str) -> bool {
         .any(|c| c.kind() == "modifiers" && text_of(c, src).split_whitespace().any(|w| w == word))
 }
 
+/// The least array length HotSpot refuses with `OutOfMemoryError: Requested array size exceeds VM
+/// limit`, whatever the heap (`Integer.MAX_VALUE - 1`).
+const VM_ARRAY_LIMIT: i32 = i32::MAX - 1;
+
+/// The largest array a test may create (synthesis cuts paths that allocate more).
+const LARGEST_TEST_ARRAY: i32 = 1 << 24;
+
+/// Whether `e` is a constant expression (JLS 15.29) as far as the syntax tells: literals,
+/// operators, parentheses, casts and names (which must denote constant variables themselves;
+/// names that do not are read as the fields they are).
+fn is_constant_expression(e: Node<'_>, src: &str, constant_name: &dyn Fn(&str) -> bool) -> bool {
+    match e.kind() {
+        "decimal_integer_literal" | "hex_integer_literal" | "octal_integer_literal" | "binary_integer_literal"
+        | "decimal_floating_point_literal" | "hex_floating_point_literal" | "true" | "false" | "character_literal"
+        | "string_literal" => true,
+        "identifier" => constant_name(text_of(e, src)),
+        "parenthesized_expression" | "unary_expression" | "binary_expression" | "ternary_expression" => {
+            named_children(e).into_iter().all(|k| is_constant_expression(k, src, constant_name))
+        }
+        "cast_expression" => e.child_by_field_name("value").is_some_and(|v| is_constant_expression(v, src, constant_name)),
+        "field_access" => e.child_by_field_name("object").is_some_and(|o| o.kind() == "identifier"),
+        _ => false,
+    }
+}
+
+/// The value of an `int` constant operand (for the typing of conditionals).
+fn vb_const(lw: &Lowerer<'_>, v: ValueId) -> Option<i64> {
+    match lw.b.func().value(v).op {
+        Op::Const(Const::Int(Ty::Int, x)) => Some(x),
+        _ => None,
+    }
+}
+
+/// Whether `catch (class ...)` catches some error the virtual machine may throw anywhere.
+fn catches_vm_error(class: &str) -> bool {
+    ["OutOfMemoryError", "StackOverflowError", "InternalError"]
+        .iter()
+        .any(|e| crate::exceptions::is_subclass(e, class) == Some(true))
+}
+
+/// Whether `file` names the type `simple` (as a type, or qualified with `java.lang.`).
+fn mentions_type(file: &SourceFile, simple: &str) -> bool {
+    let src = file.text.as_str();
+    if !src.contains(simple) {
+        return false;
+    }
+    let mut stack = vec![file.tree.root_node()];
+    while let Some(n) = stack.pop() {
+        if n.kind() == "type_identifier" && text_of(n, src) == simple {
+            return true;
+        }
+        stack.extend(named_children(n));
+    }
+    false
+}
+
 /// Return types of `String` methods jreach does not model.
 fn string_method_return_type(name: &str) -> Option<Ty> {
     Some(match name {
@@ -4390,117 +4775,4 @@ fn jdk_constant(obj: &str, field: &str) -> Option<Const> {
         ("Float", "MIN_VALUE") => Const::f32(f32::from_bits(1)),
         _ => return None,
     })
-}
-
-/// Parses a Java integer literal (decimal, hex, octal, binary; `_` separators; `L` suffix).
-pub fn parse_int_literal(text: &str) -> Option<Const> {
-    let t: String = text.chars().filter(|c| *c != '_').collect();
-    let (body, long) = match t.strip_suffix(['l', 'L']) {
-        Some(b) => (b.to_string(), true),
-        None => (t, false),
-    };
-    let lower = body.to_ascii_lowercase();
-    let v: u64 = if let Some(h) = lower.strip_prefix("0x") {
-        u64::from_str_radix(h, 16).ok()?
-    } else if let Some(b) = lower.strip_prefix("0b") {
-        u64::from_str_radix(b, 2).ok()?
-    } else if lower.len() > 1 && lower.starts_with('0') {
-        u64::from_str_radix(&lower[1..], 8).ok()?
-    } else {
-        lower.parse::<u64>().ok()?
-    };
-    Some(if long { Const::int(Ty::Long, v as i64) } else { Const::int(Ty::Int, v as u32 as i32 as i64) })
-}
-
-/// Parses a decimal floating-point literal (`f`/`F` float, otherwise double).
-pub fn parse_float_literal(text: &str) -> Option<Const> {
-    let t: String = text.chars().filter(|c| *c != '_').collect();
-    if t.to_ascii_lowercase().starts_with("0x") {
-        return None;
-    }
-    if let Some(b) = t.strip_suffix(['f', 'F']) {
-        return b.parse::<f32>().ok().map(Const::f32);
-    }
-    let b = t.strip_suffix(['d', 'D']).unwrap_or(&t);
-    b.parse::<f64>().ok().map(Const::f64)
-}
-
-/// Decodes the escapes of a Java character or string literal body.
-fn unescape(body: &str) -> Option<Vec<u16>> {
-    let mut out = Vec::new();
-    let mut chars = body.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c != '\\' {
-            let mut buf = [0u16; 2];
-            out.extend_from_slice(c.encode_utf16(&mut buf));
-            continue;
-        }
-        let e = chars.next()?;
-        let v = match e {
-            'n' => 10,
-            't' => 9,
-            'r' => 13,
-            'b' => 8,
-            'f' => 12,
-            's' => 32,
-            '0'..='7' => {
-                let mut v = e.to_digit(8)?;
-                while let Some(d) = chars.peek().and_then(|d| d.to_digit(8)) {
-                    if v * 8 + d > 0o377 {
-                        break;
-                    }
-                    v = v * 8 + d;
-                    chars.next();
-                }
-                v as u16
-            }
-            'u' => {
-                while chars.peek() == Some(&'u') {
-                    chars.next();
-                }
-                let hex: String = (0..4).filter_map(|_| chars.next()).collect();
-                u16::from_str_radix(&hex, 16).ok()?
-            }
-            other => other as u16,
-        };
-        out.push(v);
-    }
-    Some(out)
-}
-
-/// The UTF-16 unit of a character literal such as `'a'`, `'\n'` or `'\uffff'`.
-pub fn parse_char_literal(text: &str) -> Option<u16> {
-    let body = text.strip_prefix('\'')?.strip_suffix('\'')?;
-    let units = unescape(body)?;
-    (units.len() == 1).then(|| units[0])
-}
-
-/// The value of a string literal (text blocks keep their raw content).
-pub fn parse_string_literal(text: &str) -> String {
-    let body = text
-        .strip_prefix("\"\"\"")
-        .and_then(|b| b.strip_suffix("\"\"\""))
-        .unwrap_or_else(|| text.strip_prefix('"').and_then(|b| b.strip_suffix('"')).unwrap_or(text));
-    unescape(body).map(|u| String::from_utf16_lossy(&u)).unwrap_or_else(|| body.to_string())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn literals() {
-        assert_eq!(parse_int_literal("0xFFFFFFFF"), Some(Const::int(Ty::Int, -1)));
-        assert_eq!(parse_int_literal("2147483648"), Some(Const::int(Ty::Int, i32::MIN as i64)));
-        assert_eq!(parse_int_literal("3_000_000_000L"), Some(Const::int(Ty::Long, 3_000_000_000)));
-        assert_eq!(parse_int_literal("010"), Some(Const::int(Ty::Int, 8)));
-        assert_eq!(parse_int_literal("0b101"), Some(Const::int(Ty::Int, 5)));
-        assert_eq!(parse_float_literal("1e31f"), Some(Const::f32(1e31)));
-        assert_eq!(parse_float_literal("2.5"), Some(Const::f64(2.5)));
-        assert_eq!(parse_char_literal("'\\uffff'"), Some(0xffff));
-        assert_eq!(parse_char_literal("'\\n'"), Some(10));
-        assert_eq!(parse_char_literal("'A'"), Some(65));
-        assert_eq!(parse_char_literal("'\\''"), Some(39));
-        assert_eq!(parse_string_literal("\"a\\tb\""), "a\tb");
-    }
 }

@@ -92,6 +92,12 @@ pub fn eval(op: StrOp, args: &[Value]) -> Result<Value, String> {
     };
     Ok(match op {
         StrOp::Null => Value::Null,
+        // Java maps case and parses digits by Unicode tables outside ASCII: not computed here.
+        StrOp::EqualsIgnoreCase | StrOp::ToLowerCase | StrOp::ToUpperCase | StrOp::ParsesAsInt | StrOp::ParseInt
+            if args.iter().any(|a| matches!(a, Value::Str(t) if !t.is_ascii())) =>
+        {
+            Value::Unknown(format!("{} of a string with characters outside ASCII", op.name()))
+        }
         StrOp::IsNull => Value::Bool(matches!(args.first(), Some(Value::Null))),
         StrOp::ToStr => match args.first() {
             Some(Value::Null) => Value::Str("null".into()),

@@ -187,8 +187,9 @@ impl Ty {
         })
     }
 
-    /// The IR type of a Java type as written: primitives, `String` (and the string builders, whose
-    /// contents jreach tracks as a string), everything else a plain reference.
+    /// The IR type of a Java type as written: primitives, `String`, arrays of those, everything
+    /// else a plain reference (the string builders are objects of the class table: see
+    /// `func::TEXT_BUILDER_CLASSES`).
     pub fn of_java(name: &str) -> Ty {
         let name = name.trim();
         if let Some(t) = Ty::from_java(name) {
@@ -197,7 +198,7 @@ impl Ty {
         if let Some(a) = ArrTy::of_java(name, 0) {
             return Ty::Arr(a);
         }
-        if is_string_type(name) || is_builder_type(name) {
+        if is_string_type(name) {
             Ty::Str
         } else {
             Ty::Ref
@@ -260,11 +261,6 @@ impl Ty {
 /// `String` as written in a declaration.
 pub fn is_string_type(name: &str) -> bool {
     matches!(name.trim(), "String" | "java.lang.String")
-}
-
-/// `StringBuilder`/`StringBuffer` as written in a declaration.
-pub fn is_builder_type(name: &str) -> bool {
-    matches!(name.trim(), "StringBuilder" | "java.lang.StringBuilder" | "StringBuffer" | "java.lang.StringBuffer")
 }
 
 impl fmt::Display for Ty {

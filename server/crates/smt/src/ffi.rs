@@ -80,3 +80,25 @@ pub fn solver_version() -> (u32, u32, u32) {
     unsafe { z3_sys::Z3_get_version(&mut major, &mut minor, &mut build, &mut revision) };
     (major, minor, build)
 }
+
+/// `str.from_code(n)`: the one-character string of code point `n` (empty outside the range).
+pub fn string_from_code(n: &z3::ast::Int) -> z3::ast::String {
+    let ctx = Context::thread_local();
+    // SAFETY: as above; the operand belongs to this thread's context.
+    unsafe {
+        let ast = z3_sys::Z3_mk_string_from_code(ctx.get_z3_context(), n.get_z3_ast())
+            .expect("Z3_mk_string_from_code on an integer");
+        z3::ast::String::wrap(&ctx, ast)
+    }
+}
+
+/// `str.to_code(s)`: the code point of a one-character string, -1 for other strings.
+pub fn string_to_code(s: &z3::ast::String) -> z3::ast::Int {
+    let ctx = Context::thread_local();
+    // SAFETY: as above.
+    unsafe {
+        let ast =
+            z3_sys::Z3_mk_string_to_code(ctx.get_z3_context(), s.get_z3_ast()).expect("Z3_mk_string_to_code on a string");
+        z3::ast::Int::wrap(&ctx, ast)
+    }
+}

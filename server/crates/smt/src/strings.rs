@@ -1,15 +1,17 @@
 //! Java strings on z3's string theory.
 //!
 //! A `String` value is a z3 string; null is the one-character string U+10000, which no Java string
-//! (UTF-16 code units, all ≤ U+FFFF) can equal. Character codes cross between the theories through
-//! a table of printable ASCII characters; other characters become unknowns, which keeps proofs
-//! sound and leaves synthesis (whose inputs are printable) exact. Case mapping and reversal are
-//! exact for the first [`CHAR_BOUND`] characters and unconstrained beyond.
+//! (UTF-16 code units, all ≤ U+FFFF) can equal. A z3 character is one UTF-16 code unit: codes cross
+//! between the theories exactly through `str.to_code` and `str.from_code`. Case mapping is exact
+//! for strings of ASCII characters (Java's full Unicode mapping may change a string's length:
+//! `"ß".toUpperCase()` is `"SS"`), and unconstrained for others; like reversal, it is exact for the
+//! first [`CHAR_BOUND`] characters and unconstrained beyond. Proofs take the default locale to map
+//! ASCII letters as the root locale does (a Turkish locale maps `i` to `İ`).
 
 use jreach_ir::{StrOp, Ty};
 use z3::ast::{Bool, Dynamic, Int, Regexp, BV};
 
-use crate::ffi::{int_to_str, re_range, seq_index, seq_last_index, str_to_int};
+use crate::ffi::{int_to_str, re_range, seq_index, seq_last_index, str_to_int, string_from_code, string_to_code};
 
 type ZStr = z3::ast::String;
 
@@ -86,30 +88,21 @@ pub fn from_model(text: &str) -> Option<String> {
     }
 }
 
-fn printable() -> impl Iterator<Item = u8> {
-    0x20u8..0x7f
-}
-
 fn unit(c: u8) -> ZStr {
     literal(&(c as char).to_string())
 }
 
-/// The code of a one-character string, as a char (16-bit); unknown outside printable ASCII.
-fn code_of(u: &ZStr) -> BV {
-    let mut acc = BV::fresh_const("char", 16);
-    for c in printable() {
-        acc = u.eq(&unit(c)).ite(&BV::from_u64(c as u64, 16), &acc);
-    }
-    acc
+/// The code of a one-character string, as a char (16-bit): a fresh code tied to `str.to_code`
+/// where `u` is one character (the tie goes to `side`).
+fn code_of(u: &ZStr, side: &mut Vec<Bool>) -> BV {
+    let c = BV::fresh_const("char", 16);
+    side.push(u.length().eq(Int::from_i64(1)).implies(c.to_int(false).eq(string_to_code(u))));
+    c
 }
 
-/// The one-character string of a char code; unknown outside printable ASCII.
+/// The one-character string of a char code.
 fn str_of_code(c: &BV) -> ZStr {
-    let mut acc = ZStr::fresh_const("charstr");
-    for p in printable() {
-        acc = c.eq(&BV::from_u64(p as u64, 16)).ite(&unit(p), &acc);
-    }
-    acc
+    string_from_code(&c.to_int(false))
 }
 
 fn bv_to_int(x: &BV) -> Int {
@@ -199,7 +192,17 @@ fn parse_int(s: &ZStr) -> (Bool, Int) {
     let n = str_to_int(&digits);
     let v = neg.ite(&(Int::from_i64(0) - &n), &n);
     let in_range = Bool::and(&[v.ge(&Int::from_i64(i32::MIN as i64)), v.le(&Int::from_i64(i32::MAX as i64))]);
-    (Bool::and(&[s.regex_matches(&int_regex()), in_range]), v)
+    let exact = Bool::and(&[s.regex_matches(&int_regex()), in_range]);
+    // Java also takes the other Unicode decimal digits (`"٣"` is 3): for a string with a
+    // character outside ASCII, whether it parses and to what are unknown.
+    let ascii = s.regex_matches(&Regexp::star(&range(0, 0x7f)));
+    let other = Int::fresh_const("parsed");
+    let other_ok = Bool::and(&[
+        Bool::fresh_const("parses"),
+        other.ge(&Int::from_i64(i32::MIN as i64)),
+        other.le(&Int::from_i64(i32::MAX as i64)),
+    ]);
+    (ascii.ite(&exact, &other_ok), ascii.ite(&v, &other))
 }
 
 fn s(d: &Dynamic) -> ZStr {
@@ -222,7 +225,7 @@ pub fn encode(op: StrOp, args: &[Dynamic], arg_tys: &[Ty], side: &mut Vec<Bool>)
             d(&x.eq(&null()).ite(&ZStr::from("null"), &x))
         }
         StrOp::Length => d(&int_to_bv32(&s(&args[0]).length(), None, side)),
-        StrOp::CharAt => d(&code_of(&s(&args[0]).at(bv_to_int(&b(&args[1]))))),
+        StrOp::CharAt => d(&code_of(&s(&args[0]).at(bv_to_int(&b(&args[1]))), side)),
         StrOp::Substring => {
             let (bi, ei) = (bv_to_int(&b(&args[1])), bv_to_int(&b(&args[2])));
             d(&s(&args[0]).substr(bi.clone(), ei - bi))
@@ -231,7 +234,11 @@ pub fn encode(op: StrOp, args: &[Dynamic], arg_tys: &[Ty], side: &mut Vec<Bool>)
         StrOp::EqualsIgnoreCase => {
             let lo0 = charwise(&s(&args[0]), side, |i, _| map_case(&s(&args[0]).at(Int::from_i64(i)), true));
             let lo1 = charwise(&s(&args[1]), side, |i, _| map_case(&s(&args[1]).at(Int::from_i64(i)), true));
-            d(&Bool::and(&[s(&args[1]).eq(&null()).not(), lo0.eq(&lo1)]))
+            // Outside ASCII, Java compares characters by their Unicode case mappings.
+            let all_ascii = Regexp::star(&range(0, 0x7f));
+            let ascii = Bool::and(&[s(&args[0]).regex_matches(&all_ascii), s(&args[1]).regex_matches(&all_ascii)]);
+            let exact = Bool::and(&[s(&args[1]).eq(&null()).not(), lo0.eq(&lo1)]);
+            d(&ascii.ite(&exact, &Bool::and(&[s(&args[1]).eq(&null()).not(), Bool::fresh_const("equal_ignoring_case")])))
         }
         StrOp::StartsWith => d(&s(&args[1]).prefix(&s(&args[0]))),
         StrOp::EndsWith => d(&s(&args[1]).suffix(&s(&args[0]))),
@@ -242,7 +249,10 @@ pub fn encode(op: StrOp, args: &[Dynamic], arg_tys: &[Ty], side: &mut Vec<Bool>)
         StrOp::ToLowerCase | StrOp::ToUpperCase => {
             let x = s(&args[0]);
             let lower = op == StrOp::ToLowerCase;
-            d(&charwise(&x, side, |i, _| map_case(&x.at(Int::from_i64(i)), lower)))
+            let mapped = charwise(&x, side, |i, _| map_case(&x.at(Int::from_i64(i)), lower));
+            // Outside ASCII, Java's mapping may change characters and the length.
+            let ascii = x.regex_matches(&Regexp::star(&range(0, 0x7f)));
+            d(&ascii.ite(&mapped, &ZStr::fresh_const("case_mapped")))
         }
         StrOp::CompareTo => {
             let (x, y) = (s(&args[0]), s(&args[1]));

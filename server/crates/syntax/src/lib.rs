@@ -8,10 +8,12 @@ mod edit;
 mod line_index;
 pub mod methods;
 mod source;
+mod unicode_escapes;
 
 pub use line_index::LineIndex;
 pub use methods::{find_target, MethodInfo, Param, Target, TargetError};
 pub use source::SourceFile;
+pub use unicode_escapes::unicode_escape_hazard;
 pub use tree_sitter::{Node, Tree};
 
 /// Text of `node` in `src`.

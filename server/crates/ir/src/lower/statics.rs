@@ -178,7 +178,7 @@ impl<'t> Lowerer<'t> {
             };
             self.assign(var, v);
             let ty = s.ty;
-            self.statics.push((s, Local { var, ty, builder: false }));
+            self.statics.push((s, Local { var, ty, scalar_builder: false }));
         }
         self.b.setup_mut().static_inputs = recorded;
     }
