@@ -86,7 +86,12 @@ fn pos(src: &SourceFile, offset: usize) -> Pos {
     Pos { line, character: src.text[start..offset].encode_utf16().count() }
 }
 
-fn check_one(path: &Path, timeout: Duration) -> FileResult {
+/// Why a method got no verdict when its file's time budget ran out before it.
+fn file_budget_spent(budget: Duration) -> String {
+    format!("the file's time budget ({} s) ran out first; raise --file-budget", budget.as_secs())
+}
+
+fn check_one(path: &Path, timeout: Duration, file_budget: Duration) -> FileResult {
     let mut r =
         FileResult { path: path.to_path_buf(), lines: 0, diags: vec![], verdicts: vec![], times: vec![], error: None };
     let src = match read_java(path) {
@@ -99,7 +104,13 @@ fn check_one(path: &Path, timeout: Duration) -> FileResult {
     r.lines = src.text.lines().count();
     let file = abs(path);
     let mut findings: Vec<Finding> = Vec::new();
+    let deadline = Instant::now() + file_budget;
     for m in MethodInfo::all(&src) {
+        if Instant::now() >= deadline {
+            r.times.push(Duration::ZERO);
+            r.verdicts.push(MethodVerdict::NoVerdict(file_budget_spent(file_budget)));
+            continue;
+        }
         let t = Instant::now();
         let (verdict, fs) = check_method(&src, &m, timeout);
         r.times.push(t.elapsed());
@@ -126,11 +137,70 @@ fn check_one(path: &Path, timeout: Duration) -> FileResult {
     r
 }
 
+/// Progress on stderr: a bar on a terminal, else a line every half minute (for CI logs).
+struct Progress {
+    bar: Option<indicatif::ProgressBar>,
+    total: usize,
+    done: std::sync::atomic::AtomicUsize,
+    started: Instant,
+    last_line: std::sync::Mutex<Instant>,
+}
+
+impl Progress {
+    const LINE_EVERY: Duration = Duration::from_secs(30);
+
+    fn new(total: usize) -> Progress {
+        let bar = std::io::stderr().is_terminal().then(|| {
+            let b = indicatif::ProgressBar::new(total as u64);
+            if let Ok(style) =
+                indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} files {elapsed} {wide_msg}")
+            {
+                b.set_style(style);
+            }
+            b
+        });
+        Progress {
+            bar,
+            total,
+            done: Default::default(),
+            started: Instant::now(),
+            last_line: std::sync::Mutex::new(Instant::now()),
+        }
+    }
+
+    fn started(&self, path: &Path) {
+        if let Some(b) = &self.bar {
+            b.set_message(path.display().to_string());
+        }
+    }
+
+    fn finished(&self) {
+        let done = self.done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+        if let Some(b) = &self.bar {
+            b.inc(1);
+            return;
+        }
+        let mut last = self.last_line.lock().unwrap_or_else(|e| e.into_inner());
+        if last.elapsed() >= Self::LINE_EVERY {
+            *last = Instant::now();
+            eprintln!("check: {done}/{} files, {:.0} s", self.total, self.started.elapsed().as_secs_f64());
+        }
+    }
+
+    fn finish(&self) {
+        if let Some(b) = &self.bar {
+            b.finish_and_clear();
+        }
+    }
+}
+
 /// The arguments of `jreach check`.
 pub struct CheckArgs<'a> {
     pub paths: &'a [PathBuf],
     pub format: Format,
     pub timeout: f64,
+    /// Seconds all the methods of one file may take together.
+    pub file_budget: f64,
     pub fail_on_findings: bool,
 }
 
@@ -143,27 +213,27 @@ pub fn run(args: CheckArgs<'_>) -> u8 {
         }
     };
     let timeout = Duration::from_secs_f64(args.timeout.max(0.001));
+    let file_budget = Duration::from_secs_f64(args.file_budget.max(0.001));
     let started = Instant::now();
-    let bar = std::io::stderr().is_terminal().then(|| {
-        let b = indicatif::ProgressBar::new(files.len() as u64);
-        if let Ok(style) = indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} files {elapsed} {wide_msg}") {
-            b.set_style(style);
-        }
-        b
-    });
-    let results: Vec<FileResult> = files
-        .par_iter()
-        .map(|p| {
-            let r = check_one(p, timeout);
-            if let Some(b) = &bar {
-                b.inc(1);
-            }
-            r
+    let progress = Progress::new(files.len());
+    // Largest files first: they set the wall time, and the small ones fill the gaps after.
+    let mut order: Vec<(u64, usize)> =
+        files.iter().enumerate().map(|(i, p)| (std::fs::metadata(p).map(|m| m.len()).unwrap_or(0), i)).collect();
+    order.sort_by(|a, b| b.cmp(a));
+    // `par_bridge` hands the files out in this order, one at a time.
+    let mut results: Vec<(usize, FileResult)> = order
+        .into_iter()
+        .par_bridge()
+        .map(|(_, i)| {
+            progress.started(&files[i]);
+            let r = check_one(&files[i], timeout, file_budget);
+            progress.finished();
+            (i, r)
         })
         .collect();
-    if let Some(b) = &bar {
-        b.finish_and_clear();
-    }
+    progress.finish();
+    results.sort_by_key(|(i, _)| *i);
+    let results: Vec<FileResult> = results.into_iter().map(|(_, r)| r).collect();
     let elapsed = started.elapsed();
     let summary = Summary::of(&results, elapsed);
     for r in &results {

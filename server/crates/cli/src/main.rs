@@ -88,9 +88,12 @@ enum Command {
         paths: Vec<PathBuf>,
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
-        /// Solver time limit per query, in seconds.
+        /// Solver time limit per query, in seconds (a method gets twice that in all).
         #[arg(long, default_value_t = 10.0)]
         timeout: f64,
+        /// Seconds all the methods of one file may take together; the methods after get no verdict.
+        #[arg(long, default_value_t = 120.0)]
+        file_budget: f64,
         /// Exit with status 1 when anything is found (for CI).
         #[arg(long)]
         fail_on_findings: bool,
@@ -124,8 +127,8 @@ fn main() -> ExitCode {
         Command::Gen { file, line, out, junit, json, engine, timeout, unroll } => {
             gen_cmd::run(gen_cmd::GenArgs { file, line, out, junit, json, engine, timeout, unroll })
         }
-        Command::Check { paths, format, timeout, fail_on_findings } => {
-            check_cmd::run(check_cmd::CheckArgs { paths: &paths, format, timeout, fail_on_findings })
+        Command::Check { paths, format, timeout, file_budget, fail_on_findings } => {
+            check_cmd::run(check_cmd::CheckArgs { paths: &paths, format, timeout, file_budget, fail_on_findings })
         }
         Command::Dump { file, method, mode, unroll, setup_calls } => {
             dump_cmd::run(&file, &method, mode, unroll, setup_calls)

@@ -17,7 +17,7 @@
 
 use std::collections::BTreeMap;
 use std::ops::Range;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use jreach_ir::lower::{lower_method, LowerOptions};
 use jreach_ir::{BinOp, BlockId, Const, Function, LowerMode, ObjOp, Op, StrOp, Terminator};
@@ -92,15 +92,19 @@ pub fn check_file(file: &SourceFile, timeout: Duration) -> CheckReport {
     report
 }
 
+/// The time all the queries of one method may take together, in query time limits.
+pub const METHOD_BUDGET_QUERIES: u32 = 2;
+
 /// Checks one method: its verdict and its findings (in source order). Each solver query gets at
-/// most `timeout`. Findings proved before a query timed out are kept; the verdict then says why
-/// the method was not fully decided.
+/// most `timeout`, and all of them together [`METHOD_BUDGET_QUERIES`] times that. Findings proved
+/// before the time ran out are kept; the verdict then says why the method was not fully decided.
 pub fn check_method(file: &SourceFile, m: &MethodInfo, timeout: Duration) -> (MethodVerdict, Vec<Finding>) {
     crate::contain::contain(|| check_method_inner(file, m, timeout))
         .unwrap_or_else(|why| (MethodVerdict::NoVerdict(why), vec![]))
 }
 
 fn check_method_inner(file: &SourceFile, m: &MethodInfo, timeout: Duration) -> (MethodVerdict, Vec<Finding>) {
+    let deadline = Instant::now() + timeout * METHOD_BUDGET_QUERIES;
     if m.has_error {
         return (MethodVerdict::NoVerdict("syntax errors".into()), vec![]);
     }
@@ -108,7 +112,8 @@ fn check_method_inner(file: &SourceFile, m: &MethodInfo, timeout: Duration) -> (
     if !f.sound_for_proofs() {
         return (MethodVerdict::NoVerdict(f.proof_blockers.join("; ")), vec![]);
     }
-    let mut ck = Checker { file, m, f: &f, dc: DeadCode::new(&f, timeout), unknown: None, out: Vec::new() };
+    let dc = DeadCode::new(&f, timeout, deadline);
+    let mut ck = Checker { file, m, f: &f, dc, unknown: None, out: Vec::new() };
     ck.dead_statements();
     ck.constant_conditions();
     let Checker { unknown, mut out, .. } = ck;

@@ -15,7 +15,7 @@
 //! An UNSAT answer is a proof only for a lowering without proof blockers: the caller checks that.
 
 use std::collections::HashMap;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use jreach_ir::{BlockId, Function, Terminator};
 use z3::ast::Bool;
@@ -56,17 +56,23 @@ pub struct DeadCode<'f> {
     /// Why a query ran out of time (or was canceled), once one did: the later ones are not
     /// asked (a method whose queries time out would otherwise take a timeout per block).
     gave_up: Option<String>,
+    /// The time limit of one query.
+    timeout: Duration,
+    /// When the questions about this function must all be answered: each query gets at most
+    /// what is left, and none is asked after it.
+    deadline: Instant,
 }
 
+/// The reason a query gets when the function's time budget is spent.
+pub const BUDGET_SPENT: &str = "the method's time budget ran out";
+
 impl<'f> DeadCode<'f> {
-    /// Encodes all of `f`; every query gets at most `timeout`.
-    pub fn new(f: &'f Function, timeout: Duration) -> DeadCode<'f> {
+    /// Encodes all of `f`; every query gets at most `timeout`, and all of them together end by
+    /// `deadline`.
+    pub fn new(f: &'f Function, timeout: Duration, deadline: Instant) -> DeadCode<'f> {
         let all: Vec<BlockId> = f.block_ids().collect();
         let enc = Encoder::new(f, &all);
         let solver = Solver::new();
-        let mut p = Params::new();
-        p.set_u32("timeout", timeout.as_millis().clamp(1, u32::MAX as u128) as u32);
-        solver.set_params(&p);
         let block_lits = all
             .iter()
             .map(|b| {
@@ -86,6 +92,8 @@ impl<'f> DeadCode<'f> {
             decision_lits: HashMap::new(),
             idom: dominators(f),
             gave_up: None,
+            timeout,
+            deadline,
         }
     }
 
@@ -119,11 +127,24 @@ impl<'f> DeadCode<'f> {
         if let Some(why) = &self.gave_up {
             return Status::Unknown(why.clone());
         }
+        let left = self.deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            self.gave_up = Some(BUDGET_SPENT.into());
+            return Status::Unknown(BUDGET_SPENT.into());
+        }
+        let mut p = Params::new();
+        p.set_u32("timeout", self.timeout.min(left).as_millis().clamp(1, u32::MAX as u128) as u32);
+        self.solver.set_params(&p);
         match self.solver.check_assumptions(std::slice::from_ref(lit)) {
             SatResult::Unsat => Status::Dead,
             SatResult::Unknown => {
-                let why = self.solver.get_reason_unknown().unwrap_or_else(|| "the solver gave up".into());
+                let mut why = self.solver.get_reason_unknown().unwrap_or_else(|| "the solver gave up".into());
                 if why.contains("timeout") || why.contains("cancel") {
+                    why = if Instant::now() >= self.deadline {
+                        BUDGET_SPENT.into()
+                    } else {
+                        format!("a query ran out of its {:?}", self.timeout)
+                    };
                     self.gave_up = Some(why.clone());
                 }
                 Status::Unknown(why)
