@@ -2,7 +2,11 @@
 //! `boolean` parameters and locals, arithmetic with `/`, `%` and shifts, casts, `if`/`else`,
 //! `&&`/`||`/`!`, `?:`, bounded `for`/`while`/`do` loops with `break`/`continue` (also labeled),
 //! `switch` with fall-through, `try`/`catch (ArithmeticException)`/`finally`, early `return`s and
-//! calls to generated static helpers.
+//! calls to generated static helpers. Half the classes also hold state that loops, callees and
+//! calls jreach cannot see change (the places where proofs once went wrong): `StringBuilder`s
+//! (appended to, aliased, passed to a helper that appends), an object's field changed in place and
+//! by a helper, a static field changed by a helper, an `int[]`, a `java.util.ArrayList` (which
+//! jreach does not model), and a lambda that writes a captured object when run.
 //!
 //! Every class compiles with `javac`: locals are initialised where declared, `return`, `break` and
 //! `continue` only end the block of an `if` without `else` (so no statement is unreachable in the
@@ -98,7 +102,34 @@ struct Gen<'r> {
     helpers: Vec<String>,
     budget: i32,
     instrument: bool,
+    /// Whether the method holds the state of [`STATE_DECLS`] (and the class its helpers).
+    state: bool,
+    /// The `StringBuilder` locals readable here.
+    builders: Vec<String>,
 }
+
+/// The state a method of a stateful class declares first (see the module doc).
+const STATE_DECLS: &str = "StringBuilder s0 = new StringBuilder(); Box bx = new Box(); int[] arr = new int[3]; \
+java.util.List<Integer> list = new java.util.ArrayList<>(); F = 0;";
+
+/// The members a stateful class adds: the object type, the static field and the helpers that
+/// change state behind the method's back.
+const STATE_MEMBERS: &str = "    static int F;
+    static class Box {
+        int v;
+    }
+    static void grow(StringBuilder s, int n) {
+        if (n > 0) {
+            s.append('x');
+        }
+    }
+    static void bump(Box b) {
+        b.v++;
+    }
+    static void bumpStatic() {
+        F += 2;
+    }
+";
 
 impl Gen<'_> {
     fn w(&mut self, s: &str) {
@@ -238,6 +269,17 @@ impl Gen<'_> {
     /// variable meet and sometimes contradict each other).
     fn cmp(&mut self, d: u32) -> String {
         let op = *self.rng.pick(&["<", "<=", ">", ">=", "==", "!="]);
+        if self.state && self.rng.pct(35) {
+            let c = self.rng.range(-1, 4);
+            let read = match self.rng.below(6) {
+                0 | 1 => format!("{}.length()", self.rng.pick(&self.builders).clone()),
+                2 => "bx.v".to_string(),
+                3 => "F".to_string(),
+                4 => format!("arr[{}]", self.rng.below(3)),
+                _ => "list.size()".to_string(),
+            };
+            return format!("({read} {op} {})", paren_neg(c.to_string()));
+        }
         if self.rng.pct(60) {
             let c = self.rng.range(-3, 6);
             if let Some(v) = self.var_of(JTy::Int, false).filter(|_| self.rng.pct(75)) {
@@ -258,6 +300,7 @@ impl Gen<'_> {
 
     fn block(&mut self, depth: usize, n: u32) {
         let saved = self.vars.len();
+        let saved_builders = self.builders.len();
         let count = 1 + self.rng.below(n as u64) as u32;
         for _ in 0..count {
             if self.budget <= 0 {
@@ -283,6 +326,7 @@ impl Gen<'_> {
             self.w("\n");
         }
         self.vars.truncate(saved);
+        self.builders.truncate(saved_builders);
     }
 
     fn exit_stmt(&mut self) -> String {
@@ -313,6 +357,12 @@ impl Gen<'_> {
         let nested = depth < 5 && self.budget > 2;
         let kind = if nested { self.rng.below(20) } else { self.rng.below(6) };
         let id = self.begin();
+        if self.state && self.rng.pct(30) {
+            self.state_stmt();
+            self.end(id);
+            self.w("\n");
+            return;
+        }
         match kind {
             0..=2 => {
                 let ty = *self.rng.pick(&[JTy::Int, JTy::Int, JTy::Long, JTy::Bool]);
@@ -492,15 +542,44 @@ impl Gen<'_> {
         self.w("\n");
     }
 
+    /// A statement that changes the method's state (see [`STATE_DECLS`]).
+    fn state_stmt(&mut self) {
+        let b = self.rng.pick(&self.builders).clone();
+        let text = match self.rng.below(16) {
+            0 | 1 => format!("{b}.append({});", self.int_expr(1)),
+            2 => format!("{b}.append('{}');", *self.rng.pick(&["a", "b", "}"])),
+            3 => format!("{b}.setLength(0);"),
+            4 => format!("{b}.insert(0, 'z').append(true);"),
+            5 => format!("grow({b}, {});", self.int_expr(1)),
+            6 => {
+                let n = self.name("s");
+                self.builders.push(n.clone());
+                format!("StringBuilder {n} = {b};")
+            }
+            7 => format!("bx.v += {};", self.int_expr(1)),
+            8 => "bump(bx);".to_string(),
+            9 => "bumpStatic();".to_string(),
+            10 => format!("F = {};", self.int_expr(1)),
+            11 => format!("arr[Math.floorMod({}, 3)] = {};", self.int_expr(1), self.int_expr(1)),
+            12 => format!("list.add((int) ({}));", self.int_expr(1)),
+            13 => "list.clear();".to_string(),
+            14 => "((Runnable) () -> bx.v += 3).run();".to_string(),
+            _ => format!("arr[{}]++;", self.rng.below(3)),
+        };
+        self.w(&text);
+    }
+
     fn switch_group(&mut self, depth: usize) {
         let n = self.rng.below(3);
         let saved = self.vars.len();
+        let saved_builders = self.builders.len();
         for _ in 0..n {
             if self.budget > 0 {
                 self.stmt(depth + 2);
             }
         }
         self.vars.truncate(saved);
+        self.builders.truncate(saved_builders);
         if self.rng.pct(65) {
             self.indent(depth + 2);
             let id = self.begin();
@@ -536,8 +615,14 @@ pub fn generate(rng: &mut Rng, class: &str, size: i32) -> Generated {
         helpers: Vec::new(),
         budget: 0,
         instrument: false,
+        state: false,
+        builders: vec!["s0".to_string()],
     };
+    let state = g.rng.pct(50);
     g.w(&format!("class {class} {{\n"));
+    if state {
+        g.w(STATE_MEMBERS);
+    }
     g.instr.push_str("    static boolean[] HIT = new boolean[4096];\n    static void hit(int i) { HIT[i] = true; }\n");
     // Helpers: small, loop-free, possibly dividing by zero.
     let nh = g.rng.below(3);
@@ -571,6 +656,14 @@ pub fn generate(rng: &mut Rng, class: &str, size: i32) -> Generated {
         g.w("\n");
         g.vars.push((n.to_string(), t, true));
     }
+    if state {
+        g.indent(2);
+        let id = g.begin();
+        g.w(STATE_DECLS);
+        g.end(id);
+        g.w("\n");
+        g.state = true;
+    }
     g.budget = size;
     while g.budget > 0 {
         g.stmt(2);
@@ -586,6 +679,12 @@ pub fn generate(rng: &mut Rng, class: &str, size: i32) -> Generated {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn some_classes_hold_state() {
+        let stateful = (0..20).map(|s| generate(&mut Rng::new(s), "G", 12)).filter(|g| g.source.contains("StringBuilder"));
+        assert!(stateful.count() >= 3, "about half the classes hold state");
+    }
 
     #[test]
     fn same_seed_same_class() {
