@@ -305,6 +305,11 @@ impl Interp<'_> {
     fn get(&self, v: ValueId) -> Result<Value, String> {
         match self.env.get(v.index()) {
             Some(Some(x)) => Ok(x.clone()),
+            // A value the run's path did not compute: the encoding gives every value one term,
+            // whatever the path, so a function of its operands is computed here the same way
+            // (a model of an object made on another path compares with it, say). A φ depends
+            // on the path: it has no value off it.
+            Some(None) if !matches!(self.f.value(v).op, Op::Phi(_)) => self.eval(v),
             Some(None) => Err(format!("{v} used on a path that does not define it")),
             None => Err(format!("missing value {v}")),
         }
@@ -736,6 +741,27 @@ mod tests {
         let End::Unknown(why) = &r.end else { panic!("{:?}", r.end) };
         assert!(why.contains("result of Helper.f"), "{why}");
         assert_eq!(r.blocks, vec![BlockId(0)]);
+    }
+
+    #[test]
+    fn a_value_made_on_another_path_is_its_function_of_the_operands() {
+        // `then` computes `a + 1`; the join reads it though the run went the other way (the
+        // encoding has one term per value, so the replay must too). A φ off the path has no value.
+        let mut fb = FunctionBuilder::new("T.o".into(), vec![param("a", Ty::Int)], Ty::Int, synth());
+        let e = fb.entry();
+        let a = fb.push(e, Op::Param(0), Ty::Int, None);
+        let zero = fb.push(e, Op::Const(Const::int(Ty::Int, 0)), Ty::Int, None);
+        let c = fb.push(e, Op::Binary(BinOp::Lt, a, zero), Ty::Bool, None);
+        let (t, join) = (fb.create_block(), fb.create_block());
+        fb.terminate(e, Terminator::Branch { cond: c, then_to: t, else_to: join, origin: None });
+        let one = fb.push(t, Op::Const(Const::int(Ty::Int, 1)), Ty::Int, None);
+        let inc = fb.push(t, Op::Binary(BinOp::Add, a, one), Ty::Int, None);
+        fb.terminate(t, Terminator::Jump(join));
+        let same = fb.push(join, Op::Binary(BinOp::Eq, inc, a), Ty::Bool, None);
+        let r = fb.push(join, Op::Select(same, zero, inc), Ty::Int, None);
+        fb.terminate(join, Terminator::Return(Some(r)));
+        let f = fb.finish();
+        assert_eq!(run(&f, &[int(4)], 10).end, End::Return(Some(int(5))));
     }
 
     #[test]

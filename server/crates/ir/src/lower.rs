@@ -26,6 +26,7 @@ use crate::types::{normalize, ArrTy, Const, Ty};
 pub use literal::{parse_char_literal, parse_float_literal, parse_int_literal, parse_string_literal};
 
 mod collections;
+mod havoc;
 mod inherit;
 mod inputs;
 mod literal;
@@ -1052,99 +1053,6 @@ impl<'t> Lowerer<'t> {
         }
     }
 
-    /// Over-approximation of a loop head: every local the loop may assign holds any value.
-    fn havoc_assigned(&mut self, loop_node: Node<'t>) {
-        let mut names = Vec::new();
-        let mut writes_arrays = false;
-        let mut writes_statics = false;
-        let mut stack = vec![loop_node];
-        while let Some(n) = stack.pop() {
-            match n.kind() {
-                "lambda_expression" | "class_body" => continue,
-                "array_creation_expression" | "array_initializer" => writes_arrays = true,
-                "assignment_expression" => {
-                    if let Some(l) = n.child_by_field_name("left").map(unparen) {
-                        if l.kind() == "array_access" {
-                            writes_arrays = true;
-                        } else if l.kind() == "field_access" && this_field_name(l, self.src).is_none() {
-                            writes_arrays = true;
-                            writes_statics = true;
-                        } else if l.kind() == "identifier" {
-                            names.push(self.text(l).to_string());
-                        } else if let Some(f) = this_field_name(l, self.src) {
-                            names.push(f.to_string());
-                        }
-                    }
-                }
-                "update_expression" => {
-                    for k in named_children(n).into_iter().map(unparen) {
-                        if k.kind() == "array_access"
-                            || (k.kind() == "field_access" && this_field_name(k, self.src).is_none())
-                        {
-                            writes_arrays = true;
-                            writes_statics = true;
-                        } else if k.kind() == "identifier" {
-                            names.push(self.text(k).to_string());
-                        } else if let Some(f) = this_field_name(k, self.src) {
-                            names.push(f.to_string());
-                        }
-                    }
-                }
-                // A scalar builder changes through calls on it: havoc it wherever the loop names it.
-                "identifier" if self.lookup(self.text(n)).is_some_and(|l| l.scalar_builder) => {
-                    names.push(self.text(n).to_string());
-                }
-                // A call (a constructor too) may write the receiver's fields, any array, any
-                // object's fields and any static field.
-                "method_invocation" | "object_creation_expression" => {
-                    names.extend(self.this_fields.keys().cloned());
-                    writes_arrays = true;
-                    writes_statics = true;
-                }
-                _ => {}
-            }
-            stack.extend(named_children(n));
-        }
-        names.sort();
-        names.dedup();
-        for name in names {
-            if let Some(local) = self.lookup(&name) {
-                let mut v = self.nondet(NondetKind::Havoc { what: format!("{name} after any number of loop iterations") }, local.ty, None);
-                if local.scalar_builder {
-                    // A builder's contents are never null.
-                    let is_null = self.emit(Op::Str(StrOp::IsNull, vec![v]), Ty::Bool, None);
-                    let empty = self.konst(Const::Str(String::new()));
-                    v = self.select(is_null, empty, v);
-                }
-                self.assign(local.var, v);
-            }
-        }
-        if writes_arrays {
-            self.havoc_memories("any number of loop iterations");
-        }
-        if writes_statics {
-            self.havoc_statics("a loop");
-        }
-    }
-
-    /// Every array may have changed (over-approximation).
-    fn havoc_memories(&mut self, why: &str) {
-        let mut mems: Vec<(ArrTy, Var)> = self.mems.iter().map(|(t, v)| (*t, *v)).collect();
-        mems.sort_by_key(|(t, _)| t.java_name());
-        for (t, var) in mems {
-            let name = t.java_name_with(|c| self.classes.descs[c as usize].name.clone());
-            let v = self.nondet(NondetKind::Havoc { what: format!("{name} arrays after {why}") }, Ty::Mem(t), None);
-            self.assign(var, v);
-        }
-        let mut fields: Vec<((u16, u16), Var)> = self.field_mems.iter().map(|(k, v)| (*k, *v)).collect();
-        fields.sort_by_key(|(k, _)| *k);
-        for ((c, i), var) in fields {
-            let v =
-                self.nondet(NondetKind::Havoc { what: format!("object fields after {why}") }, Ty::Fields(c, i), None);
-            self.assign(var, v);
-        }
-    }
-
     fn enhanced_for(&mut self, s: Node<'t>, label: Option<String>) {
         if let Some(v) = s.child_by_field_name("value") {
             let arr = self.expr(v);
@@ -1393,30 +1301,6 @@ impl<'t> Lowerer<'t> {
         self.cur = Some(throw_b);
         self.raise_any(what);
         self.cur = Some(cont);
-    }
-
-    /// A call jreach cannot see into: in the over-approximation it may change every array, every
-    /// object field and the receiver's fields; in both modes it may throw.
-    fn unknown_call_throws(&mut self, callee: &str) {
-        self.havoc_statics(callee);
-        if self.synthesis() {
-            // Synthesis takes arrays, objects and the receiver's fields as unchanged by the call
-            // (a lambda it runs may write what it captured): an under-approximation.
-            if !self.mems.is_empty() || !self.field_mems.is_empty() || !self.this_fields.is_empty() {
-                self.b.add_proof_blocker(format!("{callee} may change arrays and objects, which the search takes as unchanged"));
-            }
-        } else {
-            self.havoc_memories(callee);
-            if self.frames.last().is_some_and(|f| f.has_this) {
-                let mut fields: Vec<(String, Local)> = self.this_fields.iter().map(|(n, l)| (n.clone(), *l)).collect();
-                fields.sort_by(|a, b| a.0.cmp(&b.0));
-                for (name, l) in fields {
-                    let v = self.nondet(NondetKind::Havoc { what: format!("this.{name} after {callee}") }, l.ty, None);
-                    self.assign(l.var, v);
-                }
-            }
-        }
-        self.may_throw_here(callee);
     }
 
     fn break_continue(&mut self, s: Node<'t>) {

@@ -205,14 +205,4 @@ impl<'t> Lowerer<'t> {
         }
         self.static_field_of(self.text(o), self.text(f))
     }
-
-    /// Every tracked static field may have changed (`why`: after what).
-    pub(super) fn havoc_statics(&mut self, why: &str) {
-        let all: Vec<(String, Local)> =
-            self.statics.iter().map(|(s, l)| (format!("{}.{}", s.class, s.name), *l)).collect();
-        for (name, l) in all {
-            let v = self.opaque(format!("{name} after {why}"), l.ty, None);
-            self.assign(l.var, v);
-        }
-    }
 }
