@@ -554,3 +554,33 @@ fn member_types_shadow_the_package_classes_of_their_name() {
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn small_unroll_bounds_are_limits_not_proofs() {
+    // The line needs five iterations; with at most two unrolled, the answer is "unknown", at
+    // every bound, for a builder, a local and a field the loop changes.
+    let src = "class T {\n  static int f(int n) {\n    StringBuilder t = new StringBuilder();\n    int hits = 0;\n    for (int i = 0; i < n; i++) {\n      if (t.length() > 3) {\n        hits++;\n      }\n      t.append('a');\n    }\n    return hits;\n  }\n  int count;\n  int g(int n) {\n    for (int i = 0; i < n; i++) {\n      count++;\n    }\n    if (count == 4) {\n      return 1;\n    }\n    return 0;\n  }\n}\n";
+    for unroll in [1, 2, 3] {
+        for line in [7, 19] {
+            let opts = GenOptions { unroll, ..GenOptions::default() };
+            let got = gen(&SourceFile::parse(src), line - 1, &opts).expect("a statement on the line");
+            assert!(!matches!(got, GenResult::Unreachable(_)), "--unroll {unroll}, line {line}: {got:?}");
+        }
+    }
+    // With room to unroll, a test.
+    assert!(matches!(answer(src, 7), GenResult::Test(_)));
+    assert!(matches!(answer(src, 19), GenResult::Test(_)));
+}
+
+#[test]
+fn string_builders_shared_changed_elsewhere_or_in_loops() {
+    // Aliases, a callee, an unseen callee and a loop all change the builder.
+    let src = "import java.util.function.Consumer;\nclass T {\n  static void add(StringBuilder sb) { sb.append('x'); }\n  static int alias() {\n    StringBuilder a = new StringBuilder();\n    StringBuilder b = a;\n    b.append('x');\n    if (a.length() > 0) {\n      return 1;\n    }\n    return 0;\n  }\n  static int callee() {\n    StringBuilder a = new StringBuilder();\n    add(a);\n    if (a.length() > 0) {\n      return 1;\n    }\n    return 0;\n  }\n  static int unseen(Consumer<StringBuilder> c) {\n    StringBuilder a = new StringBuilder();\n    c.accept(a);\n    if (a.length() > 0) {\n      return 1;\n    }\n    return 0;\n  }\n  static int loop(String s) {\n    StringBuilder r = new StringBuilder();\n    for (int i = 0; i < s.length(); i++) {\n      if (s.charAt(i) == '}' && r.length() > 0) {\n        return r.length();\n      }\n      r.append(s.charAt(i));\n    }\n    return -1;\n  }\n}\n";
+    for line in [9, 17, 25, 33] {
+        assert_not_unreachable(src, line);
+    }
+    let report = jreach_ide::check_file(&SourceFile::parse(src), std::time::Duration::from_secs(10));
+    assert!(report.findings.is_empty(), "{:?}", report.findings);
+    assert!(matches!(answer(src, 9), GenResult::Test(_)));
+    assert!(matches!(answer(src, 17), GenResult::Test(_)));
+}
