@@ -626,9 +626,7 @@ fn fixture_witnesses_reach_their_lines() {
     let mut problems = Vec::new();
     for t in &all {
         match (t.kind, run.covers(&t.source, t.line)) {
-            (Kind::Reach | Kind::Live, false) => {
-                problems.push(format!("WITNESS MISSES {}  ({})", t.loc(), t.witness))
-            }
+            (Kind::Reach | Kind::Live, false) => problems.push(format!("WITNESS MISSES {}  ({})", t.loc(), t.witness)),
             (Kind::Unreachable, true) => problems.push(format!("@unreachable LINE RAN {}", t.loc())),
             _ => {}
         }
@@ -740,7 +738,8 @@ fn report(outcomes: &[Outcome]) -> (String, usize) {
     let reach = outcomes.iter().filter(|o| o.target.kind == Kind::Reach).count();
     let reached = outcomes.iter().filter(|o| o.target.kind == Kind::Reach && o.failure.is_none()).count();
     let live = outcomes.iter().filter(|o| o.target.kind == Kind::Live).count();
-    let live_tested = outcomes.iter().filter(|o| o.target.kind == Kind::Live && o.code == "0" && o.failure.is_none()).count();
+    let live_tested =
+        outcomes.iter().filter(|o| o.target.kind == Kind::Live && o.code == "0" && o.failure.is_none()).count();
     let unreach = outcomes.iter().filter(|o| o.target.kind == Kind::Unreachable).count();
     let proven = outcomes.iter().filter(|o| o.target.kind == Kind::Unreachable && o.failure.is_none()).count();
     let false_unreach = outcomes.iter().filter(|o| o.false_unreachable).count();

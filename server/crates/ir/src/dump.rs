@@ -294,7 +294,12 @@ mod tests {
         let i = fb.push(e, Op::Cast(x), Ty::Int, None);
         let kind = NondetKind::CallThrows { callee: "Foo.bar".into() };
         let thr = fb.push(e, Op::Nondet(kind), Ty::Bool, None);
-        let h = fb.push(e, Op::Nondet(NondetKind::Havoc { what: "i after any number of loop iterations".into() }), Ty::Int, None);
+        let h = fb.push(
+            e,
+            Op::Nondet(NondetKind::Havoc { what: "i after any number of loop iterations".into() }),
+            Ty::Int,
+            None,
+        );
         let _ = fb.push(e, Op::Select(thr, i, h), Ty::Int, None);
         let s = fb.push(e, Op::Const(Const::Str("a\"b".into())), Ty::Ref, None);
         let _ = fb.push(e, Op::Const(Const::int(Ty::Long, -3)), Ty::Long, None);

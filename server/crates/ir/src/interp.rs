@@ -770,7 +770,12 @@ mod tests {
         let e = fb.entry();
         let c = fb.push(e, Op::Param(0), Ty::Bool, None);
         let one = fb.push(e, Op::Const(Const::int(Ty::Long, 1)), Ty::Long, None);
-        let u = fb.push(e, Op::Nondet(NondetKind::Havoc { what: "x after any number of loop iterations".into() }), Ty::Long, None);
+        let u = fb.push(
+            e,
+            Op::Nondet(NondetKind::Havoc { what: "x after any number of loop iterations".into() }),
+            Ty::Long,
+            None,
+        );
         let s = fb.push(e, Op::Select(c, one, u), Ty::Long, None);
         fb.terminate(e, Terminator::Return(Some(s)));
         let f = fb.finish();

@@ -8,6 +8,7 @@
 
 pub mod arrays;
 pub mod builder;
+mod classes;
 pub mod dump;
 pub mod exceptions;
 pub mod func;

@@ -97,8 +97,8 @@ pub fn string_to_code(s: &z3::ast::String) -> z3::ast::Int {
     let ctx = Context::thread_local();
     // SAFETY: as above.
     unsafe {
-        let ast =
-            z3_sys::Z3_mk_string_to_code(ctx.get_z3_context(), s.get_z3_ast()).expect("Z3_mk_string_to_code on a string");
+        let ast = z3_sys::Z3_mk_string_to_code(ctx.get_z3_context(), s.get_z3_ast())
+            .expect("Z3_mk_string_to_code on a string");
         z3::ast::Int::wrap(&ctx, ast)
     }
 }

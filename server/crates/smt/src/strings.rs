@@ -238,7 +238,8 @@ pub fn encode(op: StrOp, args: &[Dynamic], arg_tys: &[Ty], side: &mut Vec<Bool>)
             let all_ascii = Regexp::star(&range(0, 0x7f));
             let ascii = Bool::and(&[s(&args[0]).regex_matches(&all_ascii), s(&args[1]).regex_matches(&all_ascii)]);
             let exact = Bool::and(&[s(&args[1]).eq(&null()).not(), lo0.eq(&lo1)]);
-            d(&ascii.ite(&exact, &Bool::and(&[s(&args[1]).eq(&null()).not(), Bool::fresh_const("equal_ignoring_case")])))
+            d(&ascii
+                .ite(&exact, &Bool::and(&[s(&args[1]).eq(&null()).not(), Bool::fresh_const("equal_ignoring_case")])))
         }
         StrOp::StartsWith => d(&s(&args[1]).prefix(&s(&args[0]))),
         StrOp::EndsWith => d(&s(&args[1]).suffix(&s(&args[0]))),

@@ -682,7 +682,8 @@ mod tests {
 
     #[test]
     fn some_classes_hold_state() {
-        let stateful = (0..20).map(|s| generate(&mut Rng::new(s), "G", 12)).filter(|g| g.source.contains("StringBuilder"));
+        let stateful =
+            (0..20).map(|s| generate(&mut Rng::new(s), "G", 12)).filter(|g| g.source.contains("StringBuilder"));
         assert!(stateful.count() >= 3, "about half the classes hold state");
     }
 

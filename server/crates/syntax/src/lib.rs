@@ -8,13 +8,14 @@ mod edit;
 mod line_index;
 pub mod methods;
 mod source;
+pub mod tree;
 mod unicode_escapes;
 
 pub use line_index::LineIndex;
 pub use methods::{find_target, MethodInfo, Param, Target, TargetError};
 pub use source::SourceFile;
-pub use unicode_escapes::unicode_escape_hazard;
 pub use tree_sitter::{Node, Tree};
+pub use unicode_escapes::unicode_escape_hazard;
 
 /// Text of `node` in `src`.
 pub fn text_of<'a>(node: Node<'_>, src: &'a str) -> &'a str {

@@ -31,11 +31,8 @@ pub fn unicode_escape_hazard(file: &SourceFile) -> Option<(usize, &'static str)>
                 let t = translate(raw);
                 let quote = if n.kind() == "string_literal" { '"' } else { '\'' };
                 let block = t.starts_with("\"\"\"");
-                let body = if block {
-                    t.get(3..t.len().saturating_sub(3))
-                } else {
-                    t.get(1..t.len().saturating_sub(1))
-                };
+                let body =
+                    if block { t.get(3..t.len().saturating_sub(3)) } else { t.get(1..t.len().saturating_sub(1)) };
                 body.is_none_or(|b| ends_early(b, quote, block)).then_some("a literal")
             }
             _ => {

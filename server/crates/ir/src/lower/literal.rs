@@ -174,13 +174,8 @@ fn strip_text_block(body: &[u16]) -> Option<Vec<u16>> {
     let last = lines.len() - 1;
     let blank = |l: &[u16]| l.iter().all(|c| is_java_whitespace(*c));
     let indent = |l: &[u16]| l.iter().take_while(|c| is_java_whitespace(**c)).count();
-    let min = lines
-        .iter()
-        .enumerate()
-        .filter(|(k, l)| *k == last || !blank(l))
-        .map(|(_, l)| indent(l))
-        .min()
-        .unwrap_or(0);
+    let min =
+        lines.iter().enumerate().filter(|(k, l)| *k == last || !blank(l)).map(|(_, l)| indent(l)).min().unwrap_or(0);
     let mut out = Vec::with_capacity(content.len());
     for (k, l) in lines.iter().enumerate() {
         if !blank(l) {

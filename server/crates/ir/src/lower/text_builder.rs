@@ -36,8 +36,23 @@ const CHAINING: &[&str] = &["append", "insert", "reverse", "delete", "deleteChar
 
 /// The methods of a builder the lowering models (see `text_builder_call`).
 const MODELLED: &[&str] = &[
-    "append", "insert", "reverse", "delete", "deleteCharAt", "replace", "setLength", "setCharAt", "length", "charAt",
-    "indexOf", "lastIndexOf", "substring", "toString", "isEmpty", "ensureCapacity", "trimToSize",
+    "append",
+    "insert",
+    "reverse",
+    "delete",
+    "deleteCharAt",
+    "replace",
+    "setLength",
+    "setCharAt",
+    "length",
+    "charAt",
+    "indexOf",
+    "lastIndexOf",
+    "substring",
+    "toString",
+    "isEmpty",
+    "ensureCapacity",
+    "trimToSize",
 ];
 
 impl<'t> Lowerer<'t> {
@@ -118,7 +133,9 @@ impl<'t> Lowerer<'t> {
     pub(super) fn scalar_builder_root(&self, o: Node<'t>) -> Option<Local> {
         match o.kind() {
             "identifier" => self.lookup(self.text(o)).filter(|l| l.scalar_builder),
-            "parenthesized_expression" => named_children(o).into_iter().next().and_then(|i| self.scalar_builder_root(i)),
+            "parenthesized_expression" => {
+                named_children(o).into_iter().next().and_then(|i| self.scalar_builder_root(i))
+            }
             "method_invocation" => {
                 let name = o.child_by_field_name("name").map(|n| self.text(n))?;
                 if CHAINING.contains(&name) {
@@ -218,12 +235,7 @@ impl<'t> Lowerer<'t> {
         let null = self.emit(Op::Obj(ObjOp::Ref(0), vec![]), Ty::Obj(c), None);
         let is_null = self.bin(BinOp::Eq, r, null);
         // The contents are read only where `r` is not null: the null object has none.
-        self.diamond(
-            is_null,
-            Ty::Str,
-            |lw| lw.konst(Const::Str("null".into())),
-            |lw| lw.text_builder_contents(r, c),
-        )
+        self.diamond(is_null, Ty::Str, |lw| lw.konst(Const::Str("null".into())), |lw| lw.text_builder_contents(r, c))
     }
 
     /// A call `name(args)` on the builder at `place`. A chaining method returns the builder: the

@@ -1,0 +1,407 @@
+//! The JDK as IR: `Math`, `Integer`, `Character` and kin as their definitions, `String` methods
+//! as string operations, `String.valueOf` of every type, string concatenation and comparison.
+
+use super::*;
+
+impl<'t> Lowerer<'t> {
+    /// Models of JDK methods, as IR. `None`: not modelled (an unknown call).
+    pub(super) fn intrinsic(&mut self, cls: &str, name: &str, args: &[ValueId], e: Node<'t>) -> Option<ValueId> {
+        let tys: Vec<Ty> = args.iter().map(|a| self.ty(*a)).collect();
+        let numeric = |i: usize| tys.get(i).is_some_and(|t| t.is_numeric());
+        Some(match (cls, name, args.len()) {
+            ("Math" | "StrictMath", "abs", 1) if numeric(0) => {
+                let t = Ty::promote1(tys[0]);
+                let x = self.convert(args[0], t);
+                let zero = self.zero(t);
+                let neg = self.emit(Op::Unary(UnOp::Neg, x), t, None);
+                let c = if t.is_floating() { self.bin(BinOp::Le, x, zero) } else { self.bin(BinOp::Lt, x, zero) };
+                if t.is_floating() {
+                    let sub = self.bin(BinOp::Sub, zero, x);
+                    self.select(c, sub, x)
+                } else {
+                    self.select(c, neg, x)
+                }
+            }
+            ("Math" | "StrictMath" | "Integer" | "Long", "max" | "min", 2) if numeric(0) && numeric(1) => {
+                let t = Ty::promote2(tys[0], tys[1]);
+                if !t.is_integral() {
+                    return None;
+                }
+                let a = self.convert(args[0], t);
+                let b = self.convert(args[1], t);
+                let c = self.bin(if name == "max" { BinOp::Ge } else { BinOp::Le }, a, b);
+                self.select(c, a, b)
+            }
+            ("Math" | "StrictMath", "floorMod" | "floorDiv", 2) if numeric(0) && numeric(1) => {
+                let t = Ty::promote2(tys[0], tys[1]);
+                if !t.is_integral() {
+                    return None;
+                }
+                let a = self.convert(args[0], t);
+                let b = self.convert(args[1], t);
+                self.check_nonzero(b, e);
+                let zero = self.zero(t);
+                let r = self.bin(BinOp::Rem, a, b);
+                let r_nz = self.bin(BinOp::Ne, r, zero);
+                let x = if name == "floorMod" { self.bin(BinOp::Xor, r, b) } else { self.bin(BinOp::Xor, a, b) };
+                let signs_differ = self.bin(BinOp::Lt, x, zero);
+                let adjust = self.bin(BinOp::And, r_nz, signs_differ);
+                if name == "floorMod" {
+                    let rb = self.bin(BinOp::Add, r, b);
+                    self.select(adjust, rb, r)
+                } else {
+                    let q = self.bin(BinOp::Div, a, b);
+                    let one = self.int(t, 1);
+                    let q1 = self.bin(BinOp::Sub, q, one);
+                    self.select(adjust, q1, q)
+                }
+            }
+            ("Math" | "StrictMath", _, n) if MathFn::of(name, n).is_some() && (0..n).all(numeric) => {
+                let op = MathFn::of(name, n).expect("matched above");
+                let xs = args.iter().map(|a| self.convert(*a, Ty::Double)).collect();
+                self.emit(Op::Math(op, xs), Ty::Double, Some(e))
+            }
+            ("Integer" | "Long", "compare", 2) if numeric(0) && numeric(1) => {
+                let t = if cls == "Long" { Ty::Long } else { Ty::Int };
+                let a = self.convert(args[0], t);
+                let b = self.convert(args[1], t);
+                self.three_way(a, b)
+            }
+            ("Integer" | "Long", "signum", 1) if numeric(0) => {
+                let t = if cls == "Long" { Ty::Long } else { Ty::Int };
+                let x = self.convert(args[0], t);
+                let zero = self.zero(t);
+                self.three_way(x, zero)
+            }
+            ("Integer" | "Long", "bitCount", 1) if numeric(0) => {
+                let t = if cls == "Long" { Ty::Long } else { Ty::Int };
+                let x = self.convert(args[0], t);
+                let c = self.popcount(x, t);
+                self.convert(c, Ty::Int)
+            }
+            ("String", "valueOf", 1) | ("Integer" | "Long", "toString", 1) => self.to_str_value(args[0]),
+            ("Integer", "parseInt", 1) if tys[0] == Ty::Str => {
+                let s = args[0];
+                let is_null = self.emit(Op::Str(StrOp::IsNull, vec![s]), Ty::Bool, None);
+                self.raise_if(is_null, "NumberFormatException", e);
+                let ok = self.emit(Op::Str(StrOp::ParsesAsInt, vec![s]), Ty::Bool, None);
+                let bad = self.emit(Op::Unary(UnOp::Not, ok), Ty::Bool, None);
+                self.raise_if(bad, "NumberFormatException", e);
+                self.emit(Op::Str(StrOp::ParseInt, vec![s]), Ty::Int, Some(e))
+            }
+            (
+                "Character",
+                "isDigit" | "isLetter" | "isLetterOrDigit" | "isUpperCase" | "isLowerCase" | "isWhitespace",
+                1,
+            ) if numeric(0) => {
+                let c = self.convert(args[0], Ty::Int);
+                let ascii_test = self.ascii_class(name, c);
+                let lim = self.int(Ty::Int, 128);
+                let lo = self.int(Ty::Int, 0);
+                let ge0 = self.bin(BinOp::Ge, c, lo);
+                let lt = self.bin(BinOp::Lt, c, lim);
+                let is_ascii = self.bin(BinOp::And, ge0, lt);
+                let other = self.opaque(format!("Character.{name} of a non-ASCII character"), Ty::Bool, Some(e));
+                self.select(is_ascii, ascii_test, other)
+            }
+            _ => return None,
+        })
+    }
+
+    /// -1, 0 or 1 (an int) as `a` is below, equal to or above `b`.
+    pub(super) fn three_way(&mut self, a: ValueId, b: ValueId) -> ValueId {
+        let lt = self.bin(BinOp::Lt, a, b);
+        let eq = self.bin(BinOp::Eq, a, b);
+        let m1 = self.int(Ty::Int, -1);
+        let z = self.int(Ty::Int, 0);
+        let p1 = self.int(Ty::Int, 1);
+        let inner = self.select(eq, z, p1);
+        self.select(lt, m1, inner)
+    }
+
+    /// Population count by the SWAR method.
+    pub(super) fn popcount(&mut self, x: ValueId, t: Ty) -> ValueId {
+        let bits = t.bits().unwrap_or(32);
+        let masks: [(i64, i32); 6] = [
+            (0x5555555555555555, 1),
+            (0x3333333333333333, 2),
+            (0x0f0f0f0f0f0f0f0f, 4),
+            (0x00ff00ff00ff00ff, 8),
+            (0x0000ffff0000ffff, 16),
+            (0x00000000ffffffff, 32),
+        ];
+        let mut v = x;
+        for (mask, shift) in masks {
+            if shift as u32 >= bits {
+                break;
+            }
+            let m = self.int(t, normalize(t, mask));
+            let s = self.int(Ty::Int, shift as i64);
+            let lo = self.bin(BinOp::And, v, m);
+            let sh = self.emit(Op::Binary(BinOp::Ushr, v, s), t, None);
+            let hi = self.bin(BinOp::And, sh, m);
+            v = self.bin(BinOp::Add, lo, hi);
+        }
+        v
+    }
+
+    pub(super) fn ascii_class(&mut self, name: &str, c: ValueId) -> ValueId {
+        let range = |lw: &mut Self, lo: char, hi: char| {
+            let l = lw.int(Ty::Int, lo as i64);
+            let h = lw.int(Ty::Int, hi as i64);
+            let a = lw.bin(BinOp::Ge, c, l);
+            let b = lw.bin(BinOp::Le, c, h);
+            lw.bin(BinOp::And, a, b)
+        };
+        match name {
+            "isDigit" => range(self, '0', '9'),
+            "isUpperCase" => range(self, 'A', 'Z'),
+            "isLowerCase" => range(self, 'a', 'z'),
+            "isLetter" | "isLetterOrDigit" => {
+                let u = range(self, 'A', 'Z');
+                let l = range(self, 'a', 'z');
+                let letter = self.bin(BinOp::Or, u, l);
+                if name == "isLetter" {
+                    letter
+                } else {
+                    let d = range(self, '0', '9');
+                    self.bin(BinOp::Or, letter, d)
+                }
+            }
+            _ => {
+                // isWhitespace: \t \n \u000B \f \r, \u001C-\u001F and space.
+                let a = range(self, '\t', '\r');
+                let b = range(self, '\u{1c}', ' ');
+                self.bin(BinOp::Or, a, b)
+            }
+        }
+    }
+
+    /// `String.valueOf(v)` for any operand type.
+    pub(super) fn to_str_value(&mut self, v: ValueId) -> ValueId {
+        let ty = self.ty(v);
+        let op = match ty {
+            Ty::Str => StrOp::ToStr,
+            Ty::Char => StrOp::FromChar,
+            Ty::Bool => StrOp::FromBool,
+            t if t.is_integral() => StrOp::FromInt,
+            _ if self.is_null_const(v) => return self.konst(Const::Str("null".into())),
+            Ty::Obj(c) if self.classes.descs[c as usize].is_text_builder() => return self.text_builder_text(v, c),
+            _ => {
+                if ty == Ty::Ref {
+                    self.may_throw_here("toString of an object");
+                }
+                return self.opaque(format!("the text of a {ty}"), Ty::Str, None);
+            }
+        };
+        if let Op::Const(Const::Str(_)) = self.b.func().value(v).op {
+            return v;
+        }
+        self.emit(Op::Str(op, vec![v]), Ty::Str, None)
+    }
+
+    /// `+`, `==` and `!=` with a string operand.
+    pub(super) fn string_binop(&mut self, bin: BinOp, a: ValueId, b: ValueId, e: Node<'t>) -> ValueId {
+        match bin {
+            BinOp::Add => {
+                let sa = self.to_str_value(a);
+                let sb = self.to_str_value(b);
+                self.emit(Op::Str(StrOp::Concat, vec![sa, sb]), Ty::Str, Some(e))
+            }
+            BinOp::Eq | BinOp::Ne if self.is_null_const(a) || self.is_null_const(b) => {
+                let s = if self.is_null_const(a) { b } else { a };
+                let is_null = if self.ty(s) == Ty::Str {
+                    self.emit(Op::Str(StrOp::IsNull, vec![s]), Ty::Bool, Some(e))
+                } else {
+                    self.konst(Const::Bool(self.is_null_const(s)))
+                };
+                if bin == BinOp::Eq {
+                    is_null
+                } else {
+                    self.emit(Op::Unary(UnOp::Not, is_null), Ty::Bool, Some(e))
+                }
+            }
+            // Reference comparison of strings: identity is not modelled.
+            _ if bin.is_comparison() => self.opaque(format!("`{}`", self.text(e)), Ty::Bool, Some(e)),
+            _ => self.opaque(format!("`{}`", self.text(e)), Ty::Int, Some(e)),
+        }
+    }
+
+    /// A method of `String` on receiver `s`.
+    pub(super) fn string_method(
+        &mut self,
+        s: ValueId,
+        name: &str,
+        args: &[ValueId],
+        e: Node<'t>,
+        hint: Option<Ty>,
+    ) -> ValueId {
+        self.check_not_null(s, e);
+        let tys: Vec<Ty> = args.iter().map(|a| self.ty(*a)).collect();
+        let str_arg = |lw: &mut Self, i: usize| -> Option<ValueId> {
+            let a = *args.get(i)?;
+            match lw.ty(a) {
+                Ty::Str => {
+                    lw.check_not_null(a, e);
+                    Some(a)
+                }
+                // A `CharSequence` argument that is a string builder: its contents.
+                Ty::Obj(c) if lw.classes.descs[c as usize].is_text_builder() => {
+                    lw.check_object_not_null(a, e);
+                    Some(lw.text_builder_contents(a, c))
+                }
+                Ty::Char => Some(lw.emit(Op::Str(StrOp::FromChar, vec![a]), Ty::Str, None)),
+                _ if lw.is_null_const(a) => {
+                    lw.raise("NullPointerException", Some(e));
+                    Some(lw.emit(Op::Str(StrOp::Null, vec![]), Ty::Str, None))
+                }
+                _ => None,
+            }
+        };
+        let op = |lw: &mut Self, op: StrOp, xs: Vec<ValueId>| lw.emit(Op::Str(op, xs), op.result_ty(), Some(e));
+        let result = match (name, args.len()) {
+            ("length", 0) => match &self.b.func().value(s).op {
+                // A constant's length is a number (the solver ties string lengths to ints otherwise).
+                Op::Const(Const::Str(units)) => {
+                    let n = units.encode_utf16().count() as i64;
+                    Some(self.int(Ty::Int, n))
+                }
+                _ => Some(op(self, StrOp::Length, vec![s])),
+            },
+            ("isEmpty", 0) => {
+                let len = op(self, StrOp::Length, vec![s]);
+                let zero = self.int(Ty::Int, 0);
+                Some(self.bin(BinOp::Eq, len, zero))
+            }
+            ("charAt", 1) if tys[0].is_integral() => {
+                let i = self.convert(args[0], Ty::Int);
+                let len = op(self, StrOp::Length, vec![s]);
+                self.check_index(i, len, false, e);
+                Some(op(self, StrOp::CharAt, vec![s, i]))
+            }
+            ("equals", 1) if matches!(tys[0], Ty::Obj(c) if self.classes.descs[c as usize].is_text_builder()) => {
+                // A string never equals a builder.
+                Some(self.konst(Const::Bool(false)))
+            }
+            ("contentEquals", 1) if matches!(tys[0], Ty::Obj(c) if self.classes.descs[c as usize].is_text_builder()) => {
+                let t = str_arg(self, 0).expect("a builder argument");
+                Some(op(self, StrOp::Equals, vec![s, t]))
+            }
+            ("equals", 1) | ("contentEquals", 1) => {
+                if tys[0] == Ty::Str || self.is_null_const(args[0]) {
+                    let o = self.convert(args[0], Ty::Str);
+                    Some(op(self, StrOp::Equals, vec![s, o]))
+                } else {
+                    None
+                }
+            }
+            ("equalsIgnoreCase", 1) if tys[0] == Ty::Str || self.is_null_const(args[0]) => {
+                let o = self.convert(args[0], Ty::Str);
+                Some(op(self, StrOp::EqualsIgnoreCase, vec![s, o]))
+            }
+            ("startsWith" | "endsWith" | "contains" | "indexOf" | "lastIndexOf" | "concat" | "compareTo", 1) => {
+                match str_arg(self, 0) {
+                    Some(t) => {
+                        let o = match name {
+                            "startsWith" => StrOp::StartsWith,
+                            "endsWith" => StrOp::EndsWith,
+                            "contains" => StrOp::Contains,
+                            "indexOf" => StrOp::IndexOf,
+                            "lastIndexOf" => StrOp::LastIndexOf,
+                            "concat" => StrOp::Concat,
+                            _ => StrOp::CompareTo,
+                        };
+                        Some(op(self, o, vec![s, t]))
+                    }
+                    None if matches!(name, "indexOf" | "lastIndexOf") && tys[0].is_integral() => {
+                        // indexOf(int ch) for a char code of the BMP.
+                        let c = self.convert(args[0], Ty::Char);
+                        let t = op(self, StrOp::FromChar, vec![c]);
+                        let o = if name == "indexOf" { StrOp::IndexOf } else { StrOp::LastIndexOf };
+                        Some(op(self, o, vec![s, t]))
+                    }
+                    None => None,
+                }
+            }
+            ("substring", 1 | 2) if tys.iter().all(|t| t.is_integral()) => {
+                let len = op(self, StrOp::Length, vec![s]);
+                let b = self.convert(args[0], Ty::Int);
+                let end = if args.len() == 2 { self.convert(args[1], Ty::Int) } else { len };
+                let zero = self.int(Ty::Int, 0);
+                let neg = self.bin(BinOp::Lt, b, zero);
+                let past = self.bin(BinOp::Gt, end, len);
+                let crossed = self.bin(BinOp::Gt, b, end);
+                let bad1 = self.bin(BinOp::Or, neg, past);
+                let bad = self.bin(BinOp::Or, bad1, crossed);
+                self.raise_if(bad, "StringIndexOutOfBoundsException", e);
+                Some(op(self, StrOp::Substring, vec![s, b, end]))
+            }
+            ("trim", 0) => Some(op(self, StrOp::Trim, vec![s])),
+            ("toLowerCase", 0) => Some(op(self, StrOp::ToLowerCase, vec![s])),
+            ("toUpperCase", 0) => Some(op(self, StrOp::ToUpperCase, vec![s])),
+            ("toString" | "intern", 0) => Some(s),
+            _ => None,
+        };
+        if let Some(v) = result {
+            return v;
+        }
+        // Not modelled: an unknown result.
+        let callee = format!("String.{name}");
+        self.unknown_call_throws(&callee);
+        let ty = string_method_return_type(name).or(hint).unwrap_or(Ty::Ref);
+        self.nondet(NondetKind::CallResult { callee }, ty, Some(e))
+    }
+}
+
+/// Return types of `String` methods jreach does not model.
+pub(super) fn string_method_return_type(name: &str) -> Option<Ty> {
+    Some(match name {
+        "length"
+        | "size"
+        | "indexOf"
+        | "lastIndexOf"
+        | "compareTo"
+        | "compareToIgnoreCase"
+        | "hashCode"
+        | "intValue"
+        | "ordinal"
+        | "parseInt" => Ty::Int,
+        "equals" | "isEmpty" | "contains" | "startsWith" | "endsWith" | "hasNext" | "equalsIgnoreCase"
+        | "booleanValue" | "containsKey" | "isBlank" | "matches" => Ty::Bool,
+        "charAt" => Ty::Char,
+        "toString" | "substring" | "trim" | "strip" | "toLowerCase" | "toUpperCase" | "replace" | "name" | "concat"
+        | "repeat" | "format" | "join" => Ty::Str,
+        "longValue" | "parseLong" | "currentTimeMillis" | "nanoTime" => Ty::Long,
+        "doubleValue" | "parseDouble" => Ty::Double,
+        _ => return None,
+    })
+}
+
+/// `Integer.MAX_VALUE` and friends.
+pub(super) fn jdk_constant(obj: &str, field: &str) -> Option<Const> {
+    Some(match (obj, field) {
+        ("Integer", "MAX_VALUE") => Const::int(Ty::Int, i32::MAX as i64),
+        ("Integer", "MIN_VALUE") => Const::int(Ty::Int, i32::MIN as i64),
+        ("Integer", "SIZE") => Const::int(Ty::Int, 32),
+        ("Long", "MAX_VALUE") => Const::int(Ty::Long, i64::MAX),
+        ("Long", "MIN_VALUE") => Const::int(Ty::Long, i64::MIN),
+        ("Long", "SIZE") => Const::int(Ty::Int, 64),
+        ("Short", "MAX_VALUE") => Const::int(Ty::Short, i16::MAX as i64),
+        ("Short", "MIN_VALUE") => Const::int(Ty::Short, i16::MIN as i64),
+        ("Byte", "MAX_VALUE") => Const::int(Ty::Byte, i8::MAX as i64),
+        ("Byte", "MIN_VALUE") => Const::int(Ty::Byte, i8::MIN as i64),
+        ("Character", "MAX_VALUE") => Const::int(Ty::Char, 0xffff),
+        ("Character", "MIN_VALUE") => Const::int(Ty::Char, 0),
+        ("Double", "NaN") => Const::f64(f64::NAN),
+        ("Double", "POSITIVE_INFINITY") => Const::f64(f64::INFINITY),
+        ("Double", "NEGATIVE_INFINITY") => Const::f64(f64::NEG_INFINITY),
+        ("Double", "MAX_VALUE") => Const::f64(f64::MAX),
+        ("Double", "MIN_VALUE") => Const::f64(f64::from_bits(1)),
+        ("Float", "NaN") => Const::f32(f32::NAN),
+        ("Float", "POSITIVE_INFINITY") => Const::f32(f32::INFINITY),
+        ("Float", "NEGATIVE_INFINITY") => Const::f32(f32::NEG_INFINITY),
+        ("Float", "MAX_VALUE") => Const::f32(f32::MAX),
+        ("Float", "MIN_VALUE") => Const::f32(f32::from_bits(1)),
+        _ => return None,
+    })
+}

@@ -1,0 +1,509 @@
+//! Lowering of a Java method body (a tree-sitter subtree) to an acyclic [`Function`].
+//!
+//! Statements and expressions are walked once, building SSA with [`FunctionBuilder`]. Control flow
+//! that Java evaluates lazily (`&&`, `||`, `?:`, switch dispatch) becomes branches. Implicit
+//! exceptions (integral division by zero, null receivers, string and array indices) become branches
+//! to the matching `catch`, through `finally` bodies, which are copied onto every exit path as javac
+//! does. Calls to methods of the same class are inlined up to a depth; calls to a few JDK methods
+//! become their definitions; other calls give unknown values. Strings are values of their own;
+//! arrays and objects of the file's classes are references into memories that are SSA variables
+//! like locals; the receiver's fields are variables. In synthesis, constructors and methods also
+//! run on other objects (`Frame::this_obj`), and parameters a test must create through calls
+//! (constructors, setters, lambdas, `List.of`, `Map.of`: see `func::Setup`) are built from extra
+//! inputs at the method's entry. Loops are unrolled (`LowerMode::Synthesis`) or
+//! abstracted by havoc of the locals and memories they may write (`LowerMode::OverApprox`).
+//! Whatever is not modelled cuts the path with a reason and records a proof blocker, and so does
+//! every narrowing synthesis makes: the lowering never panics on valid or broken Java.
+//!
+//! The walker is one `Lowerer` whose methods live in rooms named for what they lower (they call
+//! each other freely: the recursion of statements, expressions and calls is inherent):
+//! `emit` (blocks, values, conversions, cut-offs), `names` (locals, fields, constants), `stmt`,
+//! `throw` (exceptions as control flow), `expr`, `calls` (inlining and dispatch), `jdk` (JDK
+//! methods as IR), `heap` (array and object memories), `havoc` (what abstractions forget),
+//! `receiver` (the receiver's fields), `inherit`, `statics`, `text_builder`, `optional`,
+//! `collections` (synthesis models of JDK objects), `inputs` (what a test creates), `literal`.
+//! The file's class table is `crate::classes`.
+
+use std::collections::HashMap;
+
+use jreach_syntax::tree::{enclosing_classes, has_modifier, named_children, unparen};
+use jreach_syntax::{text_of, MethodInfo, Node, SourceFile};
+
+use crate::builder::{FunctionBuilder, Var};
+use crate::classes::{split_type_args, Classes};
+use crate::exceptions::is_subclass;
+use crate::func::*;
+use crate::types::{normalize, ArrTy, Const, Ty};
+pub use literal::{parse_char_literal, parse_float_literal, parse_int_literal, parse_string_literal};
+
+mod calls;
+mod collections;
+mod emit;
+mod expr;
+mod havoc;
+mod heap;
+mod inherit;
+mod inputs;
+mod jdk;
+mod literal;
+mod names;
+mod optional;
+mod receiver;
+mod statics;
+mod stmt;
+mod text_builder;
+mod throw;
+
+use jdk::jdk_constant;
+
+/// How to lower.
+#[derive(Clone, Debug)]
+pub struct LowerOptions {
+    pub mode: LowerMode,
+    /// Nesting depth of inlined calls (recursion included).
+    pub inline_depth: u32,
+    /// Upper bound on values before paths are cut off (keeps unrolling of nested loops in check).
+    pub max_values: usize,
+    /// For an instance method in synthesis: the byte range of the constructor a test creates
+    /// the receiver with (its parameters become inputs after the method's own); `None`: the
+    /// no-argument constructor.
+    pub receiver_ctor: Option<std::ops::Range<usize>>,
+    /// Synthesis: whether a test may call methods that assign fields on the objects it creates
+    /// (the receiver, parameters created with a constructor) before the call under test: each
+    /// at most once, in declaration order.
+    pub setup_calls: bool,
+    /// The byte offset from which the file holds classes of other packages (appended for
+    /// synthesis): a test may use only their public classes, constructors and methods.
+    pub foreign_from: Option<usize>,
+    /// The byte offset from which the file holds classes appended for synthesis (the package's
+    /// and imported ones): the file's own types shadow theirs of the same name.
+    pub own_end: Option<usize>,
+    /// For an instance method in synthesis whose class a test can make only by reflection
+    /// ([`receiver_by_reflection`]): the receiver's fields are inputs (`this.<field>`), which
+    /// the test sets on an object allocated without running a constructor.
+    pub receiver_by_reflection: bool,
+}
+
+impl Default for LowerOptions {
+    fn default() -> Self {
+        LowerOptions {
+            mode: LowerMode::Synthesis { unroll: 8 },
+            inline_depth: 8,
+            max_values: 400_000,
+            receiver_ctor: None,
+            setup_calls: false,
+            foreign_from: None,
+            own_end: None,
+            receiver_by_reflection: false,
+        }
+    }
+}
+
+/// The proof blocker of a synthesis that takes the receiver as its constructor leaves it.
+pub const RECEIVER_AS_CONSTRUCTED: &str = "the receiver is taken as its constructor leaves it";
+
+/// The prefix of the names the inputs of the receiver's constructor get among a function's
+/// parameters.
+pub const RECEIVER_CTOR_PREFIX: &str = "new.";
+
+/// The name the inputs of the receiver's constructor get among a function's parameters.
+pub fn receiver_param_name(ctor_param: &str) -> String {
+    format!("{RECEIVER_CTOR_PREFIX}{ctor_param}")
+}
+
+/// The prefix of the inputs holding the fields of a receiver made by reflection.
+pub const RECEIVER_FIELD_PREFIX: &str = "this.";
+
+/// Whether a test can make the receiver of instance method `m` of `file` only by reflection:
+/// its class has no constructor, static factory or builder a test may call, and a test can
+/// name and allocate it.
+pub fn receiver_by_reflection(file: &SourceFile, m: &MethodInfo) -> bool {
+    if m.is_static || m.is_constructor {
+        return false;
+    }
+    let classes = Classes::of(file, None, None);
+    let methods = MethodInfo::all(file);
+    classes.by_name.get(&m.class_name()).is_some_and(|c| inputs::reflection_only(file, &classes, &methods, *c))
+}
+
+/// Per Java type as written in `file`, whether jreach models its values (primitives, strings,
+/// the file's classes, the JDK types it models, arrays of those): a test can then be given one
+/// to create.
+pub fn sees_types(file: &SourceFile, java_tys: &[&str]) -> Vec<bool> {
+    let classes = Classes::of(file, None, None);
+    java_tys.iter().map(|t| classes.ty_of(t) != Ty::Ref).collect()
+}
+
+/// Lowers `method` of `file`.
+pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions) -> Function {
+    let mut classes = Classes::of(file, opts.foreign_from, opts.own_end);
+    let methods = MethodInfo::all(file);
+    let synthesis = matches!(opts.mode, LowerMode::Synthesis { .. });
+    if synthesis {
+        inputs::mark_reflective(file, &methods, &mut classes);
+    }
+    let mut params: Vec<ParamInfo> = method
+        .params
+        .iter()
+        .map(|p| ParamInfo { name: p.name.clone(), ty: classes.ty_of(&p.ty), java_ty: p.ty.clone() })
+        .collect();
+    let receiver_ctor = match (&opts.receiver_ctor, opts.mode) {
+        (Some(r), LowerMode::Synthesis { .. }) if !method.is_static && !method.is_constructor => {
+            methods.iter().find(|c| c.is_constructor && c.range == *r).cloned()
+        }
+        _ => None,
+    };
+    let own_params = params.len();
+    if let Some(ctor) = &receiver_ctor {
+        params.extend(ctor.params.iter().map(|p| ParamInfo {
+            name: receiver_param_name(&p.name),
+            ty: classes.ty_of(&p.ty),
+            java_ty: p.ty.clone(),
+        }));
+    }
+    let receiver_end = params.len();
+    // A receiver made by reflection: its fields are inputs.
+    let mut receiver_fields = Vec::new();
+    if let (true, false, Some(&c)) = (
+        synthesis && opts.receiver_by_reflection,
+        method.is_static || method.is_constructor,
+        classes.by_name.get(&method.class_name()),
+    ) {
+        for fd in &classes.descs[c as usize].fields {
+            if fd.ty == Ty::Ref {
+                continue;
+            }
+            let java_ty = match fd.ty {
+                Ty::Obj(k) => classes.descs[k as usize].name.clone(),
+                Ty::Arr(a) => a.java_name_with(|k| classes.descs[k as usize].name.clone()),
+                t => t.java_name().to_string(),
+            };
+            receiver_fields.push((params.len(), fd.name.clone()));
+            params.push(ParamInfo { name: format!("{RECEIVER_FIELD_PREFIX}{}", fd.name), ty: fd.ty, java_ty });
+        }
+    }
+    // The receiver of an abstract class's method is an anonymous subclass: what each of its
+    // methods returns is an input.
+    let mut receiver_returns = Vec::new();
+    if let (LowerMode::Synthesis { .. }, false) = (opts.mode, method.is_static || method.is_constructor) {
+        if let Some(&c) = classes.by_name.get(&method.class_name()) {
+            receiver_returns = inputs::stub_return_inputs(&mut params, "this", &classes.descs[c as usize].stub);
+        }
+    }
+    let plan = inputs::plan_inputs(file, &methods, method, opts, &classes, &mut params, own_params, receiver_end);
+    let statics = statics::plan_statics(file, &methods, method, synthesis, &classes, &mut params);
+    let return_ty = classes.ty_of(&method.return_ty);
+    let name = format!("{}.{}", method.class_name(), method.name);
+    let mut lw = Lowerer {
+        file,
+        src: &file.text,
+        methods,
+        opts: opts.clone(),
+        b: FunctionBuilder::new(name, params.clone(), return_ty, opts.mode),
+        cur: None,
+        scopes: vec![HashMap::new()],
+        targets: vec![],
+        handlers: vec![],
+        frames: vec![],
+        fields: HashMap::new(),
+        this_fields: HashMap::new(),
+        mems: HashMap::new(),
+        field_mems: HashMap::new(),
+        next_alloc: -1,
+        const_depth: 0,
+        receiver_class: None,
+        current_stmt: None,
+        next_this: None,
+        lambdas: vec![],
+        lists: vec![],
+        lambda_special: vec![],
+        maps: vec![],
+        optionals: vec![],
+        statics: vec![],
+        receiver_stub: vec![],
+        declared_java: None,
+        classes,
+    };
+    lw.b.set_classes(lw.classes.descs.clone());
+    lw.receiver_class = lw.classes.by_name.get(&method.class_name()).copied();
+    lw.collect_fields();
+    let entry = lw.b.entry();
+    lw.cur = Some(entry);
+    lw.declare_memories();
+    if method.has_error {
+        lw.b.add_proof_blocker("the method has syntax errors".into());
+    }
+    if let Some((at, what)) = jreach_syntax::unicode_escape_hazard(file) {
+        lw.unsupported(format!(
+            "a Unicode escape in {what} on line {} makes javac read other code than the text shows (JLS 3.3)",
+            file.lines.line_of(at) + 1
+        ));
+    }
+    if matches!(opts.mode, LowerMode::Synthesis { .. }) {
+        lw.input_blockers(&plan, &params);
+    }
+    if matches!(opts.mode, LowerMode::Synthesis { .. }) && params.iter().any(|p| lw.reaches_strings(p.ty)) {
+        // Synthesis draws string inputs from printable ASCII only.
+        lw.b.add_proof_blocker("string inputs are limited to printable characters when looking for tests".into());
+    }
+    let mut inputs = Vec::new();
+    for (i, p) in params.iter().enumerate() {
+        let v = lw.b.push(entry, Op::Param(i as u32), p.ty, None);
+        inputs.push(v);
+        if i >= own_params {
+            continue;
+        }
+        let var = lw.b.new_var(&p.name, p.ty);
+        lw.b.def_var(var, entry, v);
+        lw.scopes[0].insert(p.name.clone(), Local { var, ty: p.ty, scalar_builder: false });
+    }
+    let ret_block = lw.b.create_block();
+    let ret_var = (return_ty != Ty::Void).then(|| lw.b.new_var("$return", return_ty));
+    let has_this = !method.is_static;
+    lw.frames.push(Frame {
+        ret_block,
+        ret_var,
+        ret_ty: return_ty,
+        handlers_len: 0,
+        classes: method.classes.clone(),
+        has_this,
+        this_obj: None,
+    });
+    lw.init_statics(statics, &inputs);
+    if !receiver_returns.is_empty() {
+        lw.b.add_proof_blocker(format!(
+            "a test subclasses {} only with methods that each always return the same value",
+            method.class_name()
+        ));
+        lw.receiver_stub = receiver_returns.iter().map(|r| r.map(|i| inputs[i])).collect();
+        lw.b.setup_mut().receiver_returns = receiver_returns;
+    }
+    let at = method.node(file);
+    let (receiver_calls, values) = lw.create_inputs(plan, &params, &inputs, at);
+    // The receiver's constructor takes the arguments as the test creates them.
+    let receiver_args = values[own_params..receiver_end].to_vec();
+    if has_this && lw.cur.is_some() {
+        let reflected = (synthesis && opts.receiver_by_reflection)
+            .then(|| receiver_fields.iter().map(|(i, name)| (name.clone(), inputs[*i])).collect());
+        lw.init_this_fields(method, receiver_ctor.as_ref().map(|c| (c, receiver_args)), reflected);
+        for (call, m) in &receiver_calls {
+            if lw.cur.is_none() {
+                break;
+            }
+            let args = call.args.iter().map(|(i, _)| inputs[*i]).collect();
+            lw.optional_call(None, m, inputs[call.flag], args, at);
+        }
+    }
+    lw.b.setup_mut().receiver_calls = receiver_calls.into_iter().map(|(c, _)| c).collect();
+    if synthesis && opts.receiver_by_reflection && has_this {
+        lw.b.setup_mut().receiver_fields = Some(receiver_fields);
+    }
+    let body = method.body_node(file);
+    lw.block_stmts(body);
+    if let Some(c) = lw.cur.take() {
+        if return_ty == Ty::Void || method.is_constructor {
+            lw.b.terminate(c, Terminator::Jump(ret_block));
+        } else if lw.b.func().block(c).preds.is_empty() && c != lw.b.entry() {
+            // No path reaches the end (e.g. after `while (true)` without `break`).
+            lw.b.terminate(c, Terminator::Cutoff(CutoffKind::LoopIteration));
+        } else {
+            lw.b.terminate(
+                c,
+                Terminator::Cutoff(CutoffKind::Unsupported("falls off the end of a non-void method".into())),
+            );
+        }
+    }
+    lw.b.seal(ret_block);
+    let rv = ret_var.map(|v| lw.b.use_var(v, ret_block));
+    lw.b.terminate(ret_block, Terminator::Return(rv));
+    lw.b.finish()
+}
+
+#[derive(Copy, Clone, Debug)]
+struct Local {
+    var: Var,
+    ty: Ty,
+    /// A `StringBuilder` local that never escapes the method (`text_builder`): its value is the
+    /// builder's contents, a string.
+    scalar_builder: bool,
+}
+
+#[derive(Clone, Debug)]
+struct JumpTarget {
+    label: Option<String>,
+    break_to: BlockId,
+    continue_to: Option<BlockId>,
+    /// For switch expressions: the variable `yield` assigns.
+    yield_var: Option<(Var, Ty)>,
+    handlers_len: usize,
+    is_loop: bool,
+}
+
+#[derive(Clone)]
+struct CatchInfo {
+    classes: Vec<String>,
+    block: BlockId,
+}
+
+#[derive(Clone)]
+struct TryCtx<'t> {
+    catches: Vec<CatchInfo>,
+    finally: Option<Node<'t>>,
+}
+
+struct Frame {
+    ret_block: BlockId,
+    ret_var: Option<Var>,
+    ret_ty: Ty,
+    handlers_len: usize,
+    classes: Vec<String>,
+    /// Whether `this` is the receiver whose fields `this_fields` tracks.
+    has_this: bool,
+    /// Synthesis: `this` is an object in the field memories (a constructor or method inlined on
+    /// an object other than the receiver), with its class.
+    this_obj: Option<(ValueId, u16)>,
+}
+
+#[derive(Clone)]
+struct FieldInfo {
+    ty: Ty,
+    /// The initializer of a static final field, or of a final instance field that is a constant
+    /// variable: reads of the field are its value (see `collect_fields`).
+    constant_init: Option<std::ops::Range<usize>>,
+    is_static: bool,
+    /// The classes enclosing the declaration, outermost first.
+    classes: Vec<String>,
+}
+
+struct Lowerer<'t> {
+    file: &'t SourceFile,
+    src: &'t str,
+    methods: Vec<MethodInfo>,
+    opts: LowerOptions,
+    b: FunctionBuilder,
+    cur: Option<BlockId>,
+    scopes: Vec<HashMap<String, Local>>,
+    targets: Vec<JumpTarget>,
+    handlers: Vec<TryCtx<'t>>,
+    frames: Vec<Frame>,
+    fields: HashMap<String, Vec<FieldInfo>>,
+    /// The receiver's instance fields of primitive or String type, as variables.
+    this_fields: HashMap<String, Local>,
+    /// The memory of each array type, as a variable.
+    mems: HashMap<ArrTy, Var>,
+    /// The id of the next array or object the method allocates (negative: never an input's).
+    next_alloc: i32,
+    /// The memory of each field of each modelled class, as a variable.
+    field_mems: HashMap<(u16, u16), Var>,
+    /// The file's classes whose objects jreach models.
+    classes: Classes,
+    /// The class of the method's receiver, if modelled.
+    receiver_class: Option<u16>,
+    /// The statement being lowered (where implicit exceptions without a node of their own are
+    /// reported).
+    current_stmt: Option<Node<'t>>,
+    const_depth: u32,
+    /// The object the next inlined call runs on (see [`Frame::this_obj`]).
+    next_this: Option<(ValueId, u16)>,
+    /// Synthesis: the lambdas and anonymous classes passed as parameters: interface, object,
+    /// what each method returns (in the order of `ClassDesc::stub`; one for a lambda).
+    lambdas: Vec<(u16, ValueId, Vec<Option<ValueId>>)>,
+    /// Synthesis: lambdas that answer differently for one first argument: object, that
+    /// argument, the answer for it.
+    lambda_special: Vec<(ValueId, ValueId, ValueId)>,
+    /// Synthesis: the lists passed as parameters, and those the method creates.
+    lists: Vec<ListModel>,
+    /// Synthesis: the maps passed as parameters, and those the method creates.
+    maps: Vec<MapModel>,
+    /// Synthesis: the Optionals passed as parameters, and those the method creates.
+    optionals: Vec<OptionalModel>,
+    /// The static fields tracked as variables (see `statics`).
+    statics: Vec<(statics::StaticField, Local)>,
+    /// While a local's initializer is lowered: the local's type as written.
+    declared_java: Option<String>,
+    /// Synthesis, for a method of an abstract class: what each abstract method of the receiver
+    /// (an anonymous subclass) returns, in the order of its class's `stub`.
+    receiver_stub: Vec<Option<ValueId>>,
+}
+
+/// A field of an object: the object, its class, the field's index and type.
+type FieldSlot = (ValueId, u16, u16, Ty);
+
+/// A map parameter in synthesis: an object that stands for `Map.of(keys[0], values[0], ...)`
+/// with `size` entries.
+#[derive(Clone, Debug)]
+struct MapModel {
+    obj: ValueId,
+    /// The number of entries and the entry slots ([`MAP_GROWN_CAPACITY`]), as variables: the
+    /// method may change the map.
+    size: Var,
+    keys: Vec<Var>,
+    values: Vec<Var>,
+    key_ty: Ty,
+    value_ty: Ty,
+    /// Its index among `Setup::map_params` (`usize::MAX` for a map the method creates).
+    param: usize,
+}
+
+/// An Optional in synthesis (see `optional`): an object that holds `value` when `has` is true
+/// (`None`: `Optional.empty()`).
+#[derive(Clone, Debug)]
+struct OptionalModel {
+    obj: ValueId,
+    has: ValueId,
+    value: Option<ValueId>,
+}
+
+/// A list parameter in synthesis: an object that stands for `List.of(elems[..size])`.
+#[derive(Clone, Debug)]
+struct ListModel {
+    obj: ValueId,
+    /// The size and the element slots ([`LIST_GROWN_CAPACITY`]), as variables: the method may
+    /// change the list.
+    size: Var,
+    elems: Vec<Var>,
+    elem_ty: Ty,
+    /// Its index among `Setup::list_params` (`usize::MAX` for a list the method creates).
+    param: usize,
+}
+
+impl<'t> Lowerer<'t> {
+    fn text(&self, n: Node<'_>) -> &'t str {
+        text_of(n, self.src)
+    }
+
+    fn synthesis(&self) -> bool {
+        matches!(self.opts.mode, LowerMode::Synthesis { .. })
+    }
+}
+
+/// Whether a value of type `from` converts to `to` by identity or widening (JLS 5.1.2).
+fn widens(from: Ty, to: Ty) -> bool {
+    if from == to {
+        return true;
+    }
+    match (from, to) {
+        (Ty::Byte, Ty::Short | Ty::Int | Ty::Long | Ty::Float | Ty::Double) => true,
+        (Ty::Short | Ty::Char, Ty::Int | Ty::Long | Ty::Float | Ty::Double) => true,
+        (Ty::Int, Ty::Long | Ty::Float | Ty::Double) => true,
+        (Ty::Long, Ty::Float | Ty::Double) => true,
+        (Ty::Float, Ty::Double) => true,
+        // Any reference to a type jreach does not model (`Object`, a type variable).
+        (Ty::Obj(_) | Ty::Str | Ty::Arr(_), Ty::Ref) => true,
+        _ => false,
+    }
+}
+
+/// Whether a constructor body starts with `this(...)` or `super(...)`.
+fn starts_with_ctor_call(body: Node<'_>) -> bool {
+    named_children(body).first().is_some_and(|s| s.kind() == "explicit_constructor_invocation")
+}
+
+/// `x` in `this.x`.
+fn this_field_name<'a>(n: Node<'_>, src: &'a str) -> Option<&'a str> {
+    if n.kind() == "field_access" && n.child_by_field_name("object").is_some_and(|o| o.kind() == "this") {
+        n.child_by_field_name("field").map(|f| text_of(f, src))
+    } else {
+        None
+    }
+}

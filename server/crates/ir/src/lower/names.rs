@@ -1,0 +1,211 @@
+//! Names: locals and parameters in their scopes, the fields a simple name denotes, and constant
+//! variables, whose reads javac replaces by their value.
+
+use super::*;
+
+impl<'t> Lowerer<'t> {
+    pub(super) fn lookup(&self, name: &str) -> Option<Local> {
+        self.scopes
+            .iter()
+            .rev()
+            .find_map(|s| s.get(name).copied())
+            .or_else(|| self.this_field(name))
+            .or_else(|| self.static_field(name))
+    }
+
+    /// Whether a simple name denotes a value (a local, a parameter or a field of `this`) rather
+    /// than a class.
+    pub(super) fn names_value(&self, name: &str) -> bool {
+        self.lookup(name).is_some() || self.this_obj_field(name).is_some()
+    }
+
+    /// An instance field of the receiver, tracked as a variable (instance methods only).
+    pub(super) fn this_field(&self, name: &str) -> Option<Local> {
+        if !self.frames.last().is_some_and(|f| f.has_this) {
+            return None;
+        }
+        self.this_fields.get(name).copied()
+    }
+
+    pub(super) fn declare(&mut self, name: &str, ty: Ty) -> Var {
+        self.declare_local(name, ty, false)
+    }
+
+    pub(super) fn declare_local(&mut self, name: &str, ty: Ty, scalar_builder: bool) -> Var {
+        let var = self.b.new_var(name, ty);
+        self.scopes.last_mut().expect("a scope").insert(name.to_string(), Local { var, ty, scalar_builder });
+        var
+    }
+
+    pub(super) fn assign(&mut self, var: Var, v: ValueId) {
+        let c = self.cur();
+        self.b.def_var(var, c, v);
+    }
+
+    pub(super) fn read(&mut self, var: Var) -> ValueId {
+        let c = self.cur();
+        self.b.use_var(var, c)
+    }
+
+    pub(super) fn collect_fields(&mut self) {
+        let mut stack = vec![self.file.tree.root_node()];
+        while let Some(n) = stack.pop() {
+            if n.kind() == "field_declaration" {
+                let mods = named_children(n).into_iter().find(|c| c.kind() == "modifiers").map(|m| self.text(m));
+                let words: Vec<&str> = mods.map(|m| m.split_whitespace().collect()).unwrap_or_default();
+                let (is_static, is_final) = (words.contains(&"static"), words.contains(&"final"));
+                let ty_text = n.child_by_field_name("type").map(|t| self.text(t)).unwrap_or("");
+                let ty = self.ty_of(ty_text);
+                let mut c = n.walk();
+                for d in n.children_by_field_name("declarator", &mut c) {
+                    let Some(name) = d.child_by_field_name("name") else { continue };
+                    let dims = d.child_by_field_name("dimensions").is_some();
+                    // A static final's initializer, and a final instance field's that is a constant
+                    // expression: javac puts the constant wherever such a field is read, even
+                    // before the initializer ran (JLS 4.12.4, 13.1).
+                    let init = d
+                        .child_by_field_name("value")
+                        .filter(|v| {
+                            is_final
+                                && !dims
+                                && ty != Ty::Ref
+                                && (is_static
+                                    || ((ty == Ty::Str || ty.is_numeric() || ty == Ty::Bool)
+                                        && is_constant_expression(*v, self.src, &|_| true)))
+                        })
+                        .map(|v| v.byte_range());
+                    let classes = enclosing_classes(n, self.src);
+                    self.fields.entry(self.text(name).to_string()).or_default().push(FieldInfo {
+                        ty,
+                        constant_init: init,
+                        classes,
+                        is_static,
+                    });
+                }
+                continue;
+            }
+            stack.extend(named_children(n));
+        }
+        // A final instance field is a constant only if the names in its initializer are
+        // constants too (two rounds settle chains of two).
+        for _ in 0..2 {
+            let constant =
+                |name: &str| self.fields.get(name).is_some_and(|fs| fs.iter().any(|f| f.constant_init.is_some()));
+            let mut drop = Vec::new();
+            for (name, infos) in &self.fields {
+                for (k, fi) in infos.iter().enumerate() {
+                    let Some(r) = &fi.constant_init else { continue };
+                    let Some(init) = self.node_at(r) else { continue };
+                    if !is_constant_expression(init, self.src, &constant) {
+                        drop.push((name.clone(), k));
+                    }
+                }
+            }
+            for (name, k) in drop {
+                if let Some(fi) = self.fields.get_mut(&name).and_then(|fs| fs.get_mut(k)) {
+                    if !fi.is_static {
+                        fi.constant_init = None;
+                    }
+                }
+            }
+        }
+    }
+
+    pub(super) fn node_at(&self, r: &std::ops::Range<usize>) -> Option<Node<'t>> {
+        let mut n = self.file.tree.root_node().descendant_for_byte_range(r.start, r.end)?;
+        while n.byte_range() != *r {
+            n = n.parent()?;
+        }
+        Some(n)
+    }
+
+    /// Whether `name` is a local variable or parameter in scope.
+    pub(super) fn is_local(&self, name: &str) -> bool {
+        self.scopes.iter().any(|s| s.contains_key(name))
+    }
+
+    /// Whether the field a simple name denotes from the current class is a constant variable
+    /// (its reads are the constant, see `collect_fields`).
+    pub(super) fn is_constant_field(&self, name: &str) -> bool {
+        self.field_info(name).is_some_and(|f| f.constant_init.is_some())
+    }
+
+    /// Field `name` of class `c` when it is a constant variable: its constant (evaluated as a
+    /// read from the class's own code).
+    pub(super) fn constant_field_of(&mut self, c: u16, name: &str, at: Node<'t>) -> Option<ValueId> {
+        let class = self.classes.descs[c as usize].name.clone();
+        let fi = self.fields.get(name)?.iter().find(|fi| fi.classes.join(".") == class)?.clone();
+        fi.constant_init.as_ref()?;
+        let saved = std::mem::replace(&mut self.frames.last_mut()?.classes, fi.classes.clone());
+        let v = self.field_value(name, at);
+        if let Some(f) = self.frames.last_mut() {
+            f.classes = saved;
+        }
+        Some(v)
+    }
+
+    /// The field a simple name denotes from the current class: declared in it or in a class that
+    /// encloses it (the innermost wins). Inherited fields and fields of other classes are unknown.
+    pub(super) fn field_info(&self, name: &str) -> Option<FieldInfo> {
+        let classes = self.frames.last().map(|f| f.classes.as_slice()).unwrap_or(&[]);
+        self.fields
+            .get(name)?
+            .iter()
+            .filter(|fi| classes.starts_with(&fi.classes))
+            .max_by_key(|fi| fi.classes.len())
+            .cloned()
+    }
+
+    pub(super) fn field_value(&mut self, name: &str, e: Node<'t>) -> ValueId {
+        match self.field_info(name) {
+            Some(FieldInfo { ty, constant_init: Some(r), .. }) if self.const_depth < 8 => {
+                let Some(init) = self.node_at(&r) else { return self.opaque(format!("field {name}"), ty, Some(e)) };
+                // A compile-time constant: evaluated in an empty scope.
+                self.const_depth += 1;
+                let saved = std::mem::replace(&mut self.scopes, vec![HashMap::new()]);
+                let v = self.expr(init);
+                self.scopes = saved;
+                self.const_depth -= 1;
+                self.convert(v, ty)
+            }
+            Some(FieldInfo { ty, .. }) => self.opaque(format!("field {name}"), ty, Some(e)),
+            None => self.opaque(format!("`{name}`"), Ty::Ref, Some(e)),
+        }
+    }
+
+    pub(super) fn ty_of(&self, name: &str) -> Ty {
+        self.classes.ty_of(name)
+    }
+
+    /// The statement being lowered, else the whole file.
+    pub(super) fn cur_node(&self) -> Node<'t> {
+        self.current_stmt.unwrap_or_else(|| self.file.tree.root_node())
+    }
+}
+
+/// Whether `e` is a constant expression (JLS 15.29) as far as the syntax tells: literals,
+/// operators, parentheses, casts and names (which must denote constant variables themselves;
+/// names that do not are read as the fields they are).
+pub(super) fn is_constant_expression(e: Node<'_>, src: &str, constant_name: &dyn Fn(&str) -> bool) -> bool {
+    match e.kind() {
+        "decimal_integer_literal"
+        | "hex_integer_literal"
+        | "octal_integer_literal"
+        | "binary_integer_literal"
+        | "decimal_floating_point_literal"
+        | "hex_floating_point_literal"
+        | "true"
+        | "false"
+        | "character_literal"
+        | "string_literal" => true,
+        "identifier" => constant_name(text_of(e, src)),
+        "parenthesized_expression" | "unary_expression" | "binary_expression" | "ternary_expression" => {
+            named_children(e).into_iter().all(|k| is_constant_expression(k, src, constant_name))
+        }
+        "cast_expression" => {
+            e.child_by_field_name("value").is_some_and(|v| is_constant_expression(v, src, constant_name))
+        }
+        "field_access" => e.child_by_field_name("object").is_some_and(|o| o.kind() == "identifier"),
+        _ => false,
+    }
+}
