@@ -215,8 +215,22 @@ impl FunctionBuilder {
         }
         remove_trivial_phis(&mut self.func);
         renumber_topologically(&mut self.func);
+        // Everything downstream (the slice, the encoding, the interpreter) relies on the body
+        // being a DAG in block order: checked here, always; the whole verifier in debug builds.
+        if let Some((from, to)) = backward_edge(&self.func) {
+            panic!("the lowering built an edge {from} -> {to} against block order: every lowered body must be acyclic");
+        }
+        #[cfg(debug_assertions)]
+        if let Err(errors) = crate::verify::verify(&self.func) {
+            panic!("the lowering built IR the verifier rejects:\n  {}", errors.join("\n  "));
+        }
         self.func
     }
+}
+
+/// An edge from a block to one at or before it, if any.
+fn backward_edge(f: &Function) -> Option<(BlockId, BlockId)> {
+    f.block_ids().find_map(|b| f.block(b).term.successors().into_iter().find(|s| s.index() <= b.index()).map(|s| (b, s)))
 }
 
 /// Replaces φs whose operands are all one value (or the φ itself) by that value, to a fixpoint.
@@ -317,11 +331,10 @@ fn renumber_topologically(f: &mut Function) {
                     next_root += 1;
                 }
                 if next_root == n {
-                    // A cycle would leave blocks with indegree > 0; lowering never builds one.
+                    // Blocks left with indegree > 0 lie on a cycle, which the lowering must never
+                    // build (a back edge would shrink what the encoding finds reachable).
                     let rest: Vec<usize> = (0..n).filter(|i| !placed[*i]).collect();
-                    order.extend(rest.iter().copied());
-                    rest.iter().for_each(|i| placed[*i] = true);
-                    break;
+                    panic!("the lowering built a cycle through blocks {rest:?}: every lowered body must be acyclic");
                 }
                 next_root
             }

@@ -301,7 +301,7 @@ mod tests {
             None,
         );
         let _ = fb.push(e, Op::Select(thr, i, h), Ty::Int, None);
-        let s = fb.push(e, Op::Const(Const::Str("a\"b".into())), Ty::Ref, None);
+        let s = fb.push(e, Op::Const(Const::Str("a\"b".into())), Ty::Str, None);
         let _ = fb.push(e, Op::Const(Const::int(Ty::Long, -3)), Ty::Long, None);
         let _ = fb.push(e, Op::Const(Const::f32(0.5)), Ty::Float, None);
         let _ = fb.push(e, Op::Binary(BinOp::Ushr, i, h), Ty::Int, None);
@@ -321,7 +321,7 @@ mod tests {
               v2 = nondet call-throws (whether Foo.bar throws): boolean
               v3 = nondet havoc (i after any number of loop iterations): int
               v4 = select v2 ? v1 : v3: int
-              v5 = const "a\"b": ref
+              v5 = const "a\"b": String
               v6 = const -3L: long
               v7 = const 0.5f: float
               v8 = ushr v1, v3: int

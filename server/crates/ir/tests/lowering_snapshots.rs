@@ -439,3 +439,41 @@ fn unsupported_constructs_become_blockers() {
         "#]],
     );
 }
+
+/// Every method of the end-to-end fixtures and of the shared corpus (when it is beside the
+/// repository) verifies in both modes: the verifier runs in `FunctionBuilder::finish` only in
+/// debug builds, so this is where release builds (and CI) check it on real lowerings.
+#[test]
+fn every_fixture_method_verifies() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).ancestors().nth(3).expect("the repository root");
+    let mut files = Vec::new();
+    for dir in [root.join("tests/fixtures/java"), root.join("examples"), root.join("../shared/corpus")] {
+        let mut stack = vec![dir];
+        while let Some(d) = stack.pop() {
+            for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    stack.push(p);
+                } else if p.extension().is_some_and(|x| x == "java") {
+                    files.push(p);
+                }
+            }
+        }
+    }
+    assert!(files.len() > 20, "the fixtures are missing: {files:?}");
+    let mut failures = Vec::new();
+    let mut lowered = 0;
+    for path in &files {
+        let file = SourceFile::parse(std::fs::read_to_string(path).expect("a readable fixture"));
+        for m in MethodInfo::all(&file) {
+            for mode in [LowerMode::OverApprox, LowerMode::Synthesis { unroll: 4 }] {
+                let f = lower_method(&file, &m, &LowerOptions { mode, ..Default::default() });
+                lowered += 1;
+                if let Err(errors) = jreach_ir::verify::verify(&f) {
+                    failures.push(format!("{}: {} ({mode:?}): {errors:?}", path.display(), m.signature()));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} of {lowered} lowerings do not verify:\n{}", failures.len(), failures.join("\n"));
+}
