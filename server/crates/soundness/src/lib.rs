@@ -9,6 +9,7 @@
 
 pub mod gen;
 pub mod jvm;
+pub mod oracle;
 
 use std::time::Duration;
 
