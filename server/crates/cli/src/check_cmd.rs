@@ -131,7 +131,7 @@ fn check_one(path: &Path, timeout: Duration, file_budget: Duration) -> FileResul
                     (s, e, x.message.clone())
                 })
                 .collect();
-            Diag { file: file.clone(), start, end, code: fd.code, message: fd.message.clone(), related }
+            Diag { file: file.clone(), start, end, code: fd.code(), message: fd.message(&src.lines), related }
         })
         .collect();
     r

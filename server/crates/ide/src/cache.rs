@@ -49,8 +49,7 @@ struct Entry {
     verdict: MethodVerdict,
     /// Findings as computed (byte ranges of the file at the time).
     findings: Vec<Finding>,
-    /// 0-based line and byte offset of the method's start when the findings were computed.
-    line: usize,
+    /// Byte offset of the method's start when the findings were computed.
     start: usize,
     /// Whether a finding or related place lies outside the method.
     points_outside: bool,
@@ -97,7 +96,6 @@ impl MethodCache {
                 return None;
             }
             let key = MethodKey::of(file_id, m);
-            let line = file.lines.line_of(m.range.start);
             let start = m.range.start;
             // Findings that point outside their method (at an inlined callee) stay valid only
             // while neither the method nor its callees move.
@@ -117,12 +115,12 @@ impl MethodCache {
                     let inside = |r: &std::ops::Range<usize>| m.range.start <= r.start && r.end <= m.range.end;
                     let points_outside =
                         findings.iter().any(|f| !inside(&f.range) || f.related.iter().any(|r| !inside(&r.range)));
-                    let e = Entry { hash, verdict, findings, line, start, points_outside, dep_starts };
+                    let e = Entry { hash, verdict, findings, start, points_outside, dep_starts };
                     self.map.insert(key.clone(), e.clone());
                     e
                 }
             };
-            report.findings.extend(entry.findings.iter().map(|f| rebase(f, (entry.start, entry.line), (start, line))));
+            report.findings.extend(entry.findings.iter().map(|f| rebase(f, entry.start, start)));
             report.methods.push((m.signature(), entry.verdict));
             keys.push(key);
         }
@@ -156,48 +154,11 @@ impl MethodCache {
     }
 }
 
-/// A cached finding moved with its method from `(byte, line)` `old` to `new`. Only findings
-/// that lie inside their method are ever moved; its messages name lines of the method
-/// (`... (line N)`), and those numbers move with it.
-fn rebase(f: &Finding, old: (usize, usize), new: (usize, usize)) -> Finding {
-    let mut f = f.clone();
-    if old == new {
-        return f;
-    }
-    let shift = |r: &mut std::ops::Range<usize>| {
-        let mv = |x: usize| (x as i64 - old.0 as i64 + new.0 as i64).max(0) as usize;
-        *r = mv(r.start)..mv(r.end);
-    };
-    shift(&mut f.range);
-    for r in &mut f.related {
-        shift(&mut r.range);
-    }
-    if old.1 != new.1 {
-        let delta = new.1 as i64 - old.1 as i64;
-        f.message = shift_line_numbers(&f.message, delta);
-        for r in &mut f.related {
-            r.message = shift_line_numbers(&r.message, delta);
-        }
-    }
-    f
-}
-
-/// `message` with the number after each `line ` shifted by `delta`.
-fn shift_line_numbers(message: &str, delta: i64) -> String {
-    let mut out = String::with_capacity(message.len());
-    let mut rest = message;
-    while let Some(i) = rest.find("line ") {
-        let (head, tail) = rest.split_at(i + 5);
-        out.push_str(head);
-        let digits = tail.bytes().take_while(u8::is_ascii_digit).count();
-        match tail[..digits].parse::<i64>() {
-            Ok(n) if digits > 0 => out.push_str(&(n + delta).max(1).to_string()),
-            _ => out.push_str(&tail[..digits]),
-        }
-        rest = &tail[digits..];
-    }
-    out.push_str(rest);
-    out
+/// A cached finding moved with its method from byte `old` to `new`. Only findings that lie
+/// inside their method are ever moved; the lines its message names are worked out when it is
+/// put in words (`Finding::message`), so nothing else changes.
+fn rebase(f: &Finding, old: usize, new: usize) -> Finding {
+    f.clone().moved(old, new)
 }
 
 /// For each method, a hash of its text, of the texts of the same-file methods it may inline
@@ -283,7 +244,7 @@ mod tests {
     const T: Duration = Duration::from_secs(10);
 
     fn dead(r: &CheckReport) -> usize {
-        r.findings.iter().filter(|f| f.code == crate::UNREACHABLE_CODE).count()
+        r.findings.iter().filter(|f| f.code() == crate::UNREACHABLE_CODE).count()
     }
 
     fn same_as_check_file(cache: &MethodCache, file: &SourceFile) {
@@ -317,13 +278,15 @@ mod tests {
         let mut file = SourceFile::parse(SRC);
         let first = cache.check_file("a", &file, T, &|| false).unwrap();
         assert_eq!(dead(&first), 2);
-        assert!(first.findings[0].message.contains("(line 3)"), "{}", first.findings[0].message);
+        let text = first.findings[0].message(&file.lines);
+        assert!(text.contains("(line 3)"), "{text}");
         file.apply_edits([(0..0, "// one\n// two\n")]);
         let before = cache.stats();
         let moved = cache.check_file("a", &file, T, &|| false).unwrap();
         assert_eq!(cache.stats().misses, before.misses, "no method changed");
         assert_eq!(moved.findings, check_file(&file, T).findings);
-        assert!(moved.findings[0].message.contains("(line 5)"), "{}", moved.findings[0].message);
+        let text = moved.findings[0].message(&file.lines);
+        assert!(text.contains("(line 5)"), "{text}");
     }
 
     #[test]
@@ -339,7 +302,7 @@ mod tests {
         assert_eq!(cache.stats().misses - before.misses, 2, "g and h, not f");
         // Now g's `return 0;` is the dead one.
         let last = cache.check_file("a", &file, T, &|| false).unwrap();
-        assert!(last.findings.iter().any(|f| f.code == crate::CONDITION_ALWAYS_TRUE), "{:?}", last.findings);
+        assert!(last.findings.iter().any(|f| f.code() == crate::CONDITION_ALWAYS_TRUE), "{:?}", last.findings);
     }
 
     #[test]
@@ -357,12 +320,5 @@ mod tests {
         assert_eq!(cache.len(), 5);
         cache.forget_file("b");
         assert_eq!(cache.len(), 2);
-    }
-
-    #[test]
-    fn line_numbers_in_messages_shift() {
-        assert_eq!(shift_line_numbers("no input reaches line 4", 2), "no input reaches line 6");
-        assert_eq!(shift_line_numbers("line 10 and line 12; lines", -3), "line 7 and line 9; lines");
-        assert_eq!(shift_line_numbers("line x", 3), "line x");
     }
 }

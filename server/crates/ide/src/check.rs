@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 use jreach_ir::lower::{lower_method, LowerOptions};
 use jreach_ir::{BinOp, BlockId, Const, Function, LowerMode, ObjOp, Op, StrOp, Terminator};
 use jreach_smt::{DeadCode, Decision, Status};
-use jreach_syntax::{methods::is_statement_kind, MethodInfo, Node, SourceFile};
+use jreach_syntax::{methods::is_statement_kind, LineIndex, MethodInfo, Node, SourceFile};
 
 /// Code of a finding on dead statements.
 pub const UNREACHABLE_CODE: &str = "unreachable-code";
@@ -39,27 +39,110 @@ pub struct Related {
     pub message: String,
 }
 
+/// A condition as a finding names it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Condition {
+    /// As written (white space squeezed).
+    pub text: String,
+    /// What holds when its branch goes the way the finding is about: the condition or its
+    /// negation in Java syntax.
+    pub pred: String,
+    /// Where it is written; `None` for a branch of the lowering's own (an implicit check).
+    pub span: Option<Range<usize>>,
+}
+
+/// What a finding says, as data; [`Finding::message`] puts it in words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FindingKind {
+    /// Dead statements: `head` can never hold there (or always holds, when `always` is set)
+    /// given the `reasons`, which hold on every path; `None` when no such explanation was found.
+    Unreachable(Option<Conflict>),
+    /// A condition that is false (`value: false`) or true whenever it is evaluated, given the
+    /// `reasons`.
+    Constant { condition: String, value: bool, reasons: Vec<Condition> },
+}
+
+/// Why statements are dead: the condition their path needs and the ones that contradict it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Conflict {
+    pub head: Condition,
+    /// The path needs `head` false, but it always holds.
+    pub always: bool,
+    pub reasons: Vec<Condition>,
+}
+
 /// Dead code, or a condition that never changes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Finding {
     /// Byte range of the dead statements (or of the condition).
     pub range: Range<usize>,
     pub method: String,
-    pub message: String,
-    /// [`UNREACHABLE_CODE`], [`CONDITION_ALWAYS_FALSE`] or [`CONDITION_ALWAYS_TRUE`].
-    pub code: &'static str,
+    pub kind: FindingKind,
     /// The conditions behind the finding.
     pub related: Vec<Related>,
 }
 
 impl Finding {
-    /// The finding with every byte offset (its range and those of its related places) moved by
-    /// `to - from`: relative to a method's start and back.
+    /// [`UNREACHABLE_CODE`], [`CONDITION_ALWAYS_FALSE`] or [`CONDITION_ALWAYS_TRUE`].
+    pub fn code(&self) -> &'static str {
+        match self.kind {
+            FindingKind::Unreachable(_) => UNREACHABLE_CODE,
+            FindingKind::Constant { value: false, .. } => CONDITION_ALWAYS_FALSE,
+            FindingKind::Constant { value: true, .. } => CONDITION_ALWAYS_TRUE,
+        }
+    }
+
+    /// The finding in words, with the lines of the file it is in (`lines`).
+    pub fn message(&self, lines: &LineIndex) -> String {
+        let line = |r: &Range<usize>| lines.line_of(r.start) + 1;
+        let because = |reasons: &[Condition]| {
+            if reasons.is_empty() {
+                return String::new();
+            }
+            let parts: Vec<String> = reasons
+                .iter()
+                .map(|c| match &c.span {
+                    Some(s) => format!("`{}` (line {})", c.pred, line(s)),
+                    None => format!("`{}`", c.pred),
+                })
+                .collect();
+            format!(": {}", parts.join(", "))
+        };
+        match &self.kind {
+            FindingKind::Unreachable(Some(c)) => {
+                let main = if c.always {
+                    format!("`{}` is always true here", c.head.text)
+                } else {
+                    format!("`{}` can never hold here", c.head.text)
+                };
+                format!("unreachable code: {main}{}", because(&c.reasons))
+            }
+            FindingKind::Unreachable(None) => {
+                format!("unreachable code: no input to {} reaches line {}", self.method, line(&self.range))
+            }
+            FindingKind::Constant { condition, value, reasons } => {
+                format!("condition `{condition}` is always {value}{}", because(reasons))
+            }
+        }
+    }
+
+    /// The finding with every byte offset (its range, its related places and the places of
+    /// its conditions) moved by `to - from`: relative to a method's start and back.
     pub fn moved(mut self, from: usize, to: usize) -> Finding {
         let mv = |r: &mut Range<usize>| *r = r.start - from + to..r.end - from + to;
         mv(&mut self.range);
         for r in &mut self.related {
             mv(&mut r.range);
+        }
+        let conditions: Vec<&mut Condition> = match &mut self.kind {
+            FindingKind::Unreachable(Some(c)) => std::iter::once(&mut c.head).chain(c.reasons.iter_mut()).collect(),
+            FindingKind::Unreachable(None) => vec![],
+            FindingKind::Constant { reasons, .. } => reasons.iter_mut().collect(),
+        };
+        for c in conditions {
+            if let Some(s) = &mut c.span {
+                mv(s);
+            }
         }
         self
     }
@@ -187,47 +270,25 @@ impl Checker<'_> {
     }
 
     fn explain_dead(&mut self, range: Range<usize>, targets: &[BlockId]) -> Finding {
-        let line = self.file.lines.line_of(range.start) + 1;
         let t = *targets.iter().min().expect("a target");
         let decisions = self.dc.decisions(t);
         let core = self.dc.conflict(&decisions).filter(|c| !c.is_empty());
-        let (message, related) = match core {
+        let (kind, related) = match core {
             Some(core) => {
                 let (last, reasons) = core.split_last().expect("non-empty");
                 let head = self.describe(*last);
-                let main = if last.taken {
-                    format!("`{}` can never hold here", head.text)
-                } else {
-                    format!("`{}` is always true here", head.text)
-                };
                 let mut related: Vec<Related> = reasons.iter().map(|d| self.describe(*d).related()).collect();
                 if let Some(span) = head.span.clone() {
                     let msg = if last.taken { "never true here" } else { "always true here" };
                     related.push(Related { range: span, message: format!("`{}` is {msg}", head.text) });
                 }
-                (format!("unreachable code: {main}{}", self.because(reasons)), related)
+                let reasons = reasons.iter().map(|d| self.describe(*d).condition()).collect();
+                let conflict = Conflict { head: head.condition(), always: !last.taken, reasons };
+                (FindingKind::Unreachable(Some(conflict)), related)
             }
-            None => (format!("unreachable code: no input to {} reaches line {line}", self.m.signature()), Vec::new()),
+            None => (FindingKind::Unreachable(None), Vec::new()),
         };
-        Finding { range, method: self.m.signature(), message, code: UNREACHABLE_CODE, related }
-    }
-
-    /// `: `a` (line 3), `b` (line 5)` for the reasons, or nothing.
-    fn because(&self, reasons: &[Decision]) -> String {
-        if reasons.is_empty() {
-            return String::new();
-        }
-        let parts: Vec<String> = reasons
-            .iter()
-            .map(|d| {
-                let c = self.describe(*d);
-                match c.line {
-                    Some(l) => format!("`{}` (line {l})", c.pred),
-                    None => format!("`{}`", c.pred),
-                }
-            })
-            .collect();
-        format!(": {}", parts.join(", "))
+        Finding { range, method: self.m.signature(), kind, related }
     }
 
     fn describe(&self, d: Decision) -> Cond {
@@ -238,8 +299,7 @@ impl Checker<'_> {
             Some(o) => {
                 let text = squeeze(&o.text);
                 let pred = if d.taken { text.clone() } else { negate(&text) };
-                let line = Some(self.file.lines.line_of(o.span.start) + 1);
-                Cond { text, pred, span: Some(o.span.clone()), line }
+                Cond { text, pred, span: Some(o.span.clone()) }
             }
             None => {
                 // A null check of a value with a source expression: `x != null` on the way.
@@ -256,8 +316,7 @@ impl Checker<'_> {
                 if let Some((value, span)) = named {
                     let text = format!("{value} == null");
                     let pred = if d.taken { text.clone() } else { format!("{value} != null") };
-                    let line = span.as_ref().map(|s| self.file.lines.line_of(s.start) + 1);
-                    return Cond { text, pred, span, line };
+                    return Cond { text, pred, span };
                 }
                 // The lowering's own branches: a zero divisor, or an unknown call that throws.
                 let what = match &self.f.value(*cond).op {
@@ -314,11 +373,10 @@ impl Checker<'_> {
                     // An assertion's condition is meant to hold.
                     break;
                 }
-                let (code, word) =
-                    if taken { (CONDITION_ALWAYS_FALSE, "false") } else { (CONDITION_ALWAYS_TRUE, "true") };
                 let related = reasons.iter().map(|r| self.describe(*r).related()).collect();
-                let message = format!("condition `{}` is always {word}{}", c.text, self.because(&reasons));
-                self.out.push(Finding { range: span, method: self.m.signature(), message, code, related });
+                let reasons = reasons.iter().map(|r| self.describe(*r).condition()).collect();
+                let kind = FindingKind::Constant { condition: c.text.clone(), value: !taken, reasons };
+                self.out.push(Finding { range: span, method: self.m.signature(), kind, related });
                 break;
             }
         }
@@ -348,7 +406,6 @@ struct Cond {
     /// What holds when the branch goes this way (the condition or its negation).
     pred: String,
     span: Option<Range<usize>>,
-    line: Option<usize>,
 }
 
 impl Cond {
@@ -358,7 +415,11 @@ impl Cond {
         } else {
             format!("no {}", what.trim_start_matches("a ").trim_start_matches("an "))
         };
-        Cond { text: what, pred, span: None, line: None }
+        Cond { text: what, pred, span: None }
+    }
+
+    fn condition(&self) -> Condition {
+        Condition { text: self.text.clone(), pred: self.pred.clone(), span: self.span.clone() }
     }
 
     fn related(&self) -> Related {
@@ -445,6 +506,10 @@ fn statements(body: Node<'_>) -> Vec<Node<'_>> {
 mod tests {
     use super::*;
 
+    fn file_lines(src: &str) -> LineIndex {
+        LineIndex::new(src)
+    }
+
     fn check(src: &str) -> Vec<Finding> {
         let file = SourceFile::parse(src);
         let r = check_file(&file, Duration::from_secs(10));
@@ -458,15 +523,18 @@ mod tests {
     fn contradicting_conditions_are_named() {
         let src = "class A {\n  int f(int y) {\n    if (y > 3) {\n      if (y < 2) {\n        return 1;\n      }\n    }\n    return 0;\n  }\n}\n";
         let fs = check(src);
-        let dead: Vec<&Finding> = fs.iter().filter(|f| f.code == UNREACHABLE_CODE).collect();
+        let dead: Vec<&Finding> = fs.iter().filter(|f| f.code() == UNREACHABLE_CODE).collect();
         assert_eq!(dead.len(), 1, "{fs:#?}");
-        assert_eq!(dead[0].message, "unreachable code: `y < 2` can never hold here: `y > 3` (line 3)");
+        assert_eq!(
+            dead[0].message(&file_lines(src)),
+            "unreachable code: `y < 2` can never hold here: `y > 3` (line 3)"
+        );
         assert_eq!(dead[0].related.len(), 2);
         assert_eq!(&src[dead[0].related[0].range.clone()], "y > 3");
-        let cond: Vec<&Finding> = fs.iter().filter(|f| f.code == CONDITION_ALWAYS_FALSE).collect();
+        let cond: Vec<&Finding> = fs.iter().filter(|f| f.code() == CONDITION_ALWAYS_FALSE).collect();
         assert_eq!(cond.len(), 1, "{fs:#?}");
         assert_eq!(&src[cond[0].range.clone()], "y < 2");
-        assert_eq!(cond[0].message, "condition `y < 2` is always false: `y > 3` (line 3)");
+        assert_eq!(cond[0].message(&file_lines(src)), "condition `y < 2` is always false: `y > 3` (line 3)");
     }
 
     #[test]
@@ -474,31 +542,33 @@ mod tests {
         // `s.length()` throws on null, so `s == null` never holds after it.
         let src = "class A {\n  static int f(String s) {\n    int n = s.length();\n    if (s == null) {\n      return 1;\n    }\n    return n;\n  }\n}\n";
         let fs = check(src);
-        let dead: Vec<&Finding> = fs.iter().filter(|f| f.code == UNREACHABLE_CODE).collect();
+        let dead: Vec<&Finding> = fs.iter().filter(|f| f.code() == UNREACHABLE_CODE).collect();
         assert_eq!(dead.len(), 1, "{fs:#?}");
-        assert_eq!(dead[0].message, "unreachable code: `s == null` can never hold here: `s != null`");
+        assert_eq!(dead[0].message(&file_lines(src)), "unreachable code: `s == null` can never hold here: `s != null`");
     }
 
     #[test]
     fn consecutive_dead_statements_are_one_finding() {
         let src = "class A {\n  void f(int x) {\n    int y = 0;\n    if (x != x + 0) {\n      y = 1;\n      y = 2;\n    }\n    return;\n  }\n  int g(int a) {\n    if (a >= 0) return 1; else return 2;\n  }\n}\n";
         let fs = check(src);
-        let dead: Vec<&Finding> = fs.iter().filter(|f| f.code == UNREACHABLE_CODE).collect();
+        let dead: Vec<&Finding> = fs.iter().filter(|f| f.code() == UNREACHABLE_CODE).collect();
         assert_eq!(dead.len(), 1, "{fs:#?}");
         assert_eq!(&src[dead[0].range.clone()], "y = 1;\n      y = 2;");
-        assert!(fs
-            .iter()
-            .any(|f| f.code == CONDITION_ALWAYS_FALSE && f.message == "condition `x != x + 0` is always false"));
+        assert!(fs.iter().any(|f| f.code() == CONDITION_ALWAYS_FALSE
+            && f.message(&file_lines(src)) == "condition `x != x + 0` is always false"));
     }
 
     #[test]
     fn else_side_and_negation() {
         let src = "class A {\n  int f(int a) {\n    if (a > 0) {\n      if (a <= 0) return 1;\n      if (a > -5) return 2;\n      return 3;\n    }\n    return 0;\n  }\n}\n";
         let fs = check(src);
-        let dead: Vec<&Finding> = fs.iter().filter(|f| f.code == UNREACHABLE_CODE).collect();
+        let dead: Vec<&Finding> = fs.iter().filter(|f| f.code() == UNREACHABLE_CODE).collect();
         assert_eq!(dead.len(), 2, "{fs:#?}");
-        assert_eq!(dead[1].message, "unreachable code: `a > -5` is always true here: `a > 0` (line 3)");
-        assert!(fs.iter().any(|f| f.code == CONDITION_ALWAYS_TRUE && src[f.range.clone()] == *"a > -5"));
+        assert_eq!(
+            dead[1].message(&file_lines(src)),
+            "unreachable code: `a > -5` is always true here: `a > 0` (line 3)"
+        );
+        assert!(fs.iter().any(|f| f.code() == CONDITION_ALWAYS_TRUE && src[f.range.clone()] == *"a > -5"));
     }
 
     #[test]

@@ -12,8 +12,8 @@ mod setup_values;
 
 pub use cache::{CacheStats, MethodCache, MethodKey};
 pub use check::{
-    check_file, check_method, CheckReport, Finding, MethodVerdict, Related, CONDITION_ALWAYS_FALSE,
-    CONDITION_ALWAYS_TRUE, UNREACHABLE_CODE,
+    check_file, check_method, CheckReport, Condition, Conflict, Finding, FindingKind, MethodVerdict, Related,
+    CONDITION_ALWAYS_FALSE, CONDITION_ALWAYS_TRUE, UNREACHABLE_CODE,
 };
 pub use gen::{gen, synthesis_options, Engine, GenError, GenOptions, GenResult, DEFAULT_UNROLL, USUAL_UNROLL};
 pub use jreach_smt::solver_version_warning;

@@ -49,10 +49,10 @@ pub fn diagnostics(uri: &Uri, file: &SourceFile, findings: &[Finding], enc: Enco
         .map(|f| Diagnostic {
             range: range(&f.range),
             severity: Some(DiagnosticSeverity::WARNING),
-            code: Some(NumberOrString::String(f.code.to_string())),
+            code: Some(NumberOrString::String(f.code().to_string())),
             source: Some(SOURCE.to_string()),
-            message: f.message.clone(),
-            tags: (f.code == UNREACHABLE_CODE).then(|| vec![DiagnosticTag::UNNECESSARY]),
+            message: f.message(&file.lines),
+            tags: (f.code() == UNREACHABLE_CODE).then(|| vec![DiagnosticTag::UNNECESSARY]),
             related_information: (!f.related.is_empty()).then(|| {
                 f.related
                     .iter()
@@ -110,8 +110,8 @@ pub fn list_actions(
         }
         Ok(t) => dead
             .iter()
-            .find(|f| f.code == UNREACHABLE_CODE && f.range.contains(&t.stmt.start))
-            .map(|f| f.message.clone()),
+            .find(|f| f.code() == UNREACHABLE_CODE && f.range.contains(&t.stmt.start))
+            .map(|f| f.message(&file.lines)),
         Err(e @ (TargetError::InLambda { .. } | TargetError::InLocalOrAnonymousClass { .. })) => Some(e.to_string()),
         Err(_) => return vec![],
     };
@@ -351,11 +351,13 @@ mod tests {
         let dead = Finding {
             range: SRC.find("dead();").unwrap()..SRC.find("dead();").unwrap() + 7,
             method: "f(int)".into(),
-            message: "unreachable code".into(),
-            code: UNREACHABLE_CODE,
+            kind: jreach_ide::FindingKind::Unreachable(None),
             related: vec![],
         };
-        assert_eq!(titles(&list(5, &[dead])), ["Generate test reaching line 6 [unreachable code]"]);
+        assert_eq!(
+            titles(&list(5, &[dead])),
+            ["Generate test reaching line 6 [unreachable code: no input to f(int) reaches line 6]"]
+        );
         let CodeActionOrCommand::CodeAction(a) = &list(4, &[])[0] else { panic!() };
         assert_eq!(
             serde_json::from_value::<ActionData>(a.data.clone().unwrap()).unwrap(),

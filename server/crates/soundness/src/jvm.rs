@@ -97,7 +97,7 @@ pub fn run_samples(samples: &[Sample]) -> Result<(Stats, Vec<Violation>), String
             let Some(range) = s.g.stmts.get(id) else { continue };
             stats.jvm_executed_checked += 1;
             if let Some(fd) =
-                s.findings.iter().find(|fd| fd.code == UNREACHABLE_CODE && fd.range.contains(&range.start))
+                s.findings.iter().find(|fd| fd.code() == UNREACHABLE_CODE && fd.range.contains(&range.start))
             {
                 let text = s.g.source[range.start..].lines().next().unwrap_or("").to_string();
                 violations.push(Violation {

@@ -125,7 +125,7 @@ pub fn check_generated(g: &Generated, rng: &mut Rng, runs: usize, timeout: Durat
             MethodVerdict::NoVerdict(_) => stats.no_verdict += 1,
         }
     }
-    stats.unreachable_findings = report.findings.iter().filter(|f| f.code == UNREACHABLE_CODE).count() as u64;
+    stats.unreachable_findings = report.findings.iter().filter(|f| f.code() == UNREACHABLE_CODE).count() as u64;
     stats.condition_findings = report.findings.len() as u64 - stats.unreachable_findings;
     let mut out = Outcome { stats, violations: vec![], interp_hits: vec![], inputs: vec![], findings: report.findings };
     let Some(m) = MethodInfo::all(&file).into_iter().find(|m| m.name == "m") else { return out };
@@ -143,7 +143,7 @@ pub fn check_generated(g: &Generated, rng: &mut Rng, runs: usize, timeout: Durat
                 ids.push(id);
             }
             out.stats.executed_checked += 1;
-            if let Some(fd) = out.findings.iter().find(|fd| fd.code == UNREACHABLE_CODE && fd.range.contains(s)) {
+            if let Some(fd) = out.findings.iter().find(|fd| fd.code() == UNREACHABLE_CODE && fd.range.contains(s)) {
                 let text = g.source[*s..].lines().next().unwrap_or("").to_string();
                 out.violations.push(violation(g, args, fd, format!("the interpreter executed `{text}`")));
             }
@@ -152,7 +152,7 @@ pub fn check_generated(g: &Generated, rng: &mut Rng, runs: usize, timeout: Durat
             for fd in out.findings.iter().filter(|fd| fd.range == origin.span) {
                 out.stats.conditions_checked += 1;
                 let refuted =
-                    (fd.code == CONDITION_ALWAYS_FALSE && *value) || (fd.code == CONDITION_ALWAYS_TRUE && !*value);
+                    (fd.code() == CONDITION_ALWAYS_FALSE && *value) || (fd.code() == CONDITION_ALWAYS_TRUE && !*value);
                 if refuted {
                     out.violations.push(violation(
                         g,
@@ -214,7 +214,7 @@ pub fn soundness_run(opts: &RunOptions, progress: &(dyn Fn(u64, &Stats) + Sync))
                 v.class,
                 v.observed,
                 v.inputs.join(", "),
-                v.finding.message,
+                v.finding.message(&jreach_syntax::LineIndex::new(&v.source)),
                 v.source
             );
         }

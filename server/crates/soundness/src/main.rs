@@ -121,7 +121,7 @@ fn main() {
             v.class,
             v.observed,
             v.finding.range,
-            v.finding.message,
+            v.finding.message(&jreach_syntax::LineIndex::new(&v.source)),
             v.inputs.join(", ")
         );
         println!("{}", v.source);

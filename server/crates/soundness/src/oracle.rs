@@ -188,12 +188,12 @@ pub fn compute_findings(src: &Path, timeout: Duration) -> Result<Vec<DeadFinding
                 Ok(report
                     .findings
                     .into_iter()
-                    .filter(|f| f.code == UNREACHABLE_CODE)
+                    .filter(|f| f.code() == UNREACHABLE_CODE)
                     .map(|f| DeadFinding {
                         file: path.clone(),
+                        message: f.message(&file.lines),
+                        code: f.code().to_string(),
                         range: f.range,
-                        code: f.code.to_string(),
-                        message: f.message,
                     })
                     .collect())
             })

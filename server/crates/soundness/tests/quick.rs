@@ -18,7 +18,13 @@ fn no_executed_statement_is_reported_unreachable() {
     };
     let (stats, violations) = soundness_run(&opts, &|_, _| {});
     for v in violations.iter().take(3) {
-        eprintln!("{} on ({}): {}\n{}", v.observed, v.inputs.join(", "), v.finding.message, v.source);
+        eprintln!(
+            "{} on ({}): {}\n{}",
+            v.observed,
+            v.inputs.join(", "),
+            v.finding.message(&jreach_syntax::LineIndex::new(&v.source)),
+            v.source
+        );
     }
     assert!(violations.is_empty(), "{} refuted findings; {stats:#?}", violations.len());
     assert_eq!(stats.methods, 300);
