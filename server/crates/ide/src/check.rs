@@ -193,7 +193,8 @@ fn check_method_inner(file: &SourceFile, m: &MethodInfo, timeout: Duration) -> (
     }
     let f = lower_method(file, m, &LowerOptions { mode: LowerMode::OverApprox, ..Default::default() });
     if !f.sound_for_proofs() {
-        return (MethodVerdict::NoVerdict(f.proof_blockers.join("; ")), vec![]);
+        let why: Vec<String> = f.proof_blockers.iter().map(|b| b.to_string()).collect();
+        return (MethodVerdict::NoVerdict(why.join("; ")), vec![]);
     }
     let dc = DeadCode::new(&f, timeout, deadline);
     let mut ck = Checker { file, m, f: &f, dc, unknown: None, out: Vec::new() };
@@ -213,7 +214,7 @@ struct Checker<'a> {
     m: &'a MethodInfo,
     f: &'a Function,
     dc: DeadCode<'a>,
-    unknown: Option<String>,
+    unknown: Option<jreach_smt::GaveUp>,
     out: Vec<Finding>,
 }
 

@@ -8,9 +8,9 @@
 use std::time::{Duration, Instant};
 
 use jreach_ir::interp::{self, End, Value};
-use jreach_ir::lower::{lower_method, receiver_by_reflection, sees_types, LowerOptions, RECEIVER_CTOR_PREFIX};
-use jreach_ir::{BlockId, Function, LowerMode, NondetKind, Terminator, Ty, ValueId};
-use jreach_smt::{solve_reach, SolveOptions, Verdict};
+use jreach_ir::lower::{lower_method, receiver_by_reflection, sees_types, LowerOptions};
+use jreach_ir::{BlockId, Blocker, Function, LowerMode, NondetKind, Terminator, Ty, ValueId};
+use jreach_smt::{solve_reach, GaveUp, SolveOptions, Verdict};
 use jreach_syntax::{find_target, MethodInfo, SourceFile, Target, TargetError};
 use jreach_synth::{ImportedSource, JUnit, JavaValue, Outcome, TestRequest};
 
@@ -124,7 +124,7 @@ fn gen_inner(file: &SourceFile, line: usize, opts: &GenOptions) -> Result<GenRes
     let started = Instant::now();
     let solve_opts = SolveOptions { timeout: opts.timeout, prefer_small: true, cancel: opts.cancel.clone() };
     let mut k = opts.unroll.min(2);
-    let mut last_blockers: Vec<String> = vec![];
+    let mut last_blockers: Vec<Blocker> = vec![];
     let mut replay_failure: Option<String> = None;
     let mut setup_calls = false;
     // How the receiver is made does not change between the attempts.
@@ -178,8 +178,8 @@ fn gen_inner(file: &SourceFile, line: usize, opts: &GenOptions) -> Result<GenRes
             Verdict::Unknown(why) => return Ok(GenResult::Unknown(solver_gave_up(&why, opts))),
         }
         // A larger bound cannot help once the lowering outgrew its size limit.
-        let outgrown = last_blockers.iter().any(|b| b.contains("size limit"));
-        let cut_by_unrolling = !outgrown && last_blockers.iter().any(|b| b.contains("unroll bound"));
+        let outgrown = last_blockers.iter().any(Blocker::is_size_limit);
+        let cut_by_unrolling = !outgrown && last_blockers.iter().any(Blocker::is_unroll_bound);
         let mut next = (k * 4).min(opts.unroll);
         if next > USUAL_UNROLL {
             // Long loops only in small lowerings, and while time is left.
@@ -224,22 +224,22 @@ fn gen_inner(file: &SourceFile, line: usize, opts: &GenOptions) -> Result<GenRes
     if let Some(why) = replay_failure {
         return Ok(GenResult::Unknown(why));
     }
-    last_blockers.sort();
-    last_blockers.dedup();
-    let why = if last_blockers.is_empty() {
+    let cut_by_unrolling = last_blockers.iter().any(Blocker::is_unroll_bound);
+    let mut texts: Vec<String> = last_blockers.iter().map(|b| b.to_string()).collect();
+    texts.sort();
+    texts.dedup();
+    let why = if texts.is_empty() {
         "no test found within the bounds, and no proof that the line cannot run".to_string()
     } else {
-        format!("no test found within the bounds ({}), and no proof that the line cannot run", last_blockers.join("; "))
+        format!("no test found within the bounds ({}), and no proof that the line cannot run", texts.join("; "))
     };
-    Ok(GenResult::Unknown(with_unroll_hint(why, opts, k)))
+    Ok(GenResult::Unknown(if cut_by_unrolling { with_unroll_hint(why, opts, k) } else { why }))
 }
 
-/// `why` with a hint on the unroll bound when loops were cut off: a larger `--unroll` when the
-/// search reached it, else how far it went (`reached`) and why not further.
+/// `why`, said of loops that were cut off, with a hint on the unroll bound: a larger `--unroll`
+/// when the search reached it, else how far it went (`reached`) and why not further.
 fn with_unroll_hint(why: String, opts: &GenOptions, reached: u32) -> String {
-    if !why.contains("unroll bound") {
-        why
-    } else if reached >= opts.unroll {
+    if reached >= opts.unroll {
         format!("{why}; try a larger --unroll (now {})", opts.unroll)
     } else {
         format!(
@@ -249,11 +249,13 @@ fn with_unroll_hint(why: String, opts: &GenOptions, reached: u32) -> String {
     }
 }
 
-fn solver_gave_up(why: &str, opts: &GenOptions) -> String {
-    if why.contains("timeout") || why.contains("canceled") {
-        format!("the solver timed out after {:?} (raise --timeout)", opts.timeout)
-    } else {
-        format!("the solver gave up: {why}")
+fn solver_gave_up(why: &GaveUp, opts: &GenOptions) -> String {
+    match why {
+        GaveUp::Timeout(_) | GaveUp::Budget => {
+            format!("the solver timed out after {:?} (raise --timeout)", opts.timeout)
+        }
+        GaveUp::Canceled => "canceled".to_string(),
+        GaveUp::Other(why) => format!("the solver gave up: {why}"),
     }
 }
 
@@ -479,12 +481,11 @@ fn replay(
             java_value(a, p.ty, f)
                 .ok_or_else(|| format!("jreach cannot write the input `{}` ({a}) into a test", p.name))?
         };
-        if p.name.starts_with(RECEIVER_CTOR_PREFIX) {
+        if let Some((_, ctor_name)) = setup.receiver_ctor_args.iter().find(|(k, _)| *k == i) {
             // Written inside `new C(...)`: one expression, without locals.
             if !writable_inline(&value) {
                 return Err(format!(
-                    "the receiver's constructor argument `{}` would need statements of its own",
-                    p.name.trim_start_matches(RECEIVER_CTOR_PREFIX)
+                    "the receiver's constructor argument `{ctor_name}` would need statements of its own"
                 ));
             }
             receiver_args.push((p.java_ty.clone(), value));

@@ -66,7 +66,7 @@ impl FunctionBuilder {
     }
 
     /// Records why this lowering cannot prove unreachability (deduplicated).
-    pub fn add_proof_blocker(&mut self, why: String) {
+    pub fn add_proof_blocker(&mut self, why: Blocker) {
         if !self.func.proof_blockers.contains(&why) {
             self.func.proof_blockers.push(why);
         }
@@ -230,7 +230,8 @@ impl FunctionBuilder {
 
 /// An edge from a block to one at or before it, if any.
 fn backward_edge(f: &Function) -> Option<(BlockId, BlockId)> {
-    f.block_ids().find_map(|b| f.block(b).term.successors().into_iter().find(|s| s.index() <= b.index()).map(|s| (b, s)))
+    f.block_ids()
+        .find_map(|b| f.block(b).term.successors().into_iter().find(|s| s.index() <= b.index()).map(|s| (b, s)))
 }
 
 /// Replaces φs whose operands are all one value (or the φ itself) by that value, to a fixpoint.

@@ -88,7 +88,7 @@ pub fn dump(f: &Function, lines: Option<&LineIndex>) -> String {
     } else {
         out.push_str("proof blockers:\n");
         for p in &f.proof_blockers {
-            let _ = writeln!(out, "  - {}", one_line(p));
+            let _ = writeln!(out, "  - {}", one_line(&p.to_string()));
         }
     }
     out
@@ -311,7 +311,7 @@ mod tests {
         fb.terminate(e, Terminator::Branch { cond: thr, then_to: t, else_to: el, origin: None });
         fb.terminate(t, Terminator::Throw { class: "ArithmeticException".into(), span: Some(40..45) });
         fb.terminate(el, Terminator::Cutoff(CutoffKind::Unsupported("a switch on enums".into())));
-        fb.add_proof_blocker("a call to Foo.bar\n  may throw".into());
+        fb.add_proof_blocker(Blocker::Unsupported("a call to Foo.bar\n  may throw".into()));
         expect![[r#"
             fn T.m(s: String, x: double) -> void [over-approximation]
             b0:

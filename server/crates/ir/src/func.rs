@@ -617,6 +617,40 @@ pub struct CondOrigin {
     pub text: String,
 }
 
+/// Why a lowering is no ground for a proof of unreachability: what it left out.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Blocker {
+    /// Paths were cut off where a bound ran out: [`CutoffKind::UnrollBound`],
+    /// [`CutoffKind::InlineDepth`] or [`CutoffKind::SizeLimit`].
+    Bound(CutoffKind),
+    /// Synthesis looks at fewer inputs or behaviours than Java allows (printable strings,
+    /// receivers as their constructor leaves them, short lists, calls that change nothing, ...).
+    Narrowing(String),
+    /// Something jreach does not model.
+    Unsupported(String),
+}
+
+impl Blocker {
+    /// Whether a larger unroll bound could remove this blocker.
+    pub fn is_unroll_bound(&self) -> bool {
+        matches!(self, Blocker::Bound(CutoffKind::UnrollBound))
+    }
+
+    /// Whether the lowering outgrew its size limit (a larger bound cannot help).
+    pub fn is_size_limit(&self) -> bool {
+        matches!(self, Blocker::Bound(CutoffKind::SizeLimit))
+    }
+}
+
+impl fmt::Display for Blocker {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Blocker::Bound(kind) => write!(f, "{kind}"),
+            Blocker::Narrowing(why) | Blocker::Unsupported(why) => f.write_str(why),
+        }
+    }
+}
+
 /// Why a path stops inside the bounds of the lowering.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum CutoffKind {
@@ -726,7 +760,7 @@ pub struct Function {
     /// Reasons this lowering is not a faithful model of the method for a proof of
     /// unreachability (unsupported constructs, cut-off loops, calls whose exceptions were
     /// ignored). Empty means: UNSAT here proves the target cannot run.
-    pub proof_blockers: Vec<String>,
+    pub proof_blockers: Vec<Blocker>,
     /// The classes that `Ty::Obj` and `Ty::Fields` index.
     pub classes: Vec<ClassDesc>,
     /// How a test sets up inputs that are not plain values (synthesis only).
@@ -756,6 +790,9 @@ pub struct Setup {
     /// For a receiver made by reflection: the parameters holding its fields, with the fields'
     /// names (`None`: the receiver is constructed).
     pub receiver_fields: Option<Vec<(usize, String)>>,
+    /// The parameters that are the arguments of the receiver's constructor, which a test writes
+    /// inside `new C(...)` (empty when it has none), with their names in the constructor.
+    pub receiver_ctor_args: Vec<(usize, String)>,
 }
 
 impl Setup {

@@ -22,6 +22,7 @@ use z3::ast::Bool;
 use z3::{Params, SatResult, Solver};
 
 use crate::encode::Encoder;
+use crate::solve::GaveUp;
 
 /// What the solver says about a block or an edge.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -31,7 +32,7 @@ pub enum Status {
     /// No input reaches it (a proof when the lowering had no proof blockers).
     Dead,
     /// The solver gave up; the reason.
-    Unknown(String),
+    Unknown(GaveUp),
 }
 
 /// A branch outcome on the way to a target: block `block` ends in a branch and takes its `then`
@@ -55,16 +56,13 @@ pub struct DeadCode<'f> {
     idom: Vec<Option<BlockId>>,
     /// Why a query ran out of time (or was canceled), once one did: the later ones are not
     /// asked (a method whose queries time out would otherwise take a timeout per block).
-    gave_up: Option<String>,
+    gave_up: Option<GaveUp>,
     /// The time limit of one query.
     timeout: Duration,
     /// When the questions about this function must all be answered: each query gets at most
     /// what is left, and none is asked after it.
     deadline: Instant,
 }
-
-/// The reason a query gets when the function's time budget is spent.
-pub const BUDGET_SPENT: &str = "the method's time budget ran out";
 
 impl<'f> DeadCode<'f> {
     /// Encodes all of `f`; every query gets at most `timeout`, and all of them together end by
@@ -129,8 +127,8 @@ impl<'f> DeadCode<'f> {
         }
         let left = self.deadline.saturating_duration_since(Instant::now());
         if left.is_zero() {
-            self.gave_up = Some(BUDGET_SPENT.into());
-            return Status::Unknown(BUDGET_SPENT.into());
+            self.gave_up = Some(GaveUp::Budget);
+            return Status::Unknown(GaveUp::Budget);
         }
         let mut p = Params::new();
         p.set_u32("timeout", self.timeout.min(left).as_millis().clamp(1, u32::MAX as u128) as u32);
@@ -138,13 +136,11 @@ impl<'f> DeadCode<'f> {
         match self.solver.check_assumptions(std::slice::from_ref(lit)) {
             SatResult::Unsat => Status::Dead,
             SatResult::Unknown => {
-                let mut why = self.solver.get_reason_unknown().unwrap_or_else(|| "the solver gave up".into());
-                if why.contains("timeout") || why.contains("cancel") {
-                    why = if Instant::now() >= self.deadline {
-                        BUDGET_SPENT.into()
-                    } else {
-                        format!("a query ran out of its {:?}", self.timeout)
-                    };
+                let mut why = GaveUp::from_solver(self.solver.get_reason_unknown(), self.timeout, false);
+                if why == GaveUp::Timeout(self.timeout) {
+                    if Instant::now() >= self.deadline {
+                        why = GaveUp::Budget;
+                    }
                     self.gave_up = Some(why.clone());
                 }
                 Status::Unknown(why)

@@ -31,6 +31,6 @@ pub fn solver_version_warning() -> Option<String> {
         )
     })
 }
-pub use explain::{DeadCode, Decision, Status, BUDGET_SPENT};
+pub use explain::{DeadCode, Decision, Status};
 pub use naive::{solve_naive, solve_naive_with};
-pub use solve::{solve_reach, SolveOptions, Verdict};
+pub use solve::{solve_reach, GaveUp, SolveOptions, Verdict};

@@ -9,7 +9,7 @@ use z3::ast::{Bool, Dynamic};
 use z3::Sort;
 
 use crate::encode::{binary, cast, constant, param_name, unary};
-use crate::solve::{solve_goal, SolveOptions, Verdict};
+use crate::solve::{solve_goal, GaveUp, SolveOptions, Verdict};
 
 /// Is any of `targets` reachable according to the reference resolution? Gives up with
 /// `Verdict::Unknown` when the formula would exceed the default size budget.
@@ -21,7 +21,7 @@ pub fn solve_naive(f: &Function, targets: &[BlockId], opts: &SolveOptions) -> Ve
 pub fn solve_naive_with(f: &Function, targets: &[BlockId], opts: &SolveOptions, naive: &NaiveOptions) -> Verdict {
     let formula = match reach_formula(f, targets, naive) {
         Ok(formula) => formula,
-        Err(_) => return Verdict::Unknown("the reference engine ran out of its size budget".into()),
+        Err(_) => return Verdict::Unknown(GaveUp::Other("the reference engine ran out of its size budget".into())),
     };
     let disjuncts: Vec<Bool> = formula.disjuncts.iter().map(|d| conjunction(d)).collect();
     let goal = match disjuncts.len() {
@@ -161,6 +161,6 @@ mod tests {
         let Verdict::Unknown(why) = solve_naive_with(&f, &[reach], &SolveOptions::default(), &tiny) else {
             panic!("expected Unknown")
         };
-        assert_eq!(why, "the reference engine ran out of its size budget");
+        assert_eq!(why, GaveUp::Other("the reference engine ran out of its size budget".into()));
     }
 }

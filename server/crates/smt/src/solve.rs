@@ -32,8 +32,46 @@ pub enum Verdict {
     Sat(Vec<Value>),
     /// No input reaches a target in this encoding.
     Unsat,
-    /// The solver gave up (time-out or incompleteness).
-    Unknown(String),
+    /// The solver gave up.
+    Unknown(GaveUp),
+}
+
+/// Why the solver gave no answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GaveUp {
+    /// A query ran out of its time limit.
+    Timeout(Duration),
+    /// The cancel flag was set.
+    Canceled,
+    /// The time budget of all the queries about one method ran out (`check`).
+    Budget,
+    /// Anything else: the solver's incompleteness, an engine's size budget.
+    Other(String),
+}
+
+impl std::fmt::Display for GaveUp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GaveUp::Timeout(t) => write!(f, "a solver query ran out of its {} s", t.as_secs_f64()),
+            GaveUp::Canceled => f.write_str("canceled"),
+            GaveUp::Budget => f.write_str("the method's time budget ran out"),
+            GaveUp::Other(why) => f.write_str(why),
+        }
+    }
+}
+
+impl GaveUp {
+    /// What z3 said (`reason_unknown`) after a query with time limit `timeout`, when `canceled`
+    /// tells whether the cancel flag was set.
+    pub(crate) fn from_solver(reason: Option<String>, timeout: Duration, canceled: bool) -> GaveUp {
+        match reason {
+            _ if canceled => GaveUp::Canceled,
+            // z3 says "canceled" when its own timer stops it, too.
+            Some(r) if r.contains("timeout") || r.contains("canceled") => GaveUp::Timeout(timeout),
+            Some(r) => GaveUp::Other(r),
+            None => GaveUp::Other("the solver gave up".into()),
+        }
+    }
 }
 
 fn make_solver(opts: &SolveOptions) -> Solver {
@@ -59,12 +97,12 @@ pub(crate) fn solve_goal(f: &Function, goal: &Bool, opts: &SolveOptions) -> Verd
     solver.assert(goal);
     let started = std::time::Instant::now();
     if cancelled(opts) {
-        return Verdict::Unknown("canceled".into());
+        return Verdict::Unknown(GaveUp::Canceled);
     }
     match interruptible(opts, || solver.check()) {
         SatResult::Unsat => return Verdict::Unsat,
         SatResult::Unknown => {
-            return Verdict::Unknown(solver.get_reason_unknown().unwrap_or_else(|| "the solver gave up".into()))
+            return Verdict::Unknown(GaveUp::from_solver(solver.get_reason_unknown(), opts.timeout, cancelled(opts)))
         }
         SatResult::Sat => {}
     }

@@ -439,10 +439,10 @@ impl<'t> Lowerer<'t> {
                 // An object is an instance of its class and of every class above it.
                 let same = self.class_chain(c).contains(&k);
                 if !same && !self.is_new_object(v) && self.classes.subclassable[c as usize] {
-                    self.b.add_proof_blocker(format!(
+                    self.b.add_proof_blocker(Blocker::Narrowing(format!(
                         "a test passes a {} of exactly that class, never of a subclass",
                         self.classes.descs[c as usize].name
-                    ));
+                    )));
                 }
                 same
             }

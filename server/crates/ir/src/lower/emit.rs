@@ -98,9 +98,9 @@ impl<'t> Lowerer<'t> {
         match &kind {
             CutoffKind::LoopIteration => {}
             CutoffKind::InlineDepth | CutoffKind::UnrollBound | CutoffKind::SizeLimit => {
-                self.b.add_proof_blocker(kind.to_string())
+                self.b.add_proof_blocker(Blocker::Bound(kind.clone()))
             }
-            CutoffKind::Unsupported(why) => self.b.add_proof_blocker(why.clone()),
+            CutoffKind::Unsupported(why) => self.b.add_proof_blocker(Blocker::Unsupported(why.clone())),
         }
         if let Some(c) = self.cur.take() {
             self.b.terminate(c, Terminator::Cutoff(kind));
@@ -224,7 +224,7 @@ impl<'t> Lowerer<'t> {
     /// Ends the path when `cond` holds, recording `why` as a proof blocker: synthesis leaves out
     /// what follows (a behaviour jreach does not model on that path).
     pub(super) fn cut_if_narrowed(&mut self, cond: ValueId, why: &str) {
-        self.b.add_proof_blocker(why.to_string());
+        self.b.add_proof_blocker(Blocker::Narrowing(why.to_string()));
         self.cut_if(cond, why);
     }
 

@@ -209,9 +209,9 @@ impl<'t> Lowerer<'t> {
         }
         if self.synthesis() && (!self.mems.is_empty() || !self.field_mems.is_empty() || !self.this_fields.is_empty()) {
             // A lambda the call runs may write what it captured.
-            self.b.add_proof_blocker(format!(
+            self.b.add_proof_blocker(Blocker::Narrowing(format!(
                 "{callee} may change arrays and objects, which the search takes as unchanged"
-            ));
+            )));
         }
         self.may_throw_here(callee);
     }

@@ -52,7 +52,8 @@ impl<'t> Lowerer<'t> {
     /// are tracked as variables, so a proof would miss the aliasing.
     pub(super) fn note_receiver_alias(&mut self, c: u16) {
         if !self.synthesis() && self.receiver_class == Some(c) && self.frames.last().is_some_and(|f| f.has_this) {
-            self.b.add_proof_blocker("another object of the receiver's class may be `this`".into());
+            self.b
+                .add_proof_blocker(Blocker::Unsupported("another object of the receiver's class may be `this`".into()));
         }
     }
 

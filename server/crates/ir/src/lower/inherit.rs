@@ -103,10 +103,10 @@ impl<'t> Lowerer<'t> {
         if !self.synthesis() || r.is_some_and(|r| self.is_new_object(r)) || !self.overridable(c, m) {
             return;
         }
-        self.b.add_proof_blocker(format!(
+        self.b.add_proof_blocker(Blocker::Narrowing(format!(
             "a test passes a {} of exactly that class, and a subclass could override {}()",
             self.classes.descs[c as usize].name, m.name
-        ));
+        )));
     }
 
     /// [`Self::note_exact_dispatch`] for a call on `this`: the object the frame runs on, or the

@@ -684,48 +684,48 @@ impl<'t> Lowerer<'t> {
                 continue;
             }
             if plan.list_params.iter().any(|l| l.param == i) {
-                self.b.add_proof_blocker(format!(
+                self.b.add_proof_blocker(Blocker::Narrowing(format!(
                     "a test passes a List only with at most {LIST_CAPACITY} elements, and it grows to at most \
                      {LIST_GROWN_CAPACITY}"
-                ));
+                )));
                 continue;
             }
             if let Some(a) = plan.array_params.iter().find(|a| a.param == i && !a.rows.is_empty()) {
-                self.b.add_proof_blocker(format!(
+                self.b.add_proof_blocker(Blocker::Narrowing(format!(
                     "a test passes a {}[][] only with at most {OBJECT_GRID_CAPACITY} rows of at most \
                      {OBJECT_GRID_CAPACITY} elements, each row null or an array of its own, each element null or \
                      an object of its own",
                     a.elem_java
-                ));
+                )));
                 continue;
             }
             if let Some(a) = plan.array_params.iter().find(|a| a.param == i) {
-                self.b.add_proof_blocker(format!(
+                self.b.add_proof_blocker(Blocker::Narrowing(format!(
                     "a test passes a {}[] only with at most {OBJECT_ARRAY_CAPACITY} elements, each null, a new \
                      object, an earlier element's object or a parameter's",
                     a.elem_java
-                ));
+                )));
                 continue;
             }
             if plan.map_params.iter().any(|m| m.param == i) {
-                self.b.add_proof_blocker(format!(
+                self.b.add_proof_blocker(Blocker::Narrowing(format!(
                     "a test passes a Map only with at most {MAP_CAPACITY} entries, and it grows to at most \
                      {MAP_GROWN_CAPACITY}"
-                ));
+                )));
                 continue;
             }
             if let Some(l) = plan.lambda_params.iter().find(|l| l.param == i) {
-                self.b.add_proof_blocker(format!(
+                self.b.add_proof_blocker(Blocker::Narrowing(format!(
                     "a test passes a {} only as a lambda that returns one value, or one for each of up to {LAMBDA_SPECIALS} first arguments and another for the rest",
                     self.classes.descs[l.class as usize].name
-                ));
+                )));
                 continue;
             }
             if let Some(l) = plan.stub_params.iter().find(|l| l.param == i) {
-                self.b.add_proof_blocker(format!(
+                self.b.add_proof_blocker(Blocker::Narrowing(format!(
                     "a test passes a {} only as an anonymous class whose methods each always return the same value",
                     self.classes.descs[l.class as usize].name
-                ));
+                )));
                 continue;
             }
             if let Some((b, ctor, _, _)) = plan.built.iter().find(|(b, _, _, _)| b.param == i) {
@@ -738,28 +738,28 @@ impl<'t> Lowerer<'t> {
                     (Some(m), None) => format!("its constructor {}(...)", m.name),
                     (None, None) => format!("its constructor {}()", d.name),
                 };
-                self.b.add_proof_blocker(format!("a test creates a {} only with {how}", d.name));
+                self.b.add_proof_blocker(Blocker::Narrowing(format!("a test creates a {} only with {how}", d.name)));
                 if !d.stub.is_empty() {
-                    self.b.add_proof_blocker(format!(
+                    self.b.add_proof_blocker(Blocker::Narrowing(format!(
                         "a test subclasses {} only with methods that each always return the same value",
                         d.name
-                    ));
+                    )));
                 }
                 continue;
             }
             if let Ty::Obj(c) = p.ty {
                 let d = &self.classes.descs[c as usize];
                 if d.reflective {
-                    self.b.add_proof_blocker(format!(
+                    self.b.add_proof_blocker(Blocker::Narrowing(format!(
                         "a test makes a {} by reflection, setting only its fields of types jreach sees",
                         d.name
-                    ));
+                    )));
                 } else if !d.buildable && !d.is_immutable() {
                     // The encoding keeps such inputs null (see smt's encoder).
-                    self.b.add_proof_blocker(format!(
+                    self.b.add_proof_blocker(Blocker::Narrowing(format!(
                     "a test can pass a {} only as null (jreach cannot build one through its constructors or setters yet)",
                     d.name
-                ));
+                )));
                 }
             }
         }

@@ -102,17 +102,17 @@ impl Default for LowerOptions {
 /// The proof blocker of a synthesis that takes the receiver as its constructor leaves it.
 pub const RECEIVER_AS_CONSTRUCTED: &str = "the receiver is taken as its constructor leaves it";
 
-/// The prefix of the names the inputs of the receiver's constructor get among a function's
-/// parameters.
-pub const RECEIVER_CTOR_PREFIX: &str = "new.";
-
-/// The name the inputs of the receiver's constructor get among a function's parameters.
-pub fn receiver_param_name(ctor_param: &str) -> String {
-    format!("{RECEIVER_CTOR_PREFIX}{ctor_param}")
+/// The display name (in dumps and messages) of the input holding argument `ctor_param` of the
+/// receiver's constructor; which inputs those are is `Setup::receiver_ctor_args`.
+fn receiver_param_name(ctor_param: &str) -> String {
+    format!("new.{ctor_param}")
 }
 
-/// The prefix of the inputs holding the fields of a receiver made by reflection.
-pub const RECEIVER_FIELD_PREFIX: &str = "this.";
+/// The display name of the input holding field `field` of a receiver made by reflection; which
+/// inputs those are is `Setup::receiver_fields`.
+fn receiver_field_param_name(field: &str) -> String {
+    format!("this.{field}")
+}
 
 /// Whether a test can make the receiver of instance method `m` of `file` only by reflection:
 /// its class has no constructor, static factory or builder a test may call, and a test can
@@ -179,7 +179,7 @@ pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions)
                 t => t.java_name().to_string(),
             };
             receiver_fields.push((params.len(), fd.name.clone()));
-            params.push(ParamInfo { name: format!("{RECEIVER_FIELD_PREFIX}{}", fd.name), ty: fd.ty, java_ty });
+            params.push(ParamInfo { name: receiver_field_param_name(&fd.name), ty: fd.ty, java_ty });
         }
     }
     // The receiver of an abstract class's method is an anonymous subclass: what each of its
@@ -231,7 +231,7 @@ pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions)
     lw.cur = Some(entry);
     lw.declare_memories();
     if method.has_error {
-        lw.b.add_proof_blocker("the method has syntax errors".into());
+        lw.b.add_proof_blocker(Blocker::Unsupported("the method has syntax errors".into()));
     }
     if let Some((at, what)) = jreach_syntax::unicode_escape_hazard(file) {
         lw.unsupported(format!(
@@ -244,7 +244,9 @@ pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions)
     }
     if matches!(opts.mode, LowerMode::Synthesis { .. }) && params.iter().any(|p| lw.reaches_strings(p.ty)) {
         // Synthesis draws string inputs from printable ASCII only.
-        lw.b.add_proof_blocker("string inputs are limited to printable characters when looking for tests".into());
+        lw.b.add_proof_blocker(Blocker::Narrowing(
+            "string inputs are limited to printable characters when looking for tests".into(),
+        ));
     }
     let mut inputs = Vec::new();
     for (i, p) in params.iter().enumerate() {
@@ -271,10 +273,10 @@ pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions)
     });
     lw.init_statics(statics, &inputs);
     if !receiver_returns.is_empty() {
-        lw.b.add_proof_blocker(format!(
+        lw.b.add_proof_blocker(Blocker::Narrowing(format!(
             "a test subclasses {} only with methods that each always return the same value",
             method.class_name()
-        ));
+        )));
         lw.receiver_stub = receiver_returns.iter().map(|r| r.map(|i| inputs[i])).collect();
         lw.b.setup_mut().receiver_returns = receiver_returns;
     }
@@ -295,6 +297,10 @@ pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions)
         }
     }
     lw.b.setup_mut().receiver_calls = receiver_calls.into_iter().map(|(c, _)| c).collect();
+    if let Some(ctor) = &receiver_ctor {
+        lw.b.setup_mut().receiver_ctor_args =
+            ctor.params.iter().enumerate().map(|(k, p)| (own_params + k, p.name.clone())).collect();
+    }
     if synthesis && opts.receiver_by_reflection && has_this {
         lw.b.setup_mut().receiver_fields = Some(receiver_fields);
     }

@@ -54,12 +54,12 @@ impl<'t> Lowerer<'t> {
         let exact = self.synthesis() && (!has_initializer_block || reflected.is_some());
         if reflected.is_some() {
             // Fields of types jreach cannot see stay null.
-            self.b.add_proof_blocker(
+            self.b.add_proof_blocker(Blocker::Narrowing(
                 "the receiver is made by reflection, only its fields of types jreach sees set".into(),
-            );
+            ));
         } else if exact {
             // Other calls could leave the receiver in states its constructor does not.
-            self.b.add_proof_blocker(RECEIVER_AS_CONSTRUCTED.into());
+            self.b.add_proof_blocker(Blocker::Narrowing(RECEIVER_AS_CONSTRUCTED.into()));
         }
         for (name, ty, _) in &decls {
             let var = self.b.new_var(&format!("this.{name}"), *ty);

@@ -560,7 +560,9 @@ impl<'t> Lowerer<'t> {
         let checked = self.b.create_block();
         let done = self.b.create_block();
         if self.synthesis() {
-            self.b.add_proof_blocker("assertions are taken as enabled (-ea), as test runners run them".into());
+            self.b.add_proof_blocker(Blocker::Narrowing(
+                "assertions are taken as enabled (-ea), as test runners run them".into(),
+            ));
             self.jump(checked);
         } else {
             let enabled =

@@ -121,9 +121,9 @@ impl<'t> Lowerer<'t> {
             return;
         }
         if self.synthesis() {
-            self.b.add_proof_blocker(
+            self.b.add_proof_blocker(Blocker::Narrowing(
                 "a catch of OutOfMemoryError, StackOverflowError or their superclasses is reached only through huge arrays when looking for tests".into(),
-            );
+            ));
             return;
         }
         let what = "a virtual machine error (out of memory or stack)";
@@ -171,7 +171,7 @@ impl<'t> Lowerer<'t> {
             return;
         }
         if self.synthesis() {
-            self.b.add_proof_blocker(format!("{what} may throw inside a try"));
+            self.b.add_proof_blocker(Blocker::Narrowing(format!("{what} may throw inside a try")));
             return;
         }
         let yes = self.nondet(NondetKind::CallThrows { callee: what.to_string() }, Ty::Bool, None);
