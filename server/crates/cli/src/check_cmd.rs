@@ -12,9 +12,9 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use jreach_ide::{
-    check_method, Finding, MethodVerdict, CONDITION_ALWAYS_FALSE, CONDITION_ALWAYS_TRUE, UNREACHABLE_CODE,
+    check_method, FileContext, Finding, MethodVerdict, CONDITION_ALWAYS_FALSE, CONDITION_ALWAYS_TRUE, UNREACHABLE_CODE,
 };
-use jreach_syntax::{MethodInfo, SourceFile};
+use jreach_syntax::SourceFile;
 use rayon::prelude::*;
 use serde_json::{json, Value};
 
@@ -105,14 +105,15 @@ fn check_one(path: &Path, timeout: Duration, file_budget: Duration) -> FileResul
     let file = abs(path);
     let mut findings: Vec<Finding> = Vec::new();
     let deadline = Instant::now() + file_budget;
-    for m in MethodInfo::all(&src) {
+    let ctx = FileContext::new(&src, None, None);
+    for m in ctx.methods() {
         if Instant::now() >= deadline {
             r.times.push(Duration::ZERO);
             r.verdicts.push(MethodVerdict::NoVerdict(file_budget_spent(file_budget)));
             continue;
         }
         let t = Instant::now();
-        let (verdict, fs) = check_method(&src, &m, timeout);
+        let (verdict, fs) = check_method(&ctx, m, timeout);
         r.times.push(t.elapsed());
         r.verdicts.push(verdict);
         findings.extend(fs);

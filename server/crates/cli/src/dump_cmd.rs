@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use jreach_ir::lower::{lower_method, LowerOptions};
+use jreach_ir::lower::{lower_in, LowerOptions};
 use jreach_ir::LowerMode;
 use jreach_syntax::MethodInfo;
 
@@ -21,11 +21,12 @@ pub fn run(file: &Path, method: &str, mode: DumpMode, unroll: u32, setup_calls: 
         eprintln!("error: {}: no method named `{method}`", file.display());
         return EXIT_USAGE;
     };
+    let ctx = jreach_ide::FileContext::new(&src, None, None);
     let opts = match mode {
-        DumpMode::Synthesis => jreach_ide::synthesis_options(&src, &m, unroll, setup_calls),
+        DumpMode::Synthesis => jreach_ide::synthesis_options(&ctx, &m, unroll, setup_calls),
         DumpMode::Over => LowerOptions { mode: LowerMode::OverApprox, ..Default::default() },
     };
-    let f = lower_method(&src, &m, &opts);
+    let f = lower_in(&ctx, &m, &opts);
     print!("{}", jreach_ir::dump::dump(&f, Some(&src.lines)));
     0
 }

@@ -19,6 +19,7 @@ use dashmap::DashMap;
 use jreach_syntax::{MethodInfo, Node, SourceFile};
 
 use crate::check::{check_method, CheckReport, Finding, MethodVerdict};
+use jreach_ir::lower::FileContext;
 
 /// Who a method is, independent of where it sits in the file.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -89,6 +90,8 @@ impl MethodCache {
     ) -> Option<CheckReport> {
         let methods = MethodInfo::all(file);
         let hashes = dependency_hashes(file, &methods, timeout);
+        // Built once, on the first method that is not cached.
+        let ctx = std::cell::OnceCell::new();
         let mut report = CheckReport::default();
         let mut keys = Vec::with_capacity(methods.len());
         for (m, (hash, dep_starts)) in methods.iter().zip(hashes) {
@@ -111,7 +114,8 @@ impl MethodCache {
                 }
                 None => {
                     self.misses.fetch_add(1, Ordering::Relaxed);
-                    let (verdict, findings) = check_method(file, m, timeout);
+                    let ctx = ctx.get_or_init(|| FileContext::new(file, None, None));
+                    let (verdict, findings) = check_method(ctx, m, timeout);
                     let inside = |r: &std::ops::Range<usize>| m.range.start <= r.start && r.end <= m.range.end;
                     let points_outside =
                         findings.iter().any(|f| !inside(&f.range) || f.related.iter().any(|r| !inside(&r.range)));

@@ -19,7 +19,7 @@ use std::collections::BTreeMap;
 use std::ops::Range;
 use std::time::{Duration, Instant};
 
-use jreach_ir::lower::{lower_method, LowerOptions};
+use jreach_ir::lower::{lower_in, FileContext, LowerOptions};
 use jreach_ir::{BinOp, BlockId, Const, Function, LowerMode, ObjOp, Op, StrOp, Terminator};
 use jreach_smt::{DeadCode, Decision, Status};
 use jreach_syntax::{methods::is_statement_kind, LineIndex, MethodInfo, Node, SourceFile};
@@ -167,8 +167,9 @@ pub struct CheckReport {
 /// Finds provably dead statements and constant conditions in `file`.
 pub fn check_file(file: &SourceFile, timeout: Duration) -> CheckReport {
     let mut report = CheckReport::default();
-    for m in MethodInfo::all(file) {
-        let (verdict, findings) = check_method(file, &m, timeout);
+    let ctx = FileContext::new(file, None, None);
+    for m in ctx.methods() {
+        let (verdict, findings) = check_method(&ctx, m, timeout);
         report.findings.extend(findings);
         report.methods.push((m.signature(), verdict));
     }
@@ -181,17 +182,19 @@ pub const METHOD_BUDGET_QUERIES: u32 = 2;
 /// Checks one method: its verdict and its findings (in source order). Each solver query gets at
 /// most `timeout`, and all of them together [`METHOD_BUDGET_QUERIES`] times that. Findings proved
 /// before the time ran out are kept; the verdict then says why the method was not fully decided.
-pub fn check_method(file: &SourceFile, m: &MethodInfo, timeout: Duration) -> (MethodVerdict, Vec<Finding>) {
-    crate::contain::contain(|| check_method_inner(file, m, timeout))
+/// `ctx` is the context of the method's file (one for all its methods: see [`FileContext`]).
+pub fn check_method(ctx: &FileContext<'_>, m: &MethodInfo, timeout: Duration) -> (MethodVerdict, Vec<Finding>) {
+    crate::contain::contain(|| check_method_inner(ctx, m, timeout))
         .unwrap_or_else(|why| (MethodVerdict::NoVerdict(why), vec![]))
 }
 
-fn check_method_inner(file: &SourceFile, m: &MethodInfo, timeout: Duration) -> (MethodVerdict, Vec<Finding>) {
+fn check_method_inner(ctx: &FileContext<'_>, m: &MethodInfo, timeout: Duration) -> (MethodVerdict, Vec<Finding>) {
     let deadline = Instant::now() + timeout * METHOD_BUDGET_QUERIES;
     if m.has_error {
         return (MethodVerdict::NoVerdict("syntax errors".into()), vec![]);
     }
-    let f = lower_method(file, m, &LowerOptions { mode: LowerMode::OverApprox, ..Default::default() });
+    let file = ctx.file();
+    let f = lower_in(ctx, m, &LowerOptions { mode: LowerMode::OverApprox, ..Default::default() });
     if !f.sound_for_proofs() {
         let why: Vec<String> = f.proof_blockers.iter().map(|b| b.to_string()).collect();
         return (MethodVerdict::NoVerdict(why.join("; ")), vec![]);

@@ -8,7 +8,7 @@
 use std::time::{Duration, Instant};
 
 use jreach_ir::interp::{self, End, Value};
-use jreach_ir::lower::{lower_method, receiver_by_reflection, sees_types, LowerOptions};
+use jreach_ir::lower::{lower_in, FileContext, LowerOptions};
 use jreach_ir::{BlockId, Blocker, Function, LowerMode, NondetKind, Terminator, Ty, ValueId};
 use jreach_smt::{solve_reach, GaveUp, SolveOptions, Verdict};
 use jreach_syntax::{find_target, MethodInfo, SourceFile, Target, TargetError};
@@ -111,7 +111,8 @@ fn gen_inner(file: &SourceFile, line: usize, opts: &GenOptions) -> Result<GenRes
         let at = first_error_line(file, m).unwrap_or(line);
         return Err(GenError::Syntax { method: m.signature(), line: at + 1 });
     }
-    if let Some(why) = unsupported_signature(file, m) {
+    let ctx = FileContext::new(file, None, None);
+    if let Some(why) = unsupported_signature(&ctx, m) {
         return Ok(GenResult::Unknown(why));
     }
     // Synthesis sees the classes of the same package and the imported ones too; proofs see
@@ -132,11 +133,14 @@ fn gen_inner(file: &SourceFile, line: usize, opts: &GenOptions) -> Result<GenRes
         inline_depth: opts.inline_depth,
         foreign_from,
         own_end: with_package.is_some().then_some(file.text.len()),
-        ..synthesis_options(file, m, k, false)
+        ..synthesis_options(&ctx, m, k, false)
     };
+    // One context for every rung of the ladder.
+    let package_ctx = with_package.as_ref().map(|_| FileContext::new(synthesis_file, foreign_from, base.own_end));
+    let synthesis_ctx = package_ctx.as_ref().unwrap_or(&ctx);
     loop {
         let lopts = LowerOptions { mode: LowerMode::Synthesis { unroll: k }, setup_calls, ..base.clone() };
-        let f = lower_method(synthesis_file, m, &lopts);
+        let f = lower_in(synthesis_ctx, m, &lopts);
         let calls_possible = f.setup.calls_possible;
         if let Some(why) = unmodelled_params(&f) {
             return Ok(GenResult::Unknown(why));
@@ -201,8 +205,8 @@ fn gen_inner(file: &SourceFile, line: usize, opts: &GenOptions) -> Result<GenRes
         break;
     }
     // Synthesis found nothing it can show: try to prove the target dead on the over-approximation.
-    let over = lower_method(
-        file,
+    let over = lower_in(
+        &ctx,
         m,
         &LowerOptions { mode: LowerMode::OverApprox, inline_depth: opts.inline_depth, ..Default::default() },
     );
@@ -322,21 +326,21 @@ fn with_package_sources(
 
 /// The lowering `gen` makes of `m` for synthesis at unroll bound `unroll` (the receiver created
 /// as the test will create it), with or without optional calls on created objects.
-pub fn synthesis_options(file: &SourceFile, m: &MethodInfo, unroll: u32, setup_calls: bool) -> LowerOptions {
+pub fn synthesis_options(ctx: &FileContext<'_>, m: &MethodInfo, unroll: u32, setup_calls: bool) -> LowerOptions {
     LowerOptions {
         mode: LowerMode::Synthesis { unroll },
-        receiver_ctor: test_receiver_ctor(file, m).map(|c| c.range),
+        receiver_ctor: test_receiver_ctor(ctx, m).map(|c| c.range),
         setup_calls,
-        receiver_by_reflection: receiver_by_reflection(file, m),
+        receiver_by_reflection: ctx.receiver_by_reflection(m),
         ..Default::default()
     }
 }
 
-fn test_receiver_ctor(file: &SourceFile, m: &MethodInfo) -> Option<MethodInfo> {
+fn test_receiver_ctor(ctx: &FileContext<'_>, m: &MethodInfo) -> Option<MethodInfo> {
     if m.is_static || m.is_constructor {
         None
     } else {
-        receiver_constructor(file, m).ok().flatten()
+        receiver_constructor(ctx, m).ok().flatten()
     }
 }
 
@@ -369,14 +373,15 @@ fn abstract_receiver(m: &MethodInfo) -> String {
 }
 
 /// Methods whose inputs jreach cannot construct yet.
-fn unsupported_signature(file: &SourceFile, m: &MethodInfo) -> Option<String> {
+fn unsupported_signature(ctx: &FileContext<'_>, m: &MethodInfo) -> Option<String> {
+    let file = ctx.file();
     if m.is_constructor || !m.is_static {
         // Instance methods of abstract classes run on an anonymous subclass, when the lowering
         // can make one (see `abstract_receiver`).
         if m.class_is_abstract && m.is_constructor {
             return Some(abstract_receiver(m));
         }
-        if !m.is_constructor && receiver_constructor(file, m).is_err() && !receiver_by_reflection(file, m) {
+        if !m.is_constructor && receiver_constructor(ctx, m).is_err() && !ctx.receiver_by_reflection(m) {
             return Some(format!(
                 "{} has no accessible constructor whose arguments jreach can write to create the instance",
                 m.class_name()
@@ -396,11 +401,9 @@ fn unsupported_signature(file: &SourceFile, m: &MethodInfo) -> Option<String> {
 /// no-argument one (declared or implicit), else the accessible constructor with the fewest
 /// parameters, all of types jreach can write as literals, else all of types jreach models (the
 /// test creates those arguments like parameters: `new Service(new Config(3), x -> 1)`).
-fn receiver_constructor(file: &SourceFile, m: &MethodInfo) -> Result<Option<MethodInfo>, ()> {
-    let ctors: Vec<MethodInfo> = MethodInfo::all(file)
-        .into_iter()
-        .filter(|c| c.is_constructor && c.classes == m.classes && !c.has_error)
-        .collect();
+fn receiver_constructor(ctx: &FileContext<'_>, m: &MethodInfo) -> Result<Option<MethodInfo>, ()> {
+    let ctors: Vec<MethodInfo> =
+        ctx.methods().iter().filter(|c| c.is_constructor && c.classes == m.classes && !c.has_error).cloned().collect();
     if ctors.is_empty() || ctors.iter().any(|c| c.params.is_empty() && !c.is_private) {
         return Ok(None);
     }
@@ -420,7 +423,7 @@ fn receiver_constructor(file: &SourceFile, m: &MethodInfo) -> Result<Option<Meth
     fewest(&writable)
         .or_else(|| {
             let types: Vec<&str> = ctors.iter().flat_map(|c| &c.params).map(|p| p.ty.as_str()).collect();
-            let seen = sees_types(file, &types);
+            let seen = ctx.sees_types(&types);
             fewest(&|ty: &str| writable(ty) || types.iter().zip(&seen).any(|(t, s)| *s && *t == ty))
         })
         .map(Some)

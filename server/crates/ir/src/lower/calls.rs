@@ -229,7 +229,11 @@ impl<'t> Lowerer<'t> {
         let next_this = self.next_this.take();
         let depth = self.frames.len() as u32;
         let ret_ty = self.ty_of(&callee.return_ty);
-        if depth > self.opts.inline_depth {
+        // Proofs take a recursive call as a call they cannot see: inlining it again and again
+        // only grows the lowering (exponentially, for two recursive calls) until the depth is
+        // spent, and then it is such a call anyway.
+        let recursive = self.frames.iter().any(|f| f.method.as_ref() == Some(&callee.range));
+        if depth > self.opts.inline_depth || (recursive && !self.synthesis()) {
             if self.synthesis() {
                 self.cutoff(CutoffKind::InlineDepth);
                 return self.opaque(format!("result of {} beyond the inlining depth", callee.name), ret_ty, None);
@@ -257,6 +261,7 @@ impl<'t> Lowerer<'t> {
         let ret_block = self.b.create_block();
         let ret_var = (ret_ty != Ty::Void).then(|| self.b.new_var("$return", ret_ty));
         self.frames.push(Frame {
+            method: Some(callee.range.clone()),
             ret_block,
             ret_var,
             ret_ty,

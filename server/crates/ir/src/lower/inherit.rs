@@ -193,6 +193,7 @@ impl<'t> Lowerer<'t> {
         let saved_targets = std::mem::take(&mut self.targets);
         let ret_block = self.b.create_block();
         self.frames.push(Frame {
+            method: None,
             ret_block,
             ret_var: None,
             ret_ty: Ty::Void,

@@ -114,34 +114,97 @@ fn receiver_field_param_name(field: &str) -> String {
     format!("this.{field}")
 }
 
-/// Whether a test can make the receiver of instance method `m` of `file` only by reflection:
-/// its class has no constructor, static factory or builder a test may call, and a test can
-/// name and allocate it.
-pub fn receiver_by_reflection(file: &SourceFile, m: &MethodInfo) -> bool {
-    if m.is_static || m.is_constructor {
-        return false;
+/// What every lowering of a file's methods needs and what depends only on the file (and on
+/// where appended sources begin): its methods, its class table (with, for synthesis, the classes
+/// a test can make only by reflection) and its fields. Built once per file and shared by every
+/// lowering of its methods (every method `check` asks about, every rung of `gen`'s unroll
+/// ladder), instead of once per lowering.
+pub struct FileContext<'f> {
+    file: &'f SourceFile,
+    foreign_from: Option<usize>,
+    own_end: Option<usize>,
+    methods: Vec<MethodInfo>,
+    /// As proofs see the classes.
+    classes: Classes,
+    /// As synthesis sees them: reflective classes marked (worked out on first use).
+    synthesis_classes: std::cell::OnceCell<Classes>,
+    fields: HashMap<String, Vec<FieldInfo>>,
+}
+
+impl<'f> FileContext<'f> {
+    /// The context of `file`, whose classes from `foreign_from` on come from other packages and
+    /// from `own_end` on were appended for synthesis (see [`LowerOptions`]).
+    pub fn new(file: &'f SourceFile, foreign_from: Option<usize>, own_end: Option<usize>) -> FileContext<'f> {
+        let classes = Classes::of(file, foreign_from, own_end);
+        let fields = names::collect_fields(file, &classes);
+        FileContext {
+            file,
+            foreign_from,
+            own_end,
+            methods: MethodInfo::all(file),
+            classes,
+            synthesis_classes: std::cell::OnceCell::new(),
+            fields,
+        }
     }
-    let classes = Classes::of(file, None, None);
-    let methods = MethodInfo::all(file);
-    classes.by_name.get(&m.class_name()).is_some_and(|c| inputs::reflection_only(file, &classes, &methods, *c))
+
+    /// The file's methods (`MethodInfo::all`).
+    pub fn methods(&self) -> &[MethodInfo] {
+        &self.methods
+    }
+
+    /// The file.
+    pub fn file(&self) -> &'f SourceFile {
+        self.file
+    }
+
+    /// Whether a test can make the receiver of instance method `m` only by reflection: its class
+    /// has no constructor, static factory or builder a test may call, and a test can name and
+    /// allocate it.
+    pub fn receiver_by_reflection(&self, m: &MethodInfo) -> bool {
+        if m.is_static || m.is_constructor {
+            return false;
+        }
+        let c = self.classes.by_name.get(&m.class_name());
+        c.is_some_and(|c| inputs::reflection_only(self.file, &self.classes, &self.methods, *c))
+    }
+
+    /// Per Java type as written in the file, whether jreach models its values (primitives,
+    /// strings, the file's classes, the JDK types it models, arrays of those): a test can then
+    /// be given one to create.
+    pub fn sees_types(&self, java_tys: &[&str]) -> Vec<bool> {
+        java_tys.iter().map(|t| self.classes.ty_of(t) != Ty::Ref).collect()
+    }
+
+    fn classes_for(&self, synthesis: bool) -> &Classes {
+        if !synthesis {
+            return &self.classes;
+        }
+        self.synthesis_classes.get_or_init(|| {
+            let mut classes = self.classes.clone();
+            inputs::mark_reflective(self.file, &self.methods, &mut classes);
+            classes
+        })
+    }
 }
 
-/// Per Java type as written in `file`, whether jreach models its values (primitives, strings,
-/// the file's classes, the JDK types it models, arrays of those): a test can then be given one
-/// to create.
-pub fn sees_types(file: &SourceFile, java_tys: &[&str]) -> Vec<bool> {
-    let classes = Classes::of(file, None, None);
-    java_tys.iter().map(|t| classes.ty_of(t) != Ty::Ref).collect()
-}
-
-/// Lowers `method` of `file`.
+/// Lowers `method` of `file` (building the file's context for this one lowering: to lower
+/// several methods, or one several times, build a [`FileContext`] and use [`lower_in`]).
 pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions) -> Function {
-    let mut classes = Classes::of(file, opts.foreign_from, opts.own_end);
-    let methods = MethodInfo::all(file);
+    lower_in(&FileContext::new(file, opts.foreign_from, opts.own_end), method, opts)
+}
+
+/// Lowers `method` of the context's file. `opts.foreign_from` and `opts.own_end` must be those
+/// the context was built with.
+pub fn lower_in(ctx: &FileContext<'_>, method: &MethodInfo, opts: &LowerOptions) -> Function {
+    assert!(
+        ctx.foreign_from == opts.foreign_from && ctx.own_end == opts.own_end,
+        "a FileContext is built for the appended sources the lowering sees"
+    );
+    let file = ctx.file;
     let synthesis = matches!(opts.mode, LowerMode::Synthesis { .. });
-    if synthesis {
-        inputs::mark_reflective(file, &methods, &mut classes);
-    }
+    let classes = ctx.classes_for(synthesis);
+    let methods = &ctx.methods;
     let mut params: Vec<ParamInfo> = method
         .params
         .iter()
@@ -190,8 +253,8 @@ pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions)
             receiver_returns = inputs::stub_return_inputs(&mut params, "this", &classes.descs[c as usize].stub);
         }
     }
-    let plan = inputs::plan_inputs(file, &methods, method, opts, &classes, &mut params, own_params, receiver_end);
-    let statics = statics::plan_statics(file, &methods, method, synthesis, &classes, &mut params);
+    let plan = inputs::plan_inputs(file, methods, method, opts, classes, &mut params, own_params, receiver_end);
+    let statics = statics::plan_statics(file, methods, method, synthesis, classes, &mut params);
     let return_ty = classes.ty_of(&method.return_ty);
     let name = format!("{}.{}", method.class_name(), method.name);
     let mut lw = Lowerer {
@@ -205,7 +268,7 @@ pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions)
         targets: vec![],
         handlers: vec![],
         frames: vec![],
-        fields: HashMap::new(),
+        fields: &ctx.fields,
         this_fields: HashMap::new(),
         mems: HashMap::new(),
         field_mems: HashMap::new(),
@@ -226,7 +289,6 @@ pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions)
     };
     lw.b.set_classes(lw.classes.descs.clone());
     lw.receiver_class = lw.classes.by_name.get(&method.class_name()).copied();
-    lw.collect_fields();
     let entry = lw.b.entry();
     lw.cur = Some(entry);
     lw.declare_memories();
@@ -263,6 +325,7 @@ pub fn lower_method(file: &SourceFile, method: &MethodInfo, opts: &LowerOptions)
     let ret_var = (return_ty != Ty::Void).then(|| lw.b.new_var("$return", return_ty));
     let has_this = !method.is_static;
     lw.frames.push(Frame {
+        method: Some(method.range.clone()),
         ret_block,
         ret_var,
         ret_ty: return_ty,
@@ -368,6 +431,8 @@ struct Frame {
     /// Synthesis: `this` is an object in the field memories (a constructor or method inlined on
     /// an object other than the receiver), with its class.
     this_obj: Option<(ValueId, u16)>,
+    /// The byte range of the method (or constructor) this frame runs, if it is one.
+    method: Option<std::ops::Range<usize>>,
 }
 
 #[derive(Clone)]
@@ -384,7 +449,7 @@ struct FieldInfo {
 struct Lowerer<'t> {
     file: &'t SourceFile,
     src: &'t str,
-    methods: Vec<MethodInfo>,
+    methods: &'t [MethodInfo],
     opts: LowerOptions,
     b: FunctionBuilder,
     cur: Option<BlockId>,
@@ -392,7 +457,7 @@ struct Lowerer<'t> {
     targets: Vec<JumpTarget>,
     handlers: Vec<TryCtx<'t>>,
     frames: Vec<Frame>,
-    fields: HashMap<String, Vec<FieldInfo>>,
+    fields: &'t HashMap<String, Vec<FieldInfo>>,
     /// The receiver's instance fields of primitive or String type, as variables.
     this_fields: HashMap<String, Local>,
     /// The memory of each array type, as a variable.
@@ -402,7 +467,7 @@ struct Lowerer<'t> {
     /// The memory of each field of each modelled class, as a variable.
     field_mems: HashMap<(u16, u16), Var>,
     /// The file's classes whose objects jreach models.
-    classes: Classes,
+    classes: &'t Classes,
     /// The class of the method's receiver, if modelled.
     receiver_class: Option<u16>,
     /// The statement being lowered (where implicit exceptions without a node of their own are

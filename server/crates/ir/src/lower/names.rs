@@ -47,70 +47,6 @@ impl<'t> Lowerer<'t> {
         self.b.use_var(var, c)
     }
 
-    pub(super) fn collect_fields(&mut self) {
-        let mut stack = vec![self.file.tree.root_node()];
-        while let Some(n) = stack.pop() {
-            if n.kind() == "field_declaration" {
-                let mods = named_children(n).into_iter().find(|c| c.kind() == "modifiers").map(|m| self.text(m));
-                let words: Vec<&str> = mods.map(|m| m.split_whitespace().collect()).unwrap_or_default();
-                let (is_static, is_final) = (words.contains(&"static"), words.contains(&"final"));
-                let ty_text = n.child_by_field_name("type").map(|t| self.text(t)).unwrap_or("");
-                let ty = self.ty_of(ty_text);
-                let mut c = n.walk();
-                for d in n.children_by_field_name("declarator", &mut c) {
-                    let Some(name) = d.child_by_field_name("name") else { continue };
-                    let dims = d.child_by_field_name("dimensions").is_some();
-                    // A static final's initializer, and a final instance field's that is a constant
-                    // expression: javac puts the constant wherever such a field is read, even
-                    // before the initializer ran (JLS 4.12.4, 13.1).
-                    let init = d
-                        .child_by_field_name("value")
-                        .filter(|v| {
-                            is_final
-                                && !dims
-                                && ty != Ty::Ref
-                                && (is_static
-                                    || ((ty == Ty::Str || ty.is_numeric() || ty == Ty::Bool)
-                                        && is_constant_expression(*v, self.src, &|_| true)))
-                        })
-                        .map(|v| v.byte_range());
-                    let classes = enclosing_classes(n, self.src);
-                    self.fields.entry(self.text(name).to_string()).or_default().push(FieldInfo {
-                        ty,
-                        constant_init: init,
-                        classes,
-                        is_static,
-                    });
-                }
-                continue;
-            }
-            stack.extend(named_children(n));
-        }
-        // A final instance field is a constant only if the names in its initializer are
-        // constants too (two rounds settle chains of two).
-        for _ in 0..2 {
-            let constant =
-                |name: &str| self.fields.get(name).is_some_and(|fs| fs.iter().any(|f| f.constant_init.is_some()));
-            let mut drop = Vec::new();
-            for (name, infos) in &self.fields {
-                for (k, fi) in infos.iter().enumerate() {
-                    let Some(r) = &fi.constant_init else { continue };
-                    let Some(init) = self.node_at(r) else { continue };
-                    if !is_constant_expression(init, self.src, &constant) {
-                        drop.push((name.clone(), k));
-                    }
-                }
-            }
-            for (name, k) in drop {
-                if let Some(fi) = self.fields.get_mut(&name).and_then(|fs| fs.get_mut(k)) {
-                    if !fi.is_static {
-                        fi.constant_init = None;
-                    }
-                }
-            }
-        }
-    }
-
     pub(super) fn node_at(&self, r: &std::ops::Range<usize>) -> Option<Node<'t>> {
         let mut n = self.file.tree.root_node().descendant_for_byte_range(r.start, r.end)?;
         while n.byte_range() != *r {
@@ -208,4 +144,79 @@ pub(super) fn is_constant_expression(e: Node<'_>, src: &str, constant_name: &dyn
         "field_access" => e.child_by_field_name("object").is_some_and(|o| o.kind() == "identifier"),
         _ => false,
     }
+}
+
+/// The fields of `file` by name, with their types (by `classes`) and the initializers of the
+/// constant ones (see `FileContext`).
+pub(super) fn collect_fields(file: &SourceFile, classes: &Classes) -> HashMap<String, Vec<FieldInfo>> {
+    let src = file.text.as_str();
+    let mut fields: HashMap<String, Vec<FieldInfo>> = HashMap::new();
+    let node_at = |r: &std::ops::Range<usize>| {
+        let mut n = file.tree.root_node().descendant_for_byte_range(r.start, r.end)?;
+        while n.byte_range() != *r {
+            n = n.parent()?;
+        }
+        Some(n)
+    };
+    let mut stack = vec![file.tree.root_node()];
+    while let Some(n) = stack.pop() {
+        if n.kind() == "field_declaration" {
+            let mods = named_children(n).into_iter().find(|c| c.kind() == "modifiers").map(|m| text_of(m, src));
+            let words: Vec<&str> = mods.map(|m| m.split_whitespace().collect()).unwrap_or_default();
+            let (is_static, is_final) = (words.contains(&"static"), words.contains(&"final"));
+            let ty_text = n.child_by_field_name("type").map(|t| text_of(t, src)).unwrap_or("");
+            let ty = classes.ty_of(ty_text);
+            let mut c = n.walk();
+            for d in n.children_by_field_name("declarator", &mut c) {
+                let Some(name) = d.child_by_field_name("name") else { continue };
+                let dims = d.child_by_field_name("dimensions").is_some();
+                // A static final's initializer, and a final instance field's that is a constant
+                // expression: javac puts the constant wherever such a field is read, even
+                // before the initializer ran (JLS 4.12.4, 13.1).
+                let init = d
+                    .child_by_field_name("value")
+                    .filter(|v| {
+                        is_final
+                            && !dims
+                            && ty != Ty::Ref
+                            && (is_static
+                                || ((ty == Ty::Str || ty.is_numeric() || ty == Ty::Bool)
+                                    && is_constant_expression(*v, src, &|_| true)))
+                    })
+                    .map(|v| v.byte_range());
+                let classes = enclosing_classes(n, src);
+                fields.entry(text_of(name, src).to_string()).or_default().push(FieldInfo {
+                    ty,
+                    constant_init: init,
+                    classes,
+                    is_static,
+                });
+            }
+            continue;
+        }
+        stack.extend(named_children(n));
+    }
+    // A final instance field is a constant only if the names in its initializer are
+    // constants too (two rounds settle chains of two).
+    for _ in 0..2 {
+        let constant = |name: &str| fields.get(name).is_some_and(|fs| fs.iter().any(|f| f.constant_init.is_some()));
+        let mut drop = Vec::new();
+        for (name, infos) in &fields {
+            for (k, fi) in infos.iter().enumerate() {
+                let Some(r) = &fi.constant_init else { continue };
+                let Some(init) = node_at(r) else { continue };
+                if !is_constant_expression(init, src, &constant) {
+                    drop.push((name.clone(), k));
+                }
+            }
+        }
+        for (name, k) in drop {
+            if let Some(fi) = fields.get_mut(&name).and_then(|fs| fs.get_mut(k)) {
+                if !fi.is_static {
+                    fi.constant_init = None;
+                }
+            }
+        }
+    }
+    fields
 }
