@@ -6,7 +6,6 @@
 //! Blocks are created in a topological order (every edge goes from a lower to a higher block id),
 //! which the verifier checks.
 
-pub mod arrays;
 pub mod builder;
 mod classes;
 pub mod dump;
@@ -14,8 +13,7 @@ pub mod exceptions;
 pub mod func;
 pub mod interp;
 pub mod lower;
-pub mod objects;
-pub mod strings;
+
 pub mod types;
 pub mod verify;
 

@@ -6,15 +6,7 @@ use jreach_ir::{ArrTy, Ty};
 use z3::ast::{Array, Bool, Dynamic, BV};
 use z3::Sort;
 
-/// The sort of a reference.
-pub fn ref_sort() -> Sort {
-    Sort::bitvector(32)
-}
-
-/// The sort of the contents of arrays of type `t`.
-pub fn contents_sort(elem_sort: &Sort) -> Sort {
-    Sort::array(&ref_sort(), &Sort::array(&Sort::bitvector(32), elem_sort))
-}
+use crate::sorts::{contents_sort, ref_sort, sort_of};
 
 /// The names of the memory on entry (so models can be read back).
 pub fn init_names(t: ArrTy) -> (String, String) {
@@ -76,7 +68,7 @@ pub fn elem_default(elem: Ty) -> Dynamic {
         Ty::Str => Dynamic::from_ast(&crate::strings::null()),
         Ty::Arr(_) => Dynamic::from_ast(&BV::from_i64(0, 32)),
         // Untracked references are any value, null included.
-        Ty::Ref => Dynamic::fresh_const("ref", &crate::encode::sort_of(Ty::Ref)),
+        Ty::Ref => Dynamic::fresh_const("ref", &sort_of(Ty::Ref)),
         t => Dynamic::from_ast(&BV::from_i64(0, t.bits().unwrap_or(32))),
     }
 }

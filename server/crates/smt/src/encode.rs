@@ -17,9 +17,9 @@ fn alloc_floor(f: &Function) -> i64 {
     lowest.min(0) - 1
 }
 use z3::ast::{Ast, Bool, Dynamic, Float, BV};
-use z3::Sort;
 
 use crate::ffi::bv_to_fp_signed;
+use crate::sorts::sort_of;
 
 /// One function's encoding: a term per needed value and a guard per needed block.
 pub struct Encoder<'f> {
@@ -37,19 +37,6 @@ pub struct Encoder<'f> {
 
 fn rne() -> z3::ast::RoundingMode {
     z3::ast::RoundingMode::round_nearest_ties_to_even()
-}
-
-pub(crate) fn sort_of(ty: Ty) -> Sort {
-    match ty {
-        Ty::Bool => Sort::bool(),
-        Ty::Float => Sort::float32(),
-        Ty::Double => Sort::double(),
-        Ty::Str => Sort::string(),
-        Ty::Arr(_) | Ty::Obj(_) => crate::arrays::ref_sort(),
-        Ty::Mem(a) => crate::arrays::contents_sort(&sort_of(a.elem())),
-        t if t.is_integral() => Sort::bitvector(t.bits().expect("integral")),
-        _ => Sort::uninterpreted("Ref".into()),
-    }
 }
 
 /// A fresh unknown of a type.
@@ -386,7 +373,7 @@ impl<'f> Encoder<'f> {
         let vd = self.f.value(v);
         if let (Ty::Fields(c, i), Op::Nondet(_)) = (vd.ty, &vd.op) {
             let sort = sort_of(self.f.field_ty(c, i));
-            return Dynamic::from_ast(&z3::ast::Array::fresh_const("fields", &crate::arrays::ref_sort(), &sort));
+            return Dynamic::from_ast(&z3::ast::Array::fresh_const("fields", &crate::sorts::ref_sort(), &sort));
         }
         if let Op::Obj(op, args) = &vd.op {
             let args = args.clone();

@@ -12,6 +12,7 @@ mod explain;
 mod ffi;
 mod naive;
 mod solve;
+mod sorts;
 pub mod strings;
 
 pub use encode::Encoder;

@@ -208,7 +208,7 @@ fn param_terms(f: &Function) -> Vec<Option<Dynamic>> {
         .map(|(i, p)| {
             let sort = match p.ty {
                 Ty::Ref | Ty::Void | Ty::Mem(_) | Ty::Fields(..) => return None,
-                t => crate::encode::sort_of(t),
+                t => crate::sorts::sort_of(t),
             };
             Some(Dynamic::new_const(param_name(i as u32), &sort))
         })
@@ -218,14 +218,14 @@ fn param_terms(f: &Function) -> Vec<Option<Dynamic>> {
 /// Ranges of human-looking values for a parameter, narrowest first.
 fn small_ranges(ty: Ty, term: &Dynamic) -> Vec<Bool> {
     if let (Ty::Arr(a), Some(r)) = (ty, term.as_bv()) {
-        let (_, lens) = crate::arrays::init(a, &crate::encode::sort_of(a.elem()));
+        let (_, lens) = crate::arrays::init(a, &crate::sorts::sort_of(a.elem()));
         let len = lens.select(&r).as_bv().expect("a length");
         let nonnull = r.eq(&BV::from_i64(0, 32)).not();
         let short = |n: i64| Bool::and(&[nonnull.clone(), len.bvsle(&BV::from_i64(n, 32))]);
         let mut out = Vec::new();
         if a.dims == 1 {
             // Short arrays of small elements (letters for chars).
-            let (contents, _) = crate::arrays::init(a, &crate::encode::sort_of(a.elem()));
+            let (contents, _) = crate::arrays::init(a, &crate::sorts::sort_of(a.elem()));
             let row = contents.select(&r).as_array().expect("a row");
             let elem = a.elem();
             let small: Vec<Bool> = (0..3)
@@ -340,7 +340,7 @@ fn read_value(model: &z3::Model, f: &Function, term: &Dynamic, ty: Ty, depth: u3
             if depth > 8 {
                 return Value::Unknown("arrays nested too deeply".into());
             }
-            let (contents, lens) = crate::arrays::init(a, &crate::encode::sort_of(a.elem()));
+            let (contents, lens) = crate::arrays::init(a, &crate::sorts::sort_of(a.elem()));
             let r = BV::from_i64(id, 32);
             let len = model.eval(&lens.select(&r), true).and_then(|l| l.as_bv()).and_then(|l| l.as_u64()).unwrap_or(0);
             if len > MAX_ARRAY_LEN {
@@ -371,7 +371,7 @@ fn read_value(model: &z3::Model, f: &Function, term: &Dynamic, ty: Ty, depth: u3
             let fields = (0..f.classes[c as usize].fields.len())
                 .map(|k| {
                     let fty = f.field_ty(c, k as u16);
-                    let mem = crate::arrays::field_init(c, k as u16, &crate::encode::sort_of(fty));
+                    let mem = crate::arrays::field_init(c, k as u16, &crate::sorts::sort_of(fty));
                     read_value(model, f, &mem.select(&r), fty, depth + 1, seen)
                 })
                 .collect();

@@ -5,16 +5,8 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use crate::func::{Function, ObjOp};
-use crate::interp::Value;
+use super::value::Value;
 use crate::types::Ty;
-
-/// The default value of a field (what `new C()` leaves in it).
-pub fn default_value(ty: Ty) -> Value {
-    match ty {
-        Ty::Obj(_) => Value::ObjRef(0),
-        t => crate::arrays::default_value(t),
-    }
-}
 
 /// Records the value of field `field` of class `class` of every object `v` (of type `ty`) reaches.
 fn register(f: &Function, v: &Value, ty: Ty, class: u16, field: u16, out: &mut BTreeMap<i64, Value>) {

@@ -3,7 +3,7 @@
 //! numbers) are errors here.
 
 use crate::func::StrOp;
-use crate::interp::Value;
+use super::value::Value;
 use crate::types::Ty;
 
 fn units(s: &str) -> Vec<u16> {

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use crate::func::{ArrOp, Function};
-use crate::interp::Value;
+use super::value::Value;
 use crate::types::{ArrTy, Const, Ty};
 
 /// The default value of an element type (what `new T[n]` holds).
