@@ -7,8 +7,6 @@ mod cache;
 mod check;
 mod contain;
 mod gen;
-mod math_search;
-mod setup_values;
 
 pub use cache::{CacheStats, MethodCache, MethodKey};
 pub use check::{

@@ -6,7 +6,7 @@ use jreach_ir::interp::Value;
 use jreach_ir::{Function, Setup, SetupCall};
 use jreach_synth::{JavaCall, JavaValue, StaticAssignment, StubMethodValue};
 
-use crate::gen::java_value;
+use super::java_values::java_value;
 
 /// The inputs that only steer how objects are created (never arguments of the call themselves).
 pub(crate) fn setup_inputs(setup: &Setup) -> Vec<usize> {
@@ -63,7 +63,7 @@ pub(crate) fn receiver_fields(f: &Function, args: &[Value]) -> Result<Option<Vec
     let values = fields
         .iter()
         .map(|(i, name)| {
-            let v = crate::gen::field_java_value(&args[*i], f.params[*i].ty, f).ok_or_else(|| {
+            let v = super::java_values::field_java_value(&args[*i], f.params[*i].ty, f).ok_or_else(|| {
                 format!("jreach cannot write the receiver's field `{name}` ({}) into a test", args[*i])
             })?;
             Ok((name.clone(), v))
@@ -89,7 +89,7 @@ pub(crate) fn setup_calls(calls: &[SetupCall], f: &Function, args: &[Value]) -> 
 fn plain_value(i: usize, f: &Function, args: &[Value]) -> Result<JavaValue, String> {
     let cannot = || format!("jreach cannot write the input `{}` ({}) into a test", f.params[i].name, args[i]);
     let v = java_value(&args[i], f.params[i].ty, f).ok_or_else(cannot)?;
-    if matches!(v, JavaValue::Object { .. }) && !crate::gen::writable_inline(&v) {
+    if matches!(v, JavaValue::Object { .. }) && !super::java_values::writable_inline(&v) {
         return Err(format!("{} (an object with its fields set, as an argument of a call)", cannot()));
     }
     Ok(v)

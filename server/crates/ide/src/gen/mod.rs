@@ -1,0 +1,329 @@
+//! `gen`: reach one statement.
+//!
+//! Synthesis lowers the method with loops unrolled to growing bounds (2, 8, 32, … up to the
+//! limit), solves, and replays the model on the concrete interpreter; a test is offered only when
+//! the replay reaches the target. Unreachability is claimed only on UNSAT of a lowering that is
+//! sound for proofs: the synthesis lowering when nothing was cut off, else the over-approximation.
+
+use std::time::{Duration, Instant};
+
+mod inputs;
+mod java_values;
+mod math_search;
+mod receiver;
+mod replay;
+
+use jreach_ir::lower::{lower_in, FileContext, LowerOptions};
+use jreach_ir::{BlockId, Blocker, Function, LowerMode};
+use jreach_smt::{solve_reach, GaveUp, SolveOptions, Verdict};
+use jreach_syntax::{find_target, MethodInfo, SourceFile, Target, TargetError};
+use jreach_synth::{ImportedSource, JUnit, TestRequest};
+
+pub use receiver::synthesis_options;
+use receiver::{abstract_receiver, unmodelled_params, unsupported_signature};
+use replay::replay;
+
+/// Which resolution answers the reachability question.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub enum Engine {
+    /// Conditional definitions encoded with sharing (linear size).
+    #[default]
+    Shared,
+    /// The reference resolution of Lichman & Gross by substitution (exponential; loop-free only).
+    Naive,
+}
+
+/// Settings of one `gen`.
+#[derive(Clone, Debug)]
+pub struct GenOptions {
+    /// Largest loop unrolling tried for synthesis (beyond [`USUAL_UNROLL`] only for small
+    /// lowerings).
+    pub unroll: u32,
+    /// Time limit of each solver query.
+    pub timeout: Duration,
+    pub inline_depth: u32,
+    pub junit: JUnit,
+    pub engine: Engine,
+    /// Set from another thread to stop the search (the answer is then Unknown).
+    pub cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    /// The texts of other files of the same package (see `synth::package_sources`): tests may
+    /// create objects of their classes through their constructors and methods.
+    pub package_sources: Vec<String>,
+    /// The classes of other packages that the file imports (see `synth::imported_sources`):
+    /// tests may create objects of their public classes through public constructors and
+    /// methods, and import them.
+    pub imported_sources: Vec<ImportedSource>,
+}
+
+impl Default for GenOptions {
+    fn default() -> Self {
+        GenOptions {
+            unroll: DEFAULT_UNROLL,
+            timeout: Duration::from_secs(10),
+            inline_depth: 8,
+            junit: JUnit::V5,
+            engine: Engine::Shared,
+            cancel: None,
+            package_sources: vec![],
+            imported_sources: vec![],
+        }
+    }
+}
+
+/// What `gen` found.
+#[derive(Clone, Debug)]
+pub enum GenResult {
+    /// A test that reaches the target (checked by replay).
+    Test(Box<TestRequest>),
+    /// No input can reach the target; the text says why.
+    Unreachable(String),
+    /// No answer; the text says what stood in the way.
+    Unknown(String),
+}
+
+/// Input jreach cannot work with.
+#[derive(Debug, thiserror::Error)]
+pub enum GenError {
+    #[error("{0}")]
+    Target(#[from] TargetError),
+    #[error("{method} has syntax errors near line {line}; fix them first (other methods still work)")]
+    Syntax { method: String, line: usize },
+}
+
+const MAX_STEPS: usize = 1_000_000;
+
+/// The default of [`GenOptions::unroll`]: enough for a loop of a thousand iterations in a small
+/// method (see [`USUAL_UNROLL`]).
+pub const DEFAULT_UNROLL: u32 = 1024;
+
+/// Synthesis unrolls loops beyond this many iterations only while the lowering stays under
+/// [`LONG_UNROLL_VALUES`] values and the search has used less than a quarter of its time limit.
+pub const USUAL_UNROLL: u32 = 64;
+
+/// The most IR values a lowering unrolled beyond [`USUAL_UNROLL`] may be expected to have.
+const LONG_UNROLL_VALUES: usize = 100_000;
+
+/// Finds inputs reaching the statement on 0-based `line` of `file`.
+pub fn gen(file: &SourceFile, line: usize, opts: &GenOptions) -> Result<GenResult, GenError> {
+    crate::contain::contain(|| gen_inner(file, line, opts)).unwrap_or_else(|why| Ok(GenResult::Unknown(why)))
+}
+
+fn gen_inner(file: &SourceFile, line: usize, opts: &GenOptions) -> Result<GenResult, GenError> {
+    let target = find_target(file, line)?;
+    let m = &target.method;
+    if m.has_error {
+        let at = first_error_line(file, m).unwrap_or(line);
+        return Err(GenError::Syntax { method: m.signature(), line: at + 1 });
+    }
+    let ctx = FileContext::new(file, None, None);
+    if let Some(why) = unsupported_signature(&ctx, m) {
+        return Ok(GenResult::Unknown(why));
+    }
+    // Synthesis sees the classes of the same package and the imported ones too; proofs see
+    // only the file itself.
+    let with_package = with_package_sources(file, m, &opts.package_sources, &opts.imported_sources);
+    let (synthesis_file, foreign_from) = match &with_package {
+        Some((f, foreign_from)) => (f, *foreign_from),
+        None => (file, None),
+    };
+    let started = Instant::now();
+    let solve_opts = SolveOptions { timeout: opts.timeout, prefer_small: true, cancel: opts.cancel.clone() };
+    let mut k = opts.unroll.min(2);
+    let mut last_blockers: Vec<Blocker> = vec![];
+    let mut replay_failure: Option<String> = None;
+    let mut setup_calls = false;
+    // How the receiver is made does not change between the attempts.
+    let base = LowerOptions {
+        inline_depth: opts.inline_depth,
+        foreign_from,
+        own_end: with_package.is_some().then_some(file.text.len()),
+        ..synthesis_options(&ctx, m, k, false)
+    };
+    // One context for every rung of the ladder.
+    let package_ctx = with_package.as_ref().map(|_| FileContext::new(synthesis_file, foreign_from, base.own_end));
+    let synthesis_ctx = package_ctx.as_ref().unwrap_or(&ctx);
+    loop {
+        let lopts = LowerOptions { mode: LowerMode::Synthesis { unroll: k }, setup_calls, ..base.clone() };
+        let f = lower_in(synthesis_ctx, m, &lopts);
+        let calls_possible = f.setup.calls_possible;
+        if let Some(why) = unmodelled_params(&f) {
+            return Ok(GenResult::Unknown(why));
+        }
+        if m.class_is_abstract && !m.is_static && f.setup.receiver_returns.is_empty() {
+            return Ok(GenResult::Unknown(abstract_receiver(m)));
+        }
+        let targets = f.blocks_of_stmt(target.stmt.start);
+        if targets.is_empty() {
+            return Ok(GenResult::Unknown(format!(
+                "line {} is not part of what jreach models of {}",
+                line + 1,
+                m.signature()
+            )));
+        }
+        let verdict = match opts.engine {
+            Engine::Shared => solve_reach(&f, &targets, &solve_opts),
+            Engine::Naive => naive_verdict(&f, &targets, &solve_opts),
+        };
+        match verdict {
+            Verdict::Sat(args) => match replay(file, &target, &f, &targets, &args, opts) {
+                Ok(req) => return Ok(GenResult::Test(Box::new(req))),
+                Err(why) => {
+                    // The model may have assumed what a Math function returns: search its
+                    // arguments on the interpreter.
+                    let searched = math_search::search_math_inputs(&f, &targets, &args)
+                        .and_then(|found| replay(file, &target, &f, &targets, &found, opts).ok());
+                    if let Some(req) = searched {
+                        return Ok(GenResult::Test(Box::new(req)));
+                    }
+                    replay_failure = Some(why);
+                    break;
+                }
+            },
+            Verdict::Unsat if f.sound_for_proofs() => {
+                return Ok(GenResult::Unreachable(unreachable_message(&target)));
+            }
+            Verdict::Unsat => last_blockers = f.proof_blockers.clone(),
+            Verdict::Unknown(why) => return Ok(GenResult::Unknown(solver_gave_up(&why, opts))),
+        }
+        // A larger bound cannot help once the lowering outgrew its size limit.
+        let outgrown = last_blockers.iter().any(Blocker::is_size_limit);
+        let cut_by_unrolling = !outgrown && last_blockers.iter().any(Blocker::is_unroll_bound);
+        let mut next = (k * 4).min(opts.unroll);
+        if next > USUAL_UNROLL {
+            // Long loops only in small lowerings, and while time is left.
+            let expected = f.values.len().saturating_mul((next / k.max(1)) as usize);
+            if expected > LONG_UNROLL_VALUES || started.elapsed() >= opts.timeout / 4 {
+                next = USUAL_UNROLL.min(opts.unroll).max(k);
+            }
+        }
+        if cut_by_unrolling && next > k {
+            k = next;
+            continue;
+        }
+        // Objects as their constructors leave them do not reach the target: let the test call
+        // methods on them first.
+        if !setup_calls && calls_possible {
+            setup_calls = true;
+            continue;
+        }
+        break;
+    }
+    // Synthesis found nothing it can show: try to prove the target dead on the over-approximation.
+    let over = lower_in(
+        &ctx,
+        m,
+        &LowerOptions { mode: LowerMode::OverApprox, inline_depth: opts.inline_depth, ..Default::default() },
+    );
+    let over_targets = over.blocks_of_stmt(target.stmt.start);
+    if over.sound_for_proofs() {
+        let remaining = opts.timeout.saturating_sub(started.elapsed()).max(Duration::from_millis(500));
+        match solve_reach(
+            &over,
+            &over_targets,
+            &SolveOptions { timeout: remaining.min(opts.timeout), prefer_small: false, cancel: opts.cancel.clone() },
+        ) {
+            Verdict::Unsat => return Ok(GenResult::Unreachable(unreachable_message(&target))),
+            Verdict::Unknown(why) => return Ok(GenResult::Unknown(solver_gave_up(&why, opts))),
+            Verdict::Sat(_) => {}
+        }
+    } else {
+        last_blockers.extend(over.proof_blockers.iter().cloned());
+    }
+    if let Some(why) = replay_failure {
+        return Ok(GenResult::Unknown(why));
+    }
+    let cut_by_unrolling = last_blockers.iter().any(Blocker::is_unroll_bound);
+    let mut texts: Vec<String> = last_blockers.iter().map(|b| b.to_string()).collect();
+    texts.sort();
+    texts.dedup();
+    let why = if texts.is_empty() {
+        "no test found within the bounds, and no proof that the line cannot run".to_string()
+    } else {
+        format!("no test found within the bounds ({}), and no proof that the line cannot run", texts.join("; "))
+    };
+    Ok(GenResult::Unknown(if cut_by_unrolling { with_unroll_hint(why, opts, k) } else { why }))
+}
+
+/// `why`, said of loops that were cut off, with a hint on the unroll bound: a larger `--unroll`
+/// when the search reached it, else how far it went (`reached`) and why not further.
+fn with_unroll_hint(why: String, opts: &GenOptions, reached: u32) -> String {
+    if reached >= opts.unroll {
+        format!("{why}; try a larger --unroll (now {})", opts.unroll)
+    } else {
+        format!(
+            "{why}; loops were unrolled {reached} times: more only for methods that stay small, within a quarter of \
+             the time limit"
+        )
+    }
+}
+
+fn solver_gave_up(why: &GaveUp, opts: &GenOptions) -> String {
+    match why {
+        GaveUp::Timeout(_) | GaveUp::Budget => {
+            format!("the solver timed out after {:?} (raise --timeout)", opts.timeout)
+        }
+        GaveUp::Canceled => "canceled".to_string(),
+        GaveUp::Other(why) => format!("the solver gave up: {why}"),
+    }
+}
+
+fn naive_verdict(f: &Function, targets: &[BlockId], opts: &SolveOptions) -> Verdict {
+    jreach_smt::solve_naive(f, targets, opts)
+}
+
+fn unreachable_message(target: &Target) -> String {
+    format!(
+        "line {} can never run: no input to {} satisfies the conditions that guard it",
+        target.line + 1,
+        target.method.signature()
+    )
+}
+
+fn first_error_line(file: &SourceFile, m: &MethodInfo) -> Option<usize> {
+    let node = m.node(file);
+    let mut stack = vec![node];
+    while let Some(n) = stack.pop() {
+        if n.is_error() || n.is_missing() {
+            return Some(file.lines.line_of(n.start_byte()));
+        }
+        let mut c = n.walk();
+        stack.extend(n.children(&mut c).filter(|ch| ch.has_error()));
+    }
+    None
+}
+
+/// `file` followed by the classes of `sources` and then those of `imported` (their `package` and
+/// `import` lines blanked), when there are any and `m` parses the same in the result: its byte
+/// offsets are unchanged, so targets and path conditions still refer to `file`, and the added
+/// code lies past its end. Also the offset where the imported classes begin, if any.
+fn with_package_sources(
+    file: &SourceFile,
+    m: &MethodInfo,
+    sources: &[String],
+    imported: &[ImportedSource],
+) -> Option<(SourceFile, Option<usize>)> {
+    if (sources.is_empty() && imported.is_empty()) || file.tree.root_node().has_error() {
+        return None;
+    }
+    let mut text = file.text.clone();
+    let append = |text: &mut String, s: &str| {
+        text.push('\n');
+        for line in s.lines() {
+            let t = line.trim_start();
+            if !(t.starts_with("package ") || t.starts_with("import ")) {
+                text.push_str(line);
+            }
+            text.push('\n');
+        }
+    };
+    for s in sources {
+        append(&mut text, s);
+    }
+    let foreign_from = (!imported.is_empty()).then_some(text.len());
+    for s in imported {
+        append(&mut text, &s.text);
+    }
+    let combined = SourceFile::parse(&text);
+    let same = MethodInfo::all(&combined).iter().any(|c| c.range == m.range && c.name == m.name && !c.has_error);
+    same.then_some((combined, foreign_from))
+}
