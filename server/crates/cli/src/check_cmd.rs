@@ -21,6 +21,9 @@ use serde_json::{json, Value};
 use crate::input::{read_java, EXIT_ERROR};
 use crate::Format;
 
+/// The stack of each worker thread.
+const WORKER_STACK: usize = 256 << 20;
+
 /// Exit status of `--fail-on-findings` when something was found.
 const EXIT_FINDINGS: u8 = 1;
 
@@ -221,17 +224,24 @@ pub fn run(args: CheckArgs<'_>) -> u8 {
     let mut order: Vec<(u64, usize)> =
         files.iter().enumerate().map(|(i, p)| (std::fs::metadata(p).map(|m| m.len()).unwrap_or(0), i)).collect();
     order.sort_by(|a, b| b.cmp(a));
-    // `par_bridge` hands the files out in this order, one at a time.
-    let mut results: Vec<(usize, FileResult)> = order
-        .into_iter()
-        .par_bridge()
-        .map(|(_, i)| {
-            progress.started(&files[i]);
-            let r = check_one(&files[i], timeout, file_budget);
-            progress.finished();
-            (i, r)
-        })
-        .collect();
+    // `par_bridge` hands the files out in this order, one at a time. Workers get large stacks:
+    // the lowering and the encoding recurse over the syntax tree.
+    let check_all = || -> Vec<(usize, FileResult)> {
+        order
+            .into_iter()
+            .par_bridge()
+            .map(|(_, i)| {
+                progress.started(&files[i]);
+                let r = check_one(&files[i], timeout, file_budget);
+                progress.finished();
+                (i, r)
+            })
+            .collect()
+    };
+    let mut results = match rayon::ThreadPoolBuilder::new().stack_size(WORKER_STACK).build() {
+        Ok(pool) => pool.install(check_all),
+        Err(_) => check_all(),
+    };
     progress.finish();
     results.sort_by_key(|(i, _)| *i);
     let results: Vec<FileResult> = results.into_iter().map(|(_, r)| r).collect();

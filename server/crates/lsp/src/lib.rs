@@ -28,7 +28,13 @@ const CONCURRENCY: usize = 64;
 /// Serves LSP on stdin/stdout until the client says `exit` (or closes stdin). Returns the process
 /// exit code: 0 when `shutdown` came before `exit`, 1 otherwise, as the protocol asks.
 pub fn run_stdio() -> std::io::Result<i32> {
-    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().thread_name("jreach-lsp").build()?;
+    // Large stacks for the solver work in `spawn_blocking`: the lowering and the encoding recurse
+    // over the syntax tree.
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .thread_name("jreach-lsp")
+        .thread_stack_size(256 << 20)
+        .build()?;
     let shut_down = Arc::new(AtomicBool::new(false));
     let flag = shut_down.clone();
     runtime.block_on(async move {
