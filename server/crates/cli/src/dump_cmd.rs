@@ -2,8 +2,6 @@
 
 use std::path::Path;
 
-use jreach_ir::lower::{lower_in, LowerOptions};
-use jreach_ir::LowerMode;
 use jreach_syntax::MethodInfo;
 
 use crate::input::{read_java, EXIT_USAGE};
@@ -21,12 +19,10 @@ pub fn run(file: &Path, method: &str, mode: DumpMode, unroll: u32, setup_calls: 
         eprintln!("error: {}: no method named `{method}`", file.display());
         return EXIT_USAGE;
     };
-    let ctx = jreach_ide::FileContext::new(&src, None, None);
-    let opts = match mode {
-        DumpMode::Synthesis => jreach_ide::synthesis_options(&ctx, &m, unroll, setup_calls),
-        DumpMode::Over => LowerOptions { mode: LowerMode::OverApprox, ..Default::default() },
+    let mode = match mode {
+        DumpMode::Synthesis => jreach_ide::DumpMode::Synthesis { unroll, setup_calls },
+        DumpMode::Over => jreach_ide::DumpMode::OverApprox,
     };
-    let f = lower_in(&ctx, &m, &opts);
-    print!("{}", jreach_ir::dump::dump(&f, Some(&src.lines)));
+    print!("{}", jreach_ide::dump(&src, &m, mode));
     0
 }

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use jreach_ide::synth::{self, JUnit};
+use jreach_synth::{self as synth, JUnit};
 use jreach_ide::{gen, Engine, GenError, GenOptions, GenResult};
 use serde_json::json;
 

@@ -6,6 +6,7 @@
 mod cache;
 mod check;
 mod contain;
+mod dump;
 mod gen;
 
 pub use cache::{CacheStats, MethodCache, MethodKey};
@@ -14,6 +15,6 @@ pub use check::{
     CONDITION_ALWAYS_FALSE, CONDITION_ALWAYS_TRUE, UNREACHABLE_CODE,
 };
 pub use gen::{gen, synthesis_options, Engine, GenError, GenOptions, GenResult, DEFAULT_UNROLL, USUAL_UNROLL};
+pub use dump::{dump, DumpMode};
 pub use jreach_ir::lower::FileContext;
 pub use jreach_smt::solver_version_warning;
-pub use jreach_synth as synth;

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use jreach_ide::synth::{self, JUnit};
+use jreach_synth::{self as synth, JUnit};
 use jreach_ide::{gen, Finding, GenError, GenOptions, GenResult, MethodCache, UNREACHABLE_CODE};
 use jreach_syntax::{find_target, LineIndex, SourceFile, TargetError};
 use serde::{Deserialize, Serialize};

@@ -7,7 +7,7 @@
 
 use std::time::Duration;
 
-use jreach_ide::synth::JUnit;
+use jreach_synth::JUnit;
 use jreach_ide::GenOptions;
 use serde_json::Value;
 
