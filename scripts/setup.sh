@@ -4,7 +4,7 @@
 # runs only when something has to be installed. The Rust toolchain is assumed.
 set -euo pipefail
 
-PACKAGES=(default-jdk-headless junit5 junit4 libjacoco-java python3-pip pkg-config)
+PACKAGES=(default-jdk-headless junit5 junit4 libjacoco-java libasm-java python3-pip pkg-config)
 
 # The solver library. Debian's libz3 (4.8.12) crashes inside `Z3_solver_check_assumptions` on
 # real code and is 2.3x slower on the corpus, so jreach links a current release: the shared

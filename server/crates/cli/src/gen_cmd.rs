@@ -3,7 +3,8 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use jreach_synth::{self as synth, JUnit};
+use jreach_jvm::{offer, Offer, Verifier};
+use jreach_synth::{self as synth, JUnit, TestRequest};
 use jreach_ide::{gen, Engine, GenError, GenOptions, GenResult};
 use serde_json::json;
 
@@ -19,6 +20,8 @@ pub struct GenArgs {
     pub engine: EngineArg,
     pub timeout: f64,
     pub unroll: u32,
+    pub no_run: bool,
+    pub classpath: Vec<PathBuf>,
 }
 
 const EXIT_UNREACHABLE: u8 = 3;
@@ -68,6 +71,10 @@ pub fn run(a: GenArgs) -> u8 {
         Ok(GenResult::Unreachable(why)) => report(EXIT_UNREACHABLE, "unreachable", &format!("{loc}: {why}"), None),
         Ok(GenResult::Unknown(why)) => report(EXIT_UNKNOWN, "unknown", &format!("{loc}: {why}"), None),
         Ok(GenResult::Test(req)) => {
+            let (req, note) = match verified(&a, &file.text, *req) {
+                Ok(ok) => ok,
+                Err(why) => return report(EXIT_UNKNOWN, "unknown", &format!("{loc}: {why}"), None),
+            };
             let root = a.out.clone().unwrap_or_else(|| synth::test_root_for(&a.file, req.package.as_deref()));
             let placed = match synth::place(&root, &req) {
                 Ok(p) => p,
@@ -86,12 +93,35 @@ pub fn run(a: GenArgs) -> u8 {
             let path = placed.path.display().to_string();
             let verb = if placed.created { "wrote" } else { "added a test method to" };
             if a.json {
-                report(0, "test", &format!("{verb} {path}"), Some(&path))
+                println!(
+                    "{}",
+                    json!({"status": "test", "message": format!("{verb} {path}"), "file": a.file, "line": a.line,
+                           "test": path, "verified": note.is_none(), "note": note})
+                );
+                0
             } else {
                 println!("{path}");
-                eprintln!("{verb} {path} ({}): reaches {loc}", placed.method_name);
+                match note {
+                    None => eprintln!("{verb} {path} ({}): reaches {loc}, checked on the JVM", placed.method_name),
+                    Some(n) => eprintln!("{verb} {path} ({}): reaches {loc} on jreach's model; {n}", placed.method_name),
+                }
                 0
             }
         }
+    }
+}
+
+/// The test to write and, when it was not run, a note saying why: the test is run on the JVM
+/// first (unless `--no-run`) and kept only if it ran its line; see [`jreach_jvm::offer`].
+fn verified(a: &GenArgs, text: &str, req: TestRequest) -> Result<(TestRequest, Option<String>), String> {
+    let mut verifier = if a.no_run {
+        Err("not run (--no-run)".to_string())
+    } else {
+        Verifier::new(a.classpath.clone()).map_err(|e| format!("not run: {e}"))
+    };
+    match offer(verifier.as_mut().map_err(|e| e.clone()), &a.file, text, req) {
+        Offer::Verified(req) => Ok((*req, None)),
+        Offer::Unverified(req, why) => Ok((*req, Some(why))),
+        Offer::Declined(why) => Err(why),
     }
 }

@@ -80,6 +80,14 @@ enum Command {
         /// Most loop iterations unrolled for synthesis (beyond 64 only in small methods).
         #[arg(long, default_value_t = jreach_ide::DEFAULT_UNROLL)]
         unroll: u32,
+        /// Do not run the test on the JVM before writing it: only tests whose whole path jreach
+        /// models are written, unverified.
+        #[arg(long)]
+        no_run: bool,
+        /// Class path of the project's dependencies for running the test (`:`-separated), before
+        /// what the build (Maven, lib/) provides.
+        #[arg(long, value_name = "PATHS")]
+        classpath: Option<std::ffi::OsString>,
     },
     /// Report statements that can never run.
     Check {
@@ -124,8 +132,9 @@ fn main() -> ExitCode {
         }
     }
     let code = match cli.command {
-        Command::Gen { file, line, out, junit, json, engine, timeout, unroll } => {
-            gen_cmd::run(gen_cmd::GenArgs { file, line, out, junit, json, engine, timeout, unroll })
+        Command::Gen { file, line, out, junit, json, engine, timeout, unroll, no_run, classpath } => {
+            let classpath = classpath.map(|cp| std::env::split_paths(&cp).collect()).unwrap_or_default();
+            gen_cmd::run(gen_cmd::GenArgs { file, line, out, junit, json, engine, timeout, unroll, no_run, classpath })
         }
         Command::Check { paths, format, timeout, file_budget, fail_on_findings } => {
             check_cmd::run(check_cmd::CheckArgs { paths: &paths, format, timeout, file_budget, fail_on_findings })

@@ -115,6 +115,8 @@ fn bench(c: &mut Criterion) {
         caps: EditCaps { document_changes: true, create_file: true },
         enc,
         cancel: None,
+        // The solver's part only; the JVM's share is measured by the `verify` bench of jreach-jvm.
+        verifier: None,
     };
     g.sample_size(10);
     g.bench_function("resolve_test_action", |b| {

@@ -9,6 +9,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use jreach_synth::{self as synth, JUnit};
+use jreach_jvm::{offer, Offer, SharedVerifier};
 use jreach_ide::{gen, Finding, GenError, GenOptions, GenResult, MethodCache, UNREACHABLE_CODE};
 use jreach_syntax::{find_target, LineIndex, SourceFile, TargetError};
 use serde::{Deserialize, Serialize};
@@ -159,9 +160,10 @@ pub struct Project {
 #[derive(Clone, Debug)]
 pub enum Generated {
     /// The edit that adds the test (a new file or a method appended to the existing test class).
-    Edit { edit: WorkspaceEdit, path: PathBuf, method: String, created: bool },
+    /// `not_run`: `None` when the test ran on the JVM and ran its line, else why it was not run.
+    Edit { edit: WorkspaceEdit, path: PathBuf, method: String, created: bool, not_run: Option<String> },
     /// The client cannot create files: the server wrote the new test file itself.
-    Written { path: PathBuf, method: String },
+    Written { path: PathBuf, method: String, not_run: Option<String> },
     /// No test: why (`status` is `unreachable`, `unknown` or `error`).
     Declined { status: &'static str, message: String },
 }
@@ -185,6 +187,8 @@ pub struct GenContext<'a> {
     pub enc: Encoding,
     /// Set when the request is cancelled: stops the solver.
     pub cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    /// The server's JVM runner, which checks a test before it is offered; `None`: not run.
+    pub verifier: Option<&'a SharedVerifier>,
 }
 
 /// Generates the test reaching 0-based `line` of `file` (the document `uri`) and the edit that
@@ -210,6 +214,19 @@ pub fn generate(uri: &Uri, file: &SourceFile, line: u32, cx: &GenContext<'_>) ->
         Ok(GenResult::Unknown(why)) => return Generated::declined("unknown", format!("no test for line {n}: {why}")),
         Ok(GenResult::Test(req)) => req,
     };
+    // Offered only after a run on the JVM shows it runs its line, or, when it cannot run, if
+    // jreach models its whole path.
+    let offered = match (&source_path, cx.verifier) {
+        (_, _) if !settings.run_code => offer(Err("not run (jreach.runCode is off)".into()), Path::new(""), "", *req),
+        (None, _) => offer(Err("not run: the file is not saved on disk".into()), Path::new(""), "", *req),
+        (Some(p), Some(v)) => v.offer(&settings.classpath, p, &file.text, *req),
+        (Some(_), None) => offer(Err("not run".into()), Path::new(""), "", *req),
+    };
+    let (req, not_run) = match offered {
+        Offer::Verified(req) => (req, None),
+        Offer::Unverified(req, why) => (req, Some(why)),
+        Offer::Declined(why) => return Generated::declined("unknown", format!("no test for line {n}: {why}")),
+    };
     let Some(root) = test_root(settings, project, source_path.as_deref(), req.package.as_deref()) else {
         return Generated::declined("error", "the file is not saved on disk and no jreach.testRoot is set");
     };
@@ -232,7 +249,7 @@ pub fn generate(uri: &Uri, file: &SourceFile, line: u32, cx: &GenContext<'_>) ->
     let method = placed.method_name.clone();
     match &placed.original {
         None if !(caps.document_changes && caps.create_file) => match synth::write(&placed) {
-            Ok(()) => Generated::Written { path, method },
+            Ok(()) => Generated::Written { path, method, not_run },
             Err(e) => Generated::declined("error", format!("cannot write {}: {e}", path.display())),
         },
         None => {
@@ -256,7 +273,7 @@ pub fn generate(uri: &Uri, file: &SourceFile, line: u32, cx: &GenContext<'_>) ->
                 document_changes: Some(DocumentChanges::Operations(vec![create, edit])),
                 ..Default::default()
             };
-            Generated::Edit { edit, path, method, created: true }
+            Generated::Edit { edit, path, method, created: true, not_run }
         }
         Some(original) => {
             let lines = LineIndex::new(original);
@@ -273,7 +290,7 @@ pub fn generate(uri: &Uri, file: &SourceFile, line: u32, cx: &GenContext<'_>) ->
             } else {
                 WorkspaceEdit { changes: Some(HashMap::from([(test_uri, vec![replace])])), ..Default::default() }
             };
-            Generated::Edit { edit, path, method, created: false }
+            Generated::Edit { edit, path, method, created: false, not_run }
         }
     }
 }
@@ -393,6 +410,7 @@ mod tests {
             caps,
             enc: Encoding::Utf16,
             cancel: None,
+            verifier: None,
         };
         let g = generate(&uri, &file, 10, &cx(&none, caps));
         let Generated::Edit { edit, path, created: true, .. } = g else { panic!("{g:?}") };

@@ -33,6 +33,11 @@ pub struct Settings {
     pub test_root: Option<String>,
     /// Whether unreachable-code diagnostics are computed and published.
     pub diagnostics: bool,
+    /// Whether a generated test is run on the JVM (in a child process) before it is offered.
+    /// Off: only tests whose whole path jreach models are offered, unverified.
+    pub run_code: bool,
+    /// Class path entries of the project's dependencies for those runs, before the build's.
+    pub classpath: Vec<std::path::PathBuf>,
 }
 
 impl Default for Settings {
@@ -43,6 +48,8 @@ impl Default for Settings {
             junit: JUnitSetting::Auto,
             test_root: None,
             diagnostics: true,
+            run_code: true,
+            classpath: Vec::new(),
         }
     }
 }
@@ -103,6 +110,28 @@ impl Settings {
                     }
                     _ => false,
                 },
+                "runCode" => match v.as_bool() {
+                    Some(b) => {
+                        self.run_code = b;
+                        true
+                    }
+                    None => v.is_null(),
+                },
+                "classpath" => match v {
+                    Value::Array(items) if items.iter().all(Value::is_string) => {
+                        self.classpath = items.iter().filter_map(Value::as_str).map(std::path::PathBuf::from).collect();
+                        true
+                    }
+                    Value::String(s) => {
+                        self.classpath = std::env::split_paths(s).filter(|p| !p.as_os_str().is_empty()).collect();
+                        true
+                    }
+                    Value::Null => {
+                        self.classpath.clear();
+                        true
+                    }
+                    _ => false,
+                },
                 "diagnostics" => match v.as_bool() {
                     Some(b) => {
                         self.diagnostics = b;
@@ -139,7 +168,8 @@ mod tests {
     fn flat_and_sectioned_settings() {
         let mut s = Settings::default();
         assert!(s
-            .update(&json!({"unroll": 8, "timeout": 2.5, "junit": "4", "testRoot": "t", "diagnostics": false}))
+            .update(&json!({"unroll": 8, "timeout": 2.5, "junit": "4", "testRoot": "t", "diagnostics": false,
+                            "runCode": false, "classpath": ["/a.jar", "/b"]}))
             .is_empty());
         assert_eq!(
             s,
@@ -148,9 +178,14 @@ mod tests {
                 timeout: 2.5,
                 junit: JUnitSetting::Fixed(JUnit::V4),
                 test_root: Some("t".into()),
-                diagnostics: false
+                diagnostics: false,
+                run_code: false,
+                classpath: vec!["/a.jar".into(), "/b".into()],
             }
         );
+        assert!(s.update(&json!({"classpath": "/c.jar:/d.jar", "runCode": true})).is_empty());
+        assert_eq!(s.classpath, vec![std::path::PathBuf::from("/c.jar"), "/d.jar".into()]);
+        assert!(s.run_code);
         assert!(s.update(&json!({"jreach": {"junit": "auto", "testRoot": "", "diagnostics": true}})).is_empty());
         assert_eq!(s.junit, JUnitSetting::Auto);
         assert_eq!(s.test_root, None);
@@ -163,8 +198,9 @@ mod tests {
     fn bad_values_are_ignored_and_reported() {
         let mut s = Settings::default();
         let ignored =
-            s.update(&json!({"unroll": -1, "timeout": "soon", "junit": "3", "diagnostics": "yes", "other": 1}));
-        assert_eq!(ignored.len(), 4, "{ignored:?}");
+            s.update(&json!({"unroll": -1, "timeout": "soon", "junit": "3", "diagnostics": "yes", "other": 1,
+                             "runCode": "no", "classpath": [1]}));
+        assert_eq!(ignored.len(), 6, "{ignored:?}");
         assert_eq!(s, Settings::default());
         assert!(s.update(&Value::Null).is_empty());
         assert!(s.update(&json!([1, 2])).is_empty());

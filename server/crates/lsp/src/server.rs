@@ -25,6 +25,7 @@ use tower_lsp_server::ls_types::notification::Progress;
 use tower_lsp_server::ls_types::*;
 use tower_lsp_server::{Client, LanguageServer};
 
+use jreach_jvm::SharedVerifier;
 use crate::analysis::{self, ActionData, ActionStyle, EditCaps, GenContext, Generated, Project, GENERATE_COMMAND};
 use crate::config::Settings;
 use crate::position::{self, Encoding};
@@ -65,6 +66,8 @@ struct State {
     /// Server-initiated progress tokens the user may cancel.
     progress_cancels: DashMap<String, Arc<Notify>>,
     next_token: AtomicU64,
+    /// The JVM that runs a test before it is offered (started on first use).
+    verifier: SharedVerifier,
     shut_down: Arc<AtomicBool>,
 }
 
@@ -90,6 +93,7 @@ impl Backend {
                 slots: Semaphore::new(cpus.clamp(1, 4)),
                 progress_cancels: DashMap::new(),
                 next_token: AtomicU64::new(1),
+                verifier: SharedVerifier::default(),
                 shut_down,
             }),
         }
@@ -336,6 +340,7 @@ impl State {
                 caps: caps.edit,
                 enc: caps.enc,
                 cancel,
+                verifier: Some(&state.verifier),
             };
             analysis::generate(&data.uri, &file, data.line, &cx)
         });
@@ -510,8 +515,8 @@ impl LanguageServer for Backend {
         };
         match self.state.generate(data, None).await? {
             Generated::Edit { edit, .. } => action.edit = Some(edit),
-            Generated::Written { path, method } => {
-                let msg = format!("jreach: wrote {} ({method})", path.display());
+            Generated::Written { path, method, not_run } => {
+                let msg = format!("jreach: wrote {} ({method}){}", path.display(), run_note(&not_run));
                 self.state.client.show_message(MessageType::INFO, msg).await;
             }
             Generated::Declined { message, .. } => {
@@ -533,7 +538,7 @@ impl LanguageServer for Backend {
         let token = params.work_done_progress_params.work_done_token;
         let line = data.line;
         match self.state.generate(data, token).await? {
-            Generated::Edit { edit, path, method, created } => {
+            Generated::Edit { edit, path, method, created, not_run } => {
                 let label = format!("jreach: test for line {}", line + 1);
                 let applied = tokio::time::timeout(Duration::from_secs(60), self.state.client.apply_edit(edit))
                     .await
@@ -541,9 +546,10 @@ impl LanguageServer for Backend {
                 match applied {
                     Ok(r) if r.applied => {
                         let verb = if created { "created" } else { "added a test to" };
-                        let msg = format!("jreach: {verb} {} ({method})", file_name(&path));
+                        let msg = format!("jreach: {verb} {} ({method}){}", file_name(&path), run_note(&not_run));
                         self.state.client.show_message(MessageType::INFO, msg).await;
-                        Ok(Some(json!({"status": "test", "path": path, "method": method, "created": created})))
+                        Ok(Some(json!({"status": "test", "path": path, "method": method, "created": created,
+                                       "verified": not_run.is_none(), "note": not_run})))
                     }
                     Ok(r) => {
                         let why = r.failure_reason.unwrap_or_else(|| "the editor refused the edit".into());
@@ -553,10 +559,11 @@ impl LanguageServer for Backend {
                     Err(e) => Err(internal(format!("{label}: workspace/applyEdit failed: {}", e.message))),
                 }
             }
-            Generated::Written { path, method } => {
-                let msg = format!("jreach: wrote {} ({method})", path.display());
+            Generated::Written { path, method, not_run } => {
+                let msg = format!("jreach: wrote {} ({method}){}", path.display(), run_note(&not_run));
                 self.state.client.show_message(MessageType::INFO, msg).await;
-                Ok(Some(json!({"status": "test", "path": path, "method": method, "created": true})))
+                Ok(Some(json!({"status": "test", "path": path, "method": method, "created": true,
+                               "verified": not_run.is_none(), "note": not_run})))
             }
             Generated::Declined { status, message } => {
                 let typ = if status == "error" { MessageType::ERROR } else { MessageType::WARNING };
@@ -564,6 +571,14 @@ impl LanguageServer for Backend {
                 Ok(Some(json!({"status": status, "message": message})))
             }
         }
+    }
+}
+
+/// What the user is told about the run of an offered test.
+fn run_note(not_run: &Option<String>) -> String {
+    match not_run {
+        None => ", checked on the JVM".into(),
+        Some(why) => format!("; {why}"),
     }
 }
 

@@ -246,6 +246,10 @@ pub struct TestRequest {
     /// Qualified names of classes from other packages the test may name
     /// (`com.acme.model.Money`); the test imports those it does name.
     pub imports: Vec<String>,
+    /// Code jreach does not model that runs before the target on the test's path (described):
+    /// the test reaches its line only if that code returns normally (and, where the path
+    /// depends on it, what the model assumed), which only a run on the JVM can show.
+    pub unmodelled_before_target: Option<String>,
 }
 
 /// A static field a test assigns before the call under test (`Config.limit = 5;`), saving the

@@ -424,6 +424,7 @@ mod tests {
             receiver_args: vec![],
             receiver_calls: vec![],
             imports: vec![],
+            unmodelled_before_target: None,
             statics: vec![],
             receiver_body: vec![],
             receiver_fields: None,

@@ -66,6 +66,7 @@ fn req(method: &str, params: &[(&str, &str)], args: Vec<JavaValue>, ret: &str, o
         receiver_args: vec![],
         receiver_calls: vec![],
         imports: vec![],
+        unmodelled_before_target: None,
         statics: vec![],
         receiver_body: vec![],
         receiver_fields: None,

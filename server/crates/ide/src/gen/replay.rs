@@ -129,6 +129,7 @@ pub(crate) fn replay(
         receiver_body: receiver_body(f, args)?,
         receiver_fields: receiver_fields(f, args)?,
         imports: opts.imported_sources.iter().map(|s| s.qualified.clone()).collect(),
+        unmodelled_before_target: unseen_call_before(f, &run.blocks[..first_target]),
         statics: static_assignments(f, args)?,
     })
 }
@@ -167,6 +168,17 @@ pub(crate) fn unmodelled_after(f: &Function, blocks: &[BlockId]) -> Option<Strin
             jreach_ir::Op::Nondet(kind) if vd.ty != Ty::Void && relevant.contains(v) => Some(kind.to_string()),
             _ => None,
         }
+    })
+}
+
+/// The first call jreach cannot see into among `blocks` (the part of a run before the target),
+/// described. Any such call may throw, so the run's reaching the target is an assumption.
+pub(crate) fn unseen_call_before(f: &Function, blocks: &[BlockId]) -> Option<String> {
+    blocks.iter().flat_map(|b| &f.block(*b).insts).find_map(|v| match &f.value(*v).op {
+        jreach_ir::Op::Nondet(kind @ (NondetKind::CallResult { .. } | NondetKind::CallThrows { .. })) => {
+            Some(kind.to_string())
+        }
+        _ => None,
     })
 }
 

@@ -1,0 +1,209 @@
+package jreach.runner;
+
+import java.io.BufferedReader;
+import java.io.ByteArrayOutputStream;
+import java.io.File;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.lang.annotation.Annotation;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.charset.StandardCharsets;
+import java.security.Permission;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+
+/**
+ * jreach's JVM runner: a long-lived child process that reads one JSON request per line on stdin
+ * and writes one JSON reply per line on stdout. A {@code run} request compiles a candidate test
+ * with the files it names ({@link Compile}), loads them in a fresh class loader whose project
+ * classes carry line probes ({@link Lines}), runs the one test method with a time limit and
+ * replies with the outcome and the lines that ran, per source file.
+ *
+ * <p>User code runs only here: the working directory is a scratch directory the parent chose,
+ * {@code System.exit} is refused while a test runs (where the JDK still allows a security
+ * manager), its output is captured, and a run that outlives its limit ends this process (the
+ * parent starts a new one for the next request).
+ */
+public final class Main {
+    private static final PrintStream PROTOCOL = new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
+    private static final ByteArrayOutputStream CAPTURED = new ByteArrayOutputStream();
+    static volatile boolean testRunning;
+
+    public static void main(String[] args) throws Exception {
+        PrintStream capture = new PrintStream(CAPTURED, true, StandardCharsets.UTF_8);
+        System.setOut(capture);
+        System.setErr(capture);
+        trapExit();
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        String line;
+        while ((line = in.readLine()) != null) {
+            if (line.isBlank()) continue;
+            Map<String, Object> reply = new LinkedHashMap<>();
+            try {
+                @SuppressWarnings("unchecked")
+                Map<String, Object> req = (Map<String, Object>) Json.parse(line);
+                reply.put("id", req.get("id"));
+                String op = (String) req.get("op");
+                if ("ping".equals(op)) {
+                    reply.put("status", "ok");
+                    reply.put("java", System.getProperty("java.version"));
+                } else if ("run".equals(op)) {
+                    run(req, reply);
+                } else {
+                    reply.put("status", "error");
+                    reply.put("message", "unknown op " + op);
+                }
+            } catch (Throwable t) {
+                reply.put("status", "error");
+                reply.put("message", t.toString());
+            }
+            PROTOCOL.println(Json.write(reply));
+            if (Boolean.TRUE.equals(reply.get("fatal"))) Runtime.getRuntime().halt(3);
+        }
+    }
+
+    @SuppressWarnings({"removal", "deprecation"})
+    private static void trapExit() {
+        try {
+            System.setSecurityManager(new SecurityManager() {
+                @Override
+                public void checkExit(int status) {
+                    if (testRunning) throw new SecurityException("the code under test called System.exit(" + status + ")");
+                }
+
+                @Override
+                public void checkPermission(Permission perm) {}
+
+                @Override
+                public void checkPermission(Permission perm, Object context) {}
+            });
+        } catch (UnsupportedOperationException | SecurityException e) {
+            // This JDK has no security manager: System.exit ends the runner, which the parent reports.
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void run(Map<String, Object> req, Map<String, Object> reply) throws Exception {
+        List<File> roots = files((List<Object>) req.get("sourceRoots"));
+        List<File> classpath = files((List<Object>) req.get("classpath"));
+        File cache = new File((String) req.get("cacheDir"));
+        Map<String, String> texts = new LinkedHashMap<>();
+        for (Object o : (List<Object>) req.get("sources")) {
+            Map<String, Object> s = (Map<String, Object>) o;
+            texts.put((String) s.get("path"), (String) s.get("text"));
+        }
+        String testClass = (String) req.get("testClass");
+        String testMethod = (String) req.get("testMethod");
+        long timeoutMs = ((Number) req.getOrDefault("timeoutMs", 10000L)).longValue();
+
+        long t0 = System.nanoTime();
+        Compile compiled = Compile.run(texts, roots, classpath, cache);
+        reply.put("compileMs", (System.nanoTime() - t0) / 1_000_000);
+        if (compiled.error != null) {
+            reply.put("status", "compile-error");
+            reply.put("message", compiled.error);
+            return;
+        }
+        List<URL> urls = new ArrayList<>();
+        for (File f : classpath) urls.add(f.toURI().toURL());
+        URLClassLoader deps = new URLClassLoader(urls.toArray(new URL[0]), ClassLoader.getPlatformClassLoader());
+        RunLoader loader = new RunLoader(deps, compiled.classes, cache);
+        Probe.take();
+        Map<String, Object> outcome = new LinkedHashMap<>();
+        CAPTURED.reset();
+        Thread t = new Thread(() -> runTest(loader, testClass, testMethod, outcome), "jreach-test");
+        t.setDaemon(true);
+        t.setContextClassLoader(loader);
+        long t1 = System.nanoTime();
+        testRunning = true;
+        t.start();
+        t.join(timeoutMs);
+        testRunning = false;
+        reply.put("runMs", (System.nanoTime() - t1) / 1_000_000);
+        Map<String, List<Integer>> lines = new LinkedHashMap<>();
+        for (Map.Entry<String, TreeSet<Integer>> e : Probe.take().entrySet()) lines.put(e.getKey(), new ArrayList<>(e.getValue()));
+        reply.put("lines", lines);
+        String output = CAPTURED.toString(StandardCharsets.UTF_8);
+        reply.put("output", output.length() > 4000 ? output.substring(0, 4000) + "…" : output);
+        if (t.isAlive()) {
+            reply.put("status", "timeout");
+            reply.put("message", "the test still ran after " + timeoutMs + " ms");
+            reply.put("fatal", true);
+            return;
+        }
+        reply.putAll(outcome);
+        loader.close();
+        deps.close();
+    }
+
+    private static void runTest(ClassLoader loader, String className, String methodName, Map<String, Object> outcome) {
+        try {
+            Class<?> cls = Class.forName(className, true, loader);
+            Method test = cls.getDeclaredMethod(methodName);
+            test.setAccessible(true);
+            Object instance = null;
+            if (!java.lang.reflect.Modifier.isStatic(test.getModifiers())) {
+                var ctor = cls.getDeclaredConstructor();
+                ctor.setAccessible(true);
+                instance = ctor.newInstance();
+            }
+            invokeAnnotated(cls, instance, "BeforeEach", "Before");
+            try {
+                test.invoke(instance);
+            } finally {
+                invokeAnnotated(cls, instance, "AfterEach", "After");
+            }
+            outcome.put("status", "pass");
+        } catch (InvocationTargetException e) {
+            fail(outcome, e.getCause() == null ? e : e.getCause());
+        } catch (Throwable e) {
+            fail(outcome, e);
+        }
+    }
+
+    private static void fail(Map<String, Object> outcome, Throwable e) {
+        outcome.put("status", "fail");
+        outcome.put("exception", e.getClass().getName());
+        String msg = e.getMessage();
+        outcome.put("message", msg == null ? "" : msg.length() > 500 ? msg.substring(0, 500) + "…" : msg);
+        List<String> trace = new ArrayList<>();
+        for (StackTraceElement el : e.getStackTrace()) {
+            String c = el.getClassName();
+            if (c.startsWith("jreach.runner.") || c.startsWith("java.lang.reflect.") || c.startsWith("jdk.internal.")
+                    || c.startsWith("org.junit.") || c.startsWith("org.opentest4j.")) continue;
+            trace.add(el.toString());
+            if (trace.size() == 8) break;
+        }
+        outcome.put("trace", trace);
+    }
+
+    private static void invokeAnnotated(Class<?> cls, Object instance, String... names) throws Throwable {
+        for (Method m : cls.getDeclaredMethods()) {
+            for (Annotation a : m.getAnnotations()) {
+                String n = a.annotationType().getSimpleName();
+                if (n.equals(names[0]) || n.equals(names[1])) {
+                    m.setAccessible(true);
+                    try {
+                        m.invoke(java.lang.reflect.Modifier.isStatic(m.getModifiers()) ? null : instance);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                }
+            }
+        }
+    }
+
+    private static List<File> files(List<Object> paths) {
+        List<File> out = new ArrayList<>();
+        if (paths != null) for (Object p : paths) out.add(new File((String) p));
+        return out;
+    }
+}

@@ -1,0 +1,54 @@
+package jreach.runner;
+
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * Where the probes that {@link Lines} puts at the start of every line report to. A class gets an
+ * id when it is instrumented; a run's hits are read and cleared by {@link #take}. The one class of
+ * the runner that user code sees (its class loader hands out this very class).
+ */
+public final class Probe {
+    private static final List<String> SOURCES = new ArrayList<>();
+    private static final List<BitSet> HITS = new ArrayList<>();
+
+    private Probe() {}
+
+    /** Called by instrumented code: line {@code line} of class {@code id} starts running. */
+    public static void hit(int id, int line) {
+        BitSet b;
+        synchronized (HITS) {
+            b = HITS.get(id);
+            b.set(line);
+        }
+    }
+
+    /** A new class id whose lines belong to the source file {@code source} ("pkg/Foo.java"). */
+    static int register(String source) {
+        synchronized (HITS) {
+            SOURCES.add(source);
+            HITS.add(new BitSet());
+            return SOURCES.size() - 1;
+        }
+    }
+
+    /** The lines hit since the last call, per source file, and forgets the classes. */
+    static Map<String, TreeSet<Integer>> take() {
+        Map<String, TreeSet<Integer>> out = new TreeMap<>();
+        synchronized (HITS) {
+            for (int k = 0; k < SOURCES.size(); k++) {
+                BitSet b = HITS.get(k);
+                if (b.isEmpty()) continue;
+                TreeSet<Integer> lines = out.computeIfAbsent(SOURCES.get(k), x -> new TreeSet<>());
+                b.stream().forEach(lines::add);
+            }
+            SOURCES.clear();
+            HITS.clear();
+        }
+        return out;
+    }
+}

@@ -1,0 +1,282 @@
+//! The child JVM: built from the Java source kept in this crate (`java/jreach/runner/`) with the
+//! machine's JDK into a cache directory on first use, started once and reused for every run,
+//! started again when it dies or outlives a run's limit. One JSON request per line on its stdin,
+//! one reply per line on its stdout (see `Main.java`).
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use crate::jdk::Jdk;
+use crate::RunnerError;
+
+/// The runner's Java sources, compiled on first use: (file name, text).
+const SOURCES: &[(&str, &str)] = &[
+    ("Main.java", include_str!("../java/jreach/runner/Main.java")),
+    ("Compile.java", include_str!("../java/jreach/runner/Compile.java")),
+    ("Json.java", include_str!("../java/jreach/runner/Json.java")),
+    ("Lines.java", include_str!("../java/jreach/runner/Lines.java")),
+    ("Probe.java", include_str!("../java/jreach/runner/Probe.java")),
+    ("RunLoader.java", include_str!("../java/jreach/runner/RunLoader.java")),
+];
+
+/// A source file of a run given as text: `path` is relative to a source root (`shop/Checkout.java`).
+#[derive(Clone, Debug, Serialize)]
+pub struct SourceText {
+    pub path: String,
+    pub text: String,
+}
+
+/// One candidate test to compile and run.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RunRequest {
+    /// The project's source roots: classes the texts need are compiled from them.
+    pub source_roots: Vec<PathBuf>,
+    /// Jars and class directories: the project's dependencies and JUnit.
+    pub classpath: Vec<PathBuf>,
+    /// Where classes compiled from the source roots are kept between runs.
+    pub cache_dir: PathBuf,
+    /// The files compiled from text: the target's file as the editor holds it, the test.
+    pub sources: Vec<SourceText>,
+    /// Binary name of the test class and the one method to run.
+    pub test_class: String,
+    pub test_method: String,
+    pub timeout_ms: u64,
+}
+
+/// How a run ended.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RunStatus {
+    Pass,
+    Fail,
+    CompileError,
+    Timeout,
+    Error,
+}
+
+/// The runner's reply to a [`RunRequest`].
+#[derive(Clone, Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RunReport {
+    pub status: RunStatus,
+    /// javac's first error, the failure's message, or what went wrong.
+    #[serde(default)]
+    pub message: String,
+    /// The class of the exception a failing test threw.
+    #[serde(default)]
+    pub exception: Option<String>,
+    /// The first frames of that exception outside the runner.
+    #[serde(default)]
+    pub trace: Vec<String>,
+    /// Lines that started running, per source file (`shop/Checkout.java`), 1-based.
+    #[serde(default)]
+    pub lines: std::collections::BTreeMap<String, Vec<usize>>,
+    /// What the code printed (the start of it).
+    #[serde(default)]
+    pub output: String,
+    #[serde(default)]
+    pub compile_ms: u64,
+    #[serde(default)]
+    pub run_ms: u64,
+}
+
+impl RunReport {
+    /// Whether line `line` of `source` (relative to its source root) started running.
+    pub fn ran(&self, source: &str, line: usize) -> bool {
+        self.lines.get(source).is_some_and(|ls| ls.binary_search(&line).is_ok())
+    }
+}
+
+struct Process {
+    child: Child,
+    stdin: ChildStdin,
+    replies: Receiver<String>,
+}
+
+/// The long-lived child JVM. Not shared between threads: callers hold it behind a lock.
+pub struct Runner {
+    jdk: Jdk,
+    runner_classes: PathBuf,
+    scratch: PathBuf,
+    process: Option<Process>,
+    next_id: u64,
+    /// How many times a JVM was started (the first start included).
+    pub starts: u32,
+}
+
+/// Extra time a reply may take beyond the test's own limit: compiling and loading.
+const COMPILE_ALLOWANCE: Duration = Duration::from_secs(120);
+
+impl Runner {
+    /// Builds the runner if this version of it is not in the cache yet; the JVM itself starts on
+    /// the first run.
+    pub fn new(jdk: Jdk, cache_root: &Path) -> Result<Runner, RunnerError> {
+        let runner_classes = build(&jdk, cache_root)?;
+        let scratch = cache_root.join("scratch").join(std::process::id().to_string());
+        std::fs::create_dir_all(&scratch).map_err(|e| RunnerError::Io { path: scratch.clone(), error: e })?;
+        Ok(Runner { jdk, runner_classes, scratch, process: None, next_id: 0, starts: 0 })
+    }
+
+    fn spawn(&mut self) -> Result<(), RunnerError> {
+        let cp = std::env::join_paths([self.runner_classes.clone(), self.jdk.asm_jar.clone()])
+            .map_err(|e| RunnerError::Start(e.to_string()))?;
+        let mut child = Command::new(&self.jdk.java)
+            .arg("-Djava.security.manager=allow")
+            .arg("-Xss64m")
+            .arg("-Xmx1g")
+            .arg("-XX:+UseSerialGC")
+            .arg("-XX:TieredStopAtLevel=1")
+            .arg("-cp")
+            .arg(cp)
+            .arg("jreach.runner.Main")
+            .current_dir(&self.scratch)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| RunnerError::Start(format!("{}: {e}", self.jdk.java.display())))?;
+        let stdin = child.stdin.take().expect("piped stdin");
+        let stdout = child.stdout.take().expect("piped stdout");
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        self.process = Some(Process { child, stdin, replies: rx });
+        self.starts += 1;
+        Ok(())
+    }
+
+    fn stop(&mut self) {
+        if let Some(mut p) = self.process.take() {
+            let _ = p.child.kill();
+            let _ = p.child.wait();
+        }
+    }
+
+    /// Sends one request and waits for its reply; a runner that died or hangs is stopped (the
+    /// next request starts a new one) and the error says what happened.
+    fn request(&mut self, mut body: serde_json::Value, limit: Duration) -> Result<serde_json::Value, RunnerError> {
+        if self.process.as_mut().is_some_and(|p| p.child.try_wait().ok().flatten().is_some()) {
+            self.stop();
+        }
+        if self.process.is_none() {
+            self.spawn()?;
+        }
+        self.next_id += 1;
+        let id = self.next_id;
+        body["id"] = id.into();
+        let p = self.process.as_mut().expect("spawned");
+        let line = serde_json::to_string(&body).expect("requests serialize");
+        if writeln!(p.stdin, "{line}").and_then(|()| p.stdin.flush()).is_err() {
+            self.stop();
+            return Err(RunnerError::Died("it did not accept the request".into()));
+        }
+        loop {
+            let p = self.process.as_mut().expect("spawned");
+            match p.replies.recv_timeout(limit) {
+                Ok(reply) => {
+                    let Ok(v) = serde_json::from_str::<serde_json::Value>(&reply) else { continue };
+                    if v["id"].as_u64() != Some(id) {
+                        continue; // a late reply to an earlier request
+                    }
+                    if v["fatal"].as_bool() == Some(true) {
+                        self.stop();
+                    }
+                    return Ok(v);
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    self.stop();
+                    return Err(RunnerError::Hung(limit));
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    let status = p.child.wait().ok().and_then(|s| s.code());
+                    self.process = None;
+                    return Err(RunnerError::Died(match status {
+                        Some(code) => format!("it exited with status {code} (the code under test may have called System.exit)"),
+                        None => "it was killed".into(),
+                    }));
+                }
+            }
+        }
+    }
+
+    /// Checks that the JVM starts and answers; returns its Java version.
+    pub fn ping(&mut self) -> Result<String, RunnerError> {
+        let v = self.request(serde_json::json!({"op": "ping"}), Duration::from_secs(60))?;
+        Ok(v["java"].as_str().unwrap_or("?").to_string())
+    }
+
+    /// Compiles and runs one candidate test.
+    pub fn run(&mut self, req: &RunRequest) -> Result<RunReport, RunnerError> {
+        let mut body = serde_json::to_value(req).expect("requests serialize");
+        body["op"] = "run".into();
+        let limit = Duration::from_millis(req.timeout_ms) + COMPILE_ALLOWANCE;
+        let v = self.request(body, limit)?;
+        if v["status"] == "error" && v.get("exception").is_none() {
+            return Err(RunnerError::Protocol(v["message"].as_str().unwrap_or("").to_string()));
+        }
+        serde_json::from_value(v).map_err(|e| RunnerError::Protocol(e.to_string()))
+    }
+}
+
+impl Drop for Runner {
+    fn drop(&mut self) {
+        self.stop();
+        let _ = std::fs::remove_dir_all(&self.scratch);
+    }
+}
+
+/// Compiles the runner's sources into `cache_root/runner-<hash>/classes` unless already there.
+fn build(jdk: &Jdk, cache_root: &Path) -> Result<PathBuf, RunnerError> {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    SOURCES.hash(&mut h);
+    jdk.java.hash(&mut h);
+    let dir = cache_root.join(format!("runner-{:016x}", h.finish()));
+    let classes = dir.join("classes");
+    if classes.join("jreach/runner/Main.class").is_file() {
+        return Ok(classes);
+    }
+    // Built in a folder of this process's own and renamed into place, so that two jreach
+    // processes starting at once never see half a runner.
+    let work = dir.join(format!("build-{}", std::process::id()));
+    let src = work.join("src/jreach/runner");
+    std::fs::create_dir_all(&src).map_err(|e| RunnerError::Io { path: src.clone(), error: e })?;
+    let mut files = Vec::new();
+    for (name, text) in SOURCES {
+        let path = src.join(name);
+        std::fs::write(&path, text).map_err(|e| RunnerError::Io { path: path.clone(), error: e })?;
+        files.push(path);
+    }
+    let out = Command::new(&jdk.javac)
+        .arg("-nowarn")
+        .arg("-cp")
+        .arg(&jdk.asm_jar)
+        .arg("-d")
+        .arg(work.join("classes"))
+        .args(&files)
+        .output()
+        .map_err(|e| RunnerError::Start(format!("{}: {e}", jdk.javac.display())))?;
+    if !out.status.success() {
+        let _ = std::fs::remove_dir_all(&work);
+        return Err(RunnerError::Build(String::from_utf8_lossy(&out.stderr).lines().take(5).collect::<Vec<_>>().join("\n")));
+    }
+    // Another process may have won the race: its runner is the same.
+    let _ = std::fs::rename(work.join("classes"), &classes);
+    let _ = std::fs::remove_dir_all(&work);
+    if !classes.join("jreach/runner/Main.class").is_file() {
+        return Err(RunnerError::Build(format!("{} was not created", classes.display())));
+    }
+    Ok(classes)
+}
