@@ -115,11 +115,14 @@ fn code_that_does_not_compile_is_reported_with_javacs_message() {
 fn an_annotation_whose_package_is_missing_gets_a_stub() {
     let a = "package p;\n\nimport com.example.checks.Reviewed;\n\npublic class A {\n    \
              @Reviewed(by = \"ann\", year = 2024)\n    public static int one() {\n        return 1;\n    }\n}\n";
-    let fx = fixture(&[("p/A.java", a)]);
+    // Another file gives the annotation other elements, one after a string with a parenthesis.
+    let b = "package p;\n\nimport com.example.checks.Reviewed;\n\nclass B {\n    \
+             @Reviewed(note = \"use f(x)\", since = \"2\", level = 3)\n    static int two() {\n        return 2;\n    }\n}\n";
+    let fx = fixture(&[("p/A.java", a), ("p/B.java", b)]);
     let mut runner = fx.runner();
-    let report = runner.run(&fx.request(&test_calling("assertEquals(1, A.one());"), 5000)).unwrap();
+    let report = runner.run(&fx.request(&test_calling("assertEquals(3, A.one() + B.two());"), 5000)).unwrap();
     assert_eq!(report.status, RunStatus::Pass, "{report:?}");
-    assert!(report.ran("p/A.java", 8), "{:?}", report.lines);
+    assert!(report.ran("p/A.java", 8) && report.ran("p/B.java", 8), "{:?}", report.lines);
 }
 
 #[test]

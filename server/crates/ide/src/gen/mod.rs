@@ -7,6 +7,7 @@
 
 use std::time::{Duration, Instant};
 
+mod callers;
 mod inputs;
 mod java_values;
 mod math_search;
@@ -115,6 +116,53 @@ fn gen_inner(file: &SourceFile, line: usize, opts: &GenOptions) -> Result<GenRes
         let at = first_error_line(file, m).unwrap_or(line);
         return Err(GenError::Syntax { method: m.signature(), line: at + 1 });
     }
+    if m.is_private {
+        return through_callers(file, &target, opts);
+    }
+    gen_target(file, &target, opts)
+}
+
+/// At most this many methods that call a private method are tried as the test's entry.
+const MAX_CALLERS: usize = 4;
+
+/// A statement of a private method, which a test cannot call, is reached through the methods of
+/// its class that call it (directly, or through another private method): the caller is lowered
+/// with the private method inlined, and the target is the same statement. Each caller is an
+/// attempt for a test only: "unreachable from this caller" says nothing of the others, so no
+/// proof is claimed here.
+fn through_callers(file: &SourceFile, target: &Target, opts: &GenOptions) -> Result<GenResult, GenError> {
+    let m = &target.method;
+    let ctx = FileContext::new(file, None, None);
+    let callers = callers::entry_callers(&ctx, m, MAX_CALLERS);
+    let started = Instant::now();
+    let mut tried = Vec::new();
+    for caller in callers {
+        if started.elapsed() >= opts.timeout {
+            break;
+        }
+        let via = Target { method: caller.clone(), ..target.clone() };
+        match gen_target(file, &via, opts)? {
+            GenResult::Test(req) => return Ok(GenResult::Test(req)),
+            GenResult::Unknown(why) => tried.push(format!("{}: {why}", caller.signature())),
+            GenResult::Unreachable(_) => tried.push(format!("{}: not on its paths", caller.signature())),
+        }
+    }
+    let line = target.line + 1;
+    Ok(GenResult::Unknown(if tried.is_empty() {
+        format!("{} is private: a test cannot call it directly, and no method of its class that a test can call calls it", m.signature())
+    } else {
+        format!(
+            "{} is private: a test cannot call it directly, and no method calling it reached line {line} ({})",
+            m.signature(),
+            tried.join("; ")
+        )
+    }))
+}
+
+/// The ladder of attempts for `target`, entered through `target.method`.
+fn gen_target(file: &SourceFile, target: &Target, opts: &GenOptions) -> Result<GenResult, GenError> {
+    let line = target.line;
+    let m = &target.method;
     let ctx = FileContext::new(file, None, None);
     if let Some(why) = unsupported_signature(&ctx, m) {
         return Ok(GenResult::Unknown(why));

@@ -60,8 +60,8 @@ final class Compile {
             return c;
         }
         cache.mkdirs();
-        Map<String, String> stubs = new LinkedHashMap<>();
-        for (int attempt = 0; attempt < 4; attempt++) {
+        Map<String, Stub> stubs = new LinkedHashMap<>();
+        for (int attempt = 0; attempt < 8; attempt++) {
             c.classes.clear();
             DiagnosticCollector<JavaFileObject> diags = new DiagnosticCollector<>();
             StandardJavaFileManager std = javac.getStandardFileManager(diags, Locale.ROOT, StandardCharsets.UTF_8);
@@ -74,7 +74,7 @@ final class Compile {
             List<JavaFileObject> units = new ArrayList<>();
             Set<JavaFileObject> inMemory = new HashSet<>();
             for (Map.Entry<String, String> e : texts.entrySet()) units.add(new Text(e.getKey(), e.getValue()));
-            for (Map.Entry<String, String> e : stubs.entrySet()) units.add(new Text(e.getKey(), e.getValue()));
+            for (Stub st : stubs.values()) units.add(new Text(st.path(), st.source()));
             inMemory.addAll(units);
             JavaFileManager fm = new ForwardingJavaFileManager<StandardJavaFileManager>(std) {
                 @Override
@@ -92,15 +92,23 @@ final class Compile {
             boolean stubbed = false;
             String first = null;
             for (Diagnostic<? extends JavaFileObject> d : diags.getDiagnostics()) {
-                if (d.getKind() != Diagnostic.Kind.ERROR) continue;
+                if (d.getKind() != Diagnostic.Kind.ERROR || d.getSource() == null) continue;
                 if (first == null) first = describe(d);
-                if ("compiler.err.doesnt.exist".equals(d.getCode()) && d.getSource() != null) {
-                    String stub = annotationStub(d);
-                    if (stub != null && !stubs.containsKey(stub.substring(0, stub.indexOf('\n')))) {
-                        stubs.put(stub.substring(0, stub.indexOf('\n')), stub.substring(stub.indexOf('\n') + 1));
+                String text;
+                try {
+                    text = d.getSource().getCharContent(true).toString();
+                } catch (IOException e) {
+                    continue;
+                }
+                if ("compiler.err.doesnt.exist".equals(d.getCode())) {
+                    Stub st = annotationStub(text, d.getLineNumber());
+                    if (st != null && !stubs.containsKey(st.qualified())) {
+                        stubs.put(st.qualified(), st);
                         stubbed = true;
                     }
                 }
+                // A stub made from one file may lack an element another file gives the annotation.
+                for (Stub st : stubs.values()) stubbed |= st.addElements(text);
             }
             c.error = first == null ? out.toString().trim() : first;
             if (!stubbed) return c;
@@ -115,21 +123,14 @@ final class Compile {
     }
 
     /**
-     * For "package p does not exist" on {@code import p.A;} where the file uses {@code A} only as
-     * an annotation: "p/A.java\n" followed by the source of an annotation type with the elements
-     * the file gives it. Null when that is not the case.
+     * For "package p does not exist" on line {@code line} of {@code text}, {@code import p.A;},
+     * where the file uses {@code A} only as an annotation: an annotation type {@code p.A} with the
+     * elements the file gives it. Null when that is not the case.
      */
-    private static String annotationStub(Diagnostic<? extends JavaFileObject> d) {
-        String text;
-        try {
-            text = d.getSource().getCharContent(true).toString();
-        } catch (IOException e) {
-            return null;
-        }
+    private static Stub annotationStub(String text, long line) {
         String[] lines = text.split("\n", -1);
-        long n = d.getLineNumber();
-        if (n < 1 || n > lines.length) return null;
-        Matcher m = IMPORT.matcher(lines[(int) n - 1]);
+        if (line < 1 || line > lines.length) return null;
+        Matcher m = IMPORT.matcher(lines[(int) line - 1]);
         if (!m.find()) return null;
         String pkg = m.group(1), name = m.group(2);
         String body = text.replace(m.group(0).trim(), "");
@@ -137,30 +138,58 @@ final class Compile {
         while (use.find()) {
             if (use.group(1) == null) return null;
         }
-        Map<String, String> elements = new LinkedHashMap<>();
-        Matcher args = Pattern.compile("@\\s*" + Pattern.quote(name) + "\\s*\\(([^)]*)\\)").matcher(body);
-        while (args.find()) {
-            String inside = args.group(1).trim();
-            Matcher kv = Pattern.compile("(\\w+)\\s*=\\s*(\\{?\\s*)(\"|[0-9-]|true|false|[\\w.]+\\.class)").matcher(inside);
-            boolean named = false;
-            while (kv.find()) {
-                named = true;
-                elements.put(kv.group(1), type(kv.group(3)));
-            }
-            if (!named && !inside.isEmpty()) {
-                Matcher v = Pattern.compile("^\\{?\\s*(\"|[0-9-]|true|false|[\\w.]+\\.class)").matcher(inside);
-                if (!v.find()) return null;
-                elements.put("value", type(v.group(1)));
-            }
+        Stub st = new Stub(pkg, name);
+        st.addElements(text);
+        return st;
+    }
+
+    /** An empty annotation type standing in for one whose package is missing. */
+    private static final class Stub {
+        final String pkg;
+        final String name;
+        final Map<String, String> elements = new LinkedHashMap<>();
+
+        Stub(String pkg, String name) {
+            this.pkg = pkg;
+            this.name = name;
         }
-        StringBuilder src = new StringBuilder();
-        src.append(pkg.replace('.', '/')).append('/').append(name).append(".java\n");
-        src.append("package ").append(pkg).append(";\npublic @interface ").append(name).append(" {\n");
-        for (Map.Entry<String, String> e : elements.entrySet()) {
-            src.append("  ").append(e.getValue()).append("[] ").append(e.getKey()).append("() default {};\n");
+
+        String qualified() {
+            return pkg + "." + name;
         }
-        src.append("}\n");
-        return src.toString();
+
+        String path() {
+            return pkg.replace('.', '/') + "/" + name + ".java";
+        }
+
+        /** Adds the elements {@code text}'s uses of the annotation give it; whether any was new. */
+        boolean addElements(String text) {
+            boolean added = false;
+            Matcher args = Pattern.compile("@\\s*(?:" + Pattern.quote(pkg) + "\\.)?" + Pattern.quote(name) + "\\s*\\(((?:\"(?:[^\"\\\\]|\\\\.)*\"|[^)\"])*)\\)").matcher(text);
+            while (args.find()) {
+                String inside = args.group(1).trim();
+                Matcher kv = Pattern.compile("(\\w+)\\s*=\\s*\\{?\\s*(\"|[0-9-]|true|false|[\\w.]+\\.class)").matcher(inside);
+                boolean named = false;
+                while (kv.find()) {
+                    named = true;
+                    added |= elements.putIfAbsent(kv.group(1), type(kv.group(2))) == null;
+                }
+                if (!named && !inside.isEmpty()) {
+                    Matcher v = Pattern.compile("^\\{?\\s*(\"|[0-9-]|true|false|[\\w.]+\\.class)").matcher(inside);
+                    if (v.find()) added |= elements.putIfAbsent("value", type(v.group(1))) == null;
+                }
+            }
+            return added;
+        }
+
+        String source() {
+            StringBuilder src = new StringBuilder();
+            src.append("package ").append(pkg).append(";\npublic @interface ").append(name).append(" {\n");
+            for (Map.Entry<String, String> e : elements.entrySet()) {
+                src.append("  ").append(e.getValue()).append("[] ").append(e.getKey()).append("() default {};\n");
+            }
+            return src.append("}\n").toString();
+        }
     }
 
     private static String type(String start) {

@@ -1,0 +1,74 @@
+//! The methods through which a test can reach a private method: the methods of the same
+//! top-level class whose bodies call it by name with as many arguments (on no receiver, `this`,
+//! or the class's name), and, when those are private too, their callers in turn.
+
+use std::collections::HashSet;
+
+use jreach_ir::lower::FileContext;
+use jreach_syntax::{MethodInfo, Node, SourceFile};
+
+/// How many private methods deep the search for a caller a test can call goes.
+const MAX_DEPTH: usize = 3;
+
+/// Up to `max` methods a test can call whose bodies lead to private method `m`, the simplest
+/// first (static, public, fewest parameters, then in source order).
+pub(crate) fn entry_callers(ctx: &FileContext<'_>, m: &MethodInfo, max: usize) -> Vec<MethodInfo> {
+    let file = ctx.file();
+    let same_class = |c: &MethodInfo| c.classes.first() == m.classes.first() && c.package == m.package && !c.has_error;
+    let mut seen: HashSet<std::ops::Range<usize>> = HashSet::from([m.range.clone()]);
+    let mut frontier = vec![m.clone()];
+    let mut entries = Vec::new();
+    for _ in 0..MAX_DEPTH {
+        let mut next = Vec::new();
+        for callee in &frontier {
+            for c in ctx.methods().iter().filter(|c| same_class(c)) {
+                if !seen.contains(&c.range) && calls(file, c, callee) {
+                    seen.insert(c.range.clone());
+                    if c.is_private {
+                        next.push(c.clone());
+                    } else {
+                        entries.push(c.clone());
+                    }
+                }
+            }
+        }
+        if next.is_empty() {
+            break;
+        }
+        frontier = next;
+    }
+    entries.sort_by_key(|c| (!c.is_static, !c.is_public, c.params.len(), c.range.start));
+    entries.truncate(max);
+    entries
+}
+
+/// Whether the body of `caller` calls `callee` (by name and number of arguments, on no receiver,
+/// `this` or the class's name).
+fn calls(file: &SourceFile, caller: &MethodInfo, callee: &MethodInfo) -> bool {
+    let mut stack = vec![caller.body_node(file)];
+    while let Some(n) = stack.pop() {
+        if n.kind() == "method_invocation" && invokes(file, n, callee) {
+            return true;
+        }
+        let mut cur = n.walk();
+        stack.extend(n.children(&mut cur));
+    }
+    false
+}
+
+fn invokes(file: &SourceFile, call: Node<'_>, callee: &MethodInfo) -> bool {
+    let text = |n: Node<'_>| &file.text[n.byte_range()];
+    let Some(name) = call.child_by_field_name("name") else { return false };
+    if text(name) != callee.name {
+        return false;
+    }
+    let receiver_ok = match call.child_by_field_name("object") {
+        None => true,
+        Some(o) => {
+            let o = text(o);
+            o == "this" || callee.classes.iter().any(|c| c == o) || o == callee.classes.join(".")
+        }
+    };
+    let arity = call.child_by_field_name("arguments").map_or(0, |a| a.named_child_count());
+    receiver_ok && arity == callee.params.len()
+}
