@@ -142,3 +142,14 @@ fn assertions_are_enabled_as_test_runners_enable_them() {
     assert_eq!(report.status, RunStatus::Pass, "{report:?}");
     assert!(!report.ran("p/A.java", 5), "{:?}", report.lines);
 }
+
+#[test]
+fn a_line_that_starts_with_new_keeps_its_frames_valid() {
+    // The conditional between `new` and the constructor call makes javac write a frame that
+    // names the uninitialized object by the offset of its `new`.
+    let a = "package p;\npublic class A {\n    public static String f(char[] cs, int n) {\n        if (n < 0) {\n            n = 0;\n        }\n        return new String(cs, 0, n > 0 ? 1 : 0);\n    }\n}\n";
+    let fx = fixture(&[("p/A.java", a)]);
+    let report = fx.runner().run(&fx.request(&test_calling("assertEquals(\"a\", A.f(new char[] {'a'}, 1));"), 5000)).unwrap();
+    assert_eq!(report.status, RunStatus::Pass, "{report:?}");
+    assert!(report.ran("p/A.java", 7), "{:?}", report.lines);
+}

@@ -14,7 +14,8 @@ import org.objectweb.asm.Opcodes;
  * a line counts as run when it starts, so a line whose call throws is seen too.
  *
  * <p>The probe goes before the first instruction after the entry, not at the entry's label: a
- * stack map frame for that label comes after the label, and code between them would break it.
+ * stack map frame for that label comes after the label, and code between them would break it. A
+ * {@code NEW} keeps its place (frames may refer to it by its offset) and the probe follows it.
  */
 final class Lines {
     private Lines() {}
@@ -71,7 +72,18 @@ final class Lines {
         @Override public void visitInsn(int op) { flush(); super.visitInsn(op); }
         @Override public void visitIntInsn(int op, int operand) { flush(); super.visitIntInsn(op, operand); }
         @Override public void visitVarInsn(int op, int v) { flush(); super.visitVarInsn(op, v); }
-        @Override public void visitTypeInsn(int op, String t) { flush(); super.visitTypeInsn(op, t); }
+        @Override
+        public void visitTypeInsn(int op, String t) {
+            if (op != Opcodes.NEW) {
+                flush();
+                super.visitTypeInsn(op, t);
+                return;
+            }
+            // A frame may name this NEW by its label (an object not yet initialized): the NEW
+            // stays at the label, and the probe follows it.
+            super.visitTypeInsn(op, t);
+            flush();
+        }
         @Override public void visitFieldInsn(int op, String o, String n, String d) { flush(); super.visitFieldInsn(op, o, n, d); }
         @Override public void visitMethodInsn(int op, String o, String n, String d, boolean i) { flush(); super.visitMethodInsn(op, o, n, d, i); }
         @Override public void visitInvokeDynamicInsn(String n, String d, Handle h, Object... a) { flush(); super.visitInvokeDynamicInsn(n, d, h, a); }
