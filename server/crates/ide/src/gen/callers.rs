@@ -1,6 +1,7 @@
-//! The methods through which a test can reach a private method: the methods of the same
-//! top-level class whose bodies call it by name with as many arguments (on no receiver, `this`,
-//! or the class's name), and, when those are private too, their callers in turn.
+//! The methods through which a test can reach a private method or constructor: the methods of
+//! the same top-level class whose bodies call it by name with as many arguments (on no receiver,
+//! `this`, or the class's name; `new C(...)` for a constructor), and, when those are private
+//! too, their callers in turn.
 
 use std::collections::HashSet;
 
@@ -47,13 +48,29 @@ pub(crate) fn entry_callers(ctx: &FileContext<'_>, m: &MethodInfo, max: usize) -
 fn calls(file: &SourceFile, caller: &MethodInfo, callee: &MethodInfo) -> bool {
     let mut stack = vec![caller.body_node(file)];
     while let Some(n) = stack.pop() {
-        if n.kind() == "method_invocation" && invokes(file, n, callee) {
+        let hit = match n.kind() {
+            "method_invocation" => !callee.is_constructor && invokes(file, n, callee),
+            "object_creation_expression" => callee.is_constructor && creates(file, n, callee),
+            _ => false,
+        };
+        if hit {
             return true;
         }
         let mut cur = n.walk();
         stack.extend(n.children(&mut cur));
     }
     false
+}
+
+/// `new C(args)` of `callee`'s class (by its simple name) with as many arguments.
+fn creates(file: &SourceFile, new: Node<'_>, callee: &MethodInfo) -> bool {
+    let Some(ty) = new.child_by_field_name("type") else { return false };
+    let ty = &file.text[ty.byte_range()];
+    let simple = ty.rsplit('.').next().unwrap_or(ty);
+    let arity = new.child_by_field_name("arguments").map_or(0, |a| a.named_child_count());
+    new.child_by_field_name("body").is_none()
+        && callee.classes.last().is_some_and(|c| c == simple)
+        && arity == callee.params.len()
 }
 
 fn invokes(file: &SourceFile, call: Node<'_>, callee: &MethodInfo) -> bool {
