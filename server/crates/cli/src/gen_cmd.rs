@@ -66,6 +66,7 @@ pub fn run(a: GenArgs) -> u8 {
     };
     let loc = format!("{}:{}", a.file.display(), a.line);
     match gen(&file, a.line - 1, &opts) {
+        Err(GenError::Target(e)) if e.not_yet() => report(EXIT_UNKNOWN, "unknown", &format!("{loc}: {e}"), None),
         Err(GenError::Target(e)) => report(EXIT_USAGE, "error", &format!("{loc}: {e}"), None),
         Err(e @ GenError::Syntax { .. }) => report(EXIT_USAGE, "error", &format!("{loc}: {e}"), None),
         Ok(GenResult::Unreachable(why)) => report(EXIT_UNREACHABLE, "unreachable", &format!("{loc}: {why}"), None),

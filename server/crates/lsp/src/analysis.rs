@@ -208,6 +208,7 @@ pub fn generate(uri: &Uri, file: &SourceFile, line: u32, cx: &GenContext<'_>) ->
     let opts =
         GenOptions { cancel: cx.cancel.clone(), package_sources, imported_sources, ..settings.gen_options(junit) };
     let req = match gen(file, line as usize, &opts) {
+        Err(GenError::Target(e)) if e.not_yet() => return Generated::declined("unknown", format!("no test for line {n}: {e}")),
         Err(e @ GenError::Target(_)) => return Generated::declined("error", e.to_string()),
         Err(e) => return Generated::declined("error", format!("no test for line {n}: {e}")),
         Ok(GenResult::Unreachable(why)) => return Generated::declined("unreachable", format!("unreachable: {why}")),

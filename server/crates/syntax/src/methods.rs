@@ -212,6 +212,20 @@ pub enum TargetError {
     NotInMethod { line: usize },
 }
 
+impl TargetError {
+    /// A statement jreach cannot take as a target yet (in a lambda, a local or anonymous class,
+    /// an initializer): an honest "unknown", not a mistake of the user's.
+    pub fn not_yet(&self) -> bool {
+        matches!(
+            self,
+            TargetError::InLambda { .. }
+                | TargetError::InLocalOrAnonymousClass { .. }
+                | TargetError::InInitializer { .. }
+                | TargetError::InFieldInitializer { .. }
+        )
+    }
+}
+
 impl fmt::Display for TargetError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
