@@ -343,6 +343,10 @@ fn read_value(model: &z3::Model, f: &Function, term: &Dynamic, ty: Ty, depth: u3
             let (contents, lens) = crate::arrays::init(a, &crate::sorts::sort_of(a.elem()));
             let r = BV::from_i64(id, 32);
             let len = model.eval(&lens.select(&r), true).and_then(|l| l.as_bv()).and_then(|l| l.as_u64()).unwrap_or(0);
+            // Every length the formula reads is constrained to be non-negative (`arrays::len`),
+            // so a negative one is a length nothing on the path reads: the empty array will do
+            // (the replay checks it).
+            let len = if (len as u32 as i32) < 0 { 0 } else { len };
             if len > MAX_ARRAY_LEN {
                 return Value::Unknown(format!("an array of {len} elements"));
             }

@@ -518,14 +518,15 @@ fn arguments(req: &TestRequest) -> Vec<Arg> {
     }
     let mut taken = BTreeSet::new();
     let mut locals: std::collections::BTreeMap<usize, String> = std::collections::BTreeMap::new();
-    // Arguments that are one array object share one local.
-    let mut arrays: std::collections::BTreeMap<i64, String> = std::collections::BTreeMap::new();
+    // Arguments that are one array object share one local. Ids are per array type: an `int[]`
+    // and a `long[]` with the same id are two arrays.
+    let mut arrays: std::collections::BTreeMap<(String, i64), String> = std::collections::BTreeMap::new();
     for (i, arg) in args.iter_mut().enumerate() {
         let array_id = match req.args.get(i) {
-            Some(JavaValue::Array { id, .. }) => Some(*id),
+            Some(JavaValue::Array { elem_ty, id, .. }) => Some((elem_ty.clone(), *id)),
             _ => None,
         };
-        if let Some(name) = array_id.and_then(|id| arrays.get(&id)) {
+        if let Some(name) = array_id.as_ref().and_then(|key| arrays.get(key)) {
             arg.literal = name.clone();
             arg.decl_ty = None;
             continue;
