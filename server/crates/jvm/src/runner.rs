@@ -102,6 +102,7 @@ struct Process {
 /// The long-lived child JVM. Not shared between threads: callers hold it behind a lock.
 pub struct Runner {
     jdk: Jdk,
+    /// The runner's jar.
     runner_classes: PathBuf,
     scratch: PathBuf,
     process: Option<Process>,
@@ -126,7 +127,16 @@ impl Runner {
     fn spawn(&mut self) -> Result<(), RunnerError> {
         let cp = std::env::join_paths([self.runner_classes.clone(), self.jdk.asm_jar.clone()])
             .map_err(|e| RunnerError::Start(e.to_string()))?;
+        // A class-data archive of what the runner loads (javac above all) makes every start after
+        // the first faster; it is written when the first runner exits normally.
+        let archive = self.runner_classes.with_file_name("runner.jsa");
+        let share = if archive.is_file() {
+            format!("-XX:SharedArchiveFile={}", archive.display())
+        } else {
+            format!("-XX:ArchiveClassesAtExit={}", self.archive_tmp().display())
+        };
         let mut child = Command::new(&self.jdk.java)
+            .arg(share)
             .arg("-Djava.security.manager=allow")
             .arg("-Xss64m")
             .arg("-Xmx1g")
@@ -161,6 +171,37 @@ impl Runner {
         if let Some(mut p) = self.process.take() {
             let _ = p.child.kill();
             let _ = p.child.wait();
+        }
+    }
+
+    fn archive_tmp(&self) -> PathBuf {
+        self.runner_classes.with_file_name(format!("runner.jsa.{}", std::process::id()))
+    }
+
+    /// Ends the runner by closing its input, so that it exits normally (and writes the class
+    /// archive if it was asked to); killed if it does not within five seconds.
+    fn finish(&mut self) {
+        let Some(p) = self.process.take() else { return };
+        let Process { mut child, stdin, .. } = p;
+        drop(stdin);
+        let deadline = std::time::Instant::now() + Duration::from_secs(5);
+        let exited = loop {
+            match child.try_wait() {
+                Ok(Some(status)) => break status.success(),
+                Ok(None) if std::time::Instant::now() < deadline => std::thread::sleep(Duration::from_millis(10)),
+                _ => {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    break false;
+                }
+            }
+        };
+        // Only an archive the JVM finished writing is kept.
+        let tmp = self.archive_tmp();
+        if exited && tmp.is_file() {
+            let _ = std::fs::rename(&tmp, self.runner_classes.with_file_name("runner.jsa"));
+        } else {
+            let _ = std::fs::remove_file(&tmp);
         }
     }
 
@@ -232,24 +273,25 @@ impl Runner {
 
 impl Drop for Runner {
     fn drop(&mut self) {
-        self.stop();
+        self.finish();
         let _ = std::fs::remove_dir_all(&self.scratch);
     }
 }
 
-/// Compiles the runner's sources into `cache_root/runner-<hash>/classes` unless already there.
+/// Compiles the runner's sources into `cache_root/runner-<hash>/runner.jar` unless already there.
 fn build(jdk: &Jdk, cache_root: &Path) -> Result<PathBuf, RunnerError> {
     use std::hash::{Hash, Hasher};
     let mut h = std::collections::hash_map::DefaultHasher::new();
     SOURCES.hash(&mut h);
     jdk.java.hash(&mut h);
     let dir = cache_root.join(format!("runner-{:016x}", h.finish()));
-    let classes = dir.join("classes");
-    if classes.join("jreach/runner/Main.class").is_file() {
-        return Ok(classes);
+    let jar = dir.join("runner.jar");
+    if jar.is_file() {
+        return Ok(jar);
     }
     // Built in a folder of this process's own and renamed into place, so that two jreach
-    // processes starting at once never see half a runner.
+    // processes starting at once never see half a runner. A jar, not a folder: the JVM's class
+    // data archive takes only jars.
     let work = dir.join(format!("build-{}", std::process::id()));
     let src = work.join("src/jreach/runner");
     std::fs::create_dir_all(&src).map_err(|e| RunnerError::Io { path: src.clone(), error: e })?;
@@ -259,24 +301,27 @@ fn build(jdk: &Jdk, cache_root: &Path) -> Result<PathBuf, RunnerError> {
         std::fs::write(&path, text).map_err(|e| RunnerError::Io { path: path.clone(), error: e })?;
         files.push(path);
     }
-    let out = Command::new(&jdk.javac)
-        .arg("-nowarn")
-        .arg("-cp")
-        .arg(&jdk.asm_jar)
-        .arg("-d")
-        .arg(work.join("classes"))
-        .args(&files)
-        .output()
-        .map_err(|e| RunnerError::Start(format!("{}: {e}", jdk.javac.display())))?;
-    if !out.status.success() {
+    let run = |cmd: &mut Command, tool: &Path| -> Result<(), RunnerError> {
+        let out = cmd.output().map_err(|e| RunnerError::Start(format!("{}: {e}", tool.display())))?;
+        if out.status.success() {
+            return Ok(());
+        }
         let _ = std::fs::remove_dir_all(&work);
-        return Err(RunnerError::Build(String::from_utf8_lossy(&out.stderr).lines().take(5).collect::<Vec<_>>().join("\n")));
-    }
+        Err(RunnerError::Build(String::from_utf8_lossy(&out.stderr).lines().take(5).collect::<Vec<_>>().join("\n")))
+    };
+    let classes = work.join("classes");
+    run(
+        Command::new(&jdk.javac).arg("-nowarn").arg("-cp").arg(&jdk.asm_jar).arg("-d").arg(&classes).args(&files),
+        &jdk.javac,
+    )?;
+    let jar_tool = jdk.javac.with_file_name("jar");
+    let built = work.join("runner.jar");
+    run(Command::new(&jar_tool).arg("cf").arg(&built).arg("-C").arg(&classes).arg("."), &jar_tool)?;
     // Another process may have won the race: its runner is the same.
-    let _ = std::fs::rename(work.join("classes"), &classes);
+    let _ = std::fs::rename(&built, &jar);
     let _ = std::fs::remove_dir_all(&work);
-    if !classes.join("jreach/runner/Main.class").is_file() {
-        return Err(RunnerError::Build(format!("{} was not created", classes.display())));
+    if !jar.is_file() {
+        return Err(RunnerError::Build(format!("{} was not created", jar.display())));
     }
-    Ok(classes)
+    Ok(jar)
 }
