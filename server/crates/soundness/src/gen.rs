@@ -478,8 +478,10 @@ impl Gen<'_> {
                 return;
             }
             12..=13 => {
+                // The selector may be a `char` (a conditional of chars), whose case labels cannot be
+                // negative: switch on its int value.
                 let sel = self.int_expr(2);
-                self.w(&format!("switch ({sel}) {{\n"));
+                self.w(&format!("switch ((int) ({sel})) {{\n"));
                 let mut cases: Vec<i64> = (0..1 + self.rng.below(4)).map(|_| self.rng.range(-2, 5)).collect();
                 cases.sort();
                 cases.dedup();
