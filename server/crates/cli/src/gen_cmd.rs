@@ -3,9 +3,9 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use jreach_ide::{gen, Engine, GenError, GenOptions, GenResult};
 use jreach_jvm::{offer, Offer, Verifier};
 use jreach_synth::{self as synth, JUnit, TestRequest};
-use jreach_ide::{gen, Engine, GenError, GenOptions, GenResult};
 use serde_json::json;
 
 use crate::input::{read_java, EXIT_ERROR, EXIT_USAGE};
@@ -104,7 +104,9 @@ pub fn run(a: GenArgs) -> u8 {
                 println!("{path}");
                 match note {
                     None => eprintln!("{verb} {path} ({}): reaches {loc}, checked on the JVM", placed.method_name),
-                    Some(n) => eprintln!("{verb} {path} ({}): reaches {loc} on jreach's model; {n}", placed.method_name),
+                    Some(n) => {
+                        eprintln!("{verb} {path} ({}): reaches {loc} on jreach's model; {n}", placed.method_name)
+                    }
                 }
                 0
             }

@@ -68,7 +68,10 @@ fn crate_table_matches_the_manifests() {
             "ARCHITECTURE.md says `{name}` knows about {named_internal:?}, its Cargo.toml depends on {internal:?}"
         );
         for external in knows.iter().filter(|k| !on_disk.contains(*k)) {
-            assert!(deps.contains(external), "ARCHITECTURE.md says `{name}` knows about {external}, which is not a dependency");
+            assert!(
+                deps.contains(external),
+                "ARCHITECTURE.md says `{name}` knows about {external}, which is not a dependency"
+            );
         }
     }
 }

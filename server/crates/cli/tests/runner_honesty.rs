@@ -25,8 +25,14 @@ fn copy_dir(from: &Path, to: &Path) {
 }
 
 fn ok(cmd: &mut Command, what: &str) -> Output {
-    let out = cmd.output().unwrap_or_else(|e| panic!("{what}: {e} (install a JDK: apt-get install default-jdk-headless)"));
-    assert!(out.status.success(), "{what} failed:\n{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    let out =
+        cmd.output().unwrap_or_else(|e| panic!("{what}: {e} (install a JDK: apt-get install default-jdk-headless)"));
+    assert!(
+        out.status.success(),
+        "{what} failed:\n{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
     out
 }
 
@@ -111,9 +117,17 @@ fn a_written_test_runs_its_line_under_jacoco() {
     let classes = dir.path().join("classes");
     let coupons = shop.join("lib/coupons.jar");
     let cp = |parts: &[&Path]| std::env::join_paths(parts).unwrap();
-    let sources: Vec<PathBuf> = ["Checkout.java", "Customer.java"].iter().map(|f| shop.join("src/main/java/shop").join(f)).collect();
+    let sources: Vec<PathBuf> =
+        ["Checkout.java", "Customer.java"].iter().map(|f| shop.join("src/main/java/shop").join(f)).collect();
     ok(
-        Command::new("javac").arg("-g").arg("-d").arg(&classes).arg("-cp").arg(cp(&[&coupons, &junit])).args(&sources).arg(&test),
+        Command::new("javac")
+            .arg("-g")
+            .arg("-d")
+            .arg(&classes)
+            .arg("-cp")
+            .arg(cp(&[&coupons, &junit]))
+            .args(&sources)
+            .arg(&test),
         "javac shop + test",
     );
     let exec = dir.path().join("jacoco.exec");

@@ -14,7 +14,7 @@ pub use check::{
     check_file, check_method, CheckReport, Condition, Conflict, Finding, FindingKind, MethodVerdict, Related,
     CONDITION_ALWAYS_FALSE, CONDITION_ALWAYS_TRUE, UNREACHABLE_CODE,
 };
-pub use gen::{gen, synthesis_options, Engine, GenError, GenOptions, GenResult, DEFAULT_UNROLL, USUAL_UNROLL};
 pub use dump::{dump, DumpMode};
+pub use gen::{gen, synthesis_options, Engine, GenError, GenOptions, GenResult, DEFAULT_UNROLL, USUAL_UNROLL};
 pub use jreach_ir::lower::FileContext;
 pub use jreach_smt::solver_version_warning;

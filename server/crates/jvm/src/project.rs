@@ -66,15 +66,23 @@ impl Project {
 /// The folder of the build that `root` belongs to: the nearest ancestor (the root itself
 /// included) with a `pom.xml`, a Gradle build or jars in `lib/`, at most four levels up.
 fn project_dir(root: &Path) -> Option<PathBuf> {
-    root.ancestors().take(5).filter(|d| d.parent().is_some()).find(|d| {
-        ["pom.xml", "build.gradle", "build.gradle.kts"].iter().any(|f| d.join(f).is_file()) || !jars_in(&d.join("lib")).is_empty()
-    }).map(Path::to_path_buf)
+    root.ancestors()
+        .take(5)
+        .filter(|d| d.parent().is_some())
+        .find(|d| {
+            ["pom.xml", "build.gradle", "build.gradle.kts"].iter().any(|f| d.join(f).is_file())
+                || !jars_in(&d.join("lib")).is_empty()
+        })
+        .map(Path::to_path_buf)
 }
 
 fn jars_in(dir: &Path) -> Vec<PathBuf> {
     let Ok(entries) = std::fs::read_dir(dir) else { return vec![] };
-    let mut jars: Vec<PathBuf> =
-        entries.filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "jar")).collect();
+    let mut jars: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "jar"))
+        .collect();
     jars.sort();
     jars
 }
@@ -154,6 +162,9 @@ mod tests {
         assert_eq!(p.source_root, std::fs::canonicalize(dir.path().join("src/main/java")).unwrap());
         assert_eq!(p.relative, "shop/Checkout.java");
         assert_eq!(p.classpath, vec![std::fs::canonicalize(dir.path()).unwrap().join("lib/coupons.jar")]);
-        assert!(Project::for_file(&file, Some("other"), &[], dir.path()).is_none(), "a package its folder does not match");
+        assert!(
+            Project::for_file(&file, Some("other"), &[], dir.path()).is_none(),
+            "a package its folder does not match"
+        );
     }
 }

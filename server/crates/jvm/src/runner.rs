@@ -244,7 +244,9 @@ impl Runner {
                     let status = p.child.wait().ok().and_then(|s| s.code());
                     self.process = None;
                     return Err(RunnerError::Died(match status {
-                        Some(code) => format!("it exited with status {code} (the code under test may have called System.exit)"),
+                        Some(code) => {
+                            format!("it exited with status {code} (the code under test may have called System.exit)")
+                        }
                         None => "it was killed".into(),
                     }));
                 }

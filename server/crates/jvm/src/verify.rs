@@ -95,7 +95,11 @@ impl Verifier {
             RunStatus::Fail => {
                 let at = report.trace.first().map(|f| format!(" at {f}")).unwrap_or_default();
                 let exception = report.exception.clone().unwrap_or_default();
-                let what = if report.message.is_empty() { exception.clone() } else { format!("{exception}: {}", report.message) };
+                let what = if report.message.is_empty() {
+                    exception.clone()
+                } else {
+                    format!("{exception}: {}", report.message)
+                };
                 let assertion = exception.ends_with("AssertionFailedError") || exception == "java.lang.AssertionError";
                 if ran && assertion {
                     Attempt::Contradicted(format!("the result differs from jreach's model ({what})"))

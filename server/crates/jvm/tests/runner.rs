@@ -72,7 +72,9 @@ fn test_calling(body: &str) -> String {
 fn a_line_whose_call_throws_counts_as_run_and_the_next_does_not() {
     let fx = fixture(&[("p/A.java", A)]);
     let mut runner = fx.runner();
-    let report = runner.run(&fx.request(&test_calling("assertThrows(IllegalStateException.class, () -> A.f(0));"), 5000)).unwrap();
+    let report = runner
+        .run(&fx.request(&test_calling("assertThrows(IllegalStateException.class, () -> A.f(0));"), 5000))
+        .unwrap();
     assert_eq!(report.status, RunStatus::Pass, "{report:?}");
     assert!(report.ran("p/A.java", 5), "the line of the throwing call: {:?}", report.lines);
     assert!(report.ran("p/A.java", 11), "the throw: {:?}", report.lines);
@@ -138,7 +140,8 @@ fn a_missing_class_is_a_compile_error_not_a_stub() {
 fn assertions_are_enabled_as_test_runners_enable_them() {
     let a = "package p;\npublic class A {\n    public static int f(int x) {\n        assert x > 0 : \"positive\";\n        return x;\n    }\n}\n";
     let fx = fixture(&[("p/A.java", a)]);
-    let report = fx.runner().run(&fx.request(&test_calling("assertThrows(AssertionError.class, () -> A.f(0));"), 5000)).unwrap();
+    let report =
+        fx.runner().run(&fx.request(&test_calling("assertThrows(AssertionError.class, () -> A.f(0));"), 5000)).unwrap();
     assert_eq!(report.status, RunStatus::Pass, "{report:?}");
     assert!(!report.ran("p/A.java", 5), "{:?}", report.lines);
 }
@@ -149,7 +152,8 @@ fn a_line_that_starts_with_new_keeps_its_frames_valid() {
     // names the uninitialized object by the offset of its `new`.
     let a = "package p;\npublic class A {\n    public static String f(char[] cs, int n) {\n        if (n < 0) {\n            n = 0;\n        }\n        return new String(cs, 0, n > 0 ? 1 : 0);\n    }\n}\n";
     let fx = fixture(&[("p/A.java", a)]);
-    let report = fx.runner().run(&fx.request(&test_calling("assertEquals(\"a\", A.f(new char[] {'a'}, 1));"), 5000)).unwrap();
+    let report =
+        fx.runner().run(&fx.request(&test_calling("assertEquals(\"a\", A.f(new char[] {'a'}, 1));"), 5000)).unwrap();
     assert_eq!(report.status, RunStatus::Pass, "{report:?}");
     assert!(report.ran("p/A.java", 7), "{:?}", report.lines);
 }

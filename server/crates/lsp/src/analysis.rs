@@ -8,10 +8,10 @@ use std::collections::HashMap;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use jreach_synth::{self as synth, JUnit};
-use jreach_jvm::{offer, Offer, SharedVerifier};
 use jreach_ide::{gen, Finding, GenError, GenOptions, GenResult, MethodCache, UNREACHABLE_CODE};
+use jreach_jvm::{offer, Offer, SharedVerifier};
 use jreach_syntax::{find_target, LineIndex, SourceFile, TargetError};
+use jreach_synth::{self as synth, JUnit};
 use serde::{Deserialize, Serialize};
 use tower_lsp_server::ls_types::{
     CodeAction, CodeActionDisabled, CodeActionKind, CodeActionOrCommand, Command, CreateFile, CreateFileOptions,
@@ -208,7 +208,9 @@ pub fn generate(uri: &Uri, file: &SourceFile, line: u32, cx: &GenContext<'_>) ->
     let opts =
         GenOptions { cancel: cx.cancel.clone(), package_sources, imported_sources, ..settings.gen_options(junit) };
     let req = match gen(file, line as usize, &opts) {
-        Err(GenError::Target(e)) if e.not_yet() => return Generated::declined("unknown", format!("no test for line {n}: {e}")),
+        Err(GenError::Target(e)) if e.not_yet() => {
+            return Generated::declined("unknown", format!("no test for line {n}: {e}"))
+        }
         Err(e @ GenError::Target(_)) => return Generated::declined("error", e.to_string()),
         Err(e) => return Generated::declined("error", format!("no test for line {n}: {e}")),
         Ok(GenResult::Unreachable(why)) => return Generated::declined("unreachable", format!("unreachable: {why}")),

@@ -7,8 +7,8 @@
 
 use std::time::Duration;
 
-use jreach_synth::JUnit;
 use jreach_ide::GenOptions;
+use jreach_synth::JUnit;
 use serde_json::Value;
 
 /// Which JUnit generated tests use.
@@ -197,8 +197,8 @@ mod tests {
     #[test]
     fn bad_values_are_ignored_and_reported() {
         let mut s = Settings::default();
-        let ignored =
-            s.update(&json!({"unroll": -1, "timeout": "soon", "junit": "3", "diagnostics": "yes", "other": 1,
+        let ignored = s
+            .update(&json!({"unroll": -1, "timeout": "soon", "junit": "3", "diagnostics": "yes", "other": 1,
                              "runCode": "no", "classpath": [1]}));
         assert_eq!(ignored.len(), 6, "{ignored:?}");
         assert_eq!(s, Settings::default());

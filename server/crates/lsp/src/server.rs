@@ -25,10 +25,10 @@ use tower_lsp_server::ls_types::notification::Progress;
 use tower_lsp_server::ls_types::*;
 use tower_lsp_server::{Client, LanguageServer};
 
-use jreach_jvm::SharedVerifier;
 use crate::analysis::{self, ActionData, ActionStyle, EditCaps, GenContext, Generated, Project, GENERATE_COMMAND};
 use crate::config::Settings;
 use crate::position::{self, Encoding};
+use jreach_jvm::SharedVerifier;
 
 /// How long diagnostics wait after a change before they are computed.
 pub const DEBOUNCE: Duration = Duration::from_millis(200);

@@ -149,7 +149,10 @@ fn through_callers(file: &SourceFile, target: &Target, opts: &GenOptions) -> Res
     }
     let line = target.line + 1;
     Ok(GenResult::Unknown(if tried.is_empty() {
-        format!("{} is private: a test cannot call it directly, and no method of its class that a test can call calls it", m.signature())
+        format!(
+            "{} is private: a test cannot call it directly, and no method of its class that a test can call calls it",
+            m.signature()
+        )
     } else {
         format!(
             "{} is private: a test cannot call it directly, and no method calling it reached line {line} ({})",

@@ -5,8 +5,8 @@
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use crate::func::{ArrOp, Function};
 use super::value::Value;
+use crate::func::{ArrOp, Function};
 use crate::types::{ArrTy, Const, Ty};
 
 /// The default value of an element type (what `new T[n]` holds).

@@ -404,8 +404,8 @@ fn cast(a: Value, to: Ty) -> Result<Value, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::types::Const;
     use crate::builder::FunctionBuilder;
+    use crate::types::Const;
 
     fn param(name: &str, ty: Ty) -> ParamInfo {
         ParamInfo { name: name.into(), ty, java_ty: ty.java_name().into() }

@@ -4,8 +4,8 @@
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use crate::func::{Function, ObjOp};
 use super::value::Value;
+use crate::func::{Function, ObjOp};
 use crate::types::Ty;
 
 /// Records the value of field `field` of class `class` of every object `v` (of type `ty`) reaches.

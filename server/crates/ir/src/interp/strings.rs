@@ -2,8 +2,8 @@
 //! UTF-16 code units; the cases the lowering guards (null receivers, bad indices, unparsable
 //! numbers) are errors here.
 
-use crate::func::StrOp;
 use super::value::Value;
+use crate::func::StrOp;
 use crate::types::Ty;
 
 fn units(s: &str) -> Vec<u16> {

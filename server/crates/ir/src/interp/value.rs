@@ -146,4 +146,3 @@ fn escape_char(unit: u32, quote: char) -> String {
         u => format!("\\u{u:04x}"),
     }
 }
-
