@@ -4,7 +4,6 @@
 //! override the search.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use crate::RunnerError;
 
@@ -61,9 +60,22 @@ fn tools() -> Result<(PathBuf, PathBuf), RunnerError> {
             return Ok((java, javac));
         }
     }
-    let works = |tool: &str| Command::new(tool).arg("-version").output().is_ok_and(|o| o.status.success());
-    if works("javac") && works("java") {
-        return Ok((PathBuf::from("java"), PathBuf::from("javac")));
+    // Looked up on PATH without starting them (each would be a JVM start on every `gen`), and
+    // followed to the JDK's own folder, where `java` and `jar` of the same JDK sit beside it.
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    for dir in std::env::split_paths(&path) {
+        let javac = dir.join("javac");
+        if !javac.is_file() {
+            continue;
+        }
+        let javac = std::fs::canonicalize(&javac).unwrap_or(javac);
+        let java = javac.with_file_name("java");
+        if java.is_file() {
+            return Ok((java, javac));
+        }
+        if dir.join("java").is_file() {
+            return Ok((dir.join("java"), javac));
+        }
     }
     Err(RunnerError::Missing(
         "a JDK (java and javac on PATH or in $JAVA_HOME/bin; Debian: apt-get install default-jdk-headless)".into(),
