@@ -3,8 +3,8 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use jreach_ide::{gen, Engine, GenError, GenOptions, GenResult};
-use jreach_jvm::{offer, Offer, Verifier};
+use jreach_ide::{gen, search_start, Engine, GenError, GenOptions, GenResult};
+use jreach_jvm::{offer, search_for, Offer, Verifier};
 use jreach_synth::{self as synth, JUnit, TestRequest};
 use serde_json::json;
 
@@ -21,6 +21,8 @@ pub struct GenArgs {
     pub timeout: f64,
     pub unroll: u32,
     pub no_run: bool,
+    /// Seconds a search on the JVM may take (0: none).
+    pub search: f64,
     pub classpath: Vec<PathBuf>,
 }
 
@@ -46,6 +48,9 @@ pub fn run(a: GenArgs) -> u8 {
     if !(a.timeout > 0.0 && a.timeout.is_finite()) {
         return report(EXIT_USAGE, "error", "--timeout must be a positive number of seconds", None);
     }
+    if !(a.search >= 0.0 && a.search.is_finite()) {
+        return report(EXIT_USAGE, "error", "--search must be a number of seconds (0 turns the search off)", None);
+    }
     let file = match read_java(&a.file) {
         Ok(f) => f,
         Err((code, msg)) => return report(code, "error", &msg, None),
@@ -70,48 +75,71 @@ pub fn run(a: GenArgs) -> u8 {
         Err(GenError::Target(e)) => report(EXIT_USAGE, "error", &format!("{loc}: {e}"), None),
         Err(e @ GenError::Syntax { .. }) => report(EXIT_USAGE, "error", &format!("{loc}: {e}"), None),
         Ok(GenResult::Unreachable(why)) => report(EXIT_UNREACHABLE, "unreachable", &format!("{loc}: {why}"), None),
-        Ok(GenResult::Unknown(why)) => report(EXIT_UNKNOWN, "unknown", &format!("{loc}: {why}"), None),
+        Ok(GenResult::Unknown(why)) => match searched(&a, &file, &opts) {
+            Some(req) => write_test(&a, &loc, req, None, report),
+            None => report(EXIT_UNKNOWN, "unknown", &format!("{loc}: {why}"), None),
+        },
         Ok(GenResult::Test(req)) => {
             let (req, note) = match verified(&a, &file.text, *req) {
                 Ok(ok) => ok,
                 Err(why) => return report(EXIT_UNKNOWN, "unknown", &format!("{loc}: {why}"), None),
             };
-            let root = a.out.clone().unwrap_or_else(|| synth::test_root_for(&a.file, req.package.as_deref()));
-            let placed = match synth::place(&root, &req) {
-                Ok(p) => p,
-                Err(e) => {
-                    return report(
-                        EXIT_ERROR,
-                        "error",
-                        &format!("cannot place the test under {}: {e}", root.display()),
-                        None,
-                    )
-                }
-            };
-            if let Err(e) = synth::write(&placed) {
-                return report(EXIT_ERROR, "error", &format!("cannot write {}: {e}", placed.path.display()), None);
-            }
-            let path = placed.path.display().to_string();
-            let verb = if placed.created { "wrote" } else { "added a test method to" };
-            if a.json {
-                println!(
-                    "{}",
-                    json!({"status": "test", "message": format!("{verb} {path}"), "file": a.file, "line": a.line,
-                           "test": path, "verified": note.is_none(), "note": note})
-                );
-                0
-            } else {
-                println!("{path}");
-                match note {
-                    None => eprintln!("{verb} {path} ({}): reaches {loc}, checked on the JVM", placed.method_name),
-                    Some(n) => {
-                        eprintln!("{verb} {path} ({}): reaches {loc} on jreach's model; {n}", placed.method_name)
-                    }
-                }
-                0
-            }
+            write_test(&a, &loc, req, note, report)
         }
     }
+}
+
+/// Places and writes `req` (with `note` when it was not run) and reports it.
+fn write_test(
+    a: &GenArgs,
+    loc: &str,
+    req: TestRequest,
+    note: Option<String>,
+    report: impl Fn(u8, &str, &str, Option<&str>) -> u8,
+) -> u8 {
+    let root = a.out.clone().unwrap_or_else(|| synth::test_root_for(&a.file, req.package.as_deref()));
+    let placed = match synth::place(&root, &req) {
+        Ok(p) => p,
+        Err(e) => {
+            return report(EXIT_ERROR, "error", &format!("cannot place the test under {}: {e}", root.display()), None)
+        }
+    };
+    if let Err(e) = synth::write(&placed) {
+        return report(EXIT_ERROR, "error", &format!("cannot write {}: {e}", placed.path.display()), None);
+    }
+    let path = placed.path.display().to_string();
+    let verb = if placed.created { "wrote" } else { "added a test method to" };
+    if a.json {
+        println!(
+            "{}",
+            json!({"status": "test", "message": format!("{verb} {path}"), "file": a.file, "line": a.line,
+                   "test": path, "verified": note.is_none(), "note": note})
+        );
+        0
+    } else {
+        println!("{path}");
+        match note {
+            None => eprintln!("{verb} {path} ({}): reaches {loc}, checked on the JVM", placed.method_name),
+            Some(n) => {
+                eprintln!("{verb} {path} ({}): reaches {loc} on jreach's model; {n}", placed.method_name)
+            }
+        }
+        0
+    }
+}
+
+/// A test found by a search on the JVM, verified, when jreach's model found none (none with
+/// `--no-run` or `--search 0`, or when the search found nothing).
+fn searched(a: &GenArgs, file: &jreach_syntax::SourceFile, opts: &GenOptions) -> Option<TestRequest> {
+    if a.no_run || a.search == 0.0 {
+        return None;
+    }
+    let start = search_start(file, a.line - 1, opts)?;
+    let mut verifier = Verifier::new(a.classpath.clone()).map_err(|e| format!("not run: {e}"));
+    if let Ok(v) = verifier.as_mut() {
+        v.search_budget = Duration::from_secs_f64(a.search);
+    }
+    search_for(verifier.as_mut().map_err(|e| e.clone()), &a.file, &file.text, &start).ok().flatten()
 }
 
 /// The test to write and, when it was not run, a note saying why: the test is run on the JVM
@@ -122,6 +150,9 @@ fn verified(a: &GenArgs, text: &str, req: TestRequest) -> Result<(TestRequest, O
     } else {
         Verifier::new(a.classpath.clone()).map_err(|e| format!("not run: {e}"))
     };
+    if let Ok(v) = verifier.as_mut() {
+        v.search_budget = Duration::from_secs_f64(a.search);
+    }
     match offer(verifier.as_mut().map_err(|e| e.clone()), &a.file, text, req) {
         Offer::Verified(req) => Ok((*req, None)),
         Offer::Unverified(req, why) => Ok((*req, Some(why))),

@@ -84,6 +84,10 @@ enum Command {
         /// models are written, unverified.
         #[arg(long)]
         no_run: bool,
+        /// Seconds a search on the JVM may take when jreach's model finds no test (code it does
+        /// not model, long loops); 0 turns the search off.
+        #[arg(long, value_name = "SECS", default_value_t = 5.0)]
+        search: f64,
         /// Class path of the project's dependencies for running the test (`:`-separated), before
         /// what the build (Maven, lib/) provides.
         #[arg(long, value_name = "PATHS")]
@@ -132,9 +136,21 @@ fn main() -> ExitCode {
         }
     }
     let code = match cli.command {
-        Command::Gen { file, line, out, junit, json, engine, timeout, unroll, no_run, classpath } => {
+        Command::Gen { file, line, out, junit, json, engine, timeout, unroll, no_run, search, classpath } => {
             let classpath = classpath.map(|cp| std::env::split_paths(&cp).collect()).unwrap_or_default();
-            gen_cmd::run(gen_cmd::GenArgs { file, line, out, junit, json, engine, timeout, unroll, no_run, classpath })
+            gen_cmd::run(gen_cmd::GenArgs {
+                file,
+                line,
+                out,
+                junit,
+                json,
+                engine,
+                timeout,
+                unroll,
+                no_run,
+                search,
+                classpath,
+            })
         }
         Command::Check { paths, format, timeout, file_budget, fail_on_findings } => {
             check_cmd::run(check_cmd::CheckArgs { paths: &paths, format, timeout, file_budget, fail_on_findings })

@@ -77,7 +77,9 @@ const ORDERS_LINE: usize = 17;
 #[test]
 fn no_test_claims_a_line_that_a_throwing_unseen_call_keeps_from_running() {
     let (dir, shop) = shop();
-    let (code, text) = gen(dir.path(), &shop, VIP_LINE, &[], None);
+    // Without the search on the JVM, the model's test (an empty coupon) is run, fails before
+    // the line, and is not offered.
+    let (code, text) = gen(dir.path(), &shop, VIP_LINE, &["--search", "0"], None);
     assert_eq!(code, 4, "unknown, not a test: {text}");
     assert!(text.contains("fails on the JVM before line 20") && text.contains("not a coupon"), "{text}");
     assert!(!dir.path().join("tests").exists(), "nothing written: {text}");
@@ -95,13 +97,35 @@ fn no_test_claims_a_line_that_a_throwing_unseen_call_keeps_from_running() {
 #[test]
 fn a_written_test_runs_its_line_under_jacoco() {
     let (dir, shop) = shop();
-    let (code, text) = gen(dir.path(), &shop, ORDERS_LINE, &[], None);
+    let (code, text) = gen(dir.path(), &shop, ORDERS_LINE, &["--search", "0"], None);
     assert_eq!(code, 0, "{text}");
     assert!(text.contains("checked on the JVM"), "{text}");
     let test = dir.path().join("tests/shop/CheckoutTest.java");
     assert!(test.is_file(), "{text}");
+    let lines = lines_run(dir.path(), &shop, &test);
+    assert!(lines.contains(&ORDERS_LINE), "line {ORDERS_LINE} ran: {lines:?}");
+    assert!(!lines.contains(&VIP_LINE), "the VIP line did not: {lines:?}");
+}
 
-    // Compile the shop and the test, run it under JaCoCo and read the lines that ran.
+#[test]
+fn the_search_on_the_jvm_finds_a_coupon_the_unseen_parser_accepts() {
+    let (dir, shop) = shop();
+    let (code, text) = gen(dir.path(), &shop, VIP_LINE, &[], None);
+    assert_eq!(code, 0, "a test: {text}");
+    assert!(text.contains("checked on the JVM"), "{text}");
+    let test = dir.path().join("tests/shop/CheckoutTest.java");
+    let written = std::fs::read_to_string(&test).unwrap();
+    // The parser's one constant, "SAVE", found in its class file, with a digit after it.
+    assert!(written.contains("\"SAVE"), "{written}");
+    // What the JVM returned is asserted, not swallowed.
+    assert!(written.contains("assertEquals(") && !written.contains("catch"), "{written}");
+    let lines = lines_run(dir.path(), &shop, &test);
+    assert!(lines.contains(&VIP_LINE), "line {VIP_LINE} ran: {lines:?}");
+}
+
+/// Compiles the shop and `test`, runs the test under JaCoCo and returns the lines of
+/// `Checkout.java` that ran.
+fn lines_run(dir: &Path, shop: &Path, test: &Path) -> Vec<usize> {
     let share = Path::new("/usr/share/java");
     let jar = |n: &str| share.join(n);
     let junit = jar("junit-platform-console-standalone.jar");
@@ -110,11 +134,11 @@ fn a_written_test_runs_its_line_under_jacoco() {
     }
     // The agent jar proper ships inside Debian's org.jacoco.agent.jar.
     ok(
-        Command::new("jar").arg("xf").arg(jar("org.jacoco.agent.jar")).arg("jacocoagent.jar").current_dir(dir.path()),
+        Command::new("jar").arg("xf").arg(jar("org.jacoco.agent.jar")).arg("jacocoagent.jar").current_dir(dir),
         "unpack jacocoagent.jar",
     );
-    let agent = dir.path().join("jacocoagent.jar");
-    let classes = dir.path().join("classes");
+    let agent = dir.join("jacocoagent.jar");
+    let classes = dir.join("classes");
     let coupons = shop.join("lib/coupons.jar");
     let cp = |parts: &[&Path]| std::env::join_paths(parts).unwrap();
     let sources: Vec<PathBuf> =
@@ -127,10 +151,10 @@ fn a_written_test_runs_its_line_under_jacoco() {
             .arg("-cp")
             .arg(cp(&[&coupons, &junit]))
             .args(&sources)
-            .arg(&test),
+            .arg(test),
         "javac shop + test",
     );
-    let exec = dir.path().join("jacoco.exec");
+    let exec = dir.join("jacoco.exec");
     ok(
         Command::new("java")
             .arg(format!("-javaagent:{}=destfile={}", agent.display(), exec.display()))
@@ -143,7 +167,7 @@ fn a_written_test_runs_its_line_under_jacoco() {
             .arg("--fail-if-no-tests"),
         "JUnit run of the written test",
     );
-    let support = dir.path().join("support");
+    let support = dir.join("support");
     let core = [jar("org.jacoco.core.jar"), jar("asm.jar"), jar("asm-commons.jar"), jar("asm-tree.jar")];
     let core_cp: Vec<&Path> = core.iter().map(PathBuf::as_path).collect();
     ok(
@@ -162,13 +186,11 @@ fn a_written_test_runs_its_line_under_jacoco() {
         "LineCoverage",
     );
     let report = String::from_utf8_lossy(&out.stdout);
-    let lines: Vec<usize> = report
+    report
         .lines()
         .find_map(|l| l.strip_prefix("shop/Checkout.java:"))
         .unwrap_or_else(|| panic!("no coverage of Checkout.java: {report}"))
         .split_whitespace()
         .map(|n| n.parse().unwrap())
-        .collect();
-    assert!(lines.contains(&ORDERS_LINE), "line {ORDERS_LINE} ran: {lines:?}");
-    assert!(!lines.contains(&VIP_LINE), "the VIP line did not: {lines:?}");
+        .collect()
 }

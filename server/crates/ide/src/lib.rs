@@ -15,6 +15,8 @@ pub use check::{
     CONDITION_ALWAYS_FALSE, CONDITION_ALWAYS_TRUE, UNREACHABLE_CODE,
 };
 pub use dump::{dump, DumpMode};
-pub use gen::{gen, synthesis_options, Engine, GenError, GenOptions, GenResult, DEFAULT_UNROLL, USUAL_UNROLL};
+pub use gen::{
+    gen, search_start, synthesis_options, Engine, GenError, GenOptions, GenResult, DEFAULT_UNROLL, USUAL_UNROLL,
+};
 pub use jreach_ir::lower::FileContext;
 pub use jreach_smt::solver_version_warning;

@@ -6,12 +6,15 @@
 //! - [`project`] finds where a file's code comes from: its source root and class path.
 //! - [`verify`] runs a test for a target line and says whether it compiled, passed and ran the
 //!   line; only such tests are offered.
+//! - [`search`] looks for inputs on the JVM where jreach's model cannot tell (code it does not
+//!   model, long loops): a harness run with many inputs, guided by branch distances.
 //!
 //! User code runs only in the child JVM, never during `check`; see the README's "Running code".
 
 pub mod jdk;
 pub mod project;
 pub mod runner;
+pub mod search;
 pub mod verify;
 
 use std::path::PathBuf;
@@ -19,8 +22,11 @@ use std::time::Duration;
 
 pub use jdk::Jdk;
 pub use project::Project;
-pub use runner::{RunReport, RunRequest, RunStatus, Runner, SourceText};
-pub use verify::{offer, Checked, Offer, SharedVerifier, Verifier};
+pub use runner::{
+    Returned, RunReport, RunRequest, RunStatus, Runner, SearchReport, SearchRequest, SearchRun, SearchStatus,
+    SourceText,
+};
+pub use verify::{offer, search_for, Checked, Offer, SharedVerifier, Verifier};
 
 /// Why code could not be run (as opposed to a run that showed a test misses its line).
 #[derive(Debug, thiserror::Error)]

@@ -22,6 +22,8 @@ const SOURCES: &[(&str, &str)] = &[
     ("Lines.java", include_str!("../java/jreach/runner/Lines.java")),
     ("Probe.java", include_str!("../java/jreach/runner/Probe.java")),
     ("RunLoader.java", include_str!("../java/jreach/runner/RunLoader.java")),
+    ("Inputs.java", include_str!("../java/jreach/runner/Inputs.java")),
+    ("Branches.java", include_str!("../java/jreach/runner/Branches.java")),
 ];
 
 /// A source file of a run given as text: `path` is relative to a source root (`shop/Checkout.java`).
@@ -91,6 +93,87 @@ impl RunReport {
     pub fn ran(&self, source: &str, line: usize) -> bool {
         self.lines.get(source).is_some_and(|ls| ls.binary_search(&line).is_ok())
     }
+}
+
+/// A batch of runs of one search harness: a test whose inputs are `Inputs` calls (see
+/// `Inputs.java`), compiled and loaded once per `session` and run once per input vector.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SearchRequest {
+    /// A key the caller chooses: a request naming the session of the one before reuses its
+    /// compiled harness and loaded classes (and ignores the fields that made them).
+    pub session: String,
+    pub source_roots: Vec<PathBuf>,
+    pub classpath: Vec<PathBuf>,
+    pub cache_dir: PathBuf,
+    pub sources: Vec<SourceText>,
+    pub test_class: String,
+    pub test_method: String,
+    /// The target's file relative to its source root, and its 1-based line.
+    pub target_source: String,
+    pub target_line: usize,
+    /// One vector of input values per run, in `Inputs`' slot order.
+    pub inputs: Vec<Vec<serde_json::Value>>,
+    /// How long one run may take.
+    pub timeout_ms: u64,
+}
+
+/// What one run of a [`SearchRequest`] showed.
+#[derive(Clone, Debug, Deserialize)]
+pub struct SearchRun {
+    pub status: RunStatus,
+    /// The class of the exception the harness threw, if it failed.
+    #[serde(default)]
+    pub exception: Option<String>,
+    /// Whether the target line started running.
+    pub hit: bool,
+    /// How many lines of the target's file ran.
+    pub lines: usize,
+    /// The run's divergence closest to the target: instructions from the deciding jump to the
+    /// target, and the jump's normalised branch distance in [0, 1). `None`: no jump toward the
+    /// target went the wrong way (the run never came to one).
+    #[serde(default)]
+    pub fitness: Option<(f64, f64)>,
+    /// What the call returned, when the harness observes it and JSON can carry it: integers,
+    /// booleans, characters as their code, floating values as Java spells them (a string),
+    /// strings, null.
+    #[serde(default)]
+    pub returned: Option<Returned>,
+}
+
+/// A value a harness's call returned (see [`SearchRun::returned`]).
+#[derive(Clone, Debug, Deserialize)]
+pub struct Returned {
+    pub value: serde_json::Value,
+}
+
+/// Whether a [`SearchRequest`]'s harness could be run.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SearchStatus {
+    Ok,
+    CompileError,
+}
+
+/// The runner's reply to a [`SearchRequest`].
+#[derive(Clone, Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SearchReport {
+    pub status: SearchStatus,
+    #[serde(default)]
+    pub message: String,
+    /// One per input vector, in order; fewer when a run could not be stopped (the runner then
+    /// restarts, and the rest of the batch is not run).
+    #[serde(default)]
+    pub results: Vec<SearchRun>,
+    /// String and number constants of the target's classes and of the classes that the runs'
+    /// exceptions came from: seeds for the search.
+    #[serde(default)]
+    pub constants: Vec<serde_json::Value>,
+    #[serde(default)]
+    pub compile_ms: u64,
+    #[serde(default)]
+    pub run_ms: u64,
 }
 
 struct Process {
@@ -258,6 +341,19 @@ impl Runner {
     pub fn ping(&mut self) -> Result<String, RunnerError> {
         let v = self.request(serde_json::json!({"op": "ping"}), Duration::from_secs(60))?;
         Ok(v["java"].as_str().unwrap_or("?").to_string())
+    }
+
+    /// Runs a search harness once per input vector (see [`SearchRequest`]).
+    pub fn search(&mut self, req: &SearchRequest) -> Result<SearchReport, RunnerError> {
+        let mut body = serde_json::to_value(req).expect("requests serialize");
+        body["op"] = "search".into();
+        let runs = req.inputs.len() as u64;
+        let limit = Duration::from_millis(req.timeout_ms.saturating_add(600).saturating_mul(runs)) + COMPILE_ALLOWANCE;
+        let v = self.request(body, limit)?;
+        if v["status"] == "error" {
+            return Err(RunnerError::Protocol(v["message"].as_str().unwrap_or("").to_string()));
+        }
+        serde_json::from_value(v).map_err(|e| RunnerError::Protocol(e.to_string()))
     }
 
     /// Compiles and runs one candidate test.

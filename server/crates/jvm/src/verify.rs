@@ -6,9 +6,13 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use jreach_synth::{render_class, test_class_name, test_method_name, Outcome, TestRequest};
+use jreach_synth::{render_class, test_class_name, test_method_name, JavaValue, Outcome, TestRequest};
 
-use crate::{default_cache_root, Jdk, Project, RunRequest, RunStatus, Runner, RunnerError, SourceText};
+use crate::search::{avm, fill, slots, to_json, Budget, Fitness};
+use crate::{
+    default_cache_root, Jdk, Project, RunRequest, RunStatus, Runner, RunnerError, SearchRequest, SearchRun,
+    SearchStatus, SourceText,
+};
 
 /// What a run on the JVM showed about a test.
 #[derive(Clone, Debug)]
@@ -29,6 +33,9 @@ pub struct Verifier {
     pub classpath: Vec<PathBuf>,
     /// How long one test may run.
     pub test_timeout: Duration,
+    /// How long a search on the JVM may take for one target (zero: no search).
+    pub search_budget: Duration,
+    searches: u64,
 }
 
 impl Verifier {
@@ -37,7 +44,15 @@ impl Verifier {
         let jdk = Jdk::find()?;
         let cache_root = default_cache_root();
         let runner = Runner::new(jdk.clone(), &cache_root)?;
-        Ok(Verifier { runner, jdk, cache_root, classpath, test_timeout: Duration::from_secs(10) })
+        Ok(Verifier {
+            runner,
+            jdk,
+            cache_root,
+            classpath,
+            test_timeout: Duration::from_secs(10),
+            search_budget: DEFAULT_SEARCH_BUDGET,
+            searches: 0,
+        })
     }
 
     /// How many JVMs this verifier has started.
@@ -64,14 +79,99 @@ impl Verifier {
         }
     }
 
-    fn run_once(&mut self, project: &Project, text: &str, req: &TestRequest) -> Result<Attempt, RunnerError> {
-        let pkg_dir = req.package.as_deref().map(|p| format!("{}/", p.replace('.', "/"))).unwrap_or_default();
-        let class = test_class_name(req);
-        let binary = match &req.package {
-            Some(p) => format!("{p}.{class}"),
-            None => class.clone(),
+    /// Looks on the JVM for inputs that run `start`'s target line (see [`crate::search`]):
+    /// `start`'s values are where the search begins and its setup is kept. The test found is
+    /// verified like any other before it is returned; `Ok(None)` when none was found within
+    /// [`Verifier::search_budget`].
+    pub fn search(&mut self, file: &Path, text: &str, start: &TestRequest) -> Result<Option<TestRequest>, RunnerError> {
+        if self.search_budget.is_zero() {
+            return Ok(None);
+        }
+        let project = Project::for_file(file, start.package.as_deref(), &self.classpath, &self.cache_root)
+            .ok_or_else(|| RunnerError::NoSourceRoot(file.to_path_buf()))?;
+        let mut harness = slots(start);
+        harness.req.outcome = Outcome::Observe;
+        harness.req.unmodelled_before_target = None;
+        harness.req.path_condition = vec![];
+        self.searches += 1;
+        let (test_class, test_method, test_path) = names(&harness.req);
+        let mut classpath = project.classpath.clone();
+        classpath.extend(self.jdk.junit.iter().cloned());
+        let mut request = SearchRequest {
+            session: format!("{}-{}", std::process::id(), self.searches),
+            source_roots: vec![project.source_root.clone()],
+            classpath,
+            cache_dir: project.cache_dir.clone(),
+            sources: vec![
+                SourceText { path: project.relative.clone(), text: text.to_string() },
+                SourceText { path: test_path, text: render_class(&harness.req) },
+            ],
+            test_class,
+            test_method,
+            target_source: project.relative.clone(),
+            target_line: start.target_line,
+            inputs: vec![],
+            timeout_ms: SEARCH_RUN_TIMEOUT_MS,
         };
-        let test_path = format!("{pkg_dir}{class}.java");
+        let mut failure: Option<RunnerError> = None;
+        let mut last_exception: Vec<Option<String>> = vec![];
+        let budget = Budget { time: self.search_budget, runs: SEARCH_MAX_RUNS };
+        let runner = &mut self.runner;
+        let found = avm(harness.start.clone(), vec![], budget, 0x6a72_6561_6368, |cands| {
+            request.inputs = cands.iter().map(|c| c.iter().map(to_json).collect()).collect();
+            let report = match runner.search(&request) {
+                Ok(r) => r,
+                Err(e) => {
+                    failure = Some(e);
+                    return None;
+                }
+            };
+            if report.status == SearchStatus::CompileError {
+                failure =
+                    Some(RunnerError::Protocol(format!("the search harness does not compile: {}", report.message)));
+                return None;
+            }
+            last_exception = report.results.iter().map(|r| r.exception.clone()).collect();
+            let fits =
+                report.results.iter().map(|r| Fitness { hit: r.hit, divergence: r.fitness, lines: r.lines }).collect();
+            let seeds = report
+                .constants
+                .iter()
+                .filter_map(|c| match c {
+                    serde_json::Value::String(s) => Some(JavaValue::Str(s.clone())),
+                    serde_json::Value::Number(n) => n.as_i64().map(JavaValue::Long),
+                    _ => None,
+                })
+                .collect();
+            Some((fits, seeds))
+        });
+        let Some(found) = found else {
+            return match failure {
+                Some(e) => Err(e),
+                None => Ok(None),
+            };
+        };
+        // What the call did with the inputs found: one more run of the harness.
+        request.inputs = vec![found.values.iter().map(to_json).collect()];
+        let last = self.runner.search(&request).ok().and_then(|r| r.results.into_iter().next());
+        let mut req = fill(&harness.req, &found.values);
+        req.outcome = match last {
+            Some(SearchRun { exception: Some(e), .. }) => Outcome::Throws(java_name(&e)),
+            Some(SearchRun { returned: Some(r), .. }) => Outcome::Returns(returned_value(&r.value, &req.return_ty)),
+            Some(_) => Outcome::Returns(None),
+            None => match last_exception.into_iter().flatten().next() {
+                Some(e) => Outcome::Throws(java_name(&e)),
+                None => Outcome::Returns(None),
+            },
+        };
+        Ok(match self.check(file, text, &req)? {
+            Checked::Reached { req, .. } => Some(*req),
+            Checked::Missed(_) => None,
+        })
+    }
+
+    fn run_once(&mut self, project: &Project, text: &str, req: &TestRequest) -> Result<Attempt, RunnerError> {
+        let (binary, test_method, test_path) = names(req);
         let mut classpath = project.classpath.clone();
         classpath.extend(self.jdk.junit.iter().cloned());
         let run = RunRequest {
@@ -83,7 +183,7 @@ impl Verifier {
                 SourceText { path: test_path.clone(), text: render_class(req) },
             ],
             test_class: binary,
-            test_method: test_method_name(req),
+            test_method,
             timeout_ms: self.test_timeout.as_millis() as u64,
         };
         let report = self.runner.run(&run)?;
@@ -121,6 +221,65 @@ impl Verifier {
     }
 }
 
+/// How long one run of a search may take.
+const SEARCH_RUN_TIMEOUT_MS: u64 = 1_000;
+
+/// The most runs one search makes.
+const SEARCH_MAX_RUNS: usize = 20_000;
+
+/// How long a search on the JVM may take by default.
+pub const DEFAULT_SEARCH_BUDGET: Duration = Duration::from_secs(5);
+
+/// The binary name of `req`'s test class, its test method, and the test file's path relative to
+/// the source root.
+fn names(req: &TestRequest) -> (String, String, String) {
+    let pkg_dir = req.package.as_deref().map(|p| format!("{}/", p.replace('.', "/"))).unwrap_or_default();
+    let class = test_class_name(req);
+    let binary = match &req.package {
+        Some(p) => format!("{p}.{class}"),
+        None => class.clone(),
+    };
+    (binary, test_method_name(req), format!("{pkg_dir}{class}.java"))
+}
+
+/// A value a search run saw the call return, as a value of the method's return type `ty` (as
+/// written) that a test can assert; `None` for types the test does not compare.
+fn returned_value(v: &serde_json::Value, ty: &str) -> Option<JavaValue> {
+    use serde_json::Value as J;
+    let ty = ty.trim().trim_start_matches("java.lang.");
+    let boxed =
+        matches!(ty, "Integer" | "Long" | "Short" | "Byte" | "Character" | "Boolean" | "Float" | "Double" | "String");
+    if v.is_null() {
+        return boxed.then_some(JavaValue::Null);
+    }
+    let int = v.as_i64();
+    let float = || match v {
+        J::String(s) => s.parse::<f64>().ok(),
+        _ => None,
+    };
+    Some(match ty {
+        "int" | "Integer" => JavaValue::Int(i32::try_from(int?).ok()?),
+        "long" | "Long" => JavaValue::Long(int?),
+        "short" | "Short" => JavaValue::Short(i16::try_from(int?).ok()?),
+        "byte" | "Byte" => JavaValue::Byte(i8::try_from(int?).ok()?),
+        "char" | "Character" => JavaValue::Char(u16::try_from(int?).ok()?),
+        "boolean" | "Boolean" => JavaValue::Bool(v.as_bool()?),
+        "float" | "Float" => JavaValue::Float(v.as_str()?.parse::<f32>().ok()?),
+        "double" | "Double" => JavaValue::Double(float()?),
+        "String" => JavaValue::Str(v.as_str()?.to_string()),
+        _ => return None,
+    })
+}
+
+/// An exception's binary name as Java code names it: `java.lang` classes simply, others fully
+/// qualified, nested classes with dots.
+fn java_name(binary: &str) -> String {
+    match binary.strip_prefix("java.lang.") {
+        Some(simple) if !simple.contains('.') => simple.replace('$', "."),
+        _ => binary.replace('$', "."),
+    }
+}
+
 enum Attempt {
     Reached(u64, u64),
     /// The line ran but the test failed after it.
@@ -148,7 +307,16 @@ pub fn offer(verifier: Result<&mut Verifier, String>, file: &Path, text: &str, r
         Ok(v) => match v.check(file, text, &req) {
             Ok(Checked::Reached { req, .. }) => return Offer::Verified(req),
             Ok(Checked::Missed(why)) => {
-                return Offer::Declined(format!("jreach found inputs for line {}, but {why}", req.target_line))
+                // The model was wrong about code it does not see: look on the JVM from its inputs.
+                if let Ok(Some(found)) = v.search(file, text, &req) {
+                    return Offer::Verified(Box::new(found));
+                }
+                let searched =
+                    if v.search_budget.is_zero() { "" } else { "; a search on the JVM found no other inputs" };
+                return Offer::Declined(format!(
+                    "jreach found inputs for line {}, but {why}{searched}",
+                    req.target_line
+                ));
             }
             Err(e) => format!("not run: {e}"),
         },
@@ -160,6 +328,21 @@ pub fn offer(verifier: Result<&mut Verifier, String>, file: &Path, text: &str, r
             req.target_line
         )),
         None => Offer::Unverified(Box::new(req), not_run),
+    }
+}
+
+/// For a target jreach found no test for on its model: a search on the JVM from `start` (a test
+/// with the simplest inputs, see `jreach_ide::search_start`), when `verifier` is there. `Err`:
+/// why there was no search.
+pub fn search_for(
+    verifier: Result<&mut Verifier, String>,
+    file: &Path,
+    text: &str,
+    start: &TestRequest,
+) -> Result<Option<TestRequest>, String> {
+    match verifier {
+        Err(why) => Err(why),
+        Ok(v) => v.search(file, text, start).map_err(|e| format!("no search on the JVM: {e}")),
     }
 }
 
@@ -181,6 +364,25 @@ impl SharedVerifier {
                 offer(Ok(v), file, text, req)
             }
             Err(why) => offer(Err(why.clone()), file, text, req),
+        }
+    }
+
+    /// [`search_for`] with this server's verifier.
+    pub fn search(
+        &self,
+        classpath: &[PathBuf],
+        file: &Path,
+        text: &str,
+        start: &TestRequest,
+    ) -> Result<Option<TestRequest>, String> {
+        let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        let v = state.get_or_insert_with(|| Verifier::new(classpath.to_vec()).map_err(|e| format!("not run: {e}")));
+        match v {
+            Ok(v) => {
+                v.classpath = classpath.to_vec();
+                search_for(Ok(v), file, text, start)
+            }
+            Err(why) => Err(why.clone()),
         }
     }
 }

@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use jreach_jvm::{Jdk, RunRequest, RunStatus, Runner, SourceText};
+use jreach_jvm::{Jdk, RunRequest, RunStatus, Runner, SearchRequest, SearchStatus, SourceText};
 
 struct Fixture {
     _dir: tempfile::TempDir,
@@ -156,4 +156,180 @@ fn a_line_that_starts_with_new_keeps_its_frames_valid() {
         fx.runner().run(&fx.request(&test_calling("assertEquals(\"a\", A.f(new char[] {'a'}, 1));"), 5000)).unwrap();
     assert_eq!(report.status, RunStatus::Pass, "{report:?}");
     assert!(report.ran("p/A.java", 7), "{:?}", report.lines);
+}
+
+/// The search harness for `call` (Java, reading its inputs with `jreach.runner.Inputs`).
+fn harness(call: &str) -> String {
+    format!(
+        "package p;\nimport org.junit.jupiter.api.Test;\nclass ATest {{\n    @Test\n    void t() {{\n        \
+         jreach.runner.Inputs.observe({call});\n    }}\n}}\n"
+    )
+}
+
+impl Fixture {
+    fn search(
+        &self,
+        session: &str,
+        call: &str,
+        target: (&str, usize),
+        inputs: Vec<Vec<serde_json::Value>>,
+    ) -> SearchRequest {
+        SearchRequest {
+            session: session.into(),
+            source_roots: vec![self.root.clone()],
+            classpath: self.jdk.junit.clone(),
+            cache_dir: self.cache.join("classes"),
+            sources: vec![SourceText { path: "p/ATest.java".into(), text: harness(call) }],
+            test_class: "p.ATest".into(),
+            test_method: "t".into(),
+            target_source: target.0.into(),
+            target_line: target.1,
+            inputs,
+            timeout_ms: 300,
+        }
+    }
+}
+
+const B: &str = "package p;
+
+public class B {
+    public static int h(int x) {
+        if (x * 2 > 1000) {
+            return 1;
+        }
+        return 0;
+    }
+
+    public static int longLoop(int n) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < n; i++) {
+            if (sb.length() > 30) {
+                return i;
+            }
+            sb.append('a');
+        }
+        return -1;
+    }
+
+    public static int coupon(String s) {
+        int v = Parser.parse(s);
+        return v + 1;
+    }
+
+    public static int spin(int n) {
+        while (n > 0) {
+            n = n + 0;
+        }
+        return n;
+    }
+}
+";
+
+const PARSER: &str = "package p;
+
+class Parser {
+    static int parse(String s) {
+        if (!s.startsWith(\"KEY\")) {
+            throw new IllegalArgumentException(\"not a key\");
+        }
+        return s.length();
+    }
+}
+";
+
+fn ints(xs: &[i64]) -> Vec<Vec<serde_json::Value>> {
+    xs.iter().map(|x| vec![(*x).into()]).collect()
+}
+
+#[test]
+fn branch_distances_shrink_as_inputs_come_closer_to_the_target() {
+    let fx = fixture(&[("p/B.java", B), ("p/Parser.java", PARSER)]);
+    let mut runner = fx.runner();
+    let report = runner
+        .search(&fx.search("s1", "p.B.h(jreach.runner.Inputs.i(0))", ("p/B.java", 6), ints(&[0, 400, 500, 501])))
+        .unwrap();
+    assert_eq!(report.status, SearchStatus::Ok, "{report:?}");
+    let r = &report.results;
+    assert_eq!(r.len(), 4);
+    assert!(!r[0].hit && !r[1].hit && !r[2].hit && r[3].hit, "{r:?}");
+    let d = |i: usize| r[i].fitness.expect("a divergence").1;
+    assert!(d(0) > d(1) && d(1) > d(2), "{r:?}");
+    // What the call returned.
+    assert_eq!(r[3].returned.as_ref().map(|v| v.value.clone()), Some(serde_json::json!(1)));
+    assert_eq!(r[0].returned.as_ref().map(|v| v.value.clone()), Some(serde_json::json!(0)));
+
+    // In a loop, the jump inside it that guards the target is the one measured (the loop's own
+    // condition comes back to it either way): more iterations, closer.
+    let report = runner
+        .search(&fx.search("s2", "p.B.longLoop(jreach.runner.Inputs.i(0))", ("p/B.java", 15), ints(&[3, 10, 20, 40])))
+        .unwrap();
+    let r = &report.results;
+    assert!(!r[0].hit && !r[1].hit && !r[2].hit && r[3].hit, "{r:?}");
+    let d = |i: usize| r[i].fitness.expect("a divergence");
+    assert!(d(0).1 > d(1).1 && d(1).1 > d(2).1, "{r:?}");
+}
+
+#[test]
+fn the_constants_of_the_class_that_threw_become_seeds() {
+    let fx = fixture(&[("p/B.java", B), ("p/Parser.java", PARSER)]);
+    let mut runner = fx.runner();
+    let inputs = vec![vec!["".into()], vec!["KEY1".into()]];
+    let report =
+        runner.search(&fx.search("s3", "p.B.coupon(jreach.runner.Inputs.str(0))", ("p/B.java", 24), inputs)).unwrap();
+    let r = &report.results;
+    assert_eq!(r[0].status, RunStatus::Fail, "{r:?}");
+    assert_eq!(r[0].exception.as_deref(), Some("java.lang.IllegalArgumentException"));
+    assert!(!r[0].hit && r[1].hit, "{r:?}");
+    assert!(report.constants.contains(&serde_json::json!("KEY")), "{:?}", report.constants);
+}
+
+#[test]
+fn a_run_past_its_limit_is_stopped_and_the_batch_goes_on() {
+    let fx = fixture(&[("p/B.java", B), ("p/Parser.java", PARSER)]);
+    let mut runner = fx.runner();
+    let report = runner
+        .search(&fx.search("s4", "p.B.spin(jreach.runner.Inputs.i(0))", ("p/B.java", 31), ints(&[1, 0])))
+        .unwrap();
+    let r = &report.results;
+    assert_eq!(r.first().map(|r| &r.status), Some(&RunStatus::Timeout), "{r:?}");
+    // This JDK can stop the thread, so the same runner goes on with the next input.
+    assert_eq!(r.len(), 2, "{r:?}");
+    assert!(r[1].hit, "{r:?}");
+    assert_eq!(runner.starts, 1);
+}
+
+#[test]
+fn the_verifier_searches_a_loop_bound_the_model_cannot_unroll_to() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("src/p/B.java");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(&file, B).unwrap();
+    std::fs::write(file.with_file_name("Parser.java"), PARSER).unwrap();
+    let mut v = jreach_jvm::Verifier::new(vec![]).unwrap_or_else(|e| panic!("these tests run Java: {e}"));
+    let start = jreach_synth::TestRequest {
+        package: Some("p".into()),
+        classes: vec!["B".into()],
+        method: "longLoop".into(),
+        is_static: true,
+        is_constructor: false,
+        params: vec![("n".into(), "int".into())],
+        args: vec![jreach_synth::JavaValue::Int(0)],
+        return_ty: "int".into(),
+        outcome: jreach_synth::Outcome::Undetermined("start".into()),
+        target_line: 15,
+        target_text: "return i;".into(),
+        path_condition: vec![],
+        junit: jreach_synth::JUnit::V5,
+        receiver_args: vec![],
+        receiver_calls: vec![],
+        receiver_body: vec![],
+        receiver_fields: None,
+        statics: vec![],
+        imports: vec![],
+        unmodelled_before_target: None,
+    };
+    let found = v.search(&file, B, &start).unwrap().expect("found");
+    // The smallest bound that runs the line, and what the JVM returned with it, asserted.
+    assert_eq!(found.args, vec![jreach_synth::JavaValue::Int(32)]);
+    assert_eq!(found.outcome, jreach_synth::Outcome::Returns(Some(jreach_synth::JavaValue::Int(31))));
 }

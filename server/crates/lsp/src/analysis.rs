@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use jreach_ide::{gen, Finding, GenError, GenOptions, GenResult, MethodCache, UNREACHABLE_CODE};
+use jreach_ide::{gen, search_start, Finding, GenError, GenOptions, GenResult, MethodCache, UNREACHABLE_CODE};
 use jreach_jvm::{offer, Offer, SharedVerifier};
 use jreach_syntax::{find_target, LineIndex, SourceFile, TargetError};
 use jreach_synth::{self as synth, JUnit};
@@ -214,11 +214,23 @@ pub fn generate(uri: &Uri, file: &SourceFile, line: u32, cx: &GenContext<'_>) ->
         Err(e @ GenError::Target(_)) => return Generated::declined("error", e.to_string()),
         Err(e) => return Generated::declined("error", format!("no test for line {n}: {e}")),
         Ok(GenResult::Unreachable(why)) => return Generated::declined("unreachable", format!("unreachable: {why}")),
-        Ok(GenResult::Unknown(why)) => return Generated::declined("unknown", format!("no test for line {n}: {why}")),
+        Ok(GenResult::Unknown(why)) => {
+            // jreach's model found nothing: a search on the JVM, when code may run here.
+            let searched = match (&source_path, cx.verifier) {
+                (Some(p), Some(v)) if settings.run_code => search_start(file, line as usize, &opts)
+                    .and_then(|start| v.search(&settings.classpath, p, &file.text, &start).ok().flatten()),
+                _ => None,
+            };
+            match searched {
+                Some(req) => Box::new(req),
+                None => return Generated::declined("unknown", format!("no test for line {n}: {why}")),
+            }
+        }
         Ok(GenResult::Test(req)) => req,
     };
     // Offered only after a run on the JVM shows it runs its line, or, when it cannot run, if
-    // jreach models its whole path.
+    // jreach models its whole path. (A test the search found was run already; running it again
+    // costs a few milliseconds with the warm runner.)
     let offered = match (&source_path, cx.verifier) {
         (_, _) if !settings.run_code => offer(Err("not run (jreach.runCode is off)".into()), Path::new(""), "", *req),
         (None, _) => offer(Err("not run: the file is not saved on disk".into()), Path::new(""), "", *req),

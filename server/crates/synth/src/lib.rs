@@ -132,6 +132,40 @@ pub enum JavaValue {
         class: String,
         name: String,
     },
+    /// Not a value but a hole: input `index` of a search harness, which the JVM runner fills
+    /// anew for each run (`jreach.runner.Inputs.i(0)`). Never in a test that is offered.
+    Slot(usize, SlotKind),
+}
+
+/// The type of a [`JavaValue::Slot`]: which of the runner's `Inputs` accessors reads it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SlotKind {
+    Bool,
+    Byte,
+    Short,
+    Char,
+    Int,
+    Long,
+    Float,
+    Double,
+    Str,
+}
+
+impl SlotKind {
+    /// The accessor of `jreach.runner.Inputs` that reads a slot of this kind.
+    pub fn accessor(self) -> &'static str {
+        match self {
+            SlotKind::Bool => "z",
+            SlotKind::Byte => "b",
+            SlotKind::Short => "s",
+            SlotKind::Char => "c",
+            SlotKind::Int => "i",
+            SlotKind::Long => "j",
+            SlotKind::Float => "f",
+            SlotKind::Double => "d",
+            SlotKind::Str => "str",
+        }
+    }
 }
 
 impl JavaValue {
@@ -201,6 +235,9 @@ pub enum Outcome {
     /// Not known: after the target the run depends on code jreach does not model (the text says
     /// what). The test makes the call and lets any exception it throws pass, asserting nothing.
     Undetermined(String),
+    /// A search harness: the call's result is handed to the JVM runner
+    /// (`jreach.runner.Inputs.observe(...)`), which reports it. Never in a test that is offered.
+    Observe,
 }
 
 /// Everything needed to write one test.

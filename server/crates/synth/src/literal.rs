@@ -7,7 +7,7 @@
 //! escapes: `'\u000a'` would not even compile, because javac translates unicode escapes before it
 //! reads literals.
 
-use crate::{JavaValue, NEST};
+use crate::{JavaValue, SlotKind, NEST};
 
 /// The Java literal (or constant expression) of `v`, typed as `v` is: `(byte) -1`, `5L`, `1.5f`.
 ///
@@ -45,6 +45,7 @@ pub fn literal(v: &JavaValue) -> String {
         JavaValue::Double(d) => double_literal(*d),
         JavaValue::Str(s) => string_literal(s),
         JavaValue::Null => "null".into(),
+        JavaValue::Slot(k, kind) => format!("jreach.runner.Inputs.{}({k})", kind.accessor()),
         JavaValue::Object { class, .. } => format!("new {class}()"),
         JavaValue::ObjectRef(_) | JavaValue::SameAs(_) | JavaValue::SameItem(_) => "null".into(),
         JavaValue::Constructed { class, args, body, factory, builder, calls } => {
@@ -238,6 +239,17 @@ impl Prim {
             JavaValue::Long(_) => Prim::Long,
             JavaValue::Float(_) => Prim::Float,
             JavaValue::Double(_) => Prim::Double,
+            JavaValue::Slot(_, kind) => match kind {
+                SlotKind::Bool => Prim::Boolean,
+                SlotKind::Byte => Prim::Byte,
+                SlotKind::Short => Prim::Short,
+                SlotKind::Char => Prim::Char,
+                SlotKind::Int => Prim::Int,
+                SlotKind::Long => Prim::Long,
+                SlotKind::Float => Prim::Float,
+                SlotKind::Double => Prim::Double,
+                SlotKind::Str => return None,
+            },
             JavaValue::Str(_)
             | JavaValue::Null
             | JavaValue::Array { .. }
@@ -281,6 +293,21 @@ pub(crate) fn convert(v: &JavaValue, p: Prim) -> Option<JavaValue> {
     }
     let n = match *v {
         JavaValue::Bool(b) => return (p == Prim::Boolean).then_some(JavaValue::Bool(b)),
+        // A hole is read with the accessor of the type it is written as.
+        JavaValue::Slot(k, kind) => {
+            let to = match p {
+                Prim::Boolean => SlotKind::Bool,
+                Prim::Byte => SlotKind::Byte,
+                Prim::Short => SlotKind::Short,
+                Prim::Char => SlotKind::Char,
+                Prim::Int => SlotKind::Int,
+                Prim::Long => SlotKind::Long,
+                Prim::Float => SlotKind::Float,
+                Prim::Double => SlotKind::Double,
+            };
+            let mixes = (kind == SlotKind::Bool) != (to == SlotKind::Bool) || kind == SlotKind::Str;
+            return (!mixes).then_some(JavaValue::Slot(k, to));
+        }
         JavaValue::Byte(b) => Num::I(b.into()),
         JavaValue::Short(s) => Num::I(s.into()),
         JavaValue::Char(c) => Num::I(c.into()),

@@ -414,7 +414,10 @@ fn assertion(req: &TestRequest, call: &str, junit: JUnit) -> (String, Option<&'s
             let exc = exc.trim();
             return (format!("assertThrows({exc}.class, () -> {call});"), Some("assertThrows"));
         }
-        Outcome::Returns(None) | Outcome::Undetermined(_) => None,
+        Outcome::Observe if !(req.is_constructor || req.return_ty.trim() == "void") => {
+            return (format!("jreach.runner.Inputs.observe({call});"), None);
+        }
+        Outcome::Returns(None) | Outcome::Undetermined(_) | Outcome::Observe => None,
         Outcome::Returns(Some(_)) if req.is_constructor || req.return_ty.trim() == "void" => None,
         Outcome::Returns(Some(v)) => Some(v),
     };

@@ -122,6 +122,62 @@ fn gen_inner(file: &SourceFile, line: usize, opts: &GenOptions) -> Result<GenRes
     gen_target(file, &target, opts)
 }
 
+/// A test for the statement on 0-based `line` with the simplest inputs jreach can write for its
+/// method (for a private method, for the first method of its class calling it that works): the
+/// start of a search on the JVM when [`gen`] found no test on its model. The inputs need not reach
+/// the line, and the outcome is not asserted. `None` when jreach cannot write a call to the method.
+pub fn search_start(file: &SourceFile, line: usize, opts: &GenOptions) -> Option<TestRequest> {
+    crate::contain::contain(|| {
+        let target = find_target(file, line).ok()?;
+        if target.method.has_error {
+            return None;
+        }
+        let entries = if target.method.is_private {
+            let ctx = FileContext::new(file, None, None);
+            callers::entry_callers(&ctx, &target.method, MAX_CALLERS)
+        } else {
+            vec![target.method.clone()]
+        };
+        entries.into_iter().find_map(|m| start_for(file, &Target { method: m, ..target.clone() }, opts))
+    })
+    .ok()
+    .flatten()
+}
+
+/// [`search_start`] entered through `target.method`: the solver's smallest inputs that enter the
+/// method at all.
+fn start_for(file: &SourceFile, target: &Target, opts: &GenOptions) -> Option<TestRequest> {
+    let m = &target.method;
+    let ctx = FileContext::new(file, None, None);
+    if unsupported_signature(&ctx, m).is_some() || (m.class_is_abstract && !m.is_static) {
+        return None;
+    }
+    let with_package = with_package_sources(file, m, &opts.package_sources, &opts.imported_sources);
+    let (synthesis_file, foreign_from) = match &with_package {
+        Some((f, foreign_from)) => (f, *foreign_from),
+        None => (file, None),
+    };
+    let lopts = LowerOptions {
+        inline_depth: opts.inline_depth,
+        foreign_from,
+        own_end: with_package.is_some().then_some(file.text.len()),
+        ..synthesis_options(&ctx, m, 2, false)
+    };
+    let package_ctx = with_package.as_ref().map(|_| FileContext::new(synthesis_file, foreign_from, lopts.own_end));
+    let f = lower_in(package_ctx.as_ref().unwrap_or(&ctx), m, &lopts);
+    if unmodelled_params(&f).is_some() {
+        return None;
+    }
+    let targets = f.blocks_of_stmt(target.stmt.start);
+    let solve = SolveOptions {
+        timeout: opts.timeout.min(Duration::from_secs(2)),
+        prefer_small: true,
+        cancel: opts.cancel.clone(),
+    };
+    let Verdict::Sat(args) = solve_reach(&f, &[f.entry], &solve) else { return None };
+    replay::request(file, target, &f, &targets, &args, opts, false).ok()
+}
+
 /// At most this many methods that call a private method are tried as the test's entry.
 const MAX_CALLERS: usize = 4;
 

@@ -23,6 +23,20 @@ pub(crate) fn replay(
     args: &[Value],
     opts: &GenOptions,
 ) -> Result<TestRequest, String> {
+    request(file, target, f, targets, args, opts, true)
+}
+
+/// The test request of `args` whether or not they reach the target (`must_reach` false): where a
+/// search on the JVM begins. Its outcome is then not asserted.
+pub(crate) fn request(
+    file: &SourceFile,
+    target: &Target,
+    f: &Function,
+    targets: &[BlockId],
+    args: &[Value],
+    opts: &GenOptions,
+    must_reach: bool,
+) -> Result<TestRequest, String> {
     let unknown = f.params.iter().zip(args).enumerate().find(|(i, (_, a))| a.is_unknown() && !f.setup.creates(*i));
     if let Some((_, (p, Value::Unknown(why)))) = unknown {
         return Err(format!("the input `{}` would be {why}, which jreach does not write into tests", p.name));
@@ -64,7 +78,8 @@ pub(crate) fn replay(
         }
     }
     let run = interp::run(f, args, MAX_STEPS);
-    if !run.reached(targets) {
+    let reached = run.reached(targets);
+    if !reached && must_reach {
         let why = match &run.end {
             End::Unknown(why) => format!("the path to line {} depends on {why}", target.line + 1),
             other => {
@@ -81,6 +96,7 @@ pub(crate) fn replay(
     }
     let m = &target.method;
     let outcome = match &run.end {
+        _ if !reached => Outcome::Undetermined("the inputs are a search's start".into()),
         End::Return(Some(v)) => Outcome::Returns(
             java_value(v, f.return_ty, f).filter(|j| !matches!(j, JavaValue::Object { .. } | JavaValue::ObjectRef(_))),
         ),
@@ -108,7 +124,8 @@ pub(crate) fn replay(
         .iter()
         .filter(|b| matches!(f.block(**b).term, Terminator::Branch { origin: Some(_), .. }))
         .count();
-    let path = path_condition(&run.decisions[..decisions_before.min(run.decisions.len())], m);
+    let path =
+        if reached { path_condition(&run.decisions[..decisions_before.min(run.decisions.len())], m) } else { vec![] };
     let stmt_text = file.text[target.stmt.clone()].lines().next().unwrap_or("").trim().to_string();
     Ok(TestRequest {
         package: m.package.clone(),

@@ -1,5 +1,7 @@
 package jreach.runner;
 
+import java.util.HashMap;
+import java.util.Map;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassVisitor;
 import org.objectweb.asm.ClassWriter;
@@ -21,10 +23,36 @@ final class Lines {
     private Lines() {}
 
     static byte[] instrument(byte[] classFile) {
+        return instrument(classFile, null, -1);
+    }
+
+    /**
+     * With a target ({@code targetSource}, "pkg/Foo.java", and its 1-based line; null for none):
+     * the methods of the target's file also get {@link Branches}' distance calls toward the line.
+     */
+    static byte[] instrument(byte[] classFile, String targetSource, int targetLine) {
         ClassReader reader = new ClassReader(classFile);
         String internalName = reader.getClassName();
         int slash = internalName.lastIndexOf('/');
         String dir = slash < 0 ? "" : internalName.substring(0, slash + 1);
+        Map<String, Branches.Plan> plans = new HashMap<>();
+        if (targetSource != null) {
+            boolean[] ours = {false};
+            reader.accept(new ClassVisitor(Opcodes.ASM9) {
+                @Override
+                public void visitSource(String source, String debug) {
+                    ours[0] = source != null && targetSource.equals(dir + source);
+                }
+
+                @Override
+                public MethodVisitor visitMethod(int access, String name, String desc, String sig, String[] exc) {
+                    if (!ours[0]) return null;
+                    Branches.Plan plan = new Branches.Plan(targetLine);
+                    plans.put(name + desc, plan);
+                    return plan;
+                }
+            }, 0);
+        }
         ClassWriter writer = new ClassWriter(reader, ClassWriter.COMPUTE_MAXS);
         int[] id = {-1};
         ClassVisitor cv = new ClassVisitor(Opcodes.ASM9, writer) {
@@ -38,7 +66,9 @@ final class Lines {
             public MethodVisitor visitMethod(int access, String name, String desc, String sig, String[] exc) {
                 MethodVisitor mv = super.visitMethod(access, name, desc, sig, exc);
                 if (id[0] < 0 || (access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE)) != 0) return mv;
-                return new ProbeAdder(mv, id[0]);
+                MethodVisitor probed = new ProbeAdder(mv, id[0]);
+                Branches.Plan plan = plans.get(name + desc);
+                return plan == null ? probed : new Branches.Adder(probed, plan.critical);
             }
         };
         reader.accept(cv, 0);

@@ -56,7 +56,10 @@ public final class Main {
                     reply.put("status", "ok");
                     reply.put("java", System.getProperty("java.version"));
                 } else if ("run".equals(op)) {
+                    search = null; // its classes' probes are forgotten by the run
                     run(req, reply);
+                } else if ("search".equals(op)) {
+                    search(req, reply);
                 } else {
                     reply.put("status", "error");
                     reply.put("message", "unknown op " + op);
@@ -142,6 +145,144 @@ public final class Main {
         reply.putAll(outcome);
         loader.close();
         deps.close();
+    }
+
+    /** A search's compiled harness and class loader, kept while requests name the same session. */
+    private static final class Session {
+        String key;
+        RunLoader loader;
+        URLClassLoader deps;
+        String testClass, testMethod, targetSource;
+        int targetLine;
+        final java.util.Set<String> scanned = new java.util.HashSet<>();
+    }
+
+    private static Session search;
+
+    /**
+     * Runs a search harness (a test whose inputs are {@link Inputs} calls) once per input vector
+     * of {@code inputs}: per run the outcome, whether the target line ran, how many lines of the
+     * target's file ran and the branch fitness ({@link Branches}); once, the constants of the
+     * target's classes and of the classes in the runs' stack traces. The harness is compiled and
+     * loaded once per session ({@code session}, a key the caller chooses), so later batches of
+     * the same search only run.
+     */
+    @SuppressWarnings({"unchecked", "deprecation", "removal"})
+    private static void search(Map<String, Object> req, Map<String, Object> reply) throws Exception {
+        String key = (String) req.get("session");
+        long t0 = System.nanoTime();
+        if (search == null || !search.key.equals(key)) {
+            search = null;
+            List<File> roots = files((List<Object>) req.get("sourceRoots"));
+            List<File> classpath = files((List<Object>) req.get("classpath"));
+            File self = new File(Main.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            List<File> compileCp = new ArrayList<>(classpath);
+            compileCp.add(self);
+            File cache = new File((String) req.get("cacheDir"));
+            Map<String, String> texts = new LinkedHashMap<>();
+            for (Object o : (List<Object>) req.get("sources")) {
+                Map<String, Object> s = (Map<String, Object>) o;
+                texts.put((String) s.get("path"), (String) s.get("text"));
+            }
+            Compile compiled = Compile.run(texts, roots, compileCp, cache);
+            if (compiled.error != null) {
+                reply.put("compileMs", (System.nanoTime() - t0) / 1_000_000);
+                reply.put("status", "compile-error");
+                reply.put("message", compiled.error);
+                return;
+            }
+            List<URL> urls = new ArrayList<>();
+            for (File f : classpath) urls.add(f.toURI().toURL());
+            Session s = new Session();
+            s.key = key;
+            s.deps = new URLClassLoader(urls.toArray(new URL[0]), ClassLoader.getPlatformClassLoader());
+            s.targetSource = (String) req.get("targetSource");
+            s.targetLine = ((Number) req.get("targetLine")).intValue();
+            Probe.take();
+            Branches.clear();
+            s.loader = new RunLoader(s.deps, compiled.classes, cache, s.targetSource, s.targetLine);
+            s.testClass = (String) req.get("testClass");
+            s.testMethod = (String) req.get("testMethod");
+            search = s;
+        }
+        reply.put("compileMs", (System.nanoTime() - t0) / 1_000_000);
+        Session s = search;
+        long limit = ((Number) req.getOrDefault("timeoutMs", 1000L)).longValue();
+        List<Object> results = new ArrayList<>();
+        long t1 = System.nanoTime();
+        boolean stuck = false;
+        for (Object input : (List<Object>) req.get("inputs")) {
+            Inputs.values = ((List<Object>) input).toArray();
+            Probe.takeOf(s.targetSource);
+            Branches.reset();
+            Inputs.clearObserved();
+            Map<String, Object> outcome = new LinkedHashMap<>();
+            CAPTURED.reset();
+            Thread t = new Thread(() -> runTest(s.loader, s.testClass, s.testMethod, outcome), "jreach-search");
+            t.setDaemon(true);
+            t.setContextClassLoader(s.loader);
+            testRunning = true;
+            t.start();
+            t.join(limit);
+            boolean late = t.isAlive();
+            if (late) {
+                try {
+                    t.stop();
+                } catch (UnsupportedOperationException e) {
+                    // Newer JDKs cannot stop a thread: the runner ends after this reply.
+                }
+                t.join(500);
+            }
+            testRunning = false;
+            Map<String, Object> r = new LinkedHashMap<>();
+            TreeSet<Integer> lines = Probe.takeOf(s.targetSource);
+            r.put("hit", lines.contains(s.targetLine));
+            r.put("lines", lines.size());
+            double[] fit = Branches.fitness();
+            if (fit != null) r.put("fitness", java.util.Arrays.asList(fit[0], fit[1]));
+            if (t.isAlive()) {
+                r.put("status", "timeout");
+                results.add(r);
+                stuck = true;
+                break;
+            }
+            if (outcome.containsKey("trace") && outcome.get("status").equals("fail")) {
+                for (Object frame : (List<Object>) outcome.get("trace")) {
+                    String f = frame.toString();
+                    int paren = f.indexOf('(');
+                    String method = paren < 0 ? f : f.substring(0, paren);
+                    int dot = method.lastIndexOf('.');
+                    if (dot < 0) continue;
+                    String cls = method.substring(0, dot);
+                    int slash = cls.lastIndexOf('/');
+                    if (slash >= 0) cls = cls.substring(slash + 1);
+                    if (cls.startsWith("java.") || cls.startsWith("javax.") || cls.startsWith("jdk.") || cls.startsWith("sun.")) continue;
+                    if (s.scanned.add(cls)) {
+                        byte[] bytes = s.loader.bytesOf(cls);
+                        if (bytes != null) Branches.scanConstants(bytes);
+                    }
+                }
+            }
+            r.put("status", late ? "timeout" : outcome.getOrDefault("status", "fail"));
+            Object returned = Inputs.observedForJson();
+            if (returned != Inputs.class && !late) {
+                Map<String, Object> v = new LinkedHashMap<>();
+                v.put("value", returned);
+                r.put("returned", v);
+            }
+            if (outcome.containsKey("exception") && !late) r.put("exception", outcome.get("exception"));
+            results.add(r);
+        }
+        reply.put("runMs", (System.nanoTime() - t1) / 1_000_000);
+        reply.put("status", "ok");
+        reply.put("results", results);
+        List<Object> constants;
+        synchronized (Branches.class) { constants = new ArrayList<>(Branches.CONSTANTS); }
+        reply.put("constants", constants);
+        if (stuck) {
+            search = null;
+            reply.put("fatal", true);
+        }
     }
 
     private static void runTest(ClassLoader loader, String className, String methodName, Map<String, Object> outcome) {

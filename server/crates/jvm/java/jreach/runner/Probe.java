@@ -36,6 +36,19 @@ public final class Probe {
         }
     }
 
+    /** The lines of {@code source} hit since the last call, which clears every class's hits. */
+    static TreeSet<Integer> takeOf(String source) {
+        TreeSet<Integer> lines = new TreeSet<>();
+        synchronized (HITS) {
+            for (int k = 0; k < SOURCES.size(); k++) {
+                BitSet b = HITS.get(k);
+                if (SOURCES.get(k).equals(source)) b.stream().forEach(lines::add);
+                b.clear();
+            }
+        }
+        return lines;
+    }
+
     /** The lines hit since the last call, per source file, and forgets the classes. */
     static Map<String, TreeSet<Integer>> take() {
         Map<String, TreeSet<Integer>> out = new TreeMap<>();

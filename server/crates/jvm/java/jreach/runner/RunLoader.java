@@ -15,10 +15,20 @@ final class RunLoader extends ClassLoader {
     private final Map<String, byte[]> memory;
     private final File cache;
 
+    private final String targetSource;
+    private final int targetLine;
+
     RunLoader(ClassLoader parent, Map<String, byte[]> memory, File cache) {
+        this(parent, memory, cache, null, -1);
+    }
+
+    /** With a target: its file's classes also report branch distances toward it ({@link Branches}). */
+    RunLoader(ClassLoader parent, Map<String, byte[]> memory, File cache, String targetSource, int targetLine) {
         super(parent);
         this.memory = memory;
         this.cache = cache;
+        this.targetSource = targetSource;
+        this.targetLine = targetLine;
         // As test runners do (Maven's surefire, Gradle, IDEs): assertions are on in the code under test.
         setDefaultAssertionStatus(true);
     }
@@ -26,13 +36,15 @@ final class RunLoader extends ClassLoader {
     @Override
     protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
         if (name.equals(Probe.class.getName())) return Probe.class;
+        if (name.equals(Branches.class.getName())) return Branches.class;
+        if (name.equals(Inputs.class.getName())) return Inputs.class;
         synchronized (getClassLoadingLock(name)) {
             Class<?> c = findLoadedClass(name);
             if (c == null) {
                 byte[] bytes = memory.get(name);
                 if (bytes == null) bytes = fromCache(name);
                 if (bytes != null) {
-                    byte[] probed = Lines.instrument(bytes);
+                    byte[] probed = Lines.instrument(bytes, targetSource, targetLine);
                     try {
                         c = defineClass(name, probed, 0, probed.length);
                     } catch (ClassFormatError e) {
@@ -45,6 +57,18 @@ final class RunLoader extends ClassLoader {
             if (c == null) return super.loadClass(name, resolve);
             if (resolve) resolveClass(c);
             return c;
+        }
+    }
+
+    /** The class file of {@code name} as this loader would find it (null when there is none). */
+    byte[] bytesOf(String name) {
+        byte[] b = memory.get(name);
+        if (b == null) b = fromCache(name);
+        if (b != null) return b;
+        try (java.io.InputStream in = getParent().getResourceAsStream(name.replace('.', '/') + ".class")) {
+            return in == null ? null : in.readAllBytes();
+        } catch (IOException e) {
+            return null;
         }
     }
 

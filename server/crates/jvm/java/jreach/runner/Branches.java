@@ -1,0 +1,353 @@
+package jreach.runner;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.objectweb.asm.Label;
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
+
+/**
+ * How far a run came from its target line, for the search on the JVM (symcretic execution's
+ * concrete phase): the branch distance at the conditional jumps that decide whether the target
+ * can still be reached.
+ *
+ * <p>For each method holding the target line, {@link Plan} reads its instructions and control
+ * flow (exception handlers included) and finds the <em>critical</em> jumps: those where one way
+ * can still reach the target and the other cannot. {@link Adder} puts a call before each: with
+ * the jump's operands it records how far they were from going the good way (0 when they went it).
+ * A run's fitness ({@link #fitness}) is its divergence closest to the target: the fewest
+ * instructions from the jump to the target first, then the smallest normalised distance. A
+ * {@code lcmp}/{@code dcmpl}/... before a jump is replaced by a call that computes the same
+ * result and keeps the operands' difference, so the distance is that difference and not -1/0/1.
+ *
+ * <p>Like {@link Probe}, user code sees this very class; it is read and cleared between runs.
+ */
+public final class Branches {
+    private Branches() {}
+
+    /** Per critical jump (by id): instructions from it to the target, the way that reaches it. */
+    private static final List<int[]> JUMPS = new ArrayList<>();
+    /** Per jump id: the smallest distance seen when it went the bad way (NaN: never). */
+    private static double[] seen = new double[0];
+    private static double lastDiff;
+    /** String and number constants of the classes instrumented for the target. */
+    static final Set<Object> CONSTANTS = new LinkedHashSet<>();
+
+    static synchronized int register(int level, boolean goodTaken) {
+        JUMPS.add(new int[] {level, goodTaken ? 1 : 0});
+        seen = Arrays.copyOf(seen, JUMPS.size());
+        seen[JUMPS.size() - 1] = Double.NaN;
+        return JUMPS.size() - 1;
+    }
+
+    /** Forgets what the last run saw (the plan of the jumps stays). */
+    static synchronized void reset() {
+        Arrays.fill(seen, Double.NaN);
+    }
+
+    /**
+     * The last run's fitness as {level, distance in [0, 1)}, or null when no critical jump went
+     * the bad way (the run never came to one, or went every one the good way).
+     */
+    static synchronized double[] fitness() {
+        double[] best = null;
+        for (int id = 0; id < seen.length; id++) {
+            double d = seen[id];
+            if (Double.isNaN(d)) continue;
+            double level = JUMPS.get(id)[0];
+            double norm = Double.isInfinite(d) ? 1.0 - 1e-9 : d / (d + 1.0);
+            if (best == null || level < best[0] || (level == best[0] && norm < best[1])) best = new double[] {level, norm};
+        }
+        return best;
+    }
+
+    private static synchronized void record(int id, double toTaken, double toNotTaken) {
+        if (id >= JUMPS.size()) return;
+        double d = JUMPS.get(id)[1] == 1 ? toTaken : toNotTaken;
+        if (d > 0 && (Double.isNaN(seen[id]) || d < seen[id])) seen[id] = d;
+    }
+
+    /** Distances of {@code v OP 0} to being taken and to not being taken. */
+    private static void zeroDistances(double v, int op, int id) {
+        double t, n;
+        if (Double.isNaN(v)) { record(id, 1, 1); return; }
+        switch (op) {
+            case Opcodes.IFEQ: t = Math.abs(v); n = v == 0 ? 1 : 0; break;
+            case Opcodes.IFNE: t = v == 0 ? 1 : 0; n = Math.abs(v); break;
+            case Opcodes.IFLT: t = v < 0 ? 0 : v + 1; n = v < 0 ? -v : 0; break;
+            case Opcodes.IFGE: t = v >= 0 ? 0 : -v; n = v >= 0 ? v + 1 : 0; break;
+            case Opcodes.IFGT: t = v > 0 ? 0 : 1 - v; n = v > 0 ? v : 0; break;
+            case Opcodes.IFLE: t = v <= 0 ? 0 : v; n = v <= 0 ? 1 - v : 0; break;
+            default: return;
+        }
+        record(id, t, n);
+    }
+
+    // Called by instrumented code.
+    public static void zero(int v, int op, int id) { zeroDistances(v, op, id); }
+    public static void zeroAfterCmp(int v, int op, int id) { zeroDistances(v == 0 ? 0 : lastDiff, op, id); }
+    public static void icmp(int a, int b, int op, int id) { zeroDistances((double) a - (double) b, op - (Opcodes.IF_ICMPEQ - Opcodes.IFEQ), id); }
+    public static void refs(Object a, Object b, int op, int id) {
+        boolean same = a == b;
+        boolean taken = op == Opcodes.IF_ACMPEQ ? same : !same;
+        record(id, taken ? 0 : 1, taken ? 1 : 0);
+    }
+    public static void nullness(Object a, int op, int id) {
+        boolean taken = op == Opcodes.IFNULL ? a == null : a != null;
+        record(id, taken ? 0 : 1, taken ? 1 : 0);
+    }
+    public static int lcmp(long a, long b) { lastDiff = (double) a - (double) b; return Long.compare(a, b); }
+    public static int dcmpl(double a, double b) { lastDiff = a - b; return Double.isNaN(lastDiff) ? -1 : a < b ? -1 : a == b ? 0 : 1; }
+    public static int dcmpg(double a, double b) { lastDiff = a - b; return Double.isNaN(lastDiff) ? 1 : a < b ? -1 : a == b ? 0 : 1; }
+    public static int fcmpl(float a, float b) { return dcmpl(a, b); }
+    public static int fcmpg(float a, float b) { return dcmpg(a, b); }
+
+    /**
+     * The control flow of one method, read in a first pass: for each instruction (in the order
+     * the class reader visits them) its successors and line, and from that the critical jumps
+     * and their distance to the target line. Empty when the method does not hold the line.
+     */
+    static final class Plan extends MethodVisitor {
+        private final int targetLine;
+        private int count;
+        private final Map<Label, Integer> labelAt = new HashMap<>();
+        private final List<Object[]> jumps = new ArrayList<>(); // {index, Label[] targets, conditional?}
+        private final List<Integer> ends = new ArrayList<>();   // returns and throws
+        private final List<Object[]> lines = new ArrayList<>(); // {Label, line}
+        private final List<Label[]> handlers = new ArrayList<>(); // {start, end, handler}
+        /** Per critical jump's instruction index: {level, goodTaken}. */
+        final Map<Integer, int[]> critical = new HashMap<>();
+
+        Plan(int targetLine) {
+            super(Opcodes.ASM9);
+            this.targetLine = targetLine;
+        }
+
+        private void insn() { count++; }
+
+        @Override public void visitLabel(Label l) { labelAt.put(l, count); }
+        @Override public void visitLineNumber(int line, Label start) { lines.add(new Object[] {start, line}); }
+        @Override public void visitTryCatchBlock(Label s, Label e, Label h, String t) { handlers.add(new Label[] {s, e, h}); }
+        @Override public void visitInsn(int op) {
+            if ((op >= Opcodes.IRETURN && op <= Opcodes.RETURN) || op == Opcodes.ATHROW) ends.add(count);
+            insn();
+        }
+        @Override public void visitIntInsn(int op, int operand) { insn(); }
+        @Override public void visitVarInsn(int op, int v) { if (op == Opcodes.RET) ends.add(count); insn(); }
+        @Override public void visitTypeInsn(int op, String t) { insn(); }
+        @Override public void visitFieldInsn(int op, String o, String n, String d) { insn(); }
+        @Override public void visitMethodInsn(int op, String o, String n, String d, boolean i) { insn(); }
+        @Override public void visitInvokeDynamicInsn(String n, String d, org.objectweb.asm.Handle h, Object... a) { insn(); }
+        @Override public void visitJumpInsn(int op, Label l) {
+            jumps.add(new Object[] {count, new Label[] {l}, op != Opcodes.GOTO && op != Opcodes.JSR});
+            insn();
+        }
+        @Override public void visitLdcInsn(Object v) { insn(); }
+        @Override public void visitIincInsn(int v, int inc) { insn(); }
+        @Override public void visitTableSwitchInsn(int lo, int hi, Label d, Label... ls) { switchInsn(d, ls); }
+        @Override public void visitLookupSwitchInsn(Label d, int[] k, Label[] ls) { switchInsn(d, ls); }
+        @Override public void visitMultiANewArrayInsn(String d, int n) { insn(); }
+
+        private void switchInsn(Label d, Label[] ls) {
+            Label[] all = Arrays.copyOf(ls, ls.length + 1);
+            all[ls.length] = d;
+            jumps.add(new Object[] {count, all, null});
+            insn();
+        }
+
+        @Override
+        public void visitEnd() {
+            int n = count;
+            if (n == 0) return;
+            // The line of each instruction.
+            int[] lineOf = new int[n];
+            Arrays.fill(lineOf, -1);
+            List<int[]> starts = new ArrayList<>();
+            for (Object[] l : lines) {
+                Integer at = labelAt.get((Label) l[0]);
+                if (at != null) starts.add(new int[] {at, (Integer) l[1]});
+            }
+            starts.sort((a, b) -> Integer.compare(a[0], b[0]));
+            for (int k = 0; k < starts.size(); k++) {
+                int from = starts.get(k)[0], to = k + 1 < starts.size() ? starts.get(k + 1)[0] : n;
+                for (int i = from; i < to && i < n; i++) lineOf[i] = starts.get(k)[1];
+            }
+            boolean any = false;
+            for (int l : lineOf) any |= l == targetLine;
+            if (!any) return;
+            // Successors.
+            List<List<Integer>> succ = new ArrayList<>();
+            for (int i = 0; i < n; i++) succ.add(new ArrayList<>());
+            boolean[] noFall = new boolean[n];
+            for (int e : ends) if (e < n) noFall[e] = true;
+            for (Object[] j : jumps) {
+                int at = (Integer) j[0];
+                for (Label l : (Label[]) j[1]) {
+                    Integer t = labelAt.get(l);
+                    if (t != null && t < n) succ.get(at).add(t);
+                }
+                if (!Boolean.TRUE.equals(j[2])) noFall[at] = true;
+            }
+            for (int i = 0; i + 1 < n; i++) if (!noFall[i]) succ.get(i).add(i + 1);
+            for (Label[] h : handlers) {
+                Integer s = labelAt.get(h[0]), e = labelAt.get(h[1]), t = labelAt.get(h[2]);
+                if (s == null || e == null || t == null || t >= n) continue;
+                for (int i = s; i < e && i < n; i++) succ.get(i).add(t);
+            }
+            // A jump is critical when one way reaches the target without coming back through the
+            // jump and the other does not (in a loop, both ways come back to it); its level is how
+            // many instructions the good way takes to the target.
+            for (Object[] j : jumps) {
+                if (!Boolean.TRUE.equals(j[2])) continue;
+                int at = (Integer) j[0];
+                Integer taken = labelAt.get(((Label[]) j[1])[0]);
+                if (taken == null || at + 1 >= n || lineOf[at] == targetLine) continue;
+                int viaTaken = toTarget(taken, at, succ, lineOf, targetLine), viaFall = toTarget(at + 1, at, succ, lineOf, targetLine);
+                if ((viaTaken >= 0) != (viaFall >= 0)) {
+                    critical.put(at, new int[] {Math.max(viaTaken, viaFall) + 1, viaTaken >= 0 ? 1 : 0});
+                }
+            }
+        }
+    }
+
+    /** Instructions from {@code from} to the first of the target line, never passing {@code avoid}; -1: none. */
+    private static int toTarget(int from, int avoid, List<List<Integer>> succ, int[] lineOf, int targetLine) {
+        int n = lineOf.length;
+        int[] dist = new int[n];
+        Arrays.fill(dist, -1);
+        ArrayDeque<Integer> work = new ArrayDeque<>();
+        dist[from] = 0;
+        work.add(from);
+        while (!work.isEmpty()) {
+            int i = work.poll();
+            if (lineOf[i] == targetLine) return dist[i];
+            for (int s : succ.get(i)) {
+                if (s != avoid && dist[s] < 0) {
+                    dist[s] = dist[i] + 1;
+                    work.add(s);
+                }
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * Puts the distance calls before the critical jumps a {@link Plan} found (the same
+     * instruction count), and replaces the long and floating comparisons in the method.
+     */
+    static final class Adder extends MethodVisitor {
+        private final Map<Integer, int[]> critical;
+        private int count;
+        private boolean afterCmp;
+
+        Adder(MethodVisitor mv, Map<Integer, int[]> critical) {
+            super(Opcodes.ASM9, mv);
+            this.critical = critical;
+        }
+
+        private void insn() { count++; afterCmp = false; }
+
+        @Override
+        public void visitInsn(int op) {
+            String cmp = null, desc = null;
+            switch (op) {
+                case Opcodes.LCMP: cmp = "lcmp"; desc = "(JJ)I"; break;
+                case Opcodes.DCMPL: cmp = "dcmpl"; desc = "(DD)I"; break;
+                case Opcodes.DCMPG: cmp = "dcmpg"; desc = "(DD)I"; break;
+                case Opcodes.FCMPL: cmp = "fcmpl"; desc = "(FF)I"; break;
+                case Opcodes.FCMPG: cmp = "fcmpg"; desc = "(FF)I"; break;
+                default: break;
+            }
+            if (cmp != null) {
+                super.visitMethodInsn(Opcodes.INVOKESTATIC, "jreach/runner/Branches", cmp, desc, false);
+                count++;
+                afterCmp = true;
+                return;
+            }
+            super.visitInsn(op);
+            insn();
+        }
+
+        @Override
+        public void visitJumpInsn(int op, Label l) {
+            int[] c = critical.get(count);
+            if (c != null) {
+                int id = register(c[0], c[1] == 1);
+                if (op >= Opcodes.IFEQ && op <= Opcodes.IFLE) {
+                    super.visitInsn(Opcodes.DUP);
+                    probe(op, id, afterCmp ? "zeroAfterCmp" : "zero", "(III)V");
+                } else if (op >= Opcodes.IF_ICMPEQ && op <= Opcodes.IF_ICMPLE) {
+                    super.visitInsn(Opcodes.DUP2);
+                    probe(op, id, "icmp", "(IIII)V");
+                } else if (op == Opcodes.IF_ACMPEQ || op == Opcodes.IF_ACMPNE) {
+                    super.visitInsn(Opcodes.DUP2);
+                    probe(op, id, "refs", "(Ljava/lang/Object;Ljava/lang/Object;II)V");
+                } else if (op == Opcodes.IFNULL || op == Opcodes.IFNONNULL) {
+                    super.visitInsn(Opcodes.DUP);
+                    probe(op, id, "nullness", "(Ljava/lang/Object;II)V");
+                }
+            }
+            super.visitJumpInsn(op, l);
+            insn();
+        }
+
+        private void probe(int op, int id, String name, String desc) {
+            super.visitLdcInsn(op);
+            super.visitLdcInsn(id);
+            super.visitMethodInsn(Opcodes.INVOKESTATIC, "jreach/runner/Branches", name, desc, false);
+        }
+
+        @Override public void visitIntInsn(int op, int operand) { super.visitIntInsn(op, operand); insn(); }
+        @Override public void visitVarInsn(int op, int v) { super.visitVarInsn(op, v); insn(); }
+        @Override public void visitTypeInsn(int op, String t) { super.visitTypeInsn(op, t); insn(); }
+        @Override public void visitFieldInsn(int op, String o, String n, String d) { super.visitFieldInsn(op, o, n, d); insn(); }
+        @Override public void visitMethodInsn(int op, String o, String n, String d, boolean i) { super.visitMethodInsn(op, o, n, d, i); insn(); }
+        @Override public void visitInvokeDynamicInsn(String n, String d, org.objectweb.asm.Handle h, Object... a) { super.visitInvokeDynamicInsn(n, d, h, a); insn(); }
+        @Override public void visitLdcInsn(Object v) {
+            constant(v);
+            super.visitLdcInsn(v);
+            insn();
+        }
+        @Override public void visitIincInsn(int v, int inc) { super.visitIincInsn(v, inc); insn(); }
+        @Override public void visitTableSwitchInsn(int lo, int hi, Label d, Label... ls) { super.visitTableSwitchInsn(lo, hi, d, ls); insn(); }
+        @Override public void visitLookupSwitchInsn(Label d, int[] k, Label[] ls) { super.visitLookupSwitchInsn(d, k, ls); insn(); }
+        @Override public void visitMultiANewArrayInsn(String d, int n) { super.visitMultiANewArrayInsn(d, n); insn(); }
+    }
+
+    /** Keeps {@code v} as a seed if it is a string the protocol can carry or an integer. */
+    static void constant(Object v) {
+        boolean keep = v instanceof Integer || v instanceof Long || (v instanceof String && Inputs.whole((String) v));
+        if (!keep) return;
+        synchronized (Branches.class) {
+            if (CONSTANTS.size() < 200) CONSTANTS.add(v);
+        }
+    }
+
+    /** Adds the string and number constants {@code classFile}'s code loads. */
+    static void scanConstants(byte[] classFile) {
+        new org.objectweb.asm.ClassReader(classFile).accept(new org.objectweb.asm.ClassVisitor(Opcodes.ASM9) {
+            @Override
+            public MethodVisitor visitMethod(int access, String name, String desc, String sig, String[] exc) {
+                return new MethodVisitor(Opcodes.ASM9) {
+                    @Override
+                    public void visitLdcInsn(Object v) {
+                        constant(v);
+                    }
+                };
+            }
+        }, org.objectweb.asm.ClassReader.SKIP_DEBUG | org.objectweb.asm.ClassReader.SKIP_FRAMES);
+    }
+
+    /** Forgets every plan and constant (a new search). */
+    static synchronized void clear() {
+        JUMPS.clear();
+        seen = new double[0];
+        CONSTANTS.clear();
+    }
+}

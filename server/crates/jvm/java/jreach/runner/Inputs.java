@@ -1,0 +1,81 @@
+package jreach.runner;
+
+/**
+ * The inputs of one run of a search harness: a test class jreach writes once per search, whose
+ * argument values are calls such as {@code Inputs.i(0)} instead of literals, so that one compiled
+ * harness runs with many inputs. The runner sets {@link #values} before each run; like
+ * {@link Probe}, user code sees this very class (its class loader hands it out).
+ *
+ * <p>Numbers arrive from JSON as {@code Long} or {@code Double}; a double that JSON cannot write
+ * ({@code NaN}, the infinities, {@code -0.0}) arrives as its Java spelling in a string.
+ */
+public final class Inputs {
+    static volatile Object[] values = new Object[0];
+    /** What the harness's call returned in this run, as {@link #observed} holds it. */
+    static volatile boolean returned;
+    static volatile Object observed;
+
+    private Inputs() {}
+
+    private static Object at(int k) {
+        Object[] v = values;
+        if (k >= v.length) throw new IllegalStateException("the search gave no input " + k);
+        return v[k];
+    }
+
+    private static double number(Object o) {
+        if (o instanceof String) return Double.parseDouble((String) o);
+        return ((Number) o).doubleValue();
+    }
+
+    private static long integral(Object o) {
+        if (o instanceof Number && !(o instanceof Double)) return ((Number) o).longValue();
+        return (long) number(o);
+    }
+
+    public static boolean z(int k) { return Boolean.TRUE.equals(at(k)); }
+    public static byte b(int k) { return (byte) integral(at(k)); }
+    public static short s(int k) { return (short) integral(at(k)); }
+    public static char c(int k) { return (char) integral(at(k)); }
+    public static int i(int k) { return (int) integral(at(k)); }
+    public static long j(int k) { return integral(at(k)); }
+    public static float f(int k) { return (float) number(at(k)); }
+    public static double d(int k) { return number(at(k)); }
+    public static String str(int k) { Object o = at(k); return o == null ? null : o.toString(); }
+
+    /** Called by the harness with the call's result (boxed). */
+    public static void observe(Object v) {
+        observed = v;
+        returned = true;
+    }
+
+    /** Forgets the last run's result. */
+    static void clearObserved() {
+        observed = null;
+        returned = false;
+    }
+
+    /**
+     * The last run's result as JSON can carry it (integers, booleans, characters as their code,
+     * floating values as strings, strings up to 10,000 characters, null), or this very class when
+     * it cannot.
+     */
+    static Object observedForJson() {
+        if (!returned) return Inputs.class;
+        Object v = observed;
+        if (v == null || v instanceof Boolean || v instanceof Long || v instanceof Integer || v instanceof Short || v instanceof Byte) {
+            return v instanceof Number ? (Object) ((Number) v).longValue() : v;
+        }
+        if (v instanceof Character) return (long) (Character) v;
+        // Floating values as Java spells them, which the parent reads back exactly.
+        if (v instanceof Double) return Double.toString((Double) v);
+        if (v instanceof Float) return Float.toString((Float) v);
+        if (v instanceof String && ((String) v).length() <= 10_000 && whole((String) v)) return v;
+        return Inputs.class;
+    }
+
+    /** Whether {@code s} has no lone surrogate (which the protocol's UTF-8 cannot carry). */
+    static boolean whole(String s) {
+        return s.codePoints().noneMatch(cp -> cp >= 0xD800 && cp <= 0xDFFF);
+    }
+}

@@ -1,0 +1,730 @@
+//! Search on the JVM where the model cannot answer (symcretic execution's concrete phase, with
+//! the alternating-variable method of search-based testing).
+//!
+//! A search starts from a test jreach wrote on its model (or one with the simplest inputs when it
+//! found none): [`slots`] turns every primitive and string value of it (arguments, the receiver's
+//! constructor arguments and setter calls, fields, statics, array items) into a hole of a
+//! harness that the runner compiles once and runs with many input vectors (`SearchRequest`).
+//! Each run reports whether the target line ran and, when not, the branch distance of its
+//! divergence closest to the target (`Branches.java`). [`avm`] moves one input at a time: small
+//! steps, then steps that double while they improve; seeds (the constants of the code, which is how
+//! `"SAVE"` is found for a coupon parser), then random restarts when it is stuck. The first vector
+//! that runs the line becomes a test, which [`crate::Verifier`] then runs as any other test before
+//! it is offered.
+
+use std::time::{Duration, Instant};
+
+use jreach_synth::{JavaValue, SlotKind, TestRequest};
+
+/// A test with its primitive and string values replaced by [`JavaValue::Slot`]s, and those values.
+#[derive(Clone, Debug)]
+pub struct Harness {
+    pub req: TestRequest,
+    pub start: Vec<JavaValue>,
+}
+
+/// The harness of `req`: every primitive and string value the test writes becomes a slot, in the
+/// order the walk meets them. Map keys stay as they are (they must stay distinct).
+pub fn slots(req: &TestRequest) -> Harness {
+    let mut start = Vec::new();
+    let mut req = req.clone();
+    let mut walk = |v: &mut JavaValue| hole(v, &mut start);
+    for a in &mut req.args {
+        walk(a);
+    }
+    for (_, a) in &mut req.receiver_args {
+        walk(a);
+    }
+    for (_, args) in &mut req.receiver_calls {
+        for (_, a) in args {
+            walk(a);
+        }
+    }
+    if let Some(fields) = &mut req.receiver_fields {
+        for (_, a) in fields {
+            walk(a);
+        }
+    }
+    for s in &mut req.statics {
+        walk(&mut s.value);
+    }
+    Harness { req, start }
+}
+
+fn kind_of(v: &JavaValue) -> Option<SlotKind> {
+    Some(match v {
+        JavaValue::Bool(_) => SlotKind::Bool,
+        JavaValue::Byte(_) => SlotKind::Byte,
+        JavaValue::Short(_) => SlotKind::Short,
+        JavaValue::Char(_) => SlotKind::Char,
+        JavaValue::Int(_) => SlotKind::Int,
+        JavaValue::Long(_) => SlotKind::Long,
+        JavaValue::Float(_) => SlotKind::Float,
+        JavaValue::Double(_) => SlotKind::Double,
+        JavaValue::Str(_) => SlotKind::Str,
+        _ => return None,
+    })
+}
+
+fn hole(v: &mut JavaValue, out: &mut Vec<JavaValue>) {
+    if let Some(kind) = kind_of(v) {
+        out.push(std::mem::replace(v, JavaValue::Slot(out.len(), kind)));
+        return;
+    }
+    match v {
+        JavaValue::Array { items, .. } | JavaValue::List { items, .. } => items.iter_mut().for_each(|i| hole(i, out)),
+        JavaValue::Object { fields, .. } => fields.iter_mut().for_each(|(_, f)| hole(f, out)),
+        JavaValue::Constructed { args, calls, .. } => {
+            args.iter_mut().for_each(|(_, a)| hole(a, out));
+            for (_, args) in calls {
+                args.iter_mut().for_each(|(_, a)| hole(a, out));
+            }
+        }
+        JavaValue::Optional { item: Some(item), .. } => hole(item, out),
+        JavaValue::Map { entries, .. } => entries.iter_mut().for_each(|(_, value)| hole(value, out)),
+        _ => {}
+    }
+}
+
+/// `harness` with its slots filled from `values`.
+pub fn fill(harness: &TestRequest, values: &[JavaValue]) -> TestRequest {
+    fn put(v: &mut JavaValue, values: &[JavaValue]) {
+        match v {
+            JavaValue::Slot(k, _) => *v = values[*k].clone(),
+            JavaValue::Array { items, .. } | JavaValue::List { items, .. } => {
+                items.iter_mut().for_each(|i| put(i, values))
+            }
+            JavaValue::Object { fields, .. } => fields.iter_mut().for_each(|(_, f)| put(f, values)),
+            JavaValue::Constructed { args, calls, .. } => {
+                args.iter_mut().for_each(|(_, a)| put(a, values));
+                for (_, args) in calls {
+                    args.iter_mut().for_each(|(_, a)| put(a, values));
+                }
+            }
+            JavaValue::Optional { item: Some(item), .. } => put(item, values),
+            JavaValue::Map { entries, .. } => entries.iter_mut().for_each(|(_, value)| put(value, values)),
+            _ => {}
+        }
+    }
+    let mut req = harness.clone();
+    req.args.iter_mut().for_each(|a| put(a, values));
+    req.receiver_args.iter_mut().for_each(|(_, a)| put(a, values));
+    for (_, args) in &mut req.receiver_calls {
+        args.iter_mut().for_each(|(_, a)| put(a, values));
+    }
+    if let Some(fields) = &mut req.receiver_fields {
+        fields.iter_mut().for_each(|(_, a)| put(a, values));
+    }
+    req.statics.iter_mut().for_each(|s| put(&mut s.value, values));
+    req
+}
+
+/// A value as the runner's `Inputs` reads it from JSON.
+pub fn to_json(v: &JavaValue) -> serde_json::Value {
+    use serde_json::Value as J;
+    let float = |d: f64| {
+        if d.is_finite() && !(d == 0.0 && d.is_sign_negative()) {
+            serde_json::Number::from_f64(d).map(J::Number).unwrap_or(J::Null)
+        } else if d.is_nan() {
+            J::String("NaN".into())
+        } else if d == 0.0 {
+            J::String("-0.0".into())
+        } else {
+            J::String(if d > 0.0 { "Infinity" } else { "-Infinity" }.into())
+        }
+    };
+    match v {
+        JavaValue::Bool(b) => J::Bool(*b),
+        JavaValue::Byte(x) => (*x).into(),
+        JavaValue::Short(x) => (*x).into(),
+        JavaValue::Char(x) => (*x).into(),
+        JavaValue::Int(x) => (*x).into(),
+        JavaValue::Long(x) => (*x).into(),
+        JavaValue::Float(x) => float(f64::from(*x)),
+        JavaValue::Double(x) => float(*x),
+        JavaValue::Str(s) => J::String(s.clone()),
+        _ => J::Null,
+    }
+}
+
+/// What one run of a candidate showed, as the search compares runs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Fitness {
+    /// The target line ran.
+    pub hit: bool,
+    /// The divergence closest to the target: (instructions from the deciding jump to the
+    /// target, normalised branch distance); `None` when the run came to no jump toward it.
+    pub divergence: Option<(f64, f64)>,
+    /// How many lines of the target's file ran.
+    pub lines: usize,
+}
+
+impl Fitness {
+    /// Smaller is better.
+    fn key(&self) -> (u8, f64, f64, i64) {
+        match (self.hit, self.divergence) {
+            (true, _) => (0, 0.0, 0.0, 0),
+            (false, Some((level, d))) => (1, level, d, -(self.lines as i64)),
+            (false, None) => (2, 0.0, 0.0, -(self.lines as i64)),
+        }
+    }
+
+    /// Whether `self` is strictly better than `other`.
+    pub fn better_than(&self, other: &Fitness) -> bool {
+        self.key().partial_cmp(&other.key()) == Some(std::cmp::Ordering::Less)
+    }
+}
+
+/// The limits of one search.
+#[derive(Clone, Copy, Debug)]
+pub struct Budget {
+    pub time: Duration,
+    pub runs: usize,
+}
+
+/// What [`avm`] found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Found {
+    /// Input values that ran the target line.
+    pub values: Vec<JavaValue>,
+    /// How many runs the search took.
+    pub runs: usize,
+}
+
+/// A move of one input.
+#[derive(Clone, Debug, PartialEq)]
+enum Move {
+    /// Add to a number (or a character).
+    Add(usize, f64),
+    /// Add to the code of a string's character at a position.
+    AddChar(usize, usize, i32),
+    /// Any other change: the new value.
+    Set(usize, JavaValue),
+}
+
+/// The alternating-variable search from `start`: `eval` runs a batch of input vectors and gives
+/// one fitness per vector it ran (fewer when the batch was cut short), plus any constants the
+/// code showed so far (seeds), or `None` when the runs cannot go on (the search then ends).
+/// Returns the first vector that runs the target, or `None` when the budget is spent.
+pub fn avm(
+    start: Vec<JavaValue>,
+    seeds: Vec<JavaValue>,
+    budget: Budget,
+    rng_seed: u64,
+    mut eval: impl FnMut(&[Vec<JavaValue>]) -> Option<(Vec<Fitness>, Vec<JavaValue>)>,
+) -> Option<Found> {
+    let found = climb(start, seeds, budget, rng_seed, &mut eval)?;
+    Some(shrink(found, &mut eval))
+}
+
+/// At most this many runs make a found vector simpler.
+const SHRINK_RUNS: usize = 300;
+
+/// `found` made simpler while it still runs the target: numbers as close to zero as a halving
+/// search finds, strings without the characters it can drop.
+fn shrink(
+    mut found: Found,
+    eval: &mut impl FnMut(&[Vec<JavaValue>]) -> Option<(Vec<Fitness>, Vec<JavaValue>)>,
+) -> Found {
+    let mut spent = 0usize;
+    let mut hits = |cands: &[Vec<JavaValue>], spent: &mut usize| -> Option<usize> {
+        if cands.is_empty() || *spent >= SHRINK_RUNS {
+            return None;
+        }
+        *spent += cands.len();
+        let (fits, _) = eval(cands)?;
+        fits.iter().position(|f| f.hit)
+    };
+    for k in 0..found.values.len() {
+        match found.values[k].clone() {
+            JavaValue::Str(s) => {
+                let mut s: Vec<char> = s.chars().collect();
+                loop {
+                    let cands: Vec<Vec<JavaValue>> = (0..s.len())
+                        .map(|p| {
+                            let mut next = found.values.clone();
+                            next[k] = JavaValue::Str(
+                                s.iter().enumerate().filter(|(i, _)| *i != p).map(|(_, c)| *c).collect(),
+                            );
+                            next
+                        })
+                        .collect();
+                    let Some(i) = hits(&cands, &mut spent) else { break };
+                    s.remove(i);
+                    found.values = cands[i].clone();
+                }
+            }
+            v @ (JavaValue::Byte(_) | JavaValue::Short(_) | JavaValue::Int(_) | JavaValue::Long(_)) => {
+                let as_i64 = |v: &JavaValue| match v {
+                    JavaValue::Byte(x) => i64::from(*x),
+                    JavaValue::Short(x) => i64::from(*x),
+                    JavaValue::Int(x) => i64::from(*x),
+                    JavaValue::Long(x) => *x,
+                    _ => 0,
+                };
+                // The smallest magnitude that hits, between 0 and the value found.
+                let (mut lo, mut hi) = (0i64, as_i64(&v));
+                while lo != hi {
+                    let mid = lo + (hi - lo) / 2;
+                    let Some(cand) = with_number(&v, mid) else { break };
+                    let mut next = found.values.clone();
+                    next[k] = cand;
+                    match hits(std::slice::from_ref(&next), &mut spent) {
+                        Some(_) => {
+                            found.values = next;
+                            hi = mid;
+                        }
+                        None if spent >= SHRINK_RUNS => break,
+                        None if mid == lo => break,
+                        None => lo = mid + (hi - mid).signum(),
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    found.runs += spent;
+    found
+}
+
+/// The search proper: [`avm`] before [`shrink`].
+fn climb(
+    start: Vec<JavaValue>,
+    mut seeds: Vec<JavaValue>,
+    budget: Budget,
+    rng_seed: u64,
+    eval: &mut impl FnMut(&[Vec<JavaValue>]) -> Option<(Vec<Fitness>, Vec<JavaValue>)>,
+) -> Option<Found> {
+    let began = Instant::now();
+    let mut rng = SplitMix(rng_seed);
+    let mut runs = 0usize;
+    let mut ended = false;
+    let out_of_budget = |runs: usize, ended: bool| ended || runs >= budget.runs || began.elapsed() >= budget.time;
+    // Runs a batch; the best of it (index, fitness).
+    let mut batch = |cands: &[Vec<JavaValue>], runs: &mut usize, seeds: &mut Vec<JavaValue>, ended: &mut bool| {
+        if cands.is_empty() {
+            return None;
+        }
+        let Some((fits, more)) = eval(cands) else {
+            *ended = true;
+            return None;
+        };
+        *runs += fits.len().max(1);
+        for s in more {
+            if !seeds.contains(&s) {
+                seeds.push(s);
+            }
+        }
+        let mut best: Option<(usize, Fitness)> = None;
+        for (i, f) in fits.into_iter().enumerate() {
+            if best.as_ref().is_none_or(|(_, b)| f.better_than(b)) {
+                best = Some((i, f));
+            }
+        }
+        best
+    };
+    let (_, mut cur_fit) = batch(std::slice::from_ref(&start), &mut runs, &mut seeds, &mut ended)?;
+    let mut cur = start;
+    if cur_fit.hit {
+        return Some(Found { values: cur, runs });
+    }
+    let mut stuck = 0u32;
+    while !out_of_budget(runs, ended) {
+        // Small steps of every input.
+        let moves = small_moves(&cur);
+        let cands: Vec<Vec<JavaValue>> = moves.iter().filter_map(|m| apply(&cur, m)).collect();
+        let moves: Vec<Move> = moves.into_iter().filter(|m| apply(&cur, m).is_some()).collect();
+        if let Some((i, f)) = batch(&cands, &mut runs, &mut seeds, &mut ended) {
+            if f.hit {
+                return Some(Found { values: cands[i].clone(), runs });
+            }
+            if f.better_than(&cur_fit) {
+                cur = cands[i].clone();
+                cur_fit = f;
+                stuck = 0;
+                // Keep going that way, doubling the step while it improves.
+                let pattern: Vec<Move> = (1..=40).filter_map(|j| scaled(&moves[i], 2f64.powi(j))).collect();
+                let cands: Vec<Vec<JavaValue>> = pattern.iter().filter_map(|m| apply(&cur, m)).collect();
+                if let Some((i, f)) = batch(&cands, &mut runs, &mut seeds, &mut ended) {
+                    if f.hit {
+                        return Some(Found { values: cands[i].clone(), runs });
+                    }
+                    if f.better_than(&cur_fit) {
+                        cur = cands[i].clone();
+                        cur_fit = f;
+                    }
+                }
+                continue;
+            }
+        }
+        if out_of_budget(runs, ended) {
+            break;
+        }
+        // Stuck: the code's constants in each input.
+        let cands = seeded(&cur, &seeds);
+        if let Some((i, f)) = batch(&cands, &mut runs, &mut seeds, &mut ended) {
+            if f.hit {
+                return Some(Found { values: cands[i].clone(), runs });
+            }
+            if f.better_than(&cur_fit) {
+                cur = cands[i].clone();
+                cur_fit = f;
+                stuck = 0;
+                continue;
+            }
+        }
+        // Still stuck: random values, taking the best of them after a few rounds without progress.
+        stuck += 1;
+        let cands: Vec<Vec<JavaValue>> = (0..24).map(|_| random_near(&cur, &seeds, &mut rng)).collect();
+        if let Some((i, f)) = batch(&cands, &mut runs, &mut seeds, &mut ended) {
+            if f.hit {
+                return Some(Found { values: cands[i].clone(), runs });
+            }
+            if f.better_than(&cur_fit) || stuck >= 3 {
+                cur = cands[i].clone();
+                cur_fit = f;
+                stuck = 0;
+            }
+        }
+    }
+    None
+}
+
+/// Characters a string gains in a small step.
+const ALPHABET: &[char] = &['a', 'A', '0', '1', ' ', '-', '.', ',', '{', '}', '/', '\\'];
+
+/// Characters the JDK treats unlike ASCII ones, tried when the search is stuck: case mappings
+/// that change the length (`ß`, `İ`), decimal digits of other scripts (`Integer.parseInt` and
+/// `Character.isDigit` take them), white space that `trim` keeps and `strip` removes, a line
+/// separator, a character outside the BMP (two `char`s), and controls.
+const SPECIAL: &[&str] =
+    &["\u{df}", "\u{130}", "\u{663}", "\u{ff11}", "\u{a0}", "\u{2028}", "\u{1F600}", "\t", "\n", "\u{0}"];
+
+fn small_moves(cur: &[JavaValue]) -> Vec<Move> {
+    let mut out = Vec::new();
+    for (k, v) in cur.iter().enumerate() {
+        match v {
+            JavaValue::Bool(b) => out.push(Move::Set(k, JavaValue::Bool(!b))),
+            JavaValue::Float(_) | JavaValue::Double(_) => {
+                for d in [1.0, -1.0, 0.1, -0.1] {
+                    out.push(Move::Add(k, d));
+                }
+            }
+            JavaValue::Str(s) => {
+                let chars: Vec<char> = s.chars().collect();
+                for (p, _) in chars.iter().enumerate().take(8) {
+                    out.push(Move::AddChar(k, p, 1));
+                    out.push(Move::AddChar(k, p, -1));
+                }
+                for c in ALPHABET {
+                    out.push(Move::Set(k, JavaValue::Str(format!("{s}{c}"))));
+                }
+                if !chars.is_empty() {
+                    out.push(Move::Set(k, JavaValue::Str(chars[1..].iter().collect())));
+                    out.push(Move::Set(k, JavaValue::Str(chars[..chars.len() - 1].iter().collect())));
+                    out.push(Move::Set(k, JavaValue::Str(format!("{s}{s}"))));
+                }
+            }
+            _ => {
+                out.push(Move::Add(k, 1.0));
+                out.push(Move::Add(k, -1.0));
+            }
+        }
+    }
+    out
+}
+
+/// `m` with its step multiplied by `factor` (only steps have a size).
+fn scaled(m: &Move, factor: f64) -> Option<Move> {
+    match m {
+        Move::Add(k, d) => Some(Move::Add(*k, d * factor)),
+        Move::AddChar(k, p, d) => {
+            let d = f64::from(*d) * factor;
+            (d.abs() <= 65_535.0).then_some(Move::AddChar(*k, *p, d as i32))
+        }
+        Move::Set(..) => None,
+    }
+}
+
+/// `cur` after `m`, or `None` when the move leaves the input's type.
+fn apply(cur: &[JavaValue], m: &Move) -> Option<Vec<JavaValue>> {
+    let mut next = cur.to_vec();
+    match m {
+        Move::Set(k, v) => next[*k] = v.clone(),
+        Move::Add(k, d) => next[*k] = add(&cur[*k], *d)?,
+        Move::AddChar(k, p, d) => {
+            let JavaValue::Str(s) = &cur[*k] else { return None };
+            let mut units: Vec<u16> = s.encode_utf16().collect();
+            let code = i64::from(*units.get(*p)?) + i64::from(*d);
+            // Whole characters only (no surrogates), so the string stays valid text.
+            if !(0..=0xFFFF).contains(&code) || (0xD800..=0xDFFF).contains(&code) {
+                return None;
+            }
+            units[*p] = code as u16;
+            next[*k] = JavaValue::Str(String::from_utf16(&units).ok()?);
+        }
+    }
+    Some(next)
+}
+
+fn add(v: &JavaValue, d: f64) -> Option<JavaValue> {
+    let int = |x: i64, lo: i64, hi: i64| -> Option<i64> {
+        let y = (x as f64 + d).round();
+        (y >= lo as f64 && y <= hi as f64).then_some(y as i64)
+    };
+    Some(match v {
+        JavaValue::Byte(x) => JavaValue::Byte(int((*x).into(), i8::MIN.into(), i8::MAX.into())? as i8),
+        JavaValue::Short(x) => JavaValue::Short(int((*x).into(), i16::MIN.into(), i16::MAX.into())? as i16),
+        JavaValue::Char(x) => JavaValue::Char(int((*x).into(), 0, 0xFFFF)? as u16),
+        JavaValue::Int(x) => JavaValue::Int(int((*x).into(), i32::MIN.into(), i32::MAX.into())? as i32),
+        JavaValue::Long(x) => {
+            let y = (*x as f64 + d).round();
+            if !(y >= i64::MIN as f64 && y < i64::MAX as f64) {
+                return None;
+            }
+            // Small steps exactly, large ones as doubles go.
+            JavaValue::Long(if d.abs() < 1e15 { x.checked_add(d as i64)? } else { y as i64 })
+        }
+        JavaValue::Float(x) => JavaValue::Float((f64::from(*x) + d) as f32).filter_finite()?,
+        JavaValue::Double(x) => JavaValue::Double(x + d).filter_finite()?,
+        _ => return None,
+    })
+}
+
+trait FilterFinite: Sized {
+    fn filter_finite(self) -> Option<Self>;
+}
+
+impl FilterFinite for JavaValue {
+    fn filter_finite(self) -> Option<Self> {
+        match self {
+            JavaValue::Float(x) if !x.is_finite() => None,
+            JavaValue::Double(x) if !x.is_finite() => None,
+            v => Some(v),
+        }
+    }
+}
+
+/// `cur` with one input set to a seed of its type (strings also with a digit or two after it,
+/// numbers also one off), one candidate each.
+fn seeded(cur: &[JavaValue], seeds: &[JavaValue]) -> Vec<Vec<JavaValue>> {
+    let mut out = Vec::new();
+    for (k, v) in cur.iter().enumerate() {
+        if let JavaValue::Str(s) = v {
+            for c in SPECIAL {
+                for value in [c.to_string(), format!("{s}{c}"), format!("{c}{s}")] {
+                    let mut next = cur.to_vec();
+                    next[k] = JavaValue::Str(value);
+                    if !out.contains(&next) {
+                        out.push(next);
+                    }
+                }
+            }
+        }
+        for s in seeds {
+            let values: Vec<JavaValue> = match (v, s) {
+                (JavaValue::Str(_), JavaValue::Str(seed)) => {
+                    let mut vs = vec![JavaValue::Str(seed.clone())];
+                    vs.extend(["0", "1", "10", " ", "a"].iter().map(|d| JavaValue::Str(format!("{seed}{d}"))));
+                    vs
+                }
+                (JavaValue::Str(_), JavaValue::Long(n)) => vec![JavaValue::Str(n.to_string())],
+                (JavaValue::Str(_), _) => vec![],
+                (_, JavaValue::Long(n)) => {
+                    [-1.0, 0.0, 1.0].iter().filter_map(|d| add(&with_number(v, *n)?, *d)).collect()
+                }
+                _ => vec![],
+            };
+            for value in values {
+                if &value != v {
+                    let mut next = cur.to_vec();
+                    next[k] = value;
+                    if !out.contains(&next) {
+                        out.push(next);
+                    }
+                }
+            }
+        }
+    }
+    out.truncate(512);
+    out
+}
+
+/// `n` as a value of `like`'s numeric type, if it fits.
+fn with_number(like: &JavaValue, n: i64) -> Option<JavaValue> {
+    Some(match like {
+        JavaValue::Byte(_) => JavaValue::Byte(i8::try_from(n).ok()?),
+        JavaValue::Short(_) => JavaValue::Short(i16::try_from(n).ok()?),
+        JavaValue::Char(_) => JavaValue::Char(u16::try_from(n).ok()?),
+        JavaValue::Int(_) => JavaValue::Int(i32::try_from(n).ok()?),
+        JavaValue::Long(_) => JavaValue::Long(n),
+        JavaValue::Float(_) => JavaValue::Float(n as f32),
+        JavaValue::Double(_) => JavaValue::Double(n as f64),
+        _ => return None,
+    })
+}
+
+/// `cur` with each input replaced, with even odds, by a random small value of its type (or a seed).
+fn random_near(cur: &[JavaValue], seeds: &[JavaValue], rng: &mut SplitMix) -> Vec<JavaValue> {
+    cur.iter()
+        .map(|v| {
+            if rng.next().is_multiple_of(2) {
+                return v.clone();
+            }
+            let small = (rng.next() % 201) as i64 - 100;
+            match v {
+                JavaValue::Bool(_) => JavaValue::Bool(rng.next().is_multiple_of(2)),
+                JavaValue::Str(_) => {
+                    let strs: Vec<&String> =
+                        seeds.iter().filter_map(|s| if let JavaValue::Str(s) = s { Some(s) } else { None }).collect();
+                    if !strs.is_empty() && rng.next().is_multiple_of(2) {
+                        JavaValue::Str(strs[(rng.next() as usize) % strs.len()].clone())
+                    } else {
+                        let len = (rng.next() % 6) as usize;
+                        JavaValue::Str((0..len).map(|_| ALPHABET[(rng.next() as usize) % ALPHABET.len()]).collect())
+                    }
+                }
+                JavaValue::Float(_) => JavaValue::Float(small as f32 / 4.0),
+                JavaValue::Double(_) => JavaValue::Double(small as f64 / 4.0),
+                JavaValue::Char(_) => JavaValue::Char(32 + (rng.next() % 95) as u16),
+                _ => with_number(v, small).unwrap_or_else(|| v.clone()),
+            }
+        })
+        .collect()
+}
+
+/// A small, fast random number generator (SplitMix64): the search needs no more, and a seed makes
+/// it repeatable.
+struct SplitMix(u64);
+
+impl SplitMix {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A branch distance as the runner reports it: `x >= goal` guards the target.
+    fn at_least(x: i64, goal: i64) -> Fitness {
+        if x >= goal {
+            Fitness { hit: true, divergence: None, lines: 3 }
+        } else {
+            let d = (goal - x) as f64;
+            Fitness { hit: false, divergence: Some((4.0, d / (d + 1.0))), lines: 2 }
+        }
+    }
+
+    fn budget() -> Budget {
+        Budget { time: Duration::from_secs(5), runs: 5_000 }
+    }
+
+    #[test]
+    fn doubling_steps_reach_a_far_bound_in_few_runs() {
+        let found = avm(vec![JavaValue::Int(0)], vec![], budget(), 1, |cands| {
+            let fits =
+                cands.iter().map(|c| if let JavaValue::Int(x) = c[0] { at_least(x.into(), 3002) } else { panic!() });
+            Some((fits.collect(), vec![]))
+        })
+        .expect("found");
+        let JavaValue::Int(x) = found.values[0] else { panic!() };
+        // Made as small as it can be once found.
+        assert_eq!(x, 3002);
+        assert!(found.runs < 200, "{} runs", found.runs);
+    }
+
+    #[test]
+    fn a_string_takes_a_seed_the_code_showed_with_a_digit_after_it() {
+        // Like `discountCents`: throws (no branch reached) unless the coupon is "SAVE" and digits.
+        let ok = |s: &str| s.starts_with("SAVE") && s.len() > 4 && s[4..].chars().all(|c| c.is_ascii_digit());
+        let found = avm(vec![JavaValue::Str(String::new())], vec![], budget(), 7, |cands| {
+            let fits = cands.iter().map(|c| {
+                let JavaValue::Str(s) = &c[0] else { panic!() };
+                Fitness { hit: ok(s), divergence: None, lines: 1 }
+            });
+            // The code's constants come with the first failing run.
+            Some((fits.collect(), vec![JavaValue::Str("SAVE".into()), JavaValue::Str("not a coupon: ".into())]))
+        })
+        .expect("found");
+        let JavaValue::Str(s) = &found.values[0] else { panic!() };
+        assert!(ok(s), "{s}");
+    }
+
+    #[test]
+    fn characters_move_toward_a_compared_one() {
+        // `s.charAt(1) == '}'` guards the target.
+        let found = avm(vec![JavaValue::Str("ab".into())], vec![], budget(), 3, |cands| {
+            let fits = cands.iter().map(|c| {
+                let JavaValue::Str(s) = &c[0] else { panic!() };
+                match s.chars().nth(1) {
+                    Some('}') => Fitness { hit: true, divergence: None, lines: 3 },
+                    Some(ch) => {
+                        let d = (ch as i64 - '}' as i64).abs() as f64;
+                        Fitness { hit: false, divergence: Some((2.0, d / (d + 1.0))), lines: 2 }
+                    }
+                    None => Fitness { hit: false, divergence: None, lines: 1 },
+                }
+            });
+            Some((fits.collect(), vec![]))
+        })
+        .expect("found");
+        let JavaValue::Str(s) = &found.values[0] else { panic!() };
+        assert_eq!(s.chars().nth(1), Some('}'));
+    }
+
+    #[test]
+    fn an_unreachable_goal_ends_within_the_budget() {
+        let b = Budget { time: Duration::from_secs(5), runs: 300 };
+        let mut runs = 0;
+        let found = avm(vec![JavaValue::Int(0), JavaValue::Bool(false)], vec![], b, 1, |cands| {
+            runs += cands.len();
+            Some((cands.iter().map(|_| Fitness { hit: false, divergence: None, lines: 1 }).collect(), vec![]))
+        });
+        assert_eq!(found, None);
+        // One batch may pass the limit, no more.
+        assert!(runs < 300 + 600, "{runs}");
+    }
+
+    #[test]
+    fn slots_and_fill_round_trip() {
+        use jreach_synth::{JUnit, Outcome};
+        let req = TestRequest {
+            package: None,
+            classes: vec!["C".into()],
+            method: "m".into(),
+            is_static: true,
+            is_constructor: false,
+            params: vec![("a".into(), "int".into()), ("s".into(), "String".into()), ("xs".into(), "int[]".into())],
+            args: vec![
+                JavaValue::Int(3),
+                JavaValue::Str("x".into()),
+                JavaValue::Array { elem_ty: "int".into(), id: 1, items: vec![JavaValue::Int(7), JavaValue::Int(8)] },
+            ],
+            return_ty: "int".into(),
+            outcome: Outcome::Returns(None),
+            target_line: 4,
+            target_text: "return 1;".into(),
+            path_condition: vec![],
+            junit: JUnit::V5,
+            receiver_args: vec![],
+            receiver_calls: vec![],
+            receiver_body: vec![],
+            receiver_fields: None,
+            statics: vec![],
+            imports: vec![],
+            unmodelled_before_target: None,
+        };
+        let h = slots(&req);
+        assert_eq!(h.start, vec![JavaValue::Int(3), JavaValue::Str("x".into()), JavaValue::Int(7), JavaValue::Int(8)]);
+        assert_eq!(h.req.args[0], JavaValue::Slot(0, SlotKind::Int));
+        let text = jreach_synth::render_method(&h.req, "t");
+        assert!(text.contains("jreach.runner.Inputs.str(1)"), "{text}");
+        assert_eq!(fill(&h.req, &h.start), req);
+    }
+}
