@@ -674,3 +674,37 @@ fn a_ten_thousand_line_file() {
     assert!(again < first.max(Duration::from_secs(2)), "the edit re-checked more than one method");
     s.shutdown_and_exit();
 }
+
+#[test]
+fn malformed_frames_are_answered_and_the_server_stays_up() {
+    let project = Project::new(CALC);
+    let mut s = Server::start();
+    s.initialize(project.root(), json!({}));
+    let uri = project.uri();
+    let bodies: &[&[u8]] = &[b"{", b"null", b"[]", b"42", b"\xff\xfe{}", br#"{"id":1,"method":"x"}"#];
+    for body in bodies {
+        write!(s.stdin, "Content-Length: {}\r\n\r\n", body.len()).unwrap();
+        s.stdin.write_all(body).unwrap();
+        s.stdin.flush().unwrap();
+        let err =
+            s.wait_for("the error answering a malformed frame", |m| m["id"].is_null() && m.get("error").is_some());
+        let code = err["error"]["code"].as_i64().unwrap();
+        assert!(code == -32700 || code == -32600, "{err}");
+    }
+    // Garbage between frames, a header without a usable length, a content type the transport
+    // would refuse: skipped.
+    s.stdin.write_all(b"garbage\r\nContent-Length: x\r\n\r\n").unwrap();
+    let body = serde_json::to_string(&json!({"jsonrpc": "2.0", "method": "initialized", "params": {}})).unwrap();
+    write!(s.stdin, "Content-Length: {}\r\nContent-Type: text/plain\r\n\r\n{body}", body.len()).unwrap();
+    s.stdin.flush().unwrap();
+    // `$/` requests are answered, `$/` notifications ignored.
+    let id = s.request_id("$/unknownRequest", json!({}));
+    let resp = s.response(id);
+    assert!(resp.get("error").is_some(), "{resp}");
+    s.notify("$/unknownNotification", json!({}));
+    // Still serving: diagnostics of an opened file, then a clean shutdown.
+    s.open(&uri, CALC);
+    let diags = s.diagnostics(&uri, Some(1));
+    assert!(diags.iter().any(|d| d["range"]["start"]["line"] == DEAD_LINE), "{diags:?}");
+    s.shutdown_and_exit();
+}

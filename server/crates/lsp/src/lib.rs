@@ -8,11 +8,14 @@
 //!   benchmark measures).
 //! - [`server`]: the `tower-lsp-server` backend (documents, debounced diagnostics, actions,
 //!   commands, progress, cancellation).
+//! - [`wire`]: the frames between the client and the server, checked on the way in so that no
+//!   input ends the server.
 
 pub mod analysis;
 pub mod config;
 pub mod position;
 pub mod server;
+pub mod wire;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -42,10 +45,10 @@ pub fn run_stdio() -> std::io::Result<i32> {
             .custom_method("window/workDoneProgress/cancel", Backend::progress_cancel)
             .custom_method("jreach/debugDocument", Backend::debug_document)
             .finish();
-        Server::new(tokio::io::stdin(), tokio::io::stdout(), socket)
-            .concurrency_level(CONCURRENCY)
-            .serve(service)
-            .await;
+        wire::guard(tokio::io::stdin(), tokio::io::stdout(), |input, output| {
+            Server::new(input, output, socket).concurrency_level(CONCURRENCY).serve(service)
+        })
+        .await;
     });
     // Solver work still running for cancelled requests must not hold the process.
     runtime.shutdown_background();
