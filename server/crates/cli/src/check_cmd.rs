@@ -22,7 +22,7 @@ use crate::input::{read_java, EXIT_ERROR};
 use crate::Format;
 
 /// The stack of each worker thread.
-const WORKER_STACK: usize = 256 << 20;
+pub(crate) const WORKER_STACK: usize = 256 << 20;
 
 /// Exit status of `--fail-on-findings` when something was found.
 const EXIT_FINDINGS: u8 = 1;

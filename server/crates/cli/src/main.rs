@@ -138,19 +138,17 @@ fn main() -> ExitCode {
     let code = match cli.command {
         Command::Gen { file, line, out, junit, json, engine, timeout, unroll, no_run, search, classpath } => {
             let classpath = classpath.map(|cp| std::env::split_paths(&cp).collect()).unwrap_or_default();
-            gen_cmd::run(gen_cmd::GenArgs {
-                file,
-                line,
-                out,
-                junit,
-                json,
-                engine,
-                timeout,
-                unroll,
-                no_run,
-                search,
-                classpath,
-            })
+            let args =
+                gen_cmd::GenArgs { file, line, out, junit, json, engine, timeout, unroll, no_run, search, classpath };
+            // The lowering and the encoding recurse over the syntax tree: deeply nested code
+            // needs the stack `check`'s workers have.
+            match std::thread::Builder::new().stack_size(check_cmd::WORKER_STACK).spawn(move || gen_cmd::run(args)) {
+                Ok(worker) => worker.join().unwrap_or(1),
+                Err(e) => {
+                    eprintln!("error: cannot start the worker thread: {e}");
+                    1
+                }
+            }
         }
         Command::Check { paths, format, timeout, file_budget, fail_on_findings } => {
             check_cmd::run(check_cmd::CheckArgs { paths: &paths, format, timeout, file_budget, fail_on_findings })

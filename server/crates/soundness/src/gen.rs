@@ -6,7 +6,8 @@
 //! calls jreach cannot see change (the places where proofs once went wrong): `StringBuilder`s
 //! (appended to, aliased, passed to a helper that appends), an object's field changed in place and
 //! by a helper, a static field changed by a helper, an `int[]`, a `java.util.ArrayList` (which
-//! jreach does not model), and a lambda that writes a captured object when run.
+//! jreach does not model), a lambda that writes a captured object when run, and an `Integer`
+//! local used like the `int`s (unboxed, stepped, compound-assigned and boxed anew).
 //!
 //! Every class compiles with `javac`: locals are initialised where declared, `return`, `break` and
 //! `continue` only end the block of an `if` without `else` (so no statement is unreachable in the
@@ -110,7 +111,7 @@ struct Gen<'r> {
 
 /// The state a method of a stateful class declares first (see the module doc).
 const STATE_DECLS: &str = "StringBuilder s0 = new StringBuilder(); Box bx = new Box(); int[] arr = new int[3]; \
-java.util.List<Integer> list = new java.util.ArrayList<>(); F = 0;";
+java.util.List<Integer> list = new java.util.ArrayList<>(); F = 0; Integer bi = 0;";
 
 /// The members a stateful class adds: the object type, the static field and the helpers that
 /// change state behind the method's back.
@@ -665,6 +666,8 @@ pub fn generate(rng: &mut Rng, class: &str, size: i32) -> Generated {
         g.end(id);
         g.w("\n");
         g.state = true;
+        // A boxed local: read, assigned, `++`'d and compound-assigned like the ints.
+        g.vars.push(("bi".to_string(), JTy::Int, true));
     }
     g.budget = size;
     while g.budget > 0 {

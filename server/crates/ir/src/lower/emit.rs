@@ -198,9 +198,13 @@ impl<'t> Lowerer<'t> {
     }
 
     /// `old + 1` (or `- 1`) of a `++`/`--` on a variable of type `ty`: computed in the promoted
-    /// type, converted back.
+    /// type, converted back (a boxed variable is unboxed, with its null check, and boxed anew).
     pub(super) fn stepped(&mut self, old: ValueId, ty: Ty, inc: bool) -> ValueId {
-        let p = Ty::promote1(ty);
+        let arith = match ty {
+            Ty::Obj(c) => self.classes.descs[c as usize].boxes.unwrap_or(ty),
+            _ => ty,
+        };
+        let p = Ty::promote1(arith);
         let wide = self.convert(old, p);
         let one = match p {
             Ty::Float => self.konst(Const::f32(1.0)),
