@@ -28,9 +28,12 @@ fn floor_boundary(text: &str, at: usize) -> usize {
     at
 }
 
-/// The tree-sitter point of byte `offset` (row, byte column).
-fn point_of(lines: &LineIndex, offset: usize) -> Point {
-    let (row, column) = lines.position(offset);
+/// The tree-sitter point of byte `offset` (row, byte column). tree-sitter counts rows by `\n`
+/// alone, unlike [`LineIndex`] (which counts a lone `\r` too, as javac and LSP do).
+fn point_of(text: &str, offset: usize) -> Point {
+    let before = &text.as_bytes()[..offset];
+    let row = before.iter().filter(|b| **b == b'\n').count();
+    let column = before.iter().rposition(|b| *b == b'\n').map_or(offset, |i| offset - i - 1);
     Point { row, column }
 }
 
@@ -50,8 +53,8 @@ impl SourceFile {
     pub fn edit(&mut self, range: Range<usize>, new_text: &str) {
         let start = floor_boundary(&self.text, range.start);
         let end = floor_boundary(&self.text, range.end).max(start);
-        let start_position = point_of(&self.lines, start);
-        let old_end_position = point_of(&self.lines, end);
+        let start_position = point_of(&self.text, start);
+        let old_end_position = point_of(&self.text, end);
         let new_end_position = end_point(start_position, new_text);
         self.text.replace_range(start..end, new_text);
         self.lines = LineIndex::new(&self.text);
@@ -65,13 +68,20 @@ impl SourceFile {
         });
     }
 
-    /// Reparses the text, reusing the unchanged parts of the (edited) tree.
+    /// Reparses the text, reusing the unchanged parts of the (edited) tree. When the result has
+    /// syntax errors the text is parsed afresh: tree-sitter's error recovery may read broken code
+    /// differently when it reuses a tree, and the same text must always give the same answers.
     pub fn reparse(&mut self) {
         let mut parser = Parser::new();
         parser.set_language(&language()).expect("tree-sitter-java matches the tree-sitter version");
-        self.tree = parser
+        let tree = parser
             .parse(&self.text, Some(&self.tree))
             .expect("parsing without a timeout or cancellation flag always yields a tree");
+        self.tree = if tree.root_node().has_error() {
+            parser.parse(&self.text, None).expect("parsing without a timeout or cancellation flag always yields a tree")
+        } else {
+            tree
+        };
     }
 
     /// Applies `edits` in order (each relative to the text the previous one left), then reparses.
