@@ -162,8 +162,8 @@ pub struct SearchReport {
     pub status: SearchStatus,
     #[serde(default)]
     pub message: String,
-    /// One per input vector, in order; fewer when a run could not be stopped (the runner then
-    /// restarts, and the rest of the batch is not run).
+    /// One per input vector, in order, up to the first that ran the target line; fewer also when
+    /// a run could not be stopped (the runner then restarts, and the rest of the batch is not run).
     #[serde(default)]
     pub results: Vec<SearchRun>,
     /// String and number constants of the target's classes and of the classes that the runs'

@@ -161,7 +161,7 @@ public final class Main {
 
     /**
      * Runs a search harness (a test whose inputs are {@link Inputs} calls) once per input vector
-     * of {@code inputs}: per run the outcome, whether the target line ran, how many lines of the
+     * of {@code inputs}, up to the first run that reaches the target line: per run the outcome, whether the target line ran, how many lines of the
      * target's file ran and the branch fitness ({@link Branches}); once, the constants of the
      * target's classes and of the classes in the runs' stack traces. The harness is compiled and
      * loaded once per session ({@code session}, a key the caller chooses), so later batches of
@@ -272,6 +272,8 @@ public final class Main {
             }
             if (outcome.containsKey("exception") && !late) r.put("exception", outcome.get("exception"));
             results.add(r);
+            // The caller takes the first run that reaches the line: the rest need not run.
+            if (Boolean.TRUE.equals(r.get("hit"))) break;
         }
         reply.put("runMs", (System.nanoTime() - t1) / 1_000_000);
         reply.put("status", "ok");
