@@ -2,12 +2,16 @@
 //! from the arguments, and the operations on it. Guarded cases (null, bounds, negative sizes) are
 //! errors here because the lowering branches away before them.
 
-use std::collections::BTreeMap;
 use std::rc::Rc;
+
+use imbl::{OrdMap, Vector};
 
 use super::value::Value;
 use crate::func::{ArrOp, Function};
 use crate::types::{ArrTy, Const, Ty};
+
+/// The longest array the interpreter makes (`new int[n]` with a larger `n` is an unknown).
+const MAX_ELEMENTS: usize = 1 << 24;
 
 /// The default value of an element type (what `new T[n]` holds).
 pub fn default_value(ty: Ty) -> Value {
@@ -25,10 +29,10 @@ pub fn default_value(ty: Ty) -> Value {
 
 /// Registers the arrays of `v` (of type `ty`) and returns the runtime value that refers to it.
 /// Objects become references, after the arrays their fields hold are registered.
-fn register(f: &Function, v: &Value, ty: Ty, want: ArrTy, out: &mut BTreeMap<i64, Vec<Value>>) -> Value {
+fn register(f: &Function, v: &Value, ty: Ty, want: ArrTy, out: &mut OrdMap<i64, Vector<Value>>) -> Value {
     match (v, ty) {
         (Value::Array { id, items }, Ty::Arr(a)) => {
-            let elems: Vec<Value> = items.iter().map(|i| register(f, i, a.elem(), want, out)).collect();
+            let elems: Vector<Value> = items.iter().map(|i| register(f, i, a.elem(), want, out)).collect();
             if a == want {
                 out.insert(*id, elems);
             }
@@ -48,7 +52,7 @@ fn register(f: &Function, v: &Value, ty: Ty, want: ArrTy, out: &mut BTreeMap<i64
 
 /// The memory of arrays of type `t` that the arguments of `f` refer to.
 pub fn initial_memory(f: &Function, args: &[Value], t: ArrTy) -> Value {
-    let mut out = BTreeMap::new();
+    let mut out = OrdMap::new();
     for (p, a) in f.params.iter().zip(args) {
         register(f, a, p.ty, t, &mut out);
     }
@@ -75,7 +79,7 @@ pub fn eval(op: ArrOp, args: &[Value], ty: Ty) -> Result<Value, String> {
     if let Some(Value::Unknown(why)) = args.iter().find(|a| a.is_unknown()) {
         return Ok(Value::Unknown(why.clone()));
     }
-    let mem = |i: usize| -> Result<&Rc<BTreeMap<i64, Vec<Value>>>, String> {
+    let mem = |i: usize| -> Result<&Rc<OrdMap<i64, Vector<Value>>>, String> {
         match args.get(i) {
             Some(Value::Mem(m)) => Ok(m),
             other => Err(format!("{} expects a memory, got {other:?}", op.name())),
@@ -89,8 +93,12 @@ pub fn eval(op: ArrOp, args: &[Value], ty: Ty) -> Result<Value, String> {
             let id = reference(&args[1])?;
             let n = index(&args[2])?;
             let n = usize::try_from(n).map_err(|_| "negative array size")?;
+            if n > MAX_ELEMENTS {
+                // Java may well make it; the interpreter does not hold it in memory.
+                return Ok(Value::Unknown(format!("an array of {n} elements, more than jreach runs on its model")));
+            }
             let mut m = mem(0)?.as_ref().clone();
-            m.insert(id, vec![default_value(t.elem()); n]);
+            m.insert(id, std::iter::repeat_n(default_value(t.elem()), n).collect());
             Value::Mem(Rc::new(m))
         }
         ArrOp::Load => {
@@ -104,8 +112,10 @@ pub fn eval(op: ArrOp, args: &[Value], ty: Ty) -> Result<Value, String> {
             let i = usize::try_from(index(&args[2])?).map_err(|_| "negative index")?;
             let mut m = mem(0)?.as_ref().clone();
             let elems = m.get_mut(&id).ok_or_else(|| format!("no array #{id}"))?;
-            let slot = elems.get_mut(i).ok_or("index past the end")?;
-            *slot = args[3].clone();
+            if i >= elems.len() {
+                return Err("index past the end".into());
+            }
+            elems.set(i, args[3].clone());
             Value::Mem(Rc::new(m))
         }
         ArrOp::Len => {

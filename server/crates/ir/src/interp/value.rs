@@ -22,8 +22,9 @@ pub enum Value {
     },
     /// An array reference at run time (0 is null).
     ArrRef(i64),
-    /// The arrays of one type at run time: id → elements.
-    Mem(std::rc::Rc<std::collections::BTreeMap<i64, Vec<Value>>>),
+    /// The arrays of one type at run time: id → elements. Persistent: every store makes a new
+    /// memory (the old one stays a value of its own) in time logarithmic in the array's length.
+    Mem(std::rc::Rc<imbl::OrdMap<i64, imbl::Vector<Value>>>),
     /// An object argument: its identity (equal ids are the same object) and its fields in the
     /// class's order. A field that refers back to an object already described is an `ObjRef`.
     Object {

@@ -658,6 +658,11 @@ impl<'t> Lowerer<'t> {
             Ty::Bool
         } else if ta == Ty::Str || tb == Ty::Str {
             Ty::Str
+        } else if self.is_null_const(vb) && matches!(ta, Ty::Obj(_) | Ty::Arr(_)) {
+            // `c ? obj : null`: the object's type, null converted to it.
+            ta
+        } else if self.is_null_const(va) && matches!(tb, Ty::Obj(_) | Ty::Arr(_)) {
+            tb
         } else if ta == Ty::Ref || tb == Ty::Ref {
             Ty::Ref
         } else {
@@ -665,15 +670,16 @@ impl<'t> Lowerer<'t> {
         };
         let tmp = self.b.new_var("$ternary", ty);
         let join = self.b.create_block();
-        if let Some(end) = end_a {
+        for (end, v) in [(end_a, va), (end_b, vb)] {
+            let Some(end) = end else { continue };
             self.cur = Some(end);
-            let v = self.convert(va, ty);
-            self.assign(tmp, v);
-            self.jump(join);
-        }
-        if let Some(end) = end_b {
-            self.cur = Some(end);
-            let v = self.convert(vb, ty);
+            let v = self.convert(v, ty);
+            // A tracked object or array meeting an untracked reference: untracked too.
+            let v = if ty == Ty::Ref && self.ty(v) != Ty::Ref {
+                self.opaque("a reference jreach does not track".into(), Ty::Ref, None)
+            } else {
+                v
+            };
             self.assign(tmp, v);
             self.jump(join);
         }
