@@ -7,7 +7,7 @@
 //! (appended to, aliased, passed to a helper that appends), an object's field changed in place and
 //! by a helper, a static field changed by a helper, an `int[]`, a `java.util.ArrayList` (which
 //! jreach does not model), a lambda that writes a captured object when run, and an `Integer`
-//! local used like the `int`s (unboxed, stepped, compound-assigned and boxed anew).
+//! local that is stepped (`bi++`), compound-assigned and read into the `int`s.
 //!
 //! Every class compiles with `javac`: locals are initialised where declared, `return`, `break` and
 //! `continue` only end the block of an `if` without `else` (so no statement is unreachable in the
@@ -548,7 +548,7 @@ impl Gen<'_> {
     /// A statement that changes the method's state (see [`STATE_DECLS`]).
     fn state_stmt(&mut self) {
         let b = self.rng.pick(&self.builders).clone();
-        let text = match self.rng.below(16) {
+        let text = match self.rng.below(19) {
             0 | 1 => format!("{b}.append({});", self.int_expr(1)),
             2 => format!("{b}.append('{}');", *self.rng.pick(&["a", "b", "}"])),
             3 => format!("{b}.setLength(0);"),
@@ -567,6 +567,18 @@ impl Gen<'_> {
             12 => format!("list.add((int) ({}));", self.int_expr(1)),
             13 => "list.clear();".to_string(),
             14 => "((Runnable) () -> bx.v += 3).run();".to_string(),
+            15 => self.rng.pick(&["bi++;", "bi--;", "++bi;", "--bi;"]).to_string(),
+            16 => {
+                // `bi = (short) x` would not compile: assignment boxes only an `int`.
+                match *self.rng.pick(&["+=", "-=", "*=", "="]) {
+                    "=" => format!("bi = (int) ({});", self.int_expr(1)),
+                    op => format!("bi {op} {};", self.int_expr(1)),
+                }
+            }
+            17 => {
+                let v = self.var_of(JTy::Int, true).unwrap_or_else(|| "a0".into());
+                format!("{v} = bi;")
+            }
             _ => format!("arr[{}]++;", self.rng.below(3)),
         };
         self.w(&text);
@@ -666,8 +678,6 @@ pub fn generate(rng: &mut Rng, class: &str, size: i32) -> Generated {
         g.end(id);
         g.w("\n");
         g.state = true;
-        // A boxed local: read, assigned, `++`'d and compound-assigned like the ints.
-        g.vars.push(("bi".to_string(), JTy::Int, true));
     }
     g.budget = size;
     while g.budget > 0 {
