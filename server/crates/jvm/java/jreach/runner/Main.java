@@ -56,7 +56,7 @@ public final class Main {
                     reply.put("status", "ok");
                     reply.put("java", System.getProperty("java.version"));
                 } else if ("run".equals(op)) {
-                    search = null; // its classes' probes are forgotten by the run
+                    endSearch(); // its classes' probes are forgotten by the run
                     run(req, reply);
                 } else if ("search".equals(op)) {
                     search(req, reply);
@@ -159,10 +159,22 @@ public final class Main {
 
     private static Session search;
 
+    /** Forgets the search session, closing what its class loader opened. */
+    private static void endSearch() {
+        if (search == null) return;
+        try {
+            search.deps.close();
+        } catch (java.io.IOException e) {
+            // Nothing to do: the loader is dropped either way.
+        }
+        search = null;
+    }
+
     /**
      * Runs a search harness (a test whose inputs are {@link Inputs} calls) once per input vector
-     * of {@code inputs}, up to the first run that reaches the target line: per run the outcome, whether the target line ran, how many lines of the
-     * target's file ran and the branch fitness ({@link Branches}); once, the constants of the
+     * of {@code inputs}, up to the first run that reaches the target line: per run the outcome,
+     * whether the target line ran, how many lines of the target's file ran and the branch
+     * fitness ({@link Branches}); once, the constants of the
      * target's classes and of the classes in the runs' stack traces. The harness is compiled and
      * loaded once per session ({@code session}, a key the caller chooses), so later batches of
      * the same search only run.
@@ -172,7 +184,7 @@ public final class Main {
         String key = (String) req.get("session");
         long t0 = System.nanoTime();
         if (search == null || !search.key.equals(key)) {
-            search = null;
+            endSearch();
             List<File> roots = files((List<Object>) req.get("sourceRoots"));
             List<File> classpath = files((List<Object>) req.get("classpath"));
             File self = new File(Main.class.getProtectionDomain().getCodeSource().getLocation().toURI());
@@ -282,7 +294,7 @@ public final class Main {
         synchronized (Branches.class) { constants = new ArrayList<>(Branches.CONSTANTS); }
         reply.put("constants", constants);
         if (stuck) {
-            search = null;
+            endSearch();
             reply.put("fatal", true);
         }
     }
