@@ -14,7 +14,7 @@
 
 use std::time::{Duration, Instant};
 
-use jreach_synth::{JavaValue, SlotKind, TestRequest};
+use jreach_synth::{JavaValue, SlotElem, SlotKind, TestRequest};
 
 /// A test with its primitive and string values replaced by [`JavaValue::Slot`]s, and those values.
 #[derive(Clone, Debug)]
@@ -28,7 +28,14 @@ pub struct Harness {
 pub fn slots(req: &TestRequest) -> Harness {
     let mut start = Vec::new();
     let mut req = req.clone();
-    let mut walk = |v: &mut JavaValue| hole(v, &mut start);
+    // An array that two values share stays as it is (a slot each would part them).
+    let mut ids = std::collections::HashMap::<(String, i64), usize>::new();
+    for v in req.args.iter().chain(req.receiver_args.iter().map(|(_, v)| v)) {
+        count_arrays(v, &mut ids);
+    }
+    let shared: std::collections::HashSet<(String, i64)> =
+        ids.into_iter().filter(|(_, n)| *n > 1).map(|(k, _)| k).collect();
+    let mut walk = |v: &mut JavaValue| hole(v, &mut start, &shared);
     for a in &mut req.args {
         walk(a);
     }
@@ -66,22 +73,78 @@ fn kind_of(v: &JavaValue) -> Option<SlotKind> {
     })
 }
 
-fn hole(v: &mut JavaValue, out: &mut Vec<JavaValue>) {
+/// How many times each array (element type, id) occurs in `v`.
+fn count_arrays(v: &JavaValue, ids: &mut std::collections::HashMap<(String, i64), usize>) {
+    match v {
+        JavaValue::Array { elem_ty, id, items } => {
+            *ids.entry((elem_ty.clone(), *id)).or_default() += 1;
+            items.iter().for_each(|i| count_arrays(i, ids));
+        }
+        JavaValue::List { items, .. } => items.iter().for_each(|i| count_arrays(i, ids)),
+        JavaValue::Object { fields, .. } => fields.iter().for_each(|(_, f)| count_arrays(f, ids)),
+        JavaValue::Constructed { args, .. } => args.iter().for_each(|(_, a)| count_arrays(a, ids)),
+        _ => {}
+    }
+}
+
+/// The element kind of an array whose elements a test writes as `elem_ty`, if a slot can hold it.
+pub fn slot_elem(elem_ty: &str) -> Option<SlotElem> {
+    Some(match elem_ty.trim() {
+        "boolean" => SlotElem::Bool,
+        "byte" => SlotElem::Byte,
+        "short" => SlotElem::Short,
+        "char" => SlotElem::Char,
+        "int" => SlotElem::Int,
+        "long" => SlotElem::Long,
+        "float" => SlotElem::Float,
+        "double" => SlotElem::Double,
+        "String" | "java.lang.String" => SlotElem::Str,
+        _ => return None,
+    })
+}
+
+/// The value an array of `elem` gains when the search makes it longer.
+fn elem_default(elem: SlotElem) -> JavaValue {
+    match elem {
+        SlotElem::Bool => JavaValue::Bool(false),
+        SlotElem::Byte => JavaValue::Byte(0),
+        SlotElem::Short => JavaValue::Short(0),
+        SlotElem::Char => JavaValue::Char(u16::from(b'a')),
+        SlotElem::Int => JavaValue::Int(0),
+        SlotElem::Long => JavaValue::Long(0),
+        SlotElem::Float => JavaValue::Float(0.0),
+        SlotElem::Double => JavaValue::Double(0.0),
+        SlotElem::Str => JavaValue::Str(String::new()),
+    }
+}
+
+fn hole(v: &mut JavaValue, out: &mut Vec<JavaValue>, shared: &std::collections::HashSet<(String, i64)>) {
     if let Some(kind) = kind_of(v) {
         out.push(std::mem::replace(v, JavaValue::Slot(out.len(), kind)));
         return;
     }
+    // An array of primitives or strings is one slot: the search changes its length too.
+    if let JavaValue::Array { elem_ty, id, items } = v {
+        let elem = slot_elem(elem_ty);
+        let plain = items.iter().all(|i| kind_of(i).is_some() || matches!(i, JavaValue::Null));
+        if let (Some(elem), true, false) = (elem, plain, shared.contains(&(elem_ty.clone(), *id))) {
+            out.push(std::mem::replace(v, JavaValue::Slot(out.len(), SlotKind::Array(elem))));
+            return;
+        }
+    }
     match v {
-        JavaValue::Array { items, .. } | JavaValue::List { items, .. } => items.iter_mut().for_each(|i| hole(i, out)),
-        JavaValue::Object { fields, .. } => fields.iter_mut().for_each(|(_, f)| hole(f, out)),
+        JavaValue::Array { items, .. } | JavaValue::List { items, .. } => {
+            items.iter_mut().for_each(|i| hole(i, out, shared))
+        }
+        JavaValue::Object { fields, .. } => fields.iter_mut().for_each(|(_, f)| hole(f, out, shared)),
         JavaValue::Constructed { args, calls, .. } => {
-            args.iter_mut().for_each(|(_, a)| hole(a, out));
+            args.iter_mut().for_each(|(_, a)| hole(a, out, shared));
             for (_, args) in calls {
-                args.iter_mut().for_each(|(_, a)| hole(a, out));
+                args.iter_mut().for_each(|(_, a)| hole(a, out, shared));
             }
         }
-        JavaValue::Optional { item: Some(item), .. } => hole(item, out),
-        JavaValue::Map { entries, .. } => entries.iter_mut().for_each(|(_, value)| hole(value, out)),
+        JavaValue::Optional { item: Some(item), .. } => hole(item, out, shared),
+        JavaValue::Map { entries, .. } => entries.iter_mut().for_each(|(_, value)| hole(value, out, shared)),
         _ => {}
     }
 }
@@ -143,6 +206,7 @@ pub fn to_json(v: &JavaValue) -> serde_json::Value {
         JavaValue::Float(x) => float(f64::from(*x)),
         JavaValue::Double(x) => float(*x),
         JavaValue::Str(s) => J::String(s.clone()),
+        JavaValue::Array { items, .. } => J::Array(items.iter().map(to_json).collect()),
         _ => J::Null,
     }
 }
@@ -198,6 +262,8 @@ enum Move {
     Add(usize, f64),
     /// Add to the code of a string's character at a position.
     AddChar(usize, usize, i32),
+    /// Add to an array's element at a position.
+    AddElem(usize, usize, f64),
     /// Any other change: the new value.
     Set(usize, JavaValue),
 }
@@ -251,6 +317,22 @@ fn shrink(
                         .collect();
                     let Some(i) = hits(&cands, &mut spent) else { break };
                     s.remove(i);
+                    found.values = cands[i].clone();
+                }
+            }
+            JavaValue::Array { elem_ty, id, items } => {
+                let mut items = items.clone();
+                loop {
+                    let cands: Vec<Vec<JavaValue>> = (0..items.len())
+                        .map(|p| {
+                            let mut next = found.values.clone();
+                            let fewer = items.iter().enumerate().filter(|(i, _)| *i != p).map(|(_, x)| x.clone());
+                            next[k] = JavaValue::Array { elem_ty: elem_ty.clone(), id, items: fewer.collect() };
+                            next
+                        })
+                        .collect();
+                    let Some(i) = hits(&cands, &mut spent) else { break };
+                    items.remove(i);
                     found.values = cands[i].clone();
                 }
             }
@@ -410,6 +492,30 @@ fn small_moves(cur: &[JavaValue]) -> Vec<Move> {
                     out.push(Move::Add(k, d));
                 }
             }
+            JavaValue::Array { elem_ty, items, .. } => {
+                let elem = slot_elem(elem_ty);
+                let numeric = !matches!(elem, Some(SlotElem::Str | SlotElem::Bool) | None);
+                if numeric {
+                    for p in 0..items.len().min(8) {
+                        out.push(Move::AddElem(k, p, 1.0));
+                        out.push(Move::AddElem(k, p, -1.0));
+                    }
+                }
+                if let Some(elem) = elem {
+                    let mut longer = v.clone();
+                    if let JavaValue::Array { items, .. } = &mut longer {
+                        items.push(elem_default(elem));
+                    }
+                    out.push(Move::Set(k, longer));
+                }
+                if !items.is_empty() {
+                    let mut shorter = v.clone();
+                    if let JavaValue::Array { items, .. } = &mut shorter {
+                        items.pop();
+                    }
+                    out.push(Move::Set(k, shorter));
+                }
+            }
             JavaValue::Str(s) => {
                 let chars: Vec<char> = s.chars().collect();
                 for (p, _) in chars.iter().enumerate().take(8) {
@@ -442,6 +548,7 @@ fn scaled(m: &Move, factor: f64) -> Option<Move> {
             let d = f64::from(*d) * factor;
             (d.abs() <= 65_535.0).then_some(Move::AddChar(*k, *p, d as i32))
         }
+        Move::AddElem(k, p, d) => Some(Move::AddElem(*k, *p, d * factor)),
         Move::Set(..) => None,
     }
 }
@@ -452,6 +559,11 @@ fn apply(cur: &[JavaValue], m: &Move) -> Option<Vec<JavaValue>> {
     match m {
         Move::Set(k, v) => next[*k] = v.clone(),
         Move::Add(k, d) => next[*k] = add(&cur[*k], *d)?,
+        Move::AddElem(k, p, d) => {
+            let JavaValue::Array { items, .. } = &mut next[*k] else { return None };
+            let stepped = add(items.get(*p)?, *d)?;
+            items[*p] = stepped;
+        }
         Move::AddChar(k, p, d) => {
             let JavaValue::Str(s) = &cur[*k] else { return None };
             let mut units: Vec<u16> = s.encode_utf16().collect();
@@ -587,6 +699,19 @@ fn random_near(cur: &[JavaValue], seeds: &[JavaValue], rng: &mut SplitMix) -> Ve
                 JavaValue::Float(_) => JavaValue::Float(small as f32 / 4.0),
                 JavaValue::Double(_) => JavaValue::Double(small as f64 / 4.0),
                 JavaValue::Char(_) => JavaValue::Char(32 + (rng.next() % 95) as u16),
+                JavaValue::Array { elem_ty, id, .. } => match slot_elem(elem_ty) {
+                    Some(elem) => {
+                        let len = (rng.next() % 6) as usize;
+                        let items = (0..len)
+                            .map(|_| {
+                                let n = (rng.next() % 41) as i64 - 20;
+                                with_number(&elem_default(elem), n).unwrap_or_else(|| elem_default(elem))
+                            })
+                            .collect();
+                        JavaValue::Array { elem_ty: elem_ty.clone(), id: *id, items }
+                    }
+                    None => v.clone(),
+                },
                 _ => with_number(v, small).unwrap_or_else(|| v.clone()),
             }
         })
@@ -721,10 +846,54 @@ mod tests {
             unmodelled_before_target: None,
         };
         let h = slots(&req);
-        assert_eq!(h.start, vec![JavaValue::Int(3), JavaValue::Str("x".into()), JavaValue::Int(7), JavaValue::Int(8)]);
+        // An array of ints is one slot, so that the search can change its length.
+        assert_eq!(h.start, vec![JavaValue::Int(3), JavaValue::Str("x".into()), req.args[2].clone()]);
         assert_eq!(h.req.args[0], JavaValue::Slot(0, SlotKind::Int));
+        assert_eq!(h.req.args[2], JavaValue::Slot(2, SlotKind::Array(SlotElem::Int)));
         let text = jreach_synth::render_method(&h.req, "t");
-        assert!(text.contains("jreach.runner.Inputs.str(1)"), "{text}");
+        assert!(text.contains("jreach.runner.Inputs.str(1)") && text.contains("jreach.runner.Inputs.is(2)"), "{text}");
         assert_eq!(fill(&h.req, &h.start), req);
+        assert_eq!(to_json(&h.start[2]), serde_json::json!([7, 8]));
+
+        // The same array passed twice stays one array: its items are slots of their own.
+        let twice = TestRequest {
+            args: vec![JavaValue::Int(0), JavaValue::Str("x".into()), req.args[2].clone()],
+            ..req.clone()
+        };
+        let twice = TestRequest {
+            params: vec![("a".into(), "int[]".into()), ("b".into(), "int[]".into())],
+            args: vec![twice.args[2].clone(), twice.args[2].clone()],
+            ..twice
+        };
+        let h = slots(&twice);
+        assert_eq!(h.start.len(), 4, "{:?}", h.start);
+    }
+
+    #[test]
+    fn arrays_grow_and_their_elements_move() {
+        // `a.length >= 3 && a[2] == 40` guards the target.
+        let start = vec![JavaValue::Array { elem_ty: "int".into(), id: -1, items: vec![] }];
+        let found = avm(start, vec![], budget(), 5, |cands| {
+            let fits = cands.iter().map(|c| {
+                let JavaValue::Array { items, .. } = &c[0] else { panic!() };
+                match items.get(2) {
+                    Some(JavaValue::Int(40)) => Fitness { hit: true, divergence: None, lines: 3 },
+                    Some(JavaValue::Int(x)) => {
+                        let d = (i64::from(*x) - 40).abs() as f64;
+                        Fitness { hit: false, divergence: Some((2.0, d / (d + 1.0))), lines: 2 }
+                    }
+                    _ => {
+                        let d = (3 - items.len()) as f64;
+                        Fitness { hit: false, divergence: Some((5.0, d / (d + 1.0))), lines: 1 }
+                    }
+                }
+            });
+            Some((fits.collect(), vec![]))
+        })
+        .expect("found");
+        let JavaValue::Array { items, .. } = &found.values[0] else { panic!() };
+        assert_eq!(items.get(2), Some(&JavaValue::Int(40)), "{items:?}");
+        // Shrunk: no element past the one the line needs.
+        assert_eq!(items.len(), 3, "{items:?}");
     }
 }

@@ -89,7 +89,7 @@ impl Verifier {
         }
         let project = Project::for_file(file, start.package.as_deref(), &self.classpath, &self.cache_root)
             .ok_or_else(|| RunnerError::NoSourceRoot(file.to_path_buf()))?;
-        let mut harness = slots(start);
+        let mut harness = slots(&with_empty_arrays(start));
         harness.req.outcome = Outcome::Observe;
         harness.req.unmodelled_before_target = None;
         harness.req.path_condition = vec![];
@@ -214,6 +214,22 @@ impl Verifier {
             RunStatus::Error => return Err(RunnerError::Protocol(report.message)),
         })
     }
+}
+
+/// `start` with its null arguments of array-of-primitive or string types made empty arrays, which
+/// the search can then grow (it cannot grow a null).
+fn with_empty_arrays(start: &TestRequest) -> TestRequest {
+    let mut start = start.clone();
+    if start.args.len() != start.params.len() {
+        return start;
+    }
+    for (i, (_, ty)) in start.params.iter().enumerate() {
+        let Some(elem) = ty.trim().strip_suffix("[]") else { continue };
+        if crate::search::slot_elem(elem).is_some() && start.args[i] == JavaValue::Null {
+            start.args[i] = JavaValue::Array { elem_ty: elem.trim().to_string(), id: -1_000 - i as i64, items: vec![] };
+        }
+    }
+    start
 }
 
 /// How long one run of a search may take (most take well under a millisecond; the ones that

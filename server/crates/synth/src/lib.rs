@@ -149,6 +149,22 @@ pub enum SlotKind {
     Float,
     Double,
     Str,
+    /// A one-dimensional array of elements of this kind (never itself an array).
+    Array(SlotElem),
+}
+
+/// The element kind of a [`SlotKind::Array`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SlotElem {
+    Bool,
+    Byte,
+    Short,
+    Char,
+    Int,
+    Long,
+    Float,
+    Double,
+    Str,
 }
 
 impl SlotKind {
@@ -164,6 +180,17 @@ impl SlotKind {
             SlotKind::Float => "f",
             SlotKind::Double => "d",
             SlotKind::Str => "str",
+            SlotKind::Array(e) => match e {
+                SlotElem::Bool => "zs",
+                SlotElem::Byte => "bs",
+                SlotElem::Short => "ss",
+                SlotElem::Char => "cs",
+                SlotElem::Int => "is",
+                SlotElem::Long => "js",
+                SlotElem::Float => "fs",
+                SlotElem::Double => "ds",
+                SlotElem::Str => "strs",
+            },
         }
     }
 }

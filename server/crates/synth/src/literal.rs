@@ -248,7 +248,7 @@ impl Prim {
                 SlotKind::Long => Prim::Long,
                 SlotKind::Float => Prim::Float,
                 SlotKind::Double => Prim::Double,
-                SlotKind::Str => return None,
+                SlotKind::Str | SlotKind::Array(_) => return None,
             },
             JavaValue::Str(_)
             | JavaValue::Null
@@ -305,7 +305,8 @@ pub(crate) fn convert(v: &JavaValue, p: Prim) -> Option<JavaValue> {
                 Prim::Float => SlotKind::Float,
                 Prim::Double => SlotKind::Double,
             };
-            let mixes = (kind == SlotKind::Bool) != (to == SlotKind::Bool) || kind == SlotKind::Str;
+            let mixes = (kind == SlotKind::Bool) != (to == SlotKind::Bool)
+                || matches!(kind, SlotKind::Str | SlotKind::Array(_));
             return (!mixes).then_some(JavaValue::Slot(k, to));
         }
         JavaValue::Byte(b) => Num::I(b.into()),

@@ -43,6 +43,75 @@ public final class Inputs {
     public static double d(int k) { return number(at(k)); }
     public static String str(int k) { Object o = at(k); return o == null ? null : o.toString(); }
 
+    private static java.util.List<?> list(int k) {
+        Object o = at(k);
+        return o == null ? null : (java.util.List<?>) o;
+    }
+
+    public static boolean[] zs(int k) {
+        java.util.List<?> l = list(k);
+        if (l == null) return null;
+        boolean[] a = new boolean[l.size()];
+        for (int n = 0; n < a.length; n++) a[n] = Boolean.TRUE.equals(l.get(n));
+        return a;
+    }
+    public static byte[] bs(int k) {
+        java.util.List<?> l = list(k);
+        if (l == null) return null;
+        byte[] a = new byte[l.size()];
+        for (int n = 0; n < a.length; n++) a[n] = (byte) integral(l.get(n));
+        return a;
+    }
+    public static short[] ss(int k) {
+        java.util.List<?> l = list(k);
+        if (l == null) return null;
+        short[] a = new short[l.size()];
+        for (int n = 0; n < a.length; n++) a[n] = (short) integral(l.get(n));
+        return a;
+    }
+    public static char[] cs(int k) {
+        java.util.List<?> l = list(k);
+        if (l == null) return null;
+        char[] a = new char[l.size()];
+        for (int n = 0; n < a.length; n++) a[n] = (char) integral(l.get(n));
+        return a;
+    }
+    public static int[] is(int k) {
+        java.util.List<?> l = list(k);
+        if (l == null) return null;
+        int[] a = new int[l.size()];
+        for (int n = 0; n < a.length; n++) a[n] = (int) integral(l.get(n));
+        return a;
+    }
+    public static long[] js(int k) {
+        java.util.List<?> l = list(k);
+        if (l == null) return null;
+        long[] a = new long[l.size()];
+        for (int n = 0; n < a.length; n++) a[n] = integral(l.get(n));
+        return a;
+    }
+    public static float[] fs(int k) {
+        java.util.List<?> l = list(k);
+        if (l == null) return null;
+        float[] a = new float[l.size()];
+        for (int n = 0; n < a.length; n++) a[n] = (float) number(l.get(n));
+        return a;
+    }
+    public static double[] ds(int k) {
+        java.util.List<?> l = list(k);
+        if (l == null) return null;
+        double[] a = new double[l.size()];
+        for (int n = 0; n < a.length; n++) a[n] = number(l.get(n));
+        return a;
+    }
+    public static String[] strs(int k) {
+        java.util.List<?> l = list(k);
+        if (l == null) return null;
+        String[] a = new String[l.size()];
+        for (int n = 0; n < a.length; n++) a[n] = l.get(n) == null ? null : l.get(n).toString();
+        return a;
+    }
+
     /** Called by the harness with the call's result (boxed). */
     public static void observe(Object v) {
         observed = v;
