@@ -241,9 +241,11 @@ impl Fitness {
 
 /// The limits of one search.
 #[derive(Clone, Copy, Debug)]
-pub struct Budget {
+pub struct Budget<'a> {
     pub time: Duration,
     pub runs: usize,
+    /// Set from another thread to end the search (a cancelled request).
+    pub cancel: Option<&'a std::sync::atomic::AtomicBool>,
 }
 
 /// What [`avm`] found.
@@ -275,7 +277,7 @@ enum Move {
 pub fn avm(
     start: Vec<JavaValue>,
     seeds: Vec<JavaValue>,
-    budget: Budget,
+    budget: Budget<'_>,
     rng_seed: u64,
     mut eval: impl FnMut(&[Vec<JavaValue>]) -> Option<(Vec<Fitness>, Vec<JavaValue>)>,
 ) -> Option<Found> {
@@ -407,7 +409,7 @@ fn smallest_hitting(v: &JavaValue, mut hits: impl FnMut(JavaValue) -> Option<boo
 fn climb(
     start: Vec<JavaValue>,
     mut seeds: Vec<JavaValue>,
-    budget: Budget,
+    budget: Budget<'_>,
     rng_seed: u64,
     eval: &mut impl FnMut(&[Vec<JavaValue>]) -> Option<(Vec<Fitness>, Vec<JavaValue>)>,
 ) -> Option<Found> {
@@ -415,7 +417,9 @@ fn climb(
     let mut rng = SplitMix(rng_seed);
     let mut runs = 0usize;
     let mut ended = false;
-    let out_of_budget = |runs: usize, ended: bool| ended || runs >= budget.runs || began.elapsed() >= budget.time;
+    let cancelled = || budget.cancel.is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed));
+    let out_of_budget =
+        |runs: usize, ended: bool| ended || runs >= budget.runs || began.elapsed() >= budget.time || cancelled();
     // Runs a batch; the best of it (index, fitness).
     let mut batch = |cands: &[Vec<JavaValue>], runs: &mut usize, seeds: &mut Vec<JavaValue>, ended: &mut bool| {
         if cands.is_empty() {
@@ -780,8 +784,8 @@ mod tests {
         }
     }
 
-    fn budget() -> Budget {
-        Budget { time: Duration::from_secs(5), runs: 5_000 }
+    fn budget() -> Budget<'static> {
+        Budget { time: Duration::from_secs(5), runs: 5_000, cancel: None }
     }
 
     #[test]
@@ -839,7 +843,7 @@ mod tests {
 
     #[test]
     fn an_unreachable_goal_ends_within_the_budget() {
-        let b = Budget { time: Duration::from_secs(5), runs: 300 };
+        let b = Budget { time: Duration::from_secs(5), runs: 300, cancel: None };
         let mut runs = 0;
         let found = avm(vec![JavaValue::Int(0), JavaValue::Bool(false)], vec![], b, 1, |cands| {
             runs += cands.len();

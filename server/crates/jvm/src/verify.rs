@@ -35,6 +35,8 @@ pub struct Verifier {
     pub test_timeout: Duration,
     /// How long a search on the JVM may take for one target (zero: no search).
     pub search_budget: Duration,
+    /// Set from another thread to end a search early (a cancelled request).
+    pub cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
     searches: u64,
 }
 
@@ -51,6 +53,7 @@ impl Verifier {
             classpath,
             test_timeout: Duration::from_secs(10),
             search_budget: DEFAULT_SEARCH_BUDGET,
+            cancel: None,
             searches: 0,
         })
     }
@@ -114,7 +117,8 @@ impl Verifier {
             timeout_ms: SEARCH_RUN_TIMEOUT_MS,
         };
         let mut failure: Option<RunnerError> = None;
-        let budget = Budget { time: self.search_budget, runs: SEARCH_MAX_RUNS };
+        let cancel = self.cancel.clone();
+        let budget = Budget { time: self.search_budget, runs: SEARCH_MAX_RUNS, cancel: cancel.as_deref() };
         let runner = &mut self.runner;
         let found = avm(harness.start.clone(), vec![], budget, 0x6a72_6561_6368, |cands| {
             request.inputs = cands.iter().map(|c| c.iter().map(to_json).collect()).collect();
@@ -379,20 +383,24 @@ impl SharedVerifier {
         }
     }
 
-    /// [`search_for`] with this server's verifier.
+    /// [`search_for`] with this server's verifier; `cancel` ends the search early.
     pub fn search(
         &self,
         classpath: &[PathBuf],
         file: &Path,
         text: &str,
         start: &TestRequest,
+        cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
     ) -> Result<Option<TestRequest>, String> {
         let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
         let v = state.get_or_insert_with(|| Verifier::new(classpath.to_vec()).map_err(|e| format!("not run: {e}")));
         match v {
             Ok(v) => {
                 v.classpath = classpath.to_vec();
-                search_for(Ok(v), file, text, start)
+                v.cancel = cancel;
+                let found = search_for(Ok(v), file, text, start);
+                v.cancel = None;
+                found
             }
             Err(why) => Err(why.clone()),
         }

@@ -217,8 +217,9 @@ pub fn generate(uri: &Uri, file: &SourceFile, line: u32, cx: &GenContext<'_>) ->
         Ok(GenResult::Unknown(why)) => {
             // jreach's model found nothing: a search on the JVM, when code may run here.
             let searched = match (&source_path, cx.verifier) {
-                (Some(p), Some(v)) if settings.run_code => search_start(file, line as usize, &opts)
-                    .and_then(|start| v.search(&settings.classpath, p, &file.text, &start).ok().flatten()),
+                (Some(p), Some(v)) if settings.run_code => search_start(file, line as usize, &opts).and_then(|start| {
+                    v.search(&settings.classpath, p, &file.text, &start, cx.cancel.clone()).ok().flatten()
+                }),
                 _ => None,
             };
             match searched {
