@@ -76,8 +76,9 @@ pub fn run(a: GenArgs) -> u8 {
         Err(e @ GenError::Syntax { .. }) => report(EXIT_USAGE, "error", &format!("{loc}: {e}"), None),
         Ok(GenResult::Unreachable(why)) => report(EXIT_UNREACHABLE, "unreachable", &format!("{loc}: {why}"), None),
         Ok(GenResult::Unknown(why)) => match searched(&a, &file, &opts) {
-            Some(req) => write_test(&a, &loc, req, None, report),
-            None => report(EXIT_UNKNOWN, "unknown", &format!("{loc}: {why}"), None),
+            Ok(req) => write_test(&a, &loc, req, None, report),
+            Err(Some(searched)) => report(EXIT_UNKNOWN, "unknown", &format!("{loc}: {why}; {searched}"), None),
+            Err(None) => report(EXIT_UNKNOWN, "unknown", &format!("{loc}: {why}"), None),
         },
         Ok(GenResult::Test(req)) => {
             let (req, note) = match verified(&a, &file.text, *req) {
@@ -128,18 +129,25 @@ fn write_test(
     }
 }
 
-/// A test found by a search on the JVM, verified, when jreach's model found none (none with
-/// `--no-run` or `--search 0`, or when the search found nothing).
-fn searched(a: &GenArgs, file: &jreach_syntax::SourceFile, opts: &GenOptions) -> Option<TestRequest> {
+/// A test found by a search on the JVM, verified, when jreach's model found none. `Err`: none,
+/// with what the user should hear of the search when it ran (none with `--no-run` or
+/// `--search 0`, or when jreach cannot write a call to start from).
+fn searched(a: &GenArgs, file: &jreach_syntax::SourceFile, opts: &GenOptions) -> Result<TestRequest, Option<String>> {
     if a.no_run || a.search == 0.0 {
-        return None;
+        return Err(None);
     }
-    let start = search_start(file, a.line - 1, opts)?;
+    let start = search_start(file, a.line - 1, opts).ok_or(None)?;
     let mut verifier = Verifier::new(a.classpath.clone()).map_err(|e| format!("not run: {e}"));
     if let Ok(v) = verifier.as_mut() {
         v.search_budget = Duration::from_secs_f64(a.search);
     }
-    search_for(verifier.as_mut().map_err(|e| e.clone()), &a.file, &file.text, &start).ok().flatten()
+    match search_for(verifier.as_mut().map_err(|e| e.clone()), &a.file, &file.text, &start) {
+        Ok(Some(req)) => Ok(req),
+        Ok(None) => {
+            Err(Some(format!("a search on the JVM ({} s, --search) found no inputs that run it either", a.search)))
+        }
+        Err(why) => Err(Some(why)),
+    }
 }
 
 /// The test to write and, when it was not run, a note saying why: the test is run on the JVM

@@ -216,15 +216,24 @@ pub fn generate(uri: &Uri, file: &SourceFile, line: u32, cx: &GenContext<'_>) ->
         Ok(GenResult::Unreachable(why)) => return Generated::declined("unreachable", format!("unreachable: {why}")),
         Ok(GenResult::Unknown(why)) => {
             // jreach's model found nothing: a search on the JVM, when code may run here.
-            let searched = match (&source_path, cx.verifier) {
-                (Some(p), Some(v)) if settings.run_code => search_start(file, line as usize, &opts).and_then(|start| {
-                    v.search(&settings.classpath, p, &file.text, &start, cx.cancel.clone()).ok().flatten()
-                }),
+            let start = match (&source_path, cx.verifier) {
+                (Some(p), Some(v)) if settings.run_code => search_start(file, line as usize, &opts).map(|s| (p, v, s)),
                 _ => None,
             };
-            match searched {
-                Some(req) => Box::new(req),
-                None => return Generated::declined("unknown", format!("no test for line {n}: {why}")),
+            let Some((p, v, start)) = start else {
+                return Generated::declined("unknown", format!("no test for line {n}: {why}"));
+            };
+            match v.search(&settings.classpath, p, &file.text, &start, cx.cancel.clone()) {
+                Ok(Some(req)) => Box::new(req),
+                Ok(None) => {
+                    return Generated::declined(
+                        "unknown",
+                        format!("no test for line {n}: {why}; a search on the JVM found no inputs that run it either"),
+                    )
+                }
+                Err(searched) => {
+                    return Generated::declined("unknown", format!("no test for line {n}: {why} ({searched})"))
+                }
             }
         }
         Ok(GenResult::Test(req)) => req,
