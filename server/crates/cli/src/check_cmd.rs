@@ -27,13 +27,18 @@ pub(crate) const WORKER_STACK: usize = 256 << 20;
 /// Exit status of `--fail-on-findings` when something was found.
 const EXIT_FINDINGS: u8 = 1;
 
-/// Every `.java` file under the given paths, sorted.
+/// Every `.java` file under the given paths, sorted. A folder reached twice (through a symbolic
+/// link back up the tree, say) is walked once.
 fn java_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     let mut out = Vec::new();
+    let mut walked = std::collections::HashSet::new();
     for p in paths {
         if p.is_dir() {
             let mut stack = vec![p.clone()];
             while let Some(d) = stack.pop() {
+                if !walked.insert(std::fs::canonicalize(&d).unwrap_or_else(|_| d.clone())) {
+                    continue;
+                }
                 let entries = std::fs::read_dir(&d).map_err(|e| format!("{}: {e}", d.display()))?;
                 for e in entries.flatten() {
                     let path = e.path();
@@ -249,7 +254,7 @@ pub fn run(args: CheckArgs<'_>) -> u8 {
     let summary = Summary::of(&results, elapsed);
     for r in &results {
         if let Some(e) = &r.error {
-            eprintln!("error: {} skipped: {e}", r.path.display());
+            eprintln!("error: skipped {e}");
         }
     }
     let diags: Vec<&Diag> = results.iter().flat_map(|r| r.diags.iter()).collect();

@@ -13,14 +13,13 @@ pub fn read_java(path: &Path) -> Result<SourceFile, (u8, String)> {
     if path.extension().and_then(|e| e.to_str()) != Some("java") {
         return Err((EXIT_USAGE, format!("{}: not a Java source file (expected a .java file)", path.display())));
     }
-    let text = match std::fs::read(path) {
-        Ok(bytes) => bytes,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Err((EXIT_ERROR, format!("{}: no such file", path.display())))
+    match jreach_syntax::read_source(path) {
+        Ok(text) => Ok(SourceFile::parse(text)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err((EXIT_ERROR, format!("{}: no such file", path.display()))),
+        // Not a regular file, too large, not UTF-8: the message names the path and the reason.
+        Err(e) if matches!(e.kind(), std::io::ErrorKind::InvalidInput | std::io::ErrorKind::InvalidData) => {
+            Err((EXIT_USAGE, e.to_string()))
         }
-        Err(e) => return Err((EXIT_ERROR, format!("{}: cannot read: {e}", path.display()))),
-    };
-    let text = String::from_utf8(text)
-        .map_err(|_| (EXIT_USAGE, format!("{}: not UTF-8 text; jreach reads UTF-8 Java sources", path.display())))?;
-    Ok(SourceFile::parse(text))
+        Err(e) => Err((EXIT_ERROR, format!("{}: cannot read: {e}", path.display()))),
+    }
 }

@@ -255,13 +255,16 @@ pub fn generate(uri: &Uri, file: &SourceFile, line: u32, cx: &GenContext<'_>) ->
     let Some(root) = test_root(settings, project, source_path.as_deref(), req.package.as_deref()) else {
         return Generated::declined("error", "the file is not saved on disk and no jreach.testRoot is set");
     };
-    let path = synth::test_path(&root, &req);
+    let path = match synth::test_path(&root, &req) {
+        Ok(path) => path,
+        Err(e) => return Generated::declined("error", e.to_string()),
+    };
     let Some(test_uri) = Uri::from_file_path(&path) else {
         return Generated::declined("error", format!("{} cannot be named by a file URI", path.display()));
     };
     let (open_version, existing) = match open_text(&test_uri) {
         Some((v, text)) => (Some(v), Some(text)),
-        None => match std::fs::read_to_string(&path) {
+        None => match jreach_syntax::read_source(&path) {
             Ok(text) => (None, Some(text)),
             Err(e) if e.kind() == io::ErrorKind::NotFound => (None, None),
             Err(e) => return Generated::declined("error", format!("cannot read {}: {e}", path.display())),

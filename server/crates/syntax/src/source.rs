@@ -44,7 +44,9 @@ impl SourceFile {
         self.tree.root_node().has_error()
     }
 
-    /// The declared package, if any.
+    /// The declared package, if any, without the whitespace the declaration may hold between its
+    /// names. Broken code may declare something that is no package name (`package a/../b;`):
+    /// whoever turns it into a path checks it with [`is_package_name`].
     pub fn package(&self) -> Option<String> {
         let root = self.tree.root_node();
         let mut cursor = root.walk();
@@ -53,13 +55,28 @@ impl SourceFile {
                 let mut c2 = child.walk();
                 for part in child.named_children(&mut c2) {
                     if matches!(part.kind(), "scoped_identifier" | "identifier") {
-                        return Some(crate::text_of(part, &self.text).to_string());
+                        let text = crate::text_of(part, &self.text);
+                        return Some(text.chars().filter(|c| !c.is_whitespace()).collect());
                     }
                 }
             }
         }
         None
     }
+}
+
+/// Whether `name` is a Java identifier: a letter, `_` or `$`, then letters, digits, `_` and `$`
+/// (Unicode letters and digits count, as in `Character.isJavaIdentifierStart`/`Part`).
+pub fn is_java_identifier(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars.next().is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$')
+        && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+}
+
+/// Whether `name` is a package name: Java identifiers joined by single dots. Anything else (empty
+/// parts, `/`, `..`) could name a folder outside the one it is meant to lie under.
+pub fn is_package_name(name: &str) -> bool {
+    name.split('.').all(is_java_identifier)
 }
 
 #[cfg(test)]
@@ -83,5 +100,16 @@ mod tests {
         let f = SourceFile::parse("package a.b.c;\nclass A {}");
         assert_eq!(f.package().as_deref(), Some("a.b.c"));
         assert_eq!(SourceFile::parse("class A {}").package(), None);
+        assert_eq!(SourceFile::parse("package a . b;\nclass A {}").package().as_deref(), Some("a.b"));
+    }
+
+    #[test]
+    fn package_names_are_dotted_identifiers() {
+        for good in ["a", "com.acme", "a.b_2.$c", "\u{e9}t\u{e9}.caf\u{e9}"] {
+            assert!(is_package_name(good), "{good}");
+        }
+        for bad in ["", ".", "a.", ".a", "a..b", "a/../b", "..", "a.1b", "a b", "/etc", "a\\b"] {
+            assert!(!is_package_name(bad), "{bad}");
+        }
     }
 }

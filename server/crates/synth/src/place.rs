@@ -60,20 +60,37 @@ fn conflict(path: &Path, kind: io::ErrorKind, reason: &str) -> io::Error {
 }
 
 /// The test file for `req` under `test_root`: `<test_root>/<package folders>/<TopClass>Test.java`.
-pub fn test_path(test_root: &Path, req: &TestRequest) -> PathBuf {
+///
+/// The one place a test's path is made, so the one place that keeps it under `test_root`: a
+/// package or class name that is not made of Java identifiers (`package a/../b;` in broken code)
+/// is refused with [`io::ErrorKind::InvalidInput`] instead of becoming a path outside the root.
+pub fn test_path(test_root: &Path, req: &TestRequest) -> io::Result<PathBuf> {
+    let refuse = |what: String| {
+        Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("{what}: no test is written for it, as its path would not lie under {}", test_root.display()),
+        ))
+    };
     let mut path = test_root.to_path_buf();
     if let Some(pkg) = req.package.as_deref() {
-        path.extend(pkg.split('.').map(str::trim).filter(|p| !p.is_empty()));
+        if !jreach_syntax::is_package_name(pkg) {
+            return refuse(format!("`{pkg}` is not a Java package name"));
+        }
+        path.extend(pkg.split('.'));
     }
-    path.push(format!("{}.java", test_class_name(req)));
-    path
+    let class = test_class_name(req);
+    if !jreach_syntax::is_java_identifier(&class) {
+        return refuse(format!("`{class}` is not a Java class name"));
+    }
+    path.push(format!("{class}.java"));
+    Ok(path)
 }
 
 /// Computes where the test for `req` goes under `test_root` and the file's new content. Reads the
 /// existing test file, if any; writes nothing.
 pub fn place(test_root: &Path, req: &TestRequest) -> io::Result<Placement> {
-    let path = test_path(test_root, req);
-    let existing = match fs::read_to_string(&path) {
+    let path = test_path(test_root, req)?;
+    let existing = match jreach_syntax::read_source(&path) {
         Ok(text) => Some(text),
         Err(e) if e.kind() == io::ErrorKind::NotFound => None,
         Err(e) => return Err(io::Error::new(e.kind(), format!("{}: {e}", path.display()))),
@@ -307,7 +324,8 @@ fn member_indent(body: Node<'_>, src: &str) -> Option<String> {
 
 /// Writes `p.content` to `p.path`, creating folders as needed, atomically, and only if the file is
 /// still as [`place`] found it: absent for a new file, byte for byte `p.original` otherwise. A
-/// symbolic link is followed, not replaced.
+/// symbolic link is followed, not replaced; a file with other hard links is written through in
+/// place (a rename would split it from them); a read-only file is refused.
 pub fn write(p: &Placement) -> io::Result<()> {
     match &p.original {
         None => write_new(&p.path, &p.content),
@@ -358,14 +376,41 @@ fn replace(path: &Path, original: &str, content: &str) -> io::Result<()> {
     };
     unchanged(path)?;
     let target = fs::canonicalize(path)?;
+    let meta = fs::metadata(&target)?;
+    if meta.permissions().readonly() {
+        return Err(io::Error::new(
+            io::ErrorKind::PermissionDenied,
+            format!("{} is read-only; jreach does not change it (make it writable to add the test)", path.display()),
+        ));
+    }
+    if hard_links(&meta) > 1 {
+        // Replacing the file by a rename would split it from its other names: write through it.
+        let mut f = fs::OpenOptions::new().write(true).open(&target)?;
+        unchanged(&target)?;
+        f.set_len(0)?;
+        f.write_all(content.as_bytes())?;
+        return f.sync_all();
+    }
     let dir = parent_dir(&target);
-    let perms = fs::metadata(&target)?.permissions();
-    let tmp = write_temp(&dir, &target, content, Some(perms))?;
+    let tmp = write_temp(&dir, &target, content, Some(meta.permissions()))?;
     let result = unchanged(&target).and_then(|()| fs::rename(&tmp, &target));
     if result.is_err() {
         let _ = fs::remove_file(&tmp);
     }
     result
+}
+
+/// How many names the file has (1 where the platform does not say).
+fn hard_links(meta: &fs::Metadata) -> u64 {
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::MetadataExt::nlink(meta)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = meta;
+        1
+    }
 }
 
 fn parent_dir(path: &Path) -> PathBuf {
@@ -710,8 +755,55 @@ mod tests {
     }
 
     #[test]
+    fn a_read_only_test_file_is_refused_and_kept() {
+        let root = tempfile::tempdir().unwrap();
+        let path = root.path().join("com/acme/BankTest.java");
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(&path, "class BankTest {\n}\n").unwrap();
+        let mut perms = fs::metadata(&path).unwrap().permissions();
+        perms.set_readonly(true);
+        fs::set_permissions(&path, perms).unwrap();
+        let p = place(root.path(), &req()).unwrap();
+        let err = write(&p).unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::PermissionDenied);
+        assert!(err.to_string().contains("is read-only"), "{err}");
+        assert_eq!(fs::read_to_string(&path).unwrap(), "class BankTest {\n}\n");
+        assert!(fs::metadata(&path).unwrap().permissions().readonly());
+        assert_eq!(dir_listing(root.path()), ["com/acme/BankTest.java"], "no temporary file left behind");
+    }
+
+    #[test]
+    fn a_hard_linked_test_file_is_written_through() {
+        let root = tempfile::tempdir().unwrap();
+        let path = root.path().join("t/com/acme/BankTest.java");
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(&path, "class BankTest {\n}\n").unwrap();
+        let other = root.path().join("copy.java");
+        fs::hard_link(&path, &other).unwrap();
+        let p = place(&root.path().join("t"), &req()).unwrap();
+        write(&p).unwrap();
+        assert!(fs::read_to_string(&path).unwrap().contains("withdraw_reachesLine21"));
+        assert_eq!(fs::read_to_string(&other).unwrap(), fs::read_to_string(&path).unwrap(), "still one file");
+    }
+
+    #[test]
     fn default_package_goes_to_the_root() {
         let r = TestRequest { package: None, ..req() };
-        assert_eq!(test_path(Path::new("/t"), &r), Path::new("/t/BankTest.java"));
+        assert_eq!(test_path(Path::new("/t"), &r).unwrap(), Path::new("/t/BankTest.java"));
+    }
+
+    #[test]
+    fn a_package_that_is_no_name_is_refused_and_nothing_is_created() {
+        let root = tempfile::tempdir().unwrap();
+        let tests = root.path().join("a/b/t");
+        for pkg in ["a/../../../x", "..", "a..b", "/abs", "a.b/c"] {
+            let r = TestRequest { package: Some(pkg.into()), ..req() };
+            let err = place(&tests, &r).unwrap_err();
+            assert_eq!(err.kind(), io::ErrorKind::InvalidInput, "{pkg}");
+            assert!(err.to_string().contains("is not a Java package name"), "{err}");
+        }
+        assert_eq!(fs::read_dir(root.path()).unwrap().count(), 0, "nothing was created");
+        let r = TestRequest { package: Some("com.acme".into()), classes: vec!["Ba/../../nk".into()], ..req() };
+        assert!(test_path(&tests, &r).unwrap().starts_with(tests.join("com/acme")));
     }
 }
