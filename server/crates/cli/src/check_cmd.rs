@@ -79,7 +79,6 @@ struct Diag {
 
 /// What checking one file gave.
 struct FileResult {
-    path: PathBuf,
     lines: usize,
     diags: Vec<Diag>,
     verdicts: Vec<MethodVerdict>,
@@ -100,8 +99,7 @@ fn file_budget_spent(budget: Duration) -> String {
 }
 
 fn check_one(path: &Path, timeout: Duration, file_budget: Duration) -> FileResult {
-    let mut r =
-        FileResult { path: path.to_path_buf(), lines: 0, diags: vec![], verdicts: vec![], times: vec![], error: None };
+    let mut r = FileResult { lines: 0, diags: vec![], verdicts: vec![], times: vec![], error: None };
     let src = match read_java(path) {
         Ok(s) => s,
         Err((_, msg)) => {

@@ -15,7 +15,9 @@ pub fn read_java(path: &Path) -> Result<SourceFile, (u8, String)> {
     }
     match jreach_syntax::read_source(path) {
         Ok(text) => Ok(SourceFile::parse(text)),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err((EXIT_ERROR, format!("{}: no such file", path.display()))),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            Err((EXIT_ERROR, format!("{}: no such file", path.display())))
+        }
         // Not a regular file, too large, not UTF-8: the message names the path and the reason.
         Err(e) if matches!(e.kind(), std::io::ErrorKind::InvalidInput | std::io::ErrorKind::InvalidData) => {
             Err((EXIT_USAGE, e.to_string()))

@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-const METHOD: &str = "public class P {\n  static int f(int x) {\n    if (x > 3) {\n      return 1;\n    }\n    return 0;\n  }\n}\n";
+const METHOD: &str =
+    "public class P {\n  static int f(int x) {\n    if (x > 3) {\n      return 1;\n    }\n    return 0;\n  }\n}\n";
 
 /// Runs jreach with `args` in `dir`, killing it after `limit`: (exit code, stdout + stderr).
 fn jreach(dir: &Path, args: &[&str], limit: Duration) -> (i32, String) {

@@ -110,7 +110,8 @@ pub fn detect_junit(source_file: &Path) -> Option<JUnit> {
             }
         }
     }
-    let package = jreach_syntax::read_source(source_file).ok().and_then(|t| jreach_syntax::SourceFile::parse(t).package());
+    let package =
+        jreach_syntax::read_source(source_file).ok().and_then(|t| jreach_syntax::SourceFile::parse(t).package());
     junit_of_tests(&test_root_for(source_file, package.as_deref()))
 }
 
