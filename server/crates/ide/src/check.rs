@@ -199,7 +199,8 @@ fn check_method_inner(ctx: &FileContext<'_>, m: &MethodInfo, timeout: Duration) 
         let why: Vec<String> = f.proof_blockers.iter().map(|b| b.to_string()).collect();
         return (MethodVerdict::NoVerdict(why.join("; ")), vec![]);
     }
-    let dc = DeadCode::new(&f, timeout, deadline);
+    let mut dc = DeadCode::new(&f, timeout, deadline);
+    crate::live_runs::mark_live_by_runs(&f, m, &mut dc);
     let mut ck = Checker { file, m, f: &f, dc, unknown: None, out: Vec::new() };
     ck.dead_statements();
     ck.constant_conditions();

@@ -8,6 +8,7 @@ mod check;
 mod contain;
 mod dump;
 mod gen;
+mod live_runs;
 
 pub use cache::{CacheStats, MethodCache, MethodKey};
 pub use check::{

@@ -5,8 +5,9 @@
 //! here (`Classes::ty_of`).
 
 use std::collections::HashMap;
+use std::rc::Rc;
 
-use jreach_syntax::tree::{enclosing_classes, has_modifier, named_children};
+use jreach_syntax::tree::{has_modifier, named_children};
 use jreach_syntax::{text_of, MethodInfo, Node, SourceFile};
 
 use crate::func::*;
@@ -43,6 +44,9 @@ pub(crate) struct Classes {
     /// that has an initializer (javac may inline such a field's value where it is read, so
     /// setting it would not change what the code sees).
     pub(crate) reflectable: Vec<bool>,
+    /// Synthesis only: the type variables of the file taken as a type a test can write, with
+    /// that type's name (`T` → `Integer`); see [`Classes::instantiate_type_vars`].
+    pub(crate) type_vars: std::collections::BTreeMap<String, String>,
 }
 
 impl Classes {
@@ -58,23 +62,34 @@ impl Classes {
     /// from `own_end` on were appended to the file for synthesis (its own shadow their names).
     pub(crate) fn of(file: &SourceFile, foreign_from: Option<usize>, own_end: Option<usize>) -> Classes {
         let src = file.text.as_str();
-        let mut decls = Vec::new();
-        let mut stack = vec![file.tree.root_node()];
-        while let Some(n) = stack.pop() {
-            if matches!(n.kind(), "class_declaration" | "enum_declaration" | "interface_declaration") {
-                decls.push(n);
+        // Each declaration with the names of the types around it and its own, found on the way
+        // down (`enclosing_classes` from each would cost the depth squared per class: 3,000 nested
+        // classes took minutes).
+        let mut found: Vec<(Node<'_>, Rc<Vec<String>>)> = Vec::new();
+        let mut stack = vec![(file.tree.root_node(), Rc::new(Vec::new()))];
+        while let Some((n, mut chain)) = stack.pop() {
+            if matches!(
+                n.kind(),
+                "class_declaration" | "enum_declaration" | "interface_declaration" | "record_declaration"
+            ) {
+                let mut own = (*chain).clone();
+                own.push(n.child_by_field_name("name").map(|n| text_of(n, src).to_string()).unwrap_or_default());
+                chain = Rc::new(own);
+                if n.kind() != "record_declaration" {
+                    found.push((n, chain.clone()));
+                }
             }
-            stack.extend(named_children(n));
+            stack.extend(named_children(n).into_iter().map(|c| (c, chain.clone())));
         }
-        decls.sort_by_key(|n| n.start_byte());
+        found.sort_by_key(|(n, _)| n.start_byte());
+        let (decls, decl_chains): (Vec<Node<'_>>, Vec<Rc<Vec<String>>>) = found.into_iter().unzip();
         let mut out = Classes::default();
         let mut chains = Vec::new();
         // Names the file itself declares: code in it means its own types by them, whatever the
         // appended files declare (a member type shadows the package's).
         let mut own_names = std::collections::HashSet::new();
-        for d in &decls {
-            let mut chain = enclosing_classes(*d, src);
-            chain.push(d.child_by_field_name("name").map(|n| text_of(n, src).to_string()).unwrap_or_default());
+        for (d, chain) in decls.iter().zip(&decl_chains) {
+            let chain: Vec<String> = (**chain).clone();
             let id = out.descs.len() as u16;
             let simple = chain.last().cloned().unwrap_or_default();
             let own = own_end.is_none_or(|end| d.start_byte() < end);
@@ -127,6 +142,11 @@ impl Classes {
         let mut boxes = Vec::new();
         let mut stack = vec![file.tree.root_node()];
         while let Some(n) = stack.pop() {
+            // Synthesis takes type variables as `Integer` where their bounds allow
+            // (`instantiate_type_vars`): the box must be there.
+            if n.kind() == "type_parameter" && !boxes.contains(&"Integer") && !out.by_name.contains_key("Integer") {
+                boxes.push("Integer");
+            }
             if n.kind() == "type_identifier" {
                 let name = text_of(n, src);
                 if boxed_primitive(name).is_some() && !boxes.contains(&name) && !out.by_name.contains_key(name) {
@@ -335,6 +355,79 @@ impl Classes {
             Some(id) => Ty::Obj(*id),
             None => Ty::Ref,
         }
+    }
+
+    /// Takes each type variable the file declares (`<T>`, `<T extends Comparable<T>>`, on a class
+    /// or a method) as one type a test can write and jreach models: `Integer` when the variable
+    /// is unbounded or bounded by `Comparable`, `Number` or `Object` (Integer is all of those),
+    /// else its bound when that is a class of the file. A name declared twice with different
+    /// outcomes, or also the name of a class, is left unknown. For synthesis only: a test may
+    /// pick any type argument, but a proof must hold for all of them.
+    pub(crate) fn instantiate_type_vars(&mut self, file: &SourceFile) {
+        let src = file.text.as_str();
+        let mut found: std::collections::BTreeMap<String, Option<String>> = Default::default();
+        let mut stack = vec![file.tree.root_node()];
+        while let Some(n) = stack.pop() {
+            stack.extend(named_children(n));
+            if n.kind() != "type_parameter" {
+                continue;
+            }
+            let kids = named_children(n);
+            let Some(name) = kids.iter().find(|c| c.kind() == "type_identifier" || c.kind() == "identifier") else {
+                continue;
+            };
+            let name = text_of(*name, src).to_string();
+            let bound =
+                kids.iter().find(|c| c.kind() == "type_bound").and_then(|b| named_children(*b).first().copied());
+            let choice = match bound.map(|b| text_of(b, src).split('<').next().unwrap_or("").trim().to_string()) {
+                None => Some("Integer".to_string()),
+                Some(b) if matches!(b.as_str(), "Comparable" | "Number" | "Object" | "java.lang.Comparable") => {
+                    Some("Integer".to_string())
+                }
+                Some(b) if self.by_name.get(&b).is_some_and(|id| self.descs[*id as usize].boxes.is_none()) => Some(b),
+                Some(_) => None,
+            };
+            let entry = found.entry(name).or_insert_with(|| choice.clone());
+            if *entry != choice {
+                *entry = None;
+            }
+        }
+        for (var, choice) in found {
+            let Some(choice) = choice else { continue };
+            if self.by_name.contains_key(&var) {
+                continue;
+            }
+            let Some(&id) = self.by_name.get(&choice) else { continue };
+            self.by_name.insert(var.clone(), id);
+            self.type_vars.insert(var, choice);
+        }
+    }
+
+    /// A Java type as written with the instantiated type variables replaced (`List<T>` →
+    /// `List<Integer>`): how a test writes it.
+    pub(crate) fn java_of(&self, java_ty: &str) -> String {
+        if self.type_vars.is_empty() {
+            return java_ty.to_string();
+        }
+        let mut out = String::with_capacity(java_ty.len());
+        let mut word = String::new();
+        let flush = |word: &mut String, out: &mut String| {
+            match self.type_vars.get(word.as_str()) {
+                Some(t) => out.push_str(t),
+                None => out.push_str(word),
+            }
+            word.clear();
+        };
+        for c in java_ty.chars() {
+            if c.is_alphanumeric() || c == '_' || c == '$' || (c == '.' && !word.is_empty()) {
+                word.push(c);
+            } else {
+                flush(&mut word, &mut out);
+                out.push(c);
+            }
+        }
+        flush(&mut word, &mut out);
+        out
     }
 
     /// Whether a test in the package of the file under test may call `m`, a method or

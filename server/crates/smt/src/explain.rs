@@ -152,6 +152,30 @@ impl<'f> DeadCode<'f> {
         }
     }
 
+    /// Marks the blocks of a path from the entry, as a concrete run of the function visited them
+    /// in order, and the branch edges between them, as live: the run is an input that reaches
+    /// them, as a model would be. (Only ever turns questions into "live": proofs are unaffected.)
+    pub fn mark_live_path(&mut self, path: &[BlockId]) {
+        for (i, b) in path.iter().enumerate() {
+            let Some(slot) = self.blocks.get_mut(b.index()) else { return };
+            *slot = Some(Status::Live);
+            let Some(next) = path.get(i + 1) else { return };
+            if let Terminator::Branch { then_to, else_to, .. } = &self.f.block(*b).term {
+                if then_to != else_to {
+                    let taken = next == then_to;
+                    if taken || next == else_to {
+                        self.edges.insert(Decision { block: *b, taken }, Status::Live);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether every block is known to be live.
+    pub fn all_live(&self) -> bool {
+        self.blocks.iter().all(|s| *s == Some(Status::Live))
+    }
+
     /// Marks every block and branch edge that is taken in the current model as live: the model
     /// fixes every branch condition, so it describes one path from the entry, followed here.
     fn learn_from_model(&mut self) {

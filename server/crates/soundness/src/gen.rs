@@ -7,7 +7,8 @@
 //! (appended to, aliased, passed to a helper that appends), an object's field changed in place and
 //! by a helper, a static field changed by a helper, an `int[]`, a `java.util.ArrayList` (which
 //! jreach does not model), a lambda that writes a captured object when run, and an `Integer`
-//! local that is stepped (`bi++`), compound-assigned and read into the `int`s.
+//! local that is stepped (`bi++`), compound-assigned and read into the `int`s, also through
+//! `compareTo`, `equals`, `intValue` and `hashCode`.
 //!
 //! Every class compiles with `javac`: locals are initialised where declared, `return`, `break` and
 //! `continue` only end the block of an `if` without `else` (so no statement is unreachable in the
@@ -576,8 +577,16 @@ impl Gen<'_> {
                 }
             }
             17 => {
+                // Read through the box's own methods too (the lowering models them).
                 let v = self.var_of(JTy::Int, true).unwrap_or_else(|| "a0".into());
-                format!("{v} = bi;")
+                match self.rng.below(6) {
+                    0 => format!("{v} = bi.compareTo((int) ({}));", self.int_expr(1)),
+                    1 => format!("{v} = bi.equals((int) ({})) ? 1 : 0;", self.int_expr(1)),
+                    2 => format!("{v} = bi.compareTo(Integer.valueOf({}));", self.int_expr(1)),
+                    3 => format!("{v} = bi.intValue() + bi.hashCode();"),
+                    4 => format!("{v} = bi.equals(bi) ? bi.compareTo(bi) : 7;"),
+                    _ => format!("{v} = bi;"),
+                }
             }
             _ => format!("arr[{}]++;", self.rng.below(3)),
         };
@@ -700,6 +709,14 @@ mod tests {
         let stateful =
             (0..20).map(|s| generate(&mut Rng::new(s), "G", 12)).filter(|g| g.source.contains("StringBuilder"));
         assert!(stateful.count() >= 3, "about half the classes hold state");
+    }
+
+    #[test]
+    fn the_integer_local_is_read_through_its_methods() {
+        let sources: Vec<String> = (0..200).map(|s| generate(&mut Rng::new(s), "G", 12).source).collect();
+        for call in ["bi.compareTo(", "bi.equals(", "bi.intValue()"] {
+            assert!(sources.iter().any(|s| s.contains(call)), "no class calls {call}");
+        }
     }
 
     #[test]

@@ -73,6 +73,11 @@ impl<'t> Lowerer<'t> {
         if let Some(r) = recv.filter(|r| self.ty(*r) == Ty::Str) {
             return self.string_method(r, name, &args, e, hint);
         }
+        if let Some((r, Ty::Obj(c))) = recv.map(|r| (r, self.ty(r))) {
+            if let Some(v) = self.box_method(r, c, name, &args) {
+                return v;
+            }
+        }
         if let Some(cls) = obj_text.filter(|o| !self.names_value(o) && !is_own) {
             // A class of the file shadows the JDK's of its name (a nested `Math`): its static
             // methods, not the intrinsics.

@@ -4,6 +4,71 @@
 use super::*;
 
 impl<'t> Lowerer<'t> {
+    /// Instance methods of a box (`Integer`, `Character`, `Boolean`...; the classes are final,
+    /// so the JDK's code is what runs): `xValue()`, `hashCode()` of an `Integer`, `compareTo`
+    /// and `equals` with a box of the same class or a primitive that boxes to it. Floating boxes
+    /// only unbox (their `compareTo` and `equals` order NaN and -0.0 their own way). `None`: not
+    /// modelled (an unknown call).
+    pub(super) fn box_method(&mut self, r: ValueId, c: u16, name: &str, args: &[ValueId]) -> Option<ValueId> {
+        let prim = self.classes.descs[c as usize].boxes?;
+        let exact = prim.is_integral() || prim == Ty::Bool;
+        let same_box = |lw: &Self, a: ValueId| lw.ty(a) == Ty::Obj(c) || lw.ty(a) == prim;
+        Some(match (name, args.len()) {
+            ("intValue" | "longValue" | "shortValue" | "byteValue" | "floatValue" | "doubleValue", 0)
+                if prim.is_numeric() =>
+            {
+                let to = match name {
+                    "intValue" => Ty::Int,
+                    "longValue" => Ty::Long,
+                    "shortValue" => Ty::Short,
+                    "byteValue" => Ty::Byte,
+                    "floatValue" => Ty::Float,
+                    _ => Ty::Double,
+                };
+                self.convert(r, to)
+            }
+            ("booleanValue", 0) if prim == Ty::Bool => self.convert(r, Ty::Bool),
+            ("charValue", 0) if prim == Ty::Char => self.convert(r, Ty::Char),
+            ("hashCode", 0) if prim == Ty::Int => self.convert(r, Ty::Int),
+            ("compareTo", 1) if exact && same_box(self, args[0]) => {
+                // Both unboxed, the receiver first: null either way throws.
+                let t = if prim == Ty::Bool { Ty::Bool } else { Ty::promote1(prim) };
+                let a = self.convert(r, t);
+                let b = self.convert(args[0], t);
+                let eq = self.bin(BinOp::Eq, a, b);
+                let zero = self.int(Ty::Int, 0);
+                let one = self.int(Ty::Int, 1);
+                let minus = self.int(Ty::Int, -1);
+                let greater = if prim == Ty::Bool { a } else { self.bin(BinOp::Gt, a, b) };
+                let other = self.select(greater, one, minus);
+                self.select(eq, zero, other)
+            }
+            ("equals", 1) if self.is_null_const(args[0]) => {
+                // Unboxed for the receiver's null check only.
+                self.convert(r, prim);
+                self.konst(Const::Bool(false))
+            }
+            ("equals", 1) if exact && same_box(self, args[0]) => {
+                let t = if prim == Ty::Bool { Ty::Bool } else { Ty::promote1(prim) };
+                let a = self.convert(r, t);
+                if self.ty(args[0]) == prim {
+                    let b = self.convert(args[0], t);
+                    return Some(self.bin(BinOp::Eq, a, b));
+                }
+                // `x.equals(null)` is false; otherwise the values are compared.
+                let null = self.emit(Op::Obj(ObjOp::Ref(0), vec![]), Ty::Obj(c), None);
+                let is_null = self.bin(BinOp::Eq, args[0], null);
+                let mem = self.field_mem(c, 0);
+                let raw = self.emit(Op::Obj(ObjOp::Get, vec![mem, args[0]]), prim, None);
+                let b = self.convert(raw, t);
+                let same = self.bin(BinOp::Eq, a, b);
+                let no = self.konst(Const::Bool(false));
+                self.select(is_null, no, same)
+            }
+            _ => return None,
+        })
+    }
+
     /// Models of JDK methods, as IR. `None`: not modelled (an unknown call).
     pub(super) fn intrinsic(&mut self, cls: &str, name: &str, args: &[ValueId], e: Node<'t>) -> Option<ValueId> {
         let tys: Vec<Ty> = args.iter().map(|a| self.ty(*a)).collect();

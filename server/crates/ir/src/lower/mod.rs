@@ -183,6 +183,7 @@ impl<'f> FileContext<'f> {
         self.synthesis_classes.get_or_init(|| {
             let mut classes = self.classes.clone();
             inputs::mark_reflective(self.file, &self.methods, &mut classes);
+            classes.instantiate_type_vars(self.file);
             classes
         })
     }
@@ -208,7 +209,7 @@ pub fn lower_in(ctx: &FileContext<'_>, method: &MethodInfo, opts: &LowerOptions)
     let mut params: Vec<ParamInfo> = method
         .params
         .iter()
-        .map(|p| ParamInfo { name: p.name.clone(), ty: classes.ty_of(&p.ty), java_ty: p.ty.clone() })
+        .map(|p| ParamInfo { name: p.name.clone(), ty: classes.ty_of(&p.ty), java_ty: classes.java_of(&p.ty) })
         .collect();
     let receiver_ctor = match (&opts.receiver_ctor, opts.mode) {
         (Some(r), LowerMode::Synthesis { .. }) if !method.is_static && !method.is_constructor => {
@@ -221,7 +222,7 @@ pub fn lower_in(ctx: &FileContext<'_>, method: &MethodInfo, opts: &LowerOptions)
         params.extend(ctor.params.iter().map(|p| ParamInfo {
             name: receiver_param_name(&p.name),
             ty: classes.ty_of(&p.ty),
-            java_ty: p.ty.clone(),
+            java_ty: classes.java_of(&p.ty),
         }));
     }
     let receiver_end = params.len();
@@ -303,6 +304,14 @@ pub fn lower_in(ctx: &FileContext<'_>, method: &MethodInfo, opts: &LowerOptions)
     }
     if matches!(opts.mode, LowerMode::Synthesis { .. }) {
         lw.input_blockers(&plan, &params);
+    }
+    if synthesis && !classes.type_vars.is_empty() {
+        // One type argument stands for all of them.
+        let taken: Vec<String> = classes.type_vars.iter().map(|(v, t)| format!("{v} as {t}")).collect();
+        lw.b.add_proof_blocker(Blocker::Narrowing(format!(
+            "type variables are taken as one type when looking for tests ({})",
+            taken.join(", ")
+        )));
     }
     if matches!(opts.mode, LowerMode::Synthesis { .. }) && params.iter().any(|p| lw.reaches_strings(p.ty)) {
         // Synthesis draws string inputs from printable ASCII only.
