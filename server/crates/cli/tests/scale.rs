@@ -1,0 +1,45 @@
+//! Shapes whose cost once grew faster than their size: 3,000 nested classes (each class walked up
+//! to the root: the depth cubed) and a `switch` of 1,000 cases (one solver question per case,
+//! which ran the method out of its budget). Both must now get a verdict within the default
+//! budgets; the times themselves are measured by `scripts/bench.sh`, not here.
+
+use std::process::Command;
+
+fn check(dir: &std::path::Path, file: &str) -> (i32, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_jreach")).arg("check").arg(dir.join(file)).output().unwrap();
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    (out.status.code().unwrap_or(-1), text)
+}
+
+#[test]
+fn three_thousand_nested_classes_get_a_verdict() {
+    let dir = tempfile::tempdir().unwrap();
+    let depth = 3000;
+    let mut s = String::from("public class Nest0 {\n");
+    for i in 1..depth {
+        s.push_str(&format!("static class Nest{i} {{\n"));
+    }
+    s.push_str("static int f(int x) { if (x > 3) { if (x < 2) { return 7; } return 1; } return 0; }\n");
+    s.push_str(&"}\n".repeat(depth));
+    std::fs::write(dir.path().join("Nest0.java"), s).unwrap();
+    let (code, text) = check(dir.path(), "Nest0.java");
+    assert_eq!(code, 0, "{text}");
+    assert!(text.contains("0 methods without a verdict"), "{text}");
+    assert!(text.contains(&format!("Nest0.java:{}:", depth + 1)) && text.contains("unreachable code"), "{text}");
+}
+
+#[test]
+fn a_thousand_case_switch_gets_a_verdict() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases: String = (0..1000).map(|i| format!("            case {i}: r = {}; break;\n", i * 7 % 13)).collect();
+    let s = format!(
+        "public class Switch1000 {{\n    static int f(int x) {{\n        int r = -1;\n        switch (x) {{\n{cases}\
+         \x20           default: r = -2;\n        }}\n        if (r == 99) {{\n            return 1;\n        }}\n\
+         \x20       return r;\n    }}\n}}\n"
+    );
+    std::fs::write(dir.path().join("Switch1000.java"), s).unwrap();
+    let (code, text) = check(dir.path(), "Switch1000.java");
+    assert_eq!(code, 0, "{text}");
+    assert!(text.contains("0 methods without a verdict"), "{text}");
+    assert!(text.contains("Switch1000.java:1008:") && text.contains("unreachable code"), "{text}");
+}
