@@ -6,7 +6,9 @@ use super::*;
 impl<'t> Lowerer<'t> {
     /// Instance methods of a box (`Integer`, `Character`, `Boolean`...; the classes are final,
     /// so the JDK's code is what runs): `xValue()`, `hashCode()` of an `Integer`, `compareTo`
-    /// and `equals` with a box of the same class or a primitive that boxes to it. Floating boxes
+    /// (-1, 0 or 1 for `Integer`, `Long` and `Boolean`; the difference for `Character`, `Short`
+    /// and `Byte`, as the JDK computes it) and `equals` with a box of the same class or a
+    /// primitive that boxes to it. Floating boxes
     /// only unbox (their `compareTo` and `equals` order NaN and -0.0 their own way). `None`: not
     /// modelled (an unknown call).
     pub(super) fn box_method(&mut self, r: ValueId, c: u16, name: &str, args: &[ValueId]) -> Option<ValueId> {
@@ -35,6 +37,10 @@ impl<'t> Lowerer<'t> {
                 let t = if prim == Ty::Bool { Ty::Bool } else { Ty::promote1(prim) };
                 let a = self.convert(r, t);
                 let b = self.convert(args[0], t);
+                if matches!(prim, Ty::Char | Ty::Short | Ty::Byte) {
+                    // `Character`, `Short` and `Byte` compare by difference (`x - y`), not by sign.
+                    return Some(self.bin(BinOp::Sub, a, b));
+                }
                 let eq = self.bin(BinOp::Eq, a, b);
                 let zero = self.int(Ty::Int, 0);
                 let one = self.int(Ty::Int, 1);
