@@ -13,7 +13,7 @@ pub fn read_java(path: &Path) -> Result<SourceFile, (u8, String)> {
     if path.extension().and_then(|e| e.to_str()) != Some("java") {
         return Err((EXIT_USAGE, format!("{}: not a Java source file (expected a .java file)", path.display())));
     }
-    match jreach_syntax::read_source(path) {
+    match jreach_synth::read_source(path) {
         Ok(text) => Ok(SourceFile::parse(text)),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             Err((EXIT_ERROR, format!("{}: no such file", path.display())))

@@ -264,7 +264,7 @@ pub fn generate(uri: &Uri, file: &SourceFile, line: u32, cx: &GenContext<'_>) ->
     };
     let (open_version, existing) = match open_text(&test_uri) {
         Some((v, text)) => (Some(v), Some(text)),
-        None => match jreach_syntax::read_source(&path) {
+        None => match jreach_synth::read_source(&path) {
             Ok(text) => (None, Some(text)),
             Err(e) if e.kind() == io::ErrorKind::NotFound => (None, None),
             Err(e) => return Generated::declined("error", format!("cannot read {}: {e}", path.display())),

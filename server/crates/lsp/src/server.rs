@@ -311,7 +311,7 @@ impl State {
         let path = uri
             .to_file_path()
             .ok_or_else(|| Error::invalid_params(format!("{} is not open and not a file", uri.as_str())))?;
-        match jreach_syntax::read_source(&path) {
+        match jreach_synth::read_source(&path) {
             Ok(text) => Ok(Arc::new(SourceFile::parse(text))),
             Err(e) => Err(Error::invalid_params(format!("{} is not open and cannot be read: {e}", path.display()))),
         }

@@ -7,14 +7,12 @@
 mod edit;
 mod line_index;
 pub mod methods;
-mod read;
 mod source;
 pub mod tree;
 mod unicode_escapes;
 
 pub use line_index::LineIndex;
 pub use methods::{find_target, MethodInfo, Param, Target, TargetError};
-pub use read::{read_source, MAX_SOURCE_BYTES};
 pub use source::{is_java_identifier, is_package_name, SourceFile};
 pub use tree_sitter::{Node, Tree};
 pub use unicode_escapes::unicode_escape_hazard;

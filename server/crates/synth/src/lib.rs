@@ -21,6 +21,7 @@
 mod literal;
 mod place;
 mod project;
+mod read;
 mod render;
 
 use std::fmt;
@@ -28,6 +29,7 @@ use std::fmt;
 pub use literal::{literal, literal_as};
 pub use place::{is_conflict, place, place_in, test_path, write, ConflictError, Placement};
 pub use project::{detect_junit, imported_sources, package_sources, test_root_for, ImportedSource};
+pub use read::{read_source, MAX_SOURCE_BYTES};
 pub use render::{render_class, render_method, test_class_name, test_method_name};
 
 /// A concrete Java value: an argument or an expected result.

@@ -90,7 +90,7 @@ pub fn test_path(test_root: &Path, req: &TestRequest) -> io::Result<PathBuf> {
 /// existing test file, if any; writes nothing.
 pub fn place(test_root: &Path, req: &TestRequest) -> io::Result<Placement> {
     let path = test_path(test_root, req)?;
-    let existing = match jreach_syntax::read_source(&path) {
+    let existing = match crate::read_source(&path) {
         Ok(text) => Some(text),
         Err(e) if e.kind() == io::ErrorKind::NotFound => None,
         Err(e) => return Err(io::Error::new(e.kind(), format!("{}: {e}", path.display()))),

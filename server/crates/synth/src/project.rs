@@ -104,14 +104,13 @@ pub fn detect_junit(source_file: &Path) -> Option<JUnit> {
     let dir = source_dir(source_file);
     for d in project_ancestors(&dir) {
         for build in BUILD_FILES {
-            let Ok(text) = jreach_syntax::read_source(&d.join(build)) else { continue };
+            let Ok(text) = crate::read_source(&d.join(build)) else { continue };
             if let Some(j) = junit_of_build_file(build, &text) {
                 return Some(j);
             }
         }
     }
-    let package =
-        jreach_syntax::read_source(source_file).ok().and_then(|t| jreach_syntax::SourceFile::parse(t).package());
+    let package = crate::read_source(source_file).ok().and_then(|t| jreach_syntax::SourceFile::parse(t).package());
     junit_of_tests(&test_root_for(source_file, package.as_deref()))
 }
 
@@ -154,7 +153,7 @@ fn junit_of_tests(root: &Path) -> Option<JUnit> {
             if !(name.ends_with("Test.java") || name.ends_with("Tests.java")) {
                 continue;
             }
-            let Ok(text) = jreach_syntax::read_source(child) else { continue };
+            let Ok(text) = crate::read_source(child) else { continue };
             files += 1;
             if text.contains("org.junit.jupiter") {
                 v5 += 1;
@@ -299,7 +298,7 @@ pub fn package_sources(source_file: &Path, text: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut bytes = 0;
     for p in paths {
-        let Ok(other) = jreach_syntax::read_source(&p) else { continue };
+        let Ok(other) = crate::read_source(&p) else { continue };
         if package_of(&other) != package || bytes + other.len() > MAX_PACKAGE_BYTES {
             continue;
         }
@@ -361,7 +360,7 @@ pub fn imported_sources(source_file: &Path, text: &str) -> Vec<ImportedSource> {
         if Some(pkg) == package.as_deref() || out.iter().any(|o: &ImportedSource| o.qualified == qualified) {
             continue;
         }
-        let Ok(other) = jreach_syntax::read_source(&path) else { continue };
+        let Ok(other) = crate::read_source(&path) else { continue };
         if package_of(&other).as_deref() != Some(pkg) || bytes + other.len() > MAX_PACKAGE_BYTES {
             continue;
         }

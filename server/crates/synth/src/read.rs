@@ -1,6 +1,6 @@
 //! Reading a source file from disk without trusting what the path names: only a regular file is
 //! read (a FIFO named `X.java` would block forever, a link to `/dev/zero` would never end), and at
-//! most [`MAX_SOURCE_BYTES`] of it. Every read of a Java source or test file goes through
+//! most [`MAX_SOURCE_BYTES`] of it. Every read of a Java source, test or build file goes through
 //! [`read_source`].
 
 use std::fs;
