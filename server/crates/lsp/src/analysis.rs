@@ -267,7 +267,7 @@ pub fn generate(uri: &Uri, file: &SourceFile, line: u32, cx: &GenContext<'_>) ->
         None => match jreach_synth::read_source(&path) {
             Ok(text) => (None, Some(text)),
             Err(e) if e.kind() == io::ErrorKind::NotFound => (None, None),
-            Err(e) => return Generated::declined("error", format!("cannot read {}: {e}", path.display())),
+            Err(e) => return Generated::declined("error", format!("cannot read the test file: {e}")),
         },
     };
     let placed = match synth::place_in(path.clone(), existing, &req) {

@@ -93,7 +93,8 @@ pub fn place(test_root: &Path, req: &TestRequest) -> io::Result<Placement> {
     let existing = match crate::read_source(&path) {
         Ok(text) => Some(text),
         Err(e) if e.kind() == io::ErrorKind::NotFound => None,
-        Err(e) => return Err(io::Error::new(e.kind(), format!("{}: {e}", path.display()))),
+        // `read_source` names the path in its errors.
+        Err(e) => return Err(e),
     };
     place_in(path, existing, req)
 }

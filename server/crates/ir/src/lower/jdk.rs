@@ -50,8 +50,8 @@ impl<'t> Lowerer<'t> {
                 self.select(eq, zero, other)
             }
             ("equals", 1) if self.is_null_const(args[0]) => {
-                // Unboxed for the receiver's null check only.
-                self.convert(r, prim);
+                // A call on a null box throws; `x.equals(null)` is false.
+                self.check_object_not_null(r, self.cur_node());
                 self.konst(Const::Bool(false))
             }
             ("equals", 1) if exact && same_box(self, args[0]) => {
