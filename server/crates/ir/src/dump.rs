@@ -179,6 +179,7 @@ fn cutoff_tag(k: &CutoffKind) -> &'static str {
         CutoffKind::SizeLimit => "size-limit",
         CutoffKind::Unsupported(_) => "unsupported",
         CutoffKind::LoopIteration => "loop-iteration",
+        CutoffKind::EndsJvm(_) => "ends-jvm",
     }
 }
 

@@ -628,6 +628,11 @@ pub enum CutoffKind {
     /// The rest of a path where an abstracted loop's body has finished one arbitrary iteration:
     /// its effect on later code is covered by the havoc at the loop head.
     LoopIteration,
+    /// Synthesis only: a call that never returns normally and ends the JVM (`System.exit`,
+    /// `Runtime.getRuntime().halt(...)`); the string names it. A test whose run comes here would
+    /// end the test run's JVM, so no test is written from such a run. Proofs keep the call as one
+    /// jreach cannot see (it would make the statements javac requires after it dead).
+    EndsJvm(String),
 }
 
 impl fmt::Display for CutoffKind {
@@ -638,6 +643,7 @@ impl fmt::Display for CutoffKind {
             CutoffKind::SizeLimit => f.write_str("the method grows past the size limit when unrolled"),
             CutoffKind::Unsupported(why) => write!(f, "{why}"),
             CutoffKind::LoopIteration => f.write_str("end of an abstracted loop iteration"),
+            CutoffKind::EndsJvm(call) => write!(f, "{call} ends the JVM"),
         }
     }
 }

@@ -82,6 +82,10 @@ pub struct RunReport {
     /// What the code printed (the start of it).
     #[serde(default)]
     pub output: String,
+    /// A call that tried to end the JVM during the run (`System.exit(3)`), refused by the runner
+    /// even where the test caught the refusal: in a build it would have ended the test run.
+    #[serde(default)]
+    pub exit_call: Option<String>,
     #[serde(default)]
     pub compile_ms: u64,
     #[serde(default)]

@@ -188,6 +188,12 @@ impl Verifier {
         let report = self.runner.run(&run)?;
         let line = req.target_line;
         let ran = report.ran(&project.relative, line);
+        if let Some(call) = &report.exit_call {
+            let when = if ran { "after" } else { "before" };
+            return Ok(Attempt::Missed(format!(
+                "the code calls {call} {when} line {line} runs, which would end the JVM running the tests"
+            )));
+        }
         Ok(match report.status {
             RunStatus::Pass if ran => Attempt::Reached(report.compile_ms, report.run_ms),
             RunStatus::Pass => Attempt::Missed(format!("the test passes on the JVM but line {line} never runs")),

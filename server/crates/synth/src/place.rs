@@ -511,9 +511,11 @@ mod tests {
             import static org.junit.jupiter.api.Assertions.assertEquals;
 
             import org.junit.jupiter.api.Test;
+            import org.junit.jupiter.api.Timeout;
 
             class BankTest {
                 @Test
+                @Timeout(30)
                 void withdraw_reachesLine21() {
                     // Reaches line 21: return -1;
                     // Path: amount > balance
@@ -548,9 +550,11 @@ mod tests {
 
             import java.util.NoSuchElementException;
             import org.junit.jupiter.api.Test;
+            import org.junit.jupiter.api.Timeout;
 
             class BankTest {
                 @Test
+                @Timeout(30)
                 void withdraw_reachesLine21() {
                     // Reaches line 21: return -1;
                     // Path: amount > balance
@@ -559,6 +563,7 @@ mod tests {
                 }
 
                 @Test
+                @Timeout(30)
                 void withdraw_reachesLine21_2() {
                     // Reaches line 21: return -1;
                     // Path: amount > balance
@@ -567,6 +572,7 @@ mod tests {
                 }
 
                 @Test
+                @Timeout(30)
                 void withdraw_reachesLine21_3() {
                     // Reaches line 21: return -1;
                     // Path: amount > balance
@@ -615,7 +621,7 @@ mod tests {
             	public void withdraw_reachesLine21() {
             	}
 
-            	@Test
+            	@Test(timeout = 30000L)
             	public void withdraw_reachesLine21_2() {
             		// Reaches line 21: return -1;
             		// Path: amount > balance
@@ -635,9 +641,11 @@ mod tests {
             import static org.junit.jupiter.api.Assertions.assertEquals;
 
             import org.junit.jupiter.api.Test;
+            import org.junit.jupiter.api.Timeout;
 
             class BankTest {
                 @Test
+                @Timeout(30)
                 void withdraw_reachesLine21() {
                     // Reaches line 21: return -1;
                     // Path: amount > balance
@@ -658,11 +666,13 @@ mod tests {
 
             import java.util.List;
             import org.junit.jupiter.api.Test;
+            import org.junit.jupiter.api.Timeout;
 
             class BankTest {
                 int helper() { return 0; }
 
                 @Test
+                @Timeout(30)
                 void withdraw_reachesLine21() {
                     // Reaches line 21: return -1;
                     // Path: amount > balance
@@ -681,11 +691,13 @@ mod tests {
             import static org.junit.jupiter.api.Assertions.assertEquals;
 
             import org.junit.jupiter.api.Test;
+            import org.junit.jupiter.api.Timeout;
 
             class Helper {}
             class BankTest { void a() {}
 
                 @Test
+                @Timeout(30)
                 void withdraw_reachesLine21() {
                     // Reaches line 21: return -1;
                     // Path: amount > balance

@@ -165,10 +165,19 @@ fn field_value(v: &JavaValue, names: &std::collections::BTreeMap<i64, String>) -
     }
 }
 
+/// The time limit written on every test, in seconds: three times the limit of a verifying run
+/// on the JVM (10 s), so a test jreach verified has room on a slower machine.
+pub const TEST_TIMEOUT_SECS: u64 = 30;
+
 /// `parts` as a `@Test` method; `indent` is one level of the file's indentation.
 pub(crate) fn format_method(name: &str, parts: &Parts, junit: JUnit, indent: &str) -> String {
-    let public = if junit == JUnit::V4 { "public " } else { "" };
-    let mut out = format!("{indent}@Test\n{indent}{public}void {name}() {{\n");
+    // A time limit, so that a test whose code under test later hangs fails instead of stopping
+    // the build (JUnit 4's runs the test on a thread of its own; JUnit 5's interrupts it).
+    let (annotations, public) = match junit {
+        JUnit::V5 => (format!("{indent}@Test\n{indent}@Timeout({TEST_TIMEOUT_SECS})\n"), ""),
+        JUnit::V4 => (format!("{indent}@Test(timeout = {}L)\n", TEST_TIMEOUT_SECS * 1000), "public "),
+    };
+    let mut out = format!("{annotations}{indent}{public}void {name}() {{\n");
     for line in parts.lines.iter().flat_map(|l| l.split('\n')) {
         let text = line.trim_start_matches(NEST);
         if text.is_empty() {
@@ -192,6 +201,9 @@ pub(crate) fn method_parts(req: &TestRequest, junit: JUnit) -> Parts {
         }
         .to_string(),
     );
+    if junit == JUnit::V5 {
+        parts.imports.insert("org.junit.jupiter.api.Timeout".to_string());
+    }
     let assertions = match junit {
         JUnit::V5 => "org.junit.jupiter.api.Assertions",
         JUnit::V4 => "org.junit.Assert",
@@ -900,9 +912,11 @@ mod tests {
                 import static org.junit.jupiter.api.Assertions.assertEquals;
 
                 import org.junit.jupiter.api.Test;
+                import org.junit.jupiter.api.Timeout;
 
                 class CalcTest {
                     @Test
+                    @Timeout(30)
                     void abs_reachesLine12() {
                         // Reaches line 12: return -x;
                         // Path: x < 0
@@ -928,14 +942,15 @@ mod tests {
         check_method(
             &req,
             expect![[r#"
-                    @Test
-                    void guarded_reachesLine38() {
-                        // Reaches line 38: return 7;
-                        // Path: y > x && !(x > blackBox(y))
-                        int x = 1;
-                        long y = 2L;
-                        assertEquals(7, Calc.guarded(x, y));
-                    }
+                @Test
+                @Timeout(30)
+                void guarded_reachesLine38() {
+                    // Reaches line 38: return 7;
+                    // Path: y > x && !(x > blackBox(y))
+                    int x = 1;
+                    long y = 2L;
+                    assertEquals(7, Calc.guarded(x, y));
+                }
             "#]],
         );
     }
@@ -962,9 +977,11 @@ mod tests {
                 import static org.junit.jupiter.api.Assertions.assertTrue;
 
                 import org.junit.jupiter.api.Test;
+                import org.junit.jupiter.api.Timeout;
 
                 class ConcolicTest {
                     @Test
+                    @Timeout(30)
                     void find_reachesLine40() {
                         // Reaches line 40: found = true;
                         String obj = "a\"b";
@@ -1001,9 +1018,11 @@ mod tests {
                 import static org.junit.jupiter.api.Assertions.assertThrows;
 
                 import org.junit.jupiter.api.Test;
+                import org.junit.jupiter.api.Timeout;
 
                 class AccountTest {
                     @Test
+                    @Timeout(30)
                     void newAccount_reachesLine9() {
                         // Reaches line 9: throw new IllegalArgumentException("negative");
                         // Path: balance < 0
@@ -1030,9 +1049,11 @@ mod tests {
 
                 import java.util.NoSuchElementException;
                 import org.junit.jupiter.api.Test;
+                import org.junit.jupiter.api.Timeout;
 
                 class AccountTest {
                     @Test
+                    @Timeout(30)
                     void next_reachesLine9() {
                         // Reaches line 9: throw new IllegalArgumentException("negative");
                         // Path: balance < 0
@@ -1101,9 +1122,11 @@ mod tests {
                 import java.util.List;
                 import java.util.Map;
                 import org.junit.jupiter.api.Test;
+                import org.junit.jupiter.api.Timeout;
 
                 class BankTest {
                     @Test
+                    @Timeout(30)
                     void move_reachesLine9() {
                         // Reaches line 9: hit();
                         Bank.Account from = new Bank.Account("a", 5L);
@@ -1142,6 +1165,7 @@ mod tests {
             &req,
             expect![[r#"
                 @Test
+                @Timeout(30)
                 void abs_reachesLine12() {
                     // Reaches line 12: return -x;
                     // Path: x < 0
@@ -1186,6 +1210,7 @@ mod tests {
             &req,
             expect![[r#"
                 @Test
+                @Timeout(30)
                 void withdraw_reachesLine12() {
                     // Reaches line 12: return -x;
                     // Path: x < 0
@@ -1220,6 +1245,7 @@ mod tests {
             &req,
             expect![[r#"
                 @Test
+                @Timeout(30)
                 void merge_reachesLine12() {
                     // Reaches line 12: return -x;
                     // Path: x < 0
@@ -1264,7 +1290,7 @@ mod tests {
                 import org.junit.Test;
 
                 public class CalcTest {
-                    @Test
+                    @Test(timeout = 30000L)
                     public void half_reachesLine12() {
                         // Reaches line 12: return -x;
                         // Path: d != d && (f > 0.25f || f < -1)
@@ -1279,14 +1305,14 @@ mod tests {
         check_method(
             &throws,
             expect![[r#"
-                    @Test
-                    public void half_reachesLine12() {
-                        // Reaches line 12: return -x;
-                        // Path: d != d && (f > 0.25f || f < -1)
-                        double d = Double.NaN;
-                        float f = 0.5f;
-                        assertThrows(ArithmeticException.class, () -> Calc.half(d, f));
-                    }
+                @Test(timeout = 30000L)
+                public void half_reachesLine12() {
+                    // Reaches line 12: return -x;
+                    // Path: d != d && (f > 0.25f || f < -1)
+                    double d = Double.NaN;
+                    float f = 0.5f;
+                    assertThrows(ArithmeticException.class, () -> Calc.half(d, f));
+                }
             "#]],
         );
     }
@@ -1297,12 +1323,13 @@ mod tests {
         check_method(
             &req,
             expect![[r#"
-                    @Test
-                    void abs_reachesLine12() {
-                        // Reaches line 12: return -x;
-                        // Path: x < 0
-                        Calc.abs(Integer.MIN_VALUE);
-                    }
+                @Test
+                @Timeout(30)
+                void abs_reachesLine12() {
+                    // Reaches line 12: return -x;
+                    // Path: x < 0
+                    Calc.abs(Integer.MIN_VALUE);
+                }
             "#]],
         );
         let parts = method_parts(&req, JUnit::V5);

@@ -3,7 +3,7 @@
 //! path in words). What ran after the target and is not modelled turns the assertion off.
 
 use jreach_ir::interp::{self, End, Value};
-use jreach_ir::{BlockId, Function, NondetKind, Terminator, Ty, ValueId};
+use jreach_ir::{BlockId, CutoffKind, Function, NondetKind, Terminator, Ty, ValueId};
 use jreach_syntax::{MethodInfo, SourceFile, Target};
 use jreach_synth::{JavaValue, Outcome, TestRequest};
 
@@ -93,6 +93,14 @@ pub(crate) fn request(
             }
         };
         return Err(why);
+    }
+    if let (true, End::Cutoff(CutoffKind::EndsJvm(call))) = (reached, &run.end) {
+        // The test would end the JVM that runs the build's tests.
+        return Err(format!(
+            "with the inputs jreach found, the method calls {call} after line {}, which would end the JVM \
+             running the tests",
+            target.line + 1
+        ));
     }
     let m = &target.method;
     let outcome = match &run.end {

@@ -147,10 +147,37 @@ impl<'t> Lowerer<'t> {
             self.unsupported(format!("{callee} receives an array or object that it may change"));
         }
         self.unknown_call_throws(&callee);
+        if self.synthesis() && self.ends_jvm(obj_text, name, args.len()) {
+            // It may throw (a security manager refusing it), else it never returns.
+            self.cutoff(CutoffKind::EndsJvm(format!("{callee}({})", self.args_text(e))));
+            return self.opaque(format!("result of {callee}"), hint.unwrap_or(Ty::Ref), None);
+        }
         // The declared return type is not visible: the context's type, which assignment
         // conversion can only widen to, or an untyped reference.
         let ty = hint.unwrap_or(Ty::Ref);
         self.nondet(NondetKind::CallResult { callee }, ty, Some(e))
+    }
+
+    /// Whether `object.name(…)` with `arity` arguments is a call of the JDK that ends the JVM:
+    /// `System.exit(status)`, `Runtime.getRuntime().exit(status)` or `.halt(status)` (unless a
+    /// class of the file named `System` or `Runtime` shadows the JDK's).
+    fn ends_jvm(&self, object: Option<&str>, name: &str, arity: usize) -> bool {
+        let Some(object) = object else { return false };
+        let object: String = object.chars().filter(|c| !c.is_whitespace()).collect();
+        let object = object.strip_prefix("java.lang.").unwrap_or(&object);
+        let shadowed = |cls: &str| self.classes.declared_chain(cls).is_some() || self.names_value(cls);
+        arity == 1
+            && match (object, name) {
+                ("System", "exit") => !shadowed("System"),
+                ("Runtime.getRuntime()", "exit" | "halt") => !shadowed("Runtime"),
+                _ => false,
+            }
+    }
+
+    /// The source text of the arguments of call `e`, without the parentheses.
+    fn args_text(&self, e: Node<'t>) -> String {
+        let args = e.child_by_field_name("arguments").map(|a| self.text(a)).unwrap_or("()");
+        args.trim_start_matches('(').trim_end_matches(')').trim().to_string()
     }
 
     /// `super.name(args)`: a method of the superclass, which jreach does not see. Proofs take it

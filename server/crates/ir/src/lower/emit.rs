@@ -101,6 +101,11 @@ impl<'t> Lowerer<'t> {
                 self.b.add_proof_blocker(Blocker::Bound(kind.clone()))
             }
             CutoffKind::Unsupported(why) => self.b.add_proof_blocker(Blocker::Unsupported(why.clone())),
+            // Exact (the call never returns normally), but proofs do not rely on it: `check` keeps
+            // the statements after it live, and `gen` says the same.
+            CutoffKind::EndsJvm(call) => {
+                self.b.add_proof_blocker(Blocker::Narrowing(format!("synthesis does not follow a path past {call}")))
+            }
         }
         if let Some(c) = self.cur.take() {
             self.b.terminate(c, Terminator::Cutoff(kind));

@@ -36,6 +36,8 @@ public final class Main {
     private static final PrintStream PROTOCOL = new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
     private static final ByteArrayOutputStream CAPTURED = new ByteArrayOutputStream();
     static volatile boolean testRunning;
+    /** The first call that tried to end the JVM while a test ran ({@code System.exit(3)}), or null. */
+    static volatile String exitCall;
 
     public static void main(String[] args) throws Exception {
         PrintStream capture = new PrintStream(CAPTURED, true, StandardCharsets.UTF_8);
@@ -79,7 +81,10 @@ public final class Main {
             System.setSecurityManager(new SecurityManager() {
                 @Override
                 public void checkExit(int status) {
-                    if (testRunning) throw new SecurityException("the code under test called System.exit(" + status + ")");
+                    if (!testRunning) return;
+                    String call = exitCallName() + "(" + status + ")";
+                    if (exitCall == null) exitCall = call;
+                    throw new SecurityException("the code under test called " + call);
                 }
 
                 @Override
@@ -91,6 +96,16 @@ public final class Main {
         } catch (UnsupportedOperationException | SecurityException e) {
             // This JDK has no security manager: System.exit ends the runner, which the parent reports.
         }
+    }
+
+    /** Which JDK method is ending the JVM, from the current stack: halt, exit or System.exit. */
+    private static String exitCallName() {
+        String name = "Runtime.exit";
+        for (StackTraceElement e : new Throwable().getStackTrace()) {
+            if (e.getClassName().equals("java.lang.Runtime") && e.getMethodName().equals("halt")) return "Runtime.halt";
+            if (e.getClassName().equals("java.lang.System") && e.getMethodName().equals("exit")) name = "System.exit";
+        }
+        return name;
     }
 
     @SuppressWarnings("unchecked")
@@ -126,11 +141,14 @@ public final class Main {
         t.setDaemon(true);
         t.setContextClassLoader(loader);
         long t1 = System.nanoTime();
+        exitCall = null;
         testRunning = true;
         t.start();
         t.join(timeoutMs);
         testRunning = false;
         reply.put("runMs", (System.nanoTime() - t1) / 1_000_000);
+        // Even when the test caught the refusal: in a build, the call would have ended the JVM.
+        if (exitCall != null) reply.put("exitCall", exitCall);
         Map<String, List<Integer>> lines = new LinkedHashMap<>();
         for (Map.Entry<String, TreeSet<Integer>> e : Probe.take().entrySet()) lines.put(e.getKey(), new ArrayList<>(e.getValue()));
         reply.put("lines", lines);
@@ -233,6 +251,7 @@ public final class Main {
             Thread t = new Thread(() -> runTest(s.loader, s.testClass, s.testMethod, outcome), "jreach-search");
             t.setDaemon(true);
             t.setContextClassLoader(s.loader);
+            exitCall = null;
             testRunning = true;
             t.start();
             t.join(limit);
@@ -248,7 +267,9 @@ public final class Main {
             testRunning = false;
             Map<String, Object> r = new LinkedHashMap<>();
             TreeSet<Integer> lines = Probe.takeOf(s.targetSource);
-            r.put("hit", lines.contains(s.targetLine));
+            // A run that tried to end the JVM is no test to offer, whatever it reached.
+            r.put("hit", lines.contains(s.targetLine) && exitCall == null);
+            if (exitCall != null) r.put("exitCall", exitCall);
             r.put("lines", lines.size());
             double[] fit = Branches.fitness();
             if (fit != null) r.put("fitness", java.util.Arrays.asList(fit[0], fit[1]));
