@@ -47,6 +47,22 @@ local ok, err = pcall(function()
   assert(#actions == 1 and actions[1].title == "Generate test reaching line 9", "actions: " .. vim.inspect(res))
   log("ACTION " .. actions[1].title)
 
+  -- Choosing it, as vim.lsp.buf.code_action() does: resolve (which writes nothing), apply the
+  -- edit, run the action's command on the client's side; the test is then saved on disk.
+  local test_path = vim.env.WS .. "/src/test/java/demo/CalcTest.java"
+  local resolved = vim.lsp.buf_request_sync(bufnr, "codeAction/resolve", actions[1], 120000)
+  local action = resolved and resolved[client.id] and resolved[client.id].result
+  assert(action and action.edit and action.command, "resolved: " .. vim.inspect(resolved))
+  assert(vim.fn.isdirectory(vim.env.WS .. "/src/test") == 0, "resolving created the test folders")
+  vim.lsp.util.apply_workspace_edit(action.edit, enc)
+  local handler = vim.lsp.commands[action.command.command]
+  assert(handler, "no client-side handler for " .. action.command.command)
+  handler(action.command, { client_id = client.id, bufnr = bufnr })
+  assert(vim.fn.filereadable(test_path) == 1, "the test was not saved to " .. test_path)
+  local saved = table.concat(vim.fn.readfile(test_path), "\n")
+  assert(saved:find("@Test", 1, true) and saved:find("@Timeout", 1, true), "saved test: " .. saved)
+  log("SAVED " .. test_path)
+
   -- An edit moves the warning: a line inserted at the top of the method body.
   vim.api.nvim_buf_set_lines(bufnr, 4, 4, false, { "        int y = 0;" })
   assert(vim.wait(60000, function() return vim.deep_equal(dead_lines(), { 6 }) end, 50),

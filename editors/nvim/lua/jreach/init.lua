@@ -18,7 +18,7 @@ local defaults = {
   filetypes = { "java" },
   -- Files that mark a project root (the nearest one above the file wins; else its folder).
   root_markers = { "pom.xml", "build.gradle", "build.gradle.kts", "settings.gradle", ".git" },
-  -- Save the test file after :JReachGenerateTest changed it.
+  -- Save the test file after :JReachGenerateTest or the code action changed it.
   save = true,
   name = "jreach",
 }
@@ -176,6 +176,19 @@ function M.setup(opts)
       M.attach(args.buf)
     end,
   })
+  -- A resolved "Generate test" code action creates the test file as a buffer, then runs this
+  -- command: make the file's folders and save it (as :JReachGenerateTest does).
+  vim.lsp.commands["jreach.testCreated"] = function(command)
+    local arg = command.arguments and command.arguments[1] or {}
+    if type(arg.path) ~= "string" then
+      return
+    end
+    vim.fn.mkdir(vim.fn.fnamemodify(arg.path, ":h"), "p")
+    if M.config.save then
+      save(arg.path)
+    end
+    notify("jreach: test written to " .. arg.path)
+  end
   vim.api.nvim_create_user_command("JReachGenerateTest", function(cmd)
     local line = cmd.range > 0 and cmd.line1 or nil
     M.generate_test({ line = line })

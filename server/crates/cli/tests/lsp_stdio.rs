@@ -197,13 +197,19 @@ impl Server {
     }
 
     fn initialize(&mut self, root: &Path, options: Value) {
+        self.initialize_with(root, options, true)
+    }
+
+    /// `initialize`; `create_files`: whether the client's workspace edits may create files.
+    fn initialize_with(&mut self, root: &Path, options: Value, create_files: bool) {
+        let operations = if create_files { json!(["create", "rename", "delete"]) } else { json!([]) };
         let caps = json!({
             "general": {"positionEncodings": ["utf-16"]},
             "window": {"workDoneProgress": true},
             "workspace": {
                 "applyEdit": true,
                 "configuration": true,
-                "workspaceEdit": {"documentChanges": true, "resourceOperations": ["create", "rename", "delete"]}
+                "workspaceEdit": {"documentChanges": true, "resourceOperations": operations}
             },
             "textDocument": {
                 "codeAction": {
@@ -412,8 +418,23 @@ fn diagnostics_actions_and_a_generated_test_that_passes() {
     let content = ops[1]["edits"][0]["newText"].as_str().unwrap();
     assert!(content.contains("class CalcTest") && content.contains("org.junit.jupiter"), "{content}");
     assert!(!test_file.exists(), "the client applies the edit, not the server");
+    assert!(!test_file.parent().unwrap().exists(), "resolving created the test's folders");
+    // Once applied, the action's command makes the folders (for clients that create only a buffer).
+    assert_eq!(resolved["command"]["command"], "jreach.testCreated", "{resolved:#}");
+    let r = s.request("workspace/executeCommand", resolved["command"].clone());
+    assert_eq!(r["status"], "ok", "{r}");
+    assert!(test_file.parent().unwrap().is_dir());
     apply_workspace_edit(&resolved["edit"]);
     run_junit(project.root(), &test_file, "demo.CalcTest");
+    // A path the server did not offer is refused, and nothing is made.
+    let elsewhere = project.root().join("elsewhere/x/XTest.java");
+    let id = s.request_id(
+        "workspace/executeCommand",
+        json!({"command": "jreach.testCreated", "arguments": [{"path": elsewhere}]}),
+    );
+    let resp = s.response(id);
+    assert!(resp["error"]["message"].as_str().is_some_and(|m| m.contains("offered no test file")), "{resp}");
+    assert!(!project.root().join("elsewhere").exists());
 
     // A second test goes into the same class (the test file is now on disk).
     let action = s.code_actions(&uri, RETURN_ONE_LINE + 2)[0].clone();
@@ -440,6 +461,27 @@ fn diagnostics_actions_and_a_generated_test_that_passes() {
     let cleared = if cleared.is_empty() { cleared } else { s.diagnostics(&uri, None) };
     assert!(cleared.is_empty());
     s.shutdown_and_exit();
+}
+
+#[test]
+fn resolving_for_a_client_that_cannot_create_files_changes_nothing_on_disk() {
+    let project = Project::new(CALC);
+    let uri = project.uri();
+    let mut s = Server::start();
+    s.initialize_with(project.root(), json!({"timeout": 10}), false);
+    s.open(&uri, CALC);
+    let action = s.code_actions(&uri, RETURN_ONE_LINE)[0].clone();
+    let resolved = s.request("codeAction/resolve", action);
+    // No edit it could apply: the command writes the test when the user chooses the action.
+    assert!(resolved.get("edit").is_none_or(Value::is_null), "{resolved:#}");
+    assert_eq!(resolved["command"]["command"], "jreach.generateTest", "{resolved:#}");
+    let tests = project.root().join("src/test");
+    assert!(!tests.exists(), "resolving wrote into {}", tests.display());
+    let r = s.request("workspace/executeCommand", resolved["command"].clone());
+    assert_eq!(r["status"], "test", "{r}");
+    let test_file = project.root().join("src/test/java/demo/CalcTest.java");
+    assert!(test_file.is_file(), "{r}");
+    run_junit(project.root(), &test_file, "demo.CalcTest");
 }
 
 #[test]

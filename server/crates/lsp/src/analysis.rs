@@ -25,6 +25,11 @@ use crate::position::{self, Encoding};
 
 /// The command behind "Generate test reaching line N"; its argument is [`ActionData`].
 pub const GENERATE_COMMAND: &str = "jreach.generateTest";
+/// The command a resolved action that creates a test file carries, run by the client after it
+/// applied the edit, with `{"path": ...}`: the server makes the file's folders, so that saving it
+/// works in clients that create the file only as a buffer (Neovim). Only a path the server
+/// itself offered is taken. The Neovim plugin runs it on its side (and saves the test).
+pub const TEST_CREATED_COMMAND: &str = "jreach.testCreated";
 /// The diagnostic code of a provably dead statement.
 pub const DIAGNOSTIC_CODE: &str = UNREACHABLE_CODE;
 pub const SOURCE: &str = "jreach";
@@ -281,12 +286,9 @@ pub fn generate(uri: &Uri, file: &SourceFile, line: u32, cx: &GenContext<'_>) ->
             Err(e) => Generated::declined("error", format!("cannot write {}: {e}", path.display())),
         },
         None => {
-            // Some clients create the file but not its folders (Neovim 0.7): make them.
-            if let Some(dir) = path.parent() {
-                if let Err(e) = std::fs::create_dir_all(dir) {
-                    return Generated::declined("error", format!("cannot create {}: {e}", dir.display()));
-                }
-            }
+            // Nothing is created here (resolving an action must not change the disk): the
+            // client creates the file; the test's folders are made once the edit is applied
+            // (`TEST_CREATED_COMMAND`, or before `workspace/applyEdit` for the command).
             let create = DocumentChangeOperation::Op(ResourceOp::Create(CreateFile {
                 uri: test_uri.clone(),
                 options: Some(CreateFileOptions { overwrite: Some(false), ignore_if_exists: Some(true) }),

@@ -11,11 +11,12 @@
 //!   they were computed for.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
-use dashmap::DashMap;
+use dashmap::{DashMap, DashSet};
 use jreach_ide::{Finding, MethodCache};
 use jreach_syntax::SourceFile;
 use serde_json::{json, Value};
@@ -25,7 +26,9 @@ use tower_lsp_server::ls_types::notification::Progress;
 use tower_lsp_server::ls_types::*;
 use tower_lsp_server::{Client, LanguageServer};
 
-use crate::analysis::{self, ActionData, ActionStyle, EditCaps, GenContext, Generated, Project, GENERATE_COMMAND};
+use crate::analysis::{
+    self, ActionData, ActionStyle, EditCaps, GenContext, Generated, Project, GENERATE_COMMAND, TEST_CREATED_COMMAND,
+};
 use crate::config::Settings;
 use crate::position::{self, Encoding};
 use jreach_jvm::SharedVerifier;
@@ -68,6 +71,8 @@ struct State {
     next_token: AtomicU64,
     /// The JVM that runs a test before it is offered (started on first use).
     verifier: SharedVerifier,
+    /// Test files a resolved action creates, whose folders `TEST_CREATED_COMMAND` may make.
+    offered_files: DashSet<PathBuf>,
     shut_down: Arc<AtomicBool>,
 }
 
@@ -94,6 +99,7 @@ impl Backend {
                 progress_cancels: DashMap::new(),
                 next_token: AtomicU64::new(1),
                 verifier: SharedVerifier::default(),
+                offered_files: DashSet::new(),
                 shut_down,
             }),
         }
@@ -117,6 +123,30 @@ impl Backend {
             "text": doc.file.text,
             "tree": doc.file.tree.root_node().to_sexp(),
         }))
+    }
+}
+
+impl Backend {
+    /// `TEST_CREATED_COMMAND`: the client applied an edit that creates a test file; its folders
+    /// are made if the server offered that file.
+    async fn test_created(&self, arguments: Vec<Value>) -> Result<Option<LSPAny>> {
+        let path = arguments
+            .first()
+            .and_then(|a| a.get("path"))
+            .and_then(Value::as_str)
+            .map(PathBuf::from)
+            .ok_or_else(|| Error::invalid_params("expected one argument {\"path\": ...}"))?;
+        if self.state.offered_files.remove(&path).is_none() {
+            return Err(Error::invalid_params(format!("jreach offered no test file {}", path.display())));
+        }
+        if let Some(dir) = path.parent() {
+            if let Err(e) = std::fs::create_dir_all(dir) {
+                let msg = format!("jreach: cannot create {}: {e}", dir.display());
+                self.state.client.show_message(MessageType::ERROR, msg.clone()).await;
+                return Ok(Some(json!({"status": "error", "message": msg})));
+            }
+        }
+        Ok(Some(json!({"status": "ok", "path": path})))
     }
 }
 
@@ -426,7 +456,7 @@ impl LanguageServer for Backend {
                     work_done_progress_options: WorkDoneProgressOptions { work_done_progress: Some(true) },
                 })),
                 execute_command_provider: Some(ExecuteCommandOptions {
-                    commands: vec![GENERATE_COMMAND.to_string()],
+                    commands: vec![GENERATE_COMMAND.to_string(), TEST_CREATED_COMMAND.to_string()],
                     work_done_progress_options: WorkDoneProgressOptions { work_done_progress: Some(true) },
                 }),
                 ..Default::default()
@@ -513,8 +543,24 @@ impl LanguageServer for Backend {
         let Some(data) = action.data.clone().and_then(|d| serde_json::from_value::<ActionData>(d).ok()) else {
             return Ok(action);
         };
+        let caps = self.state.caps();
+        if !(caps.edit.document_changes && caps.edit.create_file) {
+            // The client cannot create the test file: the command writes it, once chosen.
+            // Resolving itself changes nothing on disk.
+            let args = serde_json::to_value(&data).map_err(|e| internal(e.to_string()))?;
+            action.command = Some(Command::new(action.title.clone(), GENERATE_COMMAND.into(), Some(vec![args])));
+            return Ok(action);
+        }
         match self.state.generate(data, None).await? {
-            Generated::Edit { edit, .. } => action.edit = Some(edit),
+            Generated::Edit { edit, path, created, .. } => {
+                action.edit = Some(edit);
+                if created {
+                    self.state.offered_files.insert(path.clone());
+                    let args = json!({ "path": path });
+                    action.command =
+                        Some(Command::new("jreach: test created".into(), TEST_CREATED_COMMAND.into(), Some(vec![args])));
+                }
+            }
             Generated::Written { path, method, not_run } => {
                 let msg = format!("jreach: wrote {} ({method}){}", path.display(), run_note(&not_run));
                 self.state.client.show_message(MessageType::INFO, msg).await;
@@ -528,6 +574,9 @@ impl LanguageServer for Backend {
     }
 
     async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<LSPAny>> {
+        if params.command == TEST_CREATED_COMMAND {
+            return self.test_created(params.arguments).await;
+        }
         if params.command != GENERATE_COMMAND {
             return Err(Error::invalid_params(format!("unknown command {}", params.command)));
         }
@@ -540,6 +589,15 @@ impl LanguageServer for Backend {
         match self.state.generate(data, token).await? {
             Generated::Edit { edit, path, method, created, not_run } => {
                 let label = format!("jreach: test for line {}", line + 1);
+                // The user asked for the test to be written: some clients create the file but
+                // not its folders.
+                if let Some(dir) = path.parent().filter(|_| created) {
+                    if let Err(e) = std::fs::create_dir_all(dir) {
+                        let why = format!("cannot create {}: {e}", dir.display());
+                        self.state.client.show_message(MessageType::ERROR, format!("{label}: {why}")).await;
+                        return Ok(Some(json!({"status": "error", "message": why})));
+                    }
+                }
                 let applied = tokio::time::timeout(Duration::from_secs(60), self.state.client.apply_edit(edit))
                     .await
                     .unwrap_or_else(|_| Err(internal("the editor did not answer within 60 s")));
