@@ -557,8 +557,11 @@ impl LanguageServer for Backend {
                 if created {
                     self.state.offered_files.insert(path.clone());
                     let args = json!({ "path": path });
-                    action.command =
-                        Some(Command::new("jreach: test created".into(), TEST_CREATED_COMMAND.into(), Some(vec![args])));
+                    action.command = Some(Command::new(
+                        "jreach: test created".into(),
+                        TEST_CREATED_COMMAND.into(),
+                        Some(vec![args]),
+                    ));
                 }
             }
             Generated::Written { path, method, not_run } => {
