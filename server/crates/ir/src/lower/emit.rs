@@ -120,10 +120,12 @@ impl<'t> Lowerer<'t> {
     /// unknown primitives (unboxing of a value jreach does not track).
     pub(super) fn convert(&mut self, v: ValueId, to: Ty) -> ValueId {
         let from = self.ty(v);
-        if to == Ty::Ref && (from.is_numeric() || from == Ty::Bool) {
-            // Boxing into a reference type jreach does not see (`Object`, `Number`): such
-            // references are not tracked.
-            return self.opaque(format!("a boxed {from}"), Ty::Ref, None);
+        if to == Ty::Ref && from != Ty::Ref && from != Ty::Void {
+            // Into a reference type jreach does not see (`Object`, `Number`, `CharSequence`): a
+            // primitive is boxed, a string, array or object widened, and such references are
+            // not tracked.
+            let what = if from.is_numeric() || from == Ty::Bool { "a boxed" } else { "a widened" };
+            return self.opaque(format!("{what} {from}"), Ty::Ref, None);
         }
         if from == to || to == Ty::Ref || to == Ty::Void {
             return v;
