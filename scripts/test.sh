@@ -16,6 +16,9 @@ cargo build --release --workspace
 step "tests (release: unit, CLI and Java end-to-end)"
 cargo test --workspace --release --no-fail-fast
 
+step "fuzzing: the front end and check, a short run of each (fuzz/README.md)"
+JREACH_FUZZ_KEEP=0 scripts/fuzz.sh "${JREACH_FUZZ_SECONDS:-45}"
+
 step "editor end-to-end: Neovim 0.7 and 0.11 with the project's plugin"
 tests/editors/nvim/run.sh
 
