@@ -90,6 +90,14 @@ pub fn title(line: u32) -> String {
 /// A line jreach cannot target gets no action, or a disabled one saying why when it is a
 /// statement the user may expect to target (inside a lambda, a method with syntax errors, a line
 /// already proved dead).
+/// Whether `file` is a test: under a `src/test/` folder, or a class that imports JUnit and has
+/// `@Test` methods.
+pub fn is_test_source(uri: &Uri, file: &SourceFile) -> bool {
+    let under_test_root = uri.as_str().contains("/src/test/");
+    let junit = file.text.contains("import org.junit") && file.text.contains("@Test");
+    under_test_root || junit
+}
+
 pub fn list_actions(
     uri: &Uri,
     version: Option<i32>,
@@ -108,6 +116,10 @@ pub fn list_actions(
         if !wanted {
             return vec![];
         }
+    }
+    if is_test_source(uri, file) {
+        // A test of a test is not what anyone wants (it wrote `OrderTestTest`).
+        return vec![];
     }
     let line = range.start.line;
     let disabled_reason = match find_target(file, line as usize) {
@@ -200,6 +212,9 @@ pub struct GenContext<'a> {
 /// adds it to the project's test sources. Solves: run it on a blocking thread.
 pub fn generate(uri: &Uri, file: &SourceFile, line: u32, cx: &GenContext<'_>) -> Generated {
     let GenContext { settings, project, open_text, caps, enc, .. } = *cx;
+    if is_test_source(uri, file) {
+        return Generated::declined("unknown", "this file is a test: jreach writes tests for the code under test");
+    }
     let source_path = uri.to_file_path().map(|p| p.into_owned());
     let junit = match (settings.junit, &source_path) {
         (JUnitSetting::Fixed(j), _) => j,
@@ -419,6 +434,20 @@ mod tests {
             titles(&list_actions(&uri(), None, &file, line_range(4), &[], None, bare)),
             ["command Generate test reaching line 5"]
         );
+    }
+
+    #[test]
+    fn no_actions_in_test_sources() {
+        let file = SourceFile::parse(SRC);
+        let style = ActionStyle { resolve: true, literals: true, disabled: true };
+        let in_tests = Uri::from_file_path("/tmp/p/src/test/java/p/A.java").unwrap();
+        assert!(list_actions(&in_tests, None, &file, line_range(4), &[], None, style).is_empty());
+        let junit = SourceFile::parse(
+            format!("import org.junit.jupiter.api.Test;\n{SRC}")
+                .replace("    public static int f(", "    @Test\n    void t() {}\n    public static int f("),
+        );
+        assert!(list_actions(&uri(), None, &junit, line_range(7), &[], None, style).is_empty());
+        assert_eq!(list_actions(&uri(), None, &file, line_range(4), &[], None, style).len(), 1);
     }
 
     #[test]

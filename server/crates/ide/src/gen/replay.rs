@@ -81,7 +81,7 @@ pub(crate) fn request(
     let reached = run.reached(targets);
     if !reached && must_reach {
         let why = match &run.end {
-            End::Unknown(why) => format!("the path to line {} depends on {why}", target.line + 1),
+            End::Unknown(why) => format!("on the way to line {}, {why}", target.line + 1),
             other => {
                 let inputs: Vec<String> = f.params.iter().zip(args).map(|(p, a)| format!("{} = {a}", p.name)).collect();
                 format!(

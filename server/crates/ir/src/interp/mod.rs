@@ -95,7 +95,9 @@ impl Interp<'_> {
                 Terminator::Branch { cond, then_to, else_to, origin } => {
                     let c = match self.get(*cond) {
                         Ok(Value::Bool(c)) => c,
-                        Ok(Value::Unknown(why)) => return End::Unknown(format!("a branch condition depends on {why}")),
+                        Ok(Value::Unknown(why)) => {
+                            return End::Unknown(format!("a branch depends on {why}, which jreach cannot compute"))
+                        }
                         Ok(other) => return End::Unknown(format!("branch in {cur} on non-boolean {other}")),
                         Err(e) => return End::Unknown(e),
                     };
