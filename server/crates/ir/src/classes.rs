@@ -273,6 +273,8 @@ impl Classes {
                                 decl.child_by_field_name("dimensions").map(|x| text_of(x, src).matches('[').count());
                             let ty = match dims {
                                 Some(n) if n > 0 => out.arr_of(ty_text, n).map(Ty::Arr).unwrap_or(Ty::Ref),
+                                // `void x;` is no field (broken code): nothing to hold.
+                                _ if ty_text == "void" => continue,
                                 _ => out.ty_of(ty_text),
                             };
                             buildable &= assignable && decl.child_by_field_name("value").is_none();

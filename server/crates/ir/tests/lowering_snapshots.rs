@@ -477,3 +477,41 @@ fn every_fixture_method_verifies() {
     }
     assert!(failures.is_empty(), "{} of {lowered} lowerings do not verify:\n{}", failures.len(), failures.join("\n"));
 }
+
+/// Shapes the front-end fuzzer found lowered to ill-typed IR: values widened into types jreach
+/// does not see, steps of variables of unknown types, a `void` field, a string returned as an int
+/// (broken code javac rejects still gets a well-typed lowering).
+#[test]
+fn widened_unknown_and_broken_types_lower_to_verified_ir() {
+    let src = r#"
+class W {
+    static class Tally {
+        public void broken fields;
+    }
+    static Object boxed(int x) { return x > 0 ? x * 2 : null; }
+    static Object widened(String s, int[] a, Tally t, boolean b) {
+        Object o = b ? s : a;
+        if (o == null) { return t; }
+        return o;
+    }
+    static int stepped(int k) {
+        for (unknownType i = 1; i <= 6; i++) { k++; }
+        Number n = k;
+        return k;
+    }
+    static int wrong(int n) { return "Hi " + n; }
+    static int voidField(Tally t) { return t.fields == null ? 1 : 0; }
+}
+"#;
+    let file = SourceFile::parse(src);
+    let methods = MethodInfo::all(&file);
+    assert_eq!(methods.len(), 5);
+    for m in &methods {
+        for mode in [LowerMode::OverApprox, LowerMode::Synthesis { unroll: 4 }] {
+            let f = lower_method(&file, m, &LowerOptions { mode, ..Default::default() });
+            if let Err(errors) = jreach_ir::verify::verify(&f) {
+                panic!("{} ({mode:?}): {errors:?}", m.signature());
+            }
+        }
+    }
+}

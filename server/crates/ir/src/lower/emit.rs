@@ -172,7 +172,8 @@ impl<'t> Lowerer<'t> {
                 self.opaque("a string jreach does not track".into(), Ty::Str, None)
             };
         }
-        if from == Ty::Ref || from == Ty::Void || (from == Ty::Bool) != (to == Ty::Bool) {
+        let primitive = |t: Ty| t.is_numeric() || t == Ty::Bool;
+        if !primitive(from) || (from == Ty::Bool) != (to == Ty::Bool) {
             if from == Ty::Ref {
                 self.may_throw_here("unboxing a reference that may be null");
             }
@@ -216,6 +217,10 @@ impl<'t> Lowerer<'t> {
             Ty::Obj(c) => self.classes.descs[c as usize].boxes.unwrap_or(ty),
             _ => ty,
         };
+        if !arith.is_numeric() {
+            // A type jreach does not see (broken code, or a box it does not know).
+            return self.opaque(format!("a {ty} stepped by one"), ty, None);
+        }
         let p = Ty::promote1(arith);
         let wide = self.convert(old, p);
         let one = match p {
