@@ -194,6 +194,8 @@ impl<'t> Lowerer<'t> {
             Ty::Arr(a) => self.emit(Op::Arr(ArrOp::Ref(0), vec![]), Ty::Arr(a), None),
             Ty::Obj(k) => self.emit(Op::Obj(ObjOp::Ref(0), vec![]), Ty::Obj(k), None),
             Ty::Ref => self.konst(Const::Null),
+            // A `void` variable or field (broken code): no value.
+            Ty::Void => self.opaque("no value (void)".into(), Ty::Void, None),
             t => self.zero(t),
         }
     }

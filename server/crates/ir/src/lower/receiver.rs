@@ -70,16 +70,7 @@ impl<'t> Lowerer<'t> {
             let v = if let Some(input) = input {
                 input
             } else if exact {
-                match ty {
-                    Ty::Bool => self.konst(Const::Bool(false)),
-                    Ty::Float => self.konst(Const::f32(0.0)),
-                    Ty::Double => self.konst(Const::f64(0.0)),
-                    Ty::Str => self.emit(Op::Str(StrOp::Null, vec![]), Ty::Str, None),
-                    Ty::Ref => self.konst(Const::Null),
-                    Ty::Arr(a) => self.emit(Op::Arr(ArrOp::Ref(0), vec![]), Ty::Arr(*a), None),
-                    Ty::Obj(k) => self.emit(Op::Obj(ObjOp::Ref(0), vec![]), Ty::Obj(*k), None),
-                    t => self.int(*t, 0),
-                }
+                self.zero_of(*ty)
             } else {
                 self.nondet(NondetKind::Havoc { what: format!("this.{name}") }, *ty, None)
             };
