@@ -34,4 +34,4 @@ pub fn solver_version_warning() -> Option<String> {
 }
 pub use explain::{DeadCode, Decision, Status};
 pub use naive::{solve_naive, solve_naive_with};
-pub use solve::{solve_reach, GaveUp, SolveOptions, Verdict};
+pub use solve::{solve_reach, solve_reach_avoiding, GaveUp, SolveOptions, Verdict};

@@ -15,10 +15,10 @@ mod receiver;
 mod replay;
 
 use jreach_ir::lower::{lower_in, FileContext, LowerOptions};
-use jreach_ir::{BlockId, Blocker, Function, LowerMode};
-use jreach_smt::{solve_reach, GaveUp, SolveOptions, Verdict};
+use jreach_ir::{BlockId, Blocker, Function, LowerMode, Terminator};
+use jreach_smt::{solve_reach, solve_reach_avoiding, GaveUp, SolveOptions, Verdict};
 use jreach_syntax::{find_target, MethodInfo, SourceFile, Target, TargetError};
-use jreach_synth::{ImportedSource, JUnit, TestRequest};
+use jreach_synth::{ImportedSource, JUnit, Outcome, TestRequest};
 
 pub use receiver::synthesis_options;
 use receiver::{abstract_receiver, unmodelled_params, unsupported_signature};
@@ -273,6 +273,10 @@ fn gen_target(file: &SourceFile, target: &Target, opts: &GenOptions) -> Result<G
         };
         match verdict {
             Verdict::Sat(args) => match replay(file, &target, &f, &targets, &args, opts) {
+                Ok(req) if matches!(req.outcome, Outcome::Throws(_)) => {
+                    let completing = completing_inputs(file, &target, &f, &targets, &solve_opts, opts);
+                    return Ok(GenResult::Test(Box::new(completing.unwrap_or(req))));
+                }
                 Ok(req) => return Ok(GenResult::Test(Box::new(req))),
                 Err(why) => {
                     // The model may have assumed what a Math function returns: search its
@@ -433,4 +437,30 @@ fn with_package_sources(
     let combined = SourceFile::parse(&text);
     let same = MethodInfo::all(&combined).iter().any(|c| c.range == m.range && c.name == m.name && !c.has_error);
     same.then_some((combined, foreign_from))
+}
+
+/// For a test whose run throws: inputs under which no exception is thrown *on the target's own
+/// statement* (a null array indexed there), when there are any. A line that throws is started but
+/// not completed, and coverage tools (JaCoCo) do not count it as run.
+fn completing_inputs(
+    file: &SourceFile,
+    target: &Target,
+    f: &Function,
+    targets: &[BlockId],
+    solve_opts: &SolveOptions,
+    opts: &GenOptions,
+) -> Option<TestRequest> {
+    let stmt = &target.stmt;
+    let throws_here: Vec<BlockId> = f
+        .block_ids()
+        .filter(|b| match &f.block(*b).term {
+            Terminator::Throw { span: Some(span), .. } => stmt.start <= span.start && span.end <= stmt.end,
+            _ => false,
+        })
+        .collect();
+    if throws_here.is_empty() {
+        return None;
+    }
+    let Verdict::Sat(args) = solve_reach_avoiding(f, targets, &throws_here, solve_opts) else { return None };
+    replay(file, target, f, targets, &args, opts).ok()
 }
