@@ -40,6 +40,16 @@ pub fn run_stdio() -> std::io::Result<i32> {
         .build()?;
     let shut_down = Arc::new(AtomicBool::new(false));
     let flag = shut_down.clone();
+    // The transport polls the handlers' futures on the thread that blocks on it, and handlers
+    // such as code-action listing walk the syntax tree: a large stack there too.
+    let serve = move || runtime_serve(runtime, flag);
+    let main = std::thread::Builder::new().name("jreach-lsp-main".into()).stack_size(256 << 20).spawn(serve)?;
+    main.join().map_err(|_| std::io::Error::other("the language server's main thread panicked"))?;
+    Ok(if shut_down.load(Ordering::SeqCst) { 0 } else { 1 })
+}
+
+/// Runs the server on `runtime` until the client leaves; `flag` is set by `shutdown`.
+fn runtime_serve(runtime: tokio::runtime::Runtime, flag: Arc<AtomicBool>) {
     runtime.block_on(async move {
         let (service, socket) = LspService::build(move |client| Backend::new(client, flag))
             .custom_method("window/workDoneProgress/cancel", Backend::progress_cancel)
@@ -52,5 +62,4 @@ pub fn run_stdio() -> std::io::Result<i32> {
     });
     // Solver work still running for cancelled requests must not hold the process.
     runtime.shutdown_background();
-    Ok(if shut_down.load(Ordering::SeqCst) { 0 } else { 1 })
 }

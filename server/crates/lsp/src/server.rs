@@ -173,14 +173,27 @@ fn internal(message: impl Into<String>) -> Error {
 /// that context only grows, so every job gets a fresh thread (and a fresh context) that ends with
 /// it: memory stays flat however long the session (10,000 edits: +24 KiB, against +12 MiB on a
 /// reused thread; `cargo run --release -p jreach-lsp --example memory_after_edits`).
+/// The thread has a 256 MiB stack, as the lowering and the encoding recurse over the syntax tree
+/// (50,000 nested parentheses overflowed the default 2 MiB and ended the server).
 async fn blocking<T: Send + 'static>(what: &str, f: impl FnOnce() -> T + Send + 'static) -> Result<T> {
-    let job = move || std::thread::scope(|s| s.spawn(move || catch_unwind(AssertUnwindSafe(f))).join());
+    let job = move || {
+        std::thread::scope(|s| {
+            let worker = std::thread::Builder::new().name("jreach-job".into()).stack_size(JOB_STACK);
+            match worker.spawn_scoped(s, move || catch_unwind(AssertUnwindSafe(f))) {
+                Ok(handle) => handle.join().unwrap_or_else(Err),
+                Err(e) => Err(Box::new(format!("cannot start a thread: {e}")) as Box<dyn std::any::Any + Send>),
+            }
+        })
+    };
     match tokio::task::spawn_blocking(job).await {
-        Ok(Ok(Ok(v))) => Ok(v),
-        Ok(Ok(Err(p)) | Err(p)) => Err(internal(format!("jreach failed while {what}: {}", panic_message(&*p)))),
+        Ok(Ok(v)) => Ok(v),
+        Ok(Err(p)) => Err(internal(format!("jreach failed while {what}: {}", panic_message(&*p)))),
         Err(e) => Err(internal(format!("jreach failed while {what}: {e}"))),
     }
 }
+
+/// The stack of a thread that runs the engine.
+const JOB_STACK: usize = 256 << 20;
 
 /// Sets its flag when dropped: tells a blocking job that nobody waits for its result any more
 /// (the request was cancelled and its future dropped).
