@@ -10,13 +10,17 @@
 //! (`--seed N`, `--checkpoint N` edits between checks, `--jreach PATH`). A short run is part of
 //! the test suite (`cli/tests/lsp_fuzz.rs`).
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
+
+#[path = "../tests/support/lsp_wire.rs"]
+mod lsp_wire;
+use lsp_wire::read_message;
 
 /// What a run does.
 #[derive(Clone, Debug)]
@@ -92,26 +96,6 @@ struct Server {
     backlog: Vec<Value>,
 }
 
-fn read_message(r: &mut impl BufRead) -> Option<Value> {
-    let mut len = None;
-    loop {
-        let mut line = String::new();
-        if r.read_line(&mut line).ok()? == 0 {
-            return None;
-        }
-        let line = line.trim_end();
-        if line.is_empty() {
-            break;
-        }
-        if let Some(v) = line.strip_prefix("Content-Length:") {
-            len = v.trim().parse::<usize>().ok();
-        }
-    }
-    let mut body = vec![0; len?];
-    r.read_exact(&mut body).ok()?;
-    serde_json::from_slice(&body).ok()
-}
-
 impl Server {
     fn start(jreach: &Path) -> Server {
         let mut child = Command::new(jreach)
@@ -137,8 +121,7 @@ impl Server {
     }
 
     fn frame(&mut self, body: &[u8]) {
-        write!(self.stdin, "Content-Length: {}\r\n\r\n", body.len()).expect("the server's input is open");
-        self.stdin.write_all(body).expect("the server's input is open");
+        lsp_wire::write_frame(&mut self.stdin, body).expect("the server's input is open");
     }
 
     fn send(&mut self, msg: Value) {

@@ -4,12 +4,20 @@
 //! each one and stay up (they once overflowed their stack, aborted on a 60 GB allocation, or
 //! grew past 20 GB inside z3).
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::BufReader;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
+
+#[path = "support/lsp_wire.rs"]
+mod lsp_wire;
+use lsp_wire::read_message;
+
+fn frame(stdin: &mut impl std::io::Write, msg: Value) {
+    lsp_wire::write_frame(stdin, msg.to_string().as_bytes()).unwrap();
+}
 
 fn class(name: &str, body: &str) -> String {
     format!("public class {name} {{\n{body}\n}}\n")
@@ -108,32 +116,6 @@ fn gen_on_an_array_the_solver_may_make_huge_does_not_abort() {
         let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
         assert!(matches!(out.status.code(), Some(0 | 4)), "line {line}: {:?}\n{text}", out.status);
     }
-}
-
-fn frame(stdin: &mut impl Write, msg: Value) {
-    let body = msg.to_string();
-    write!(stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).unwrap();
-    stdin.flush().unwrap();
-}
-
-fn read_message(r: &mut impl BufRead) -> Option<Value> {
-    let mut len = None;
-    loop {
-        let mut line = String::new();
-        if r.read_line(&mut line).ok()? == 0 {
-            return None;
-        }
-        let line = line.trim_end();
-        if line.is_empty() {
-            break;
-        }
-        if let Some(v) = line.strip_prefix("Content-Length:") {
-            len = v.trim().parse::<usize>().ok();
-        }
-    }
-    let mut body = vec![0; len?];
-    r.read_exact(&mut body).ok()?;
-    serde_json::from_slice(&body).ok()
 }
 
 #[test]

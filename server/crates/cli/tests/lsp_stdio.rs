@@ -4,13 +4,17 @@
 //! under JUnit 5, the command for clients without resolve, settings, cancellation, broken Java,
 //! closed documents, a 10,000-line file, shutdown and exit.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
+
+#[path = "support/lsp_wire.rs"]
+mod lsp_wire;
+use lsp_wire::read_message;
 
 const CALC: &str = "package demo;
 
@@ -86,26 +90,6 @@ struct Server {
     wait: Duration,
 }
 
-fn read_message(r: &mut impl BufRead) -> Option<Value> {
-    let mut len = None;
-    loop {
-        let mut line = String::new();
-        if r.read_line(&mut line).ok()? == 0 {
-            return None;
-        }
-        let line = line.trim_end();
-        if line.is_empty() {
-            break;
-        }
-        if let Some(v) = line.strip_prefix("Content-Length:") {
-            len = v.trim().parse::<usize>().ok();
-        }
-    }
-    let mut body = vec![0; len?];
-    r.read_exact(&mut body).ok()?;
-    serde_json::from_slice(&body).ok()
-}
-
 impl Server {
     fn start() -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_jreach"))
@@ -130,9 +114,7 @@ impl Server {
     }
 
     fn send(&mut self, msg: Value) {
-        let body = serde_json::to_string(&msg).unwrap();
-        write!(self.stdin, "Content-Length: {}\r\n\r\n{}", body.len(), body).unwrap();
-        self.stdin.flush().unwrap();
+        lsp_wire::write_frame(&mut self.stdin, serde_json::to_string(&msg).unwrap().as_bytes()).unwrap();
     }
 
     fn notify(&mut self, method: &str, params: Value) {
