@@ -124,9 +124,7 @@ impl Backend {
             "tree": doc.file.tree.root_node().to_sexp(),
         }))
     }
-}
 
-impl Backend {
     /// `TEST_CREATED_COMMAND`: the client applied an edit that creates a test file; its folders
     /// are made if the server offered that file.
     async fn test_created(&self, arguments: Vec<Value>) -> Result<Option<LSPAny>> {
