@@ -461,6 +461,8 @@ fn completing_inputs(
     if throws_here.is_empty() {
         return None;
     }
-    let Verdict::Sat(args) = solve_reach_avoiding(f, targets, &throws_here, solve_opts) else { return None };
+    // A preference, not an answer: a quarter of the query's time at most.
+    let opts_here = SolveOptions { timeout: solve_opts.timeout / 4, ..solve_opts.clone() };
+    let Verdict::Sat(args) = solve_reach_avoiding(f, targets, &throws_here, &opts_here) else { return None };
     replay(file, target, f, targets, &args, opts).ok()
 }
