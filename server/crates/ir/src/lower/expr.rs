@@ -92,7 +92,7 @@ impl<'t> Lowerer<'t> {
                 let units = s.encode_utf16().count();
                 if units > MAX_STRING_LITERAL {
                     // z3's time and memory grow faster than the literal (10,000 characters took
-                    // 1.2 GB, 200,000 more than 20 GB): an unknown string of that length.
+                    // 1.2 GB, 200,000 more than 20 GB): an unknown string instead.
                     return self.opaque(format!("a string literal of {units} characters"), Ty::Str, None);
                 }
                 self.konst(Const::Str(s))
