@@ -10,17 +10,16 @@
 //! (`--seed N`, `--checkpoint N` edits between checks, `--jreach PATH`). A short run is part of
 //! the test suite (`cli/tests/lsp_fuzz.rs`).
 
-use std::io::{BufReader, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
 #[path = "../tests/support/lsp_wire.rs"]
 mod lsp_wire;
-use lsp_wire::read_message;
 
 /// What a run does.
 #[derive(Clone, Debug)]
@@ -108,15 +107,7 @@ impl Server {
             .unwrap_or_else(|e| panic!("cannot start {} lsp: {e}", jreach.display()));
         let stdin = child.stdin.take().unwrap();
         let stdout = child.stdout.take().unwrap();
-        let (tx, rx) = channel();
-        std::thread::spawn(move || {
-            let mut r = BufReader::new(stdout);
-            while let Some(msg) = read_message(&mut r) {
-                if tx.send(msg).is_err() {
-                    break;
-                }
-            }
-        });
+        let rx = lsp_wire::read_all(stdout);
         Server { child, stdin, rx, next_id: 1, backlog: vec![] }
     }
 

@@ -4,7 +4,6 @@
 //! each one and stay up (they once overflowed their stack, aborted on a 60 GB allocation, or
 //! grew past 20 GB inside z3).
 
-use std::io::BufReader;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -13,7 +12,6 @@ use serde_json::{json, Value};
 
 #[path = "support/lsp_wire.rs"]
 mod lsp_wire;
-use lsp_wire::read_message;
 
 fn frame(stdin: &mut impl std::io::Write, msg: Value) {
     lsp_wire::write_frame(stdin, msg.to_string().as_bytes()).unwrap();
@@ -123,16 +121,7 @@ fn the_server_publishes_diagnostics_for_every_hostile_file_and_stays_up() {
     let dir = tempfile::tempdir().unwrap();
     let mut child = jreach().arg("lsp").stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
     let mut stdin = child.stdin.take().unwrap();
-    let (tx, rx) = std::sync::mpsc::channel();
-    let stdout = child.stdout.take().unwrap();
-    std::thread::spawn(move || {
-        let mut r = BufReader::new(stdout);
-        while let Some(m) = read_message(&mut r) {
-            if tx.send(m).is_err() {
-                break;
-            }
-        }
-    });
+    let rx = lsp_wire::read_all(child.stdout.take().unwrap());
     let root = format!("file://{}", dir.path().display());
     frame(
         &mut stdin,

@@ -4,17 +4,16 @@
 //! under JUnit 5, the command for clients without resolve, settings, cancellation, broken Java,
 //! closed documents, a 10,000-line file, shutdown and exit.
 
-use std::io::{BufReader, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
 #[path = "support/lsp_wire.rs"]
 mod lsp_wire;
-use lsp_wire::read_message;
 
 const CALC: &str = "package demo;
 
@@ -101,15 +100,7 @@ impl Server {
             .expect("jreach lsp starts");
         let stdin = child.stdin.take().unwrap();
         let stdout = child.stdout.take().unwrap();
-        let (tx, rx) = channel();
-        std::thread::spawn(move || {
-            let mut r = BufReader::new(stdout);
-            while let Some(msg) = read_message(&mut r) {
-                if tx.send(msg).is_err() {
-                    break;
-                }
-            }
-        });
+        let rx = lsp_wire::read_all(stdout);
         Server { child, stdin, rx, next_id: 1, backlog: vec![], config: Value::Null, wait: WAIT }
     }
 
