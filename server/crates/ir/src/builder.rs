@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::ops::Range;
 
 use crate::func::*;
-use crate::types::Ty;
+use crate::types::{Const, Ty};
 
 /// A source-level local variable (each declaration is a distinct variable).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -187,6 +187,35 @@ impl FunctionBuilder {
             ins.push((p, self.use_var(var, p)));
         }
         self.func.values[phi.index()].op = Op::Phi(ins);
+    }
+
+    /// Whether the string `v` is never null: a literal or a string operation's result (`+`, a
+    /// builder's text), or a φ of such values in a sealed block (a builder after a loop or an
+    /// `if`). A φ of a block whose predecessors are not all known may still gain a null operand,
+    /// so it is not trusted.
+    pub fn never_null_str(&self, v: ValueId) -> bool {
+        /// Values looked at before giving up (a deeply unrolled loop's chain of φs).
+        const LIMIT: usize = 100_000;
+        let mut seen = std::collections::HashSet::new();
+        let mut work = vec![v];
+        while let Some(v) = work.pop() {
+            if !seen.insert(v) {
+                continue;
+            }
+            if seen.len() > LIMIT {
+                return false;
+            }
+            let vd = &self.func.values[v.index()];
+            match &vd.op {
+                Op::Const(Const::Str(_)) => {}
+                Op::Str(op, _) if *op != StrOp::Null => {}
+                Op::Phi(ins) if !ins.is_empty() && self.sealed[vd.block.index()] => {
+                    work.extend(ins.iter().map(|(_, x)| *x));
+                }
+                _ => return false,
+            }
+        }
+        true
     }
 
     /// Declares that every predecessor of `b` is known.

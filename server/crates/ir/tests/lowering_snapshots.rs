@@ -515,3 +515,22 @@ class W {
         }
     }
 }
+
+#[test]
+fn a_builders_text_after_a_loop_is_never_null() {
+    // `sb.toString()` after the loop reads a φ of concatenations: no null check (it used to pull
+    // every append of every iteration into each query that needs the method to return).
+    let src = "class A {\n  static String f(String s, int n) {\n    StringBuilder sb = new StringBuilder();\n    for (int i = 0; i < n; i++) {\n      if (n > 3) {\n        sb.append('a');\n      } else {\n        sb.append(s);\n      }\n    }\n    String t = sb.toString();\n    return t.trim();\n  }\n}\n";
+    let file = SourceFile::parse(src);
+    let m = MethodInfo::all(&file).into_iter().find(|m| m.name == "f").unwrap();
+    let f = lower_method(&file, &m, &LowerOptions { mode: LowerMode::Synthesis { unroll: 4 }, ..Default::default() });
+    jreach_ir::verify::verify(&f).unwrap();
+    let dump = jreach_ir::dump::dump(&f, Some(&file.lines));
+    assert!(!dump.contains("NullPointerException"), "{dump}");
+    // A string that may be null still is checked.
+    let src = "class A {\n  static String f(String s, int n) {\n    String t = n > 0 ? s : \"x\";\n    return t.trim();\n  }\n}\n";
+    let file = SourceFile::parse(src);
+    let m = MethodInfo::all(&file).into_iter().find(|m| m.name == "f").unwrap();
+    let f = lower_method(&file, &m, &LowerOptions { mode: LowerMode::Synthesis { unroll: 4 }, ..Default::default() });
+    assert!(jreach_ir::dump::dump(&f, Some(&file.lines)).contains("NullPointerException"));
+}

@@ -512,7 +512,11 @@ impl Gen<'_> {
                 self.indent(depth);
                 let fin = self.rng.pct(25);
                 if !fin || self.rng.pct(70) {
-                    self.w(&format!("}} catch (ArithmeticException {e}) {{\n"));
+                    // A null builder's text would throw NullPointerException: jreach knows
+                    // a builder's text is never null, so its handler is dead unless a call
+                    // it cannot see throws.
+                    let class = if self.rng.pct(25) { "NullPointerException" } else { "ArithmeticException" };
+                    self.w(&format!("}} catch ({class} {e}) {{\n"));
                     self.block(depth + 1, 2);
                     self.indent(depth);
                 }
@@ -549,7 +553,7 @@ impl Gen<'_> {
     /// A statement that changes the method's state (see [`STATE_DECLS`]).
     fn state_stmt(&mut self) {
         let b = self.rng.pick(&self.builders).clone();
-        let text = match self.rng.below(19) {
+        let text = match self.rng.below(20) {
             0 | 1 => format!("{b}.append({});", self.int_expr(1)),
             2 => format!("{b}.append('{}');", *self.rng.pick(&["a", "b", "}"])),
             3 => format!("{b}.setLength(0);"),
@@ -587,6 +591,11 @@ impl Gen<'_> {
                     4 => format!("{v} = bi.equals(bi) ? bi.compareTo(bi) : 7;"),
                     _ => format!("{v} = bi;"),
                 }
+            }
+            18 => {
+                // A builder's text, read after whatever changed it (never null).
+                let v = self.var_of(JTy::Int, true).unwrap_or_else(|| "a0".into());
+                format!("{v} = {b}.toString().length();")
             }
             _ => format!("arr[{}]++;", self.rng.below(3)),
         };

@@ -295,13 +295,7 @@ impl<'t> Lowerer<'t> {
 
     /// A method call on a null string throws NullPointerException.
     pub(super) fn check_not_null(&mut self, s: ValueId, at: Node<'t>) {
-        let vd = self.b.func().value(s);
-        let never_null = match &vd.op {
-            Op::Const(Const::Str(_)) => true,
-            Op::Str(op, _) => *op != StrOp::Null,
-            _ => false,
-        };
-        if vd.ty != Ty::Str || never_null {
+        if self.b.func().value(s).ty != Ty::Str || self.b.never_null_str(s) {
             return;
         }
         let is_null = self.emit(Op::Str(StrOp::IsNull, vec![s]), Ty::Bool, None);
