@@ -15,7 +15,7 @@ mod receiver;
 mod replay;
 
 use jreach_ir::lower::{lower_in, FileContext, LowerOptions};
-use jreach_ir::{BlockId, Blocker, Function, LowerMode, Terminator};
+use jreach_ir::{BlockId, Blocker, CutoffKind, Function, LowerMode, Terminator};
 use jreach_smt::{solve_reach, solve_reach_avoiding, GaveUp, SolveOptions, Verdict};
 use jreach_syntax::{find_target, MethodInfo, SourceFile, Target, TargetError};
 use jreach_synth::{ImportedSource, JUnit, Outcome, TestRequest};
@@ -277,6 +277,10 @@ fn gen_target(file: &SourceFile, target: &Target, opts: &GenOptions) -> Result<G
                     let completing = completing_inputs(file, &target, &f, &targets, &solve_opts, opts);
                     return Ok(GenResult::Test(Box::new(completing.unwrap_or(req))));
                 }
+                Ok(req) if ends_at_bound(&f, &args) => {
+                    let finishing = finishing_inputs(file, &target, &f, &targets, &solve_opts, opts);
+                    return Ok(GenResult::Test(Box::new(finishing.unwrap_or(req))));
+                }
                 Ok(req) => return Ok(GenResult::Test(Box::new(req))),
                 Err(why) => {
                     // The model may have assumed what a Math function returns: search its
@@ -437,6 +441,43 @@ fn with_package_sources(
     let combined = SourceFile::parse(&text);
     let same = MethodInfo::all(&combined).iter().any(|c| c.range == m.range && c.name == m.name && !c.has_error);
     same.then_some((combined, foreign_from))
+}
+
+/// Whether the replay of `args` on `f` ends where a bound cut the lowering off (a loop needing
+/// more iterations, calls nesting deeper, the size limit): what happens after the target is then
+/// unknown, and the run may not end at all on the JVM.
+fn ends_at_bound(f: &Function, args: &[jreach_ir::interp::Value]) -> bool {
+    matches!(
+        jreach_ir::interp::run(f, args, MAX_STEPS).end,
+        jreach_ir::interp::End::Cutoff(CutoffKind::UnrollBound | CutoffKind::InlineDepth | CutoffKind::SizeLimit)
+    )
+}
+
+/// For a test whose run leaves the lowering at a bound after its target: inputs under which
+/// the run reaches the target and then ends within the lowering (returns or throws), when there
+/// are any. Such a test has an outcome to assert, and does not run into a loop that never ends
+/// (`high = mid + 1` in a binary search that loops on some inputs).
+fn finishing_inputs(
+    file: &SourceFile,
+    target: &Target,
+    f: &Function,
+    targets: &[BlockId],
+    solve_opts: &SolveOptions,
+    opts: &GenOptions,
+) -> Option<TestRequest> {
+    let bounds: Vec<BlockId> = f
+        .block_ids()
+        .filter(|b| {
+            matches!(
+                f.block(*b).term,
+                Terminator::Cutoff(CutoffKind::UnrollBound | CutoffKind::InlineDepth | CutoffKind::SizeLimit)
+            )
+        })
+        .collect();
+    // A preference, not an answer: a quarter of the query's time at most.
+    let opts_here = SolveOptions { timeout: solve_opts.timeout / 4, ..solve_opts.clone() };
+    let Verdict::Sat(args) = solve_reach_avoiding(f, targets, &bounds, &opts_here) else { return None };
+    replay(file, target, f, targets, &args, opts).ok()
 }
 
 /// For a test whose run throws: inputs under which no exception is thrown *on the target's own
