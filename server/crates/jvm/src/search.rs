@@ -99,6 +99,7 @@ pub fn slot_elem(elem_ty: &str) -> Option<SlotElem> {
         "float" => SlotElem::Float,
         "double" => SlotElem::Double,
         "String" | "java.lang.String" => SlotElem::Str,
+        "Integer" | "java.lang.Integer" => SlotElem::Integer,
         _ => return None,
     })
 }
@@ -110,7 +111,7 @@ fn elem_default(elem: SlotElem) -> JavaValue {
         SlotElem::Byte => JavaValue::Byte(0),
         SlotElem::Short => JavaValue::Short(0),
         SlotElem::Char => JavaValue::Char(u16::from(b'a')),
-        SlotElem::Int => JavaValue::Int(0),
+        SlotElem::Int | SlotElem::Integer => JavaValue::Int(0),
         SlotElem::Long => JavaValue::Long(0),
         SlotElem::Float => JavaValue::Float(0.0),
         SlotElem::Double => JavaValue::Double(0.0),
@@ -126,7 +127,10 @@ fn hole(v: &mut JavaValue, out: &mut Vec<JavaValue>, shared: &std::collections::
     // An array of primitives or strings is one slot: the search changes its length too.
     if let JavaValue::Array { elem_ty, id, items } = v {
         let elem = slot_elem(elem_ty);
-        let plain = items.iter().all(|i| kind_of(i).is_some() || matches!(i, JavaValue::Null));
+        // (`Integer` elements are read as numbers: a null among them keeps the array as it is.)
+        let plain = items
+            .iter()
+            .all(|i| kind_of(i).is_some() || (matches!(i, JavaValue::Null) && elem != Some(SlotElem::Integer)));
         if let (Some(elem), true, false) = (elem, plain, shared.contains(&(elem_ty.clone(), *id))) {
             out.push(std::mem::replace(v, JavaValue::Slot(out.len(), SlotKind::Array(elem))));
             return;

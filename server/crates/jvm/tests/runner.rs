@@ -333,3 +333,71 @@ fn the_verifier_searches_a_loop_bound_the_model_cannot_unroll_to() {
     assert_eq!(found.args, vec![jreach_synth::JavaValue::Int(32)]);
     assert_eq!(found.outcome, jreach_synth::Outcome::Returns(Some(jreach_synth::JavaValue::Int(31))));
 }
+
+const SORTS: &str = "package p;
+
+import java.util.List;
+
+public class Sorts implements Sorter {
+    @Override
+    public <T extends Comparable<T>> T[] sort(T[] array) {
+        if (array.length > 2 && array[2].compareTo(array[0]) > 0) {
+            return array;
+        }
+        return null;
+    }
+}
+
+interface Sorter {
+    <T extends Comparable<T>> T[] sort(T[] array);
+
+    default <T extends Comparable<T>> List<T> sort(List<T> list) {
+        return list;
+    }
+}
+";
+
+#[test]
+fn the_search_grows_an_array_of_a_type_variable_from_null() {
+    // `sort(null)` does not compile here (the list overload also takes it), and a null array
+    // never gets past `array.length`: the search starts from an empty `Integer[]` (what the
+    // lowering takes `T` as) and grows it.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("src/p/Sorts.java");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(&file, SORTS).unwrap();
+    let mut v = jreach_jvm::Verifier::new(vec![]).unwrap_or_else(|e| panic!("these tests run Java: {e}"));
+    let start = jreach_synth::TestRequest {
+        package: Some("p".into()),
+        classes: vec!["Sorts".into()],
+        method: "sort".into(),
+        is_static: false,
+        is_constructor: false,
+        params: vec![("array".into(), "Integer[]".into())],
+        args: vec![jreach_synth::JavaValue::Null],
+        return_ty: "T[]".into(),
+        outcome: jreach_synth::Outcome::Undetermined("start".into()),
+        target_line: 9,
+        target_text: "return array;".into(),
+        path_condition: vec![],
+        junit: jreach_synth::JUnit::V5,
+        receiver_args: vec![],
+        receiver_calls: vec![],
+        receiver_body: vec![],
+        receiver_fields: None,
+        statics: vec![],
+        imports: vec![],
+        unmodelled_before_target: None,
+    };
+    let found = v.search(&file, SORTS, &start).unwrap().expect("found");
+    let jreach_synth::JavaValue::Array { elem_ty, items, .. } = &found.args[0] else {
+        panic!("an array: {:?}", found.args)
+    };
+    assert_eq!(elem_ty, "Integer");
+    assert!(items.len() >= 3, "{items:?}");
+    let int = |v: &jreach_synth::JavaValue| match v {
+        jreach_synth::JavaValue::Int(i) => *i,
+        other => panic!("an int: {other:?}"),
+    };
+    assert!(int(&items[2]) > int(&items[0]), "{items:?}");
+}

@@ -167,6 +167,8 @@ pub enum SlotElem {
     Float,
     Double,
     Str,
+    /// `Integer` elements, none of them null (`T[]` with `T` taken as `Integer`).
+    Integer,
 }
 
 impl SlotKind {
@@ -192,6 +194,7 @@ impl SlotKind {
                 SlotElem::Float => "fs",
                 SlotElem::Double => "ds",
                 SlotElem::Str => "strs",
+                SlotElem::Integer => "ints",
             },
         }
     }

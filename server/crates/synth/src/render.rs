@@ -529,6 +529,13 @@ fn arguments(req: &TestRequest) -> Vec<Arg> {
     let use_locals =
         req.params.len() >= 2 || args.iter().any(|a| a.literal.len() > INLINE_MAX) || req.args.iter().any(set_up);
     if !use_locals {
+        // A bare `null` fits every overload taking a reference (`sort(T[])` and `sort(List<T>)`):
+        // the cast says which one.
+        for arg in &mut args {
+            if let Some(ty) = arg.decl_ty.as_deref().filter(|t| arg.literal == "null" && Prim::of(t).is_none()) {
+                arg.literal = format!("({ty}) null");
+            }
+        }
         return args;
     }
     let mut taken = BTreeSet::new();
@@ -925,6 +932,24 @@ mod tests {
                 }
             "#]],
         );
+    }
+
+    #[test]
+    fn a_null_argument_says_its_type() {
+        // `sort(null)` would be ambiguous next to an overload taking a `List`.
+        let req = TestRequest {
+            method: "sort".into(),
+            params: vec![("array".into(), "Integer[]".into())],
+            args: vec![Null],
+            return_ty: "Integer[]".into(),
+            outcome: Outcome::Throws("NullPointerException".into()),
+            target_line: 9,
+            target_text: "bubble(array, array.length);".into(),
+            path_condition: vec![],
+            ..base()
+        };
+        let text = render_method(&req, &test_method_name(&req));
+        assert!(text.contains("Calc.sort((Integer[]) null)"), "{text}");
     }
 
     #[test]

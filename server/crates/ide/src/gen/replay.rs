@@ -141,7 +141,14 @@ pub(crate) fn request(
         method: m.name.clone(),
         is_static: m.is_static,
         is_constructor: m.is_constructor,
-        params: m.params.iter().map(|p| (p.name.clone(), p.ty.clone())).collect(),
+        // As the test writes them: type variables as the lowering took them (`T[]` → `Integer[]`).
+        params: m
+            .params
+            .iter()
+            .zip(&f.params)
+            .map(|(p, fp)| (p.name.clone(), fp.java_ty.clone()))
+            .chain(m.params.iter().skip(f.params.len()).map(|p| (p.name.clone(), p.ty.clone())))
+            .collect(),
         args: java_args,
         return_ty: m.return_ty.clone(),
         outcome,

@@ -104,6 +104,13 @@ public final class Inputs {
         for (int n = 0; n < a.length; n++) a[n] = number(l.get(n));
         return a;
     }
+    public static Integer[] ints(int k) {
+        java.util.List<?> l = list(k);
+        if (l == null) return null;
+        Integer[] a = new Integer[l.size()];
+        for (int n = 0; n < a.length; n++) a[n] = (int) integral(l.get(n));
+        return a;
+    }
     public static String[] strs(int k) {
         java.util.List<?> l = list(k);
         if (l == null) return null;
