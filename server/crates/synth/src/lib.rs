@@ -283,7 +283,8 @@ pub struct TestRequest {
     pub method: String,
     pub is_static: bool,
     pub is_constructor: bool,
-    /// `(name, Java type as written)`.
+    /// `(name, Java type)`: as written, with the type variables the lowering instantiated
+    /// replaced by what it took them as (`T[]` → `Integer[]`), so the test can declare them.
     pub params: Vec<(String, String)>,
     /// One value per parameter.
     pub args: Vec<JavaValue>,
