@@ -62,6 +62,11 @@ local ok, err = pcall(function()
   local saved = table.concat(vim.fn.readfile(test_path), "\n")
   assert(saved:find("@Test", 1, true) and saved:find("@Timeout", 1, true), "saved test: " .. saved)
   log("SAVED " .. test_path)
+  -- And shown, on its test method; back to the source for what follows.
+  assert(vim.api.nvim_buf_get_name(0) == test_path, "the test is not shown: " .. vim.api.nvim_buf_get_name(0))
+  assert(vim.api.nvim_get_current_line():find("void ", 1, true), "not on the test method: " .. vim.api.nvim_get_current_line())
+  vim.cmd("wincmd p")
+  assert(vim.api.nvim_get_current_buf() == bufnr, "not back in the source")
 
   -- An edit moves the warning: a line inserted at the top of the method body.
   vim.api.nvim_buf_set_lines(bufnr, 4, 4, false, { "        int y = 0;" })
@@ -84,6 +89,11 @@ local ok, err = pcall(function()
   assert(vim.wait(120000, function() return done ~= nil end, 50), "no answer to :JReachGenerateTest")
   assert(done.status == "test", "generate: " .. vim.inspect(done))
   log("TEST " .. done.path .. " " .. tostring(done.method))
+  -- Shown on the new test method (the test file's window is reused).
+  assert(vim.api.nvim_buf_get_name(0) == done.path, "the test is not shown: " .. vim.api.nvim_buf_get_name(0))
+  assert(vim.api.nvim_get_current_line():find(done.method, 1, true), "not on " .. done.method .. ": " .. vim.api.nvim_get_current_line())
+  assert(#vim.api.nvim_tabpage_list_wins(0) == 2, "a window per test: " .. #vim.api.nvim_tabpage_list_wins(0))
+  vim.cmd("wincmd p")
   -- On the dead line: a reason, no test.
   done = nil
   vim.api.nvim_win_set_cursor(0, { 6, 12 })

@@ -1,6 +1,6 @@
 -- jreach for Neovim (0.7 through 0.11): starts `jreach lsp` for Java buffers and adds
--- :JReachGenerateTest, which writes a JUnit test reaching the statement on the cursor line (or
--- says why it cannot: unreachable, unknown).
+-- :JReachGenerateTest, which writes a JUnit test reaching the statement on the cursor line and
+-- shows it in a split (or says why it cannot: unreachable, unknown).
 --
 --   require("jreach").setup({
 --     cmd = { "jreach", "lsp" },
@@ -20,6 +20,9 @@ local defaults = {
   root_markers = { "pom.xml", "build.gradle", "build.gradle.kts", "settings.gradle", ".git" },
   -- Save the test file after :JReachGenerateTest or the code action changed it.
   save = true,
+  -- Show the test after writing it: the command that opens it ("split", "vsplit", "edit",
+  -- "tabedit"), or false to leave the windows as they are. A window already showing it is used.
+  open = "split",
   name = "jreach",
 }
 
@@ -124,6 +127,24 @@ local function save(path)
   end
 end
 
+--- Shows the test file `path` (see `open` in the config), on the test method `method` when given.
+local function show(path, method)
+  if not M.config.open then
+    return
+  end
+  local b = vim.fn.bufnr(path)
+  local win = b > 0 and vim.fn.bufwinid(b) or -1
+  if win ~= -1 then
+    vim.api.nvim_set_current_win(win)
+  else
+    vim.cmd(M.config.open .. " " .. vim.fn.fnameescape(path))
+  end
+  if method then
+    vim.api.nvim_win_set_cursor(0, { 1, 0 })
+    vim.fn.search("\\<" .. method .. "\\>\\s*(", "cW")
+  end
+end
+
 --- Generates a test reaching `line` (1-based; default: the cursor line) of `bufnr`.
 --- `on_done(result)` gets the server's answer: {status = "test", path = ..., method = ...} or
 --- {status = "unreachable" | "unknown" | "error", message = ...}.
@@ -153,6 +174,9 @@ function M.generate_test(opts)
         save(result.path)
       end
       notify(("jreach: %s in %s"):format(result.method or "test", result.path or "?"))
+      if result.path then
+        show(result.path, result.method)
+      end
     elseif result then
       -- The server has shown the reason (window/showMessage) already.
       notify("jreach: " .. (result.message or result.status), vim.log.levels.WARN)
@@ -188,6 +212,7 @@ function M.setup(opts)
       save(arg.path)
     end
     notify("jreach: test written to " .. arg.path)
+    show(arg.path, arg.method)
   end
   vim.api.nvim_create_user_command("JReachGenerateTest", function(cmd)
     local line = cmd.range > 0 and cmd.line1 or nil

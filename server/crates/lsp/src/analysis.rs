@@ -26,7 +26,7 @@ use crate::position::{self, Encoding};
 /// The command behind "Generate test reaching line N"; its argument is [`ActionData`].
 pub const GENERATE_COMMAND: &str = "jreach.generateTest";
 /// The command a resolved action that creates a test file carries, run by the client after it
-/// applied the edit, with `{"path": ...}`: the server makes the file's folders, so that saving it
+/// applied the edit, with `{"path": ..., "method": ...}`: the server makes the file's folders, so that saving it
 /// works in clients that create the file only as a buffer (Neovim). Only a path the server
 /// itself offered is taken. The Neovim plugin runs it on its side (and saves the test).
 pub const TEST_CREATED_COMMAND: &str = "jreach.testCreated";

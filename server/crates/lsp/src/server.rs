@@ -563,11 +563,12 @@ impl LanguageServer for Backend {
             return Ok(action);
         }
         match self.state.generate(data, None).await? {
-            Generated::Edit { edit, path, created, .. } => {
+            Generated::Edit { edit, path, method, created, .. } => {
                 action.edit = Some(edit);
                 if created {
                     self.state.offered_files.insert(path.clone());
-                    let args = json!({ "path": path });
+                    // The test method too: a client may show it (the Neovim plugin does).
+                    let args = json!({ "path": path, "method": method });
                     action.command = Some(Command::new(
                         "jreach: test created".into(),
                         TEST_CREATED_COMMAND.into(),
