@@ -84,6 +84,13 @@ local ok, err = pcall(function()
     opts.on_done = function(r) done = r end
     return orig(opts)
   end
+  -- Each result is told once (the server's window/showMessage; the plugin used to repeat it).
+  local told = {}
+  local notify = vim.notify
+  vim.notify = function(msg, ...)
+    table.insert(told, msg)
+    return notify(msg, ...)
+  end
   vim.api.nvim_win_set_cursor(0, { 9, 12 })
   vim.cmd("JReachGenerateTest")
   assert(vim.wait(120000, function() return done ~= nil end, 50), "no answer to :JReachGenerateTest")
@@ -100,6 +107,16 @@ local ok, err = pcall(function()
   vim.cmd("JReachGenerateTest")
   assert(vim.wait(120000, function() return done ~= nil end, 50), "no answer on the dead line")
   assert(done.status == "unreachable", "dead line: " .. vim.inspect(done))
+  vim.wait(500)
+  local function times(pat)
+    local n = 0
+    for _, m in ipairs(told) do
+      if tostring(m):find(pat, 1, true) then n = n + 1 end
+    end
+    return n
+  end
+  assert(times("CalcTest") <= 1 and times("line 6") <= 1, "told twice: " .. vim.inspect(told))
+  vim.notify = notify
   log("DEAD " .. done.message)
   vim.cmd("silent! wall")
   if vim.fn.has("nvim-0.11") == 1 then client:stop() else client.stop() end

@@ -170,17 +170,15 @@ function M.generate_test(opts)
       notify("jreach: " .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
       result = { status = "error", message = err.message }
     elseif result and result.status == "test" then
+      -- The server has said what it wrote (window/showMessage): not repeated here.
       if M.config.save and result.path then
         save(result.path)
       end
-      notify(("jreach: %s in %s"):format(result.method or "test", result.path or "?"))
       if result.path then
         show(result.path, result.method)
       end
-    elseif result then
-      -- The server has shown the reason (window/showMessage) already.
-      notify("jreach: " .. (result.message or result.status), vim.log.levels.WARN)
     end
+    -- Otherwise the server has shown the reason already.
     if opts.on_done then
       opts.on_done(result or {})
     end
