@@ -79,6 +79,11 @@ pub struct RunReport {
     /// Lines that started running, per source file (`shop/Checkout.java`), 1-based.
     #[serde(default)]
     pub lines: std::collections::BTreeMap<String, Vec<usize>>,
+    /// Lines some of whose code ran to its end (past a jump, return or throw of the line, or on
+    /// to the next line): what coverage tools such as JaCoCo count as run. A line whose only call
+    /// threw started but is not here.
+    #[serde(default)]
+    pub completed: std::collections::BTreeMap<String, Vec<usize>>,
     /// What the code printed (the start of it).
     #[serde(default)]
     pub output: String,
@@ -96,6 +101,11 @@ impl RunReport {
     /// Whether line `line` of `source` (relative to its source root) started running.
     pub fn ran(&self, source: &str, line: usize) -> bool {
         self.lines.get(source).is_some_and(|ls| ls.binary_search(&line).is_ok())
+    }
+
+    /// Whether line `line` of `source` ran to its end (see [`RunReport::completed`]).
+    pub fn completed(&self, source: &str, line: usize) -> bool {
+        self.completed.get(source).is_some_and(|ls| ls.binary_search(&line).is_ok())
     }
 }
 
@@ -129,7 +139,7 @@ pub struct SearchRun {
     /// The class of the exception the harness threw, if it failed.
     #[serde(default)]
     pub exception: Option<String>,
-    /// Whether the target line started running.
+    /// Whether the target line ran to its end (see [`RunReport::completed`]).
     pub hit: bool,
     /// How many lines of the target's file ran.
     pub lines: usize,
@@ -391,10 +401,13 @@ fn build(jdk: &Jdk, cache_root: &Path) -> Result<PathBuf, RunnerError> {
     if jar.is_file() {
         return Ok(jar);
     }
-    // Built in a folder of this process's own and renamed into place, so that two jreach
-    // processes starting at once never see half a runner. A jar, not a folder: the JVM's class
-    // data archive takes only jars.
-    let work = dir.join(format!("build-{}", std::process::id()));
+    // Built in a folder of its own and renamed into place, so that two builds running at once
+    // never see half a runner. A jar, not a folder: the JVM's class data archive takes only jars.
+    // A folder per build, not per process: two threads of one process (a test binary, a server
+    // verifying while it searches) building at once shared a folder and left a jar without `Main`.
+    static BUILDS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let nth = BUILDS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let work = dir.join(format!("build-{}-{nth}", std::process::id()));
     let src = work.join("src/jreach/runner");
     std::fs::create_dir_all(&src).map_err(|e| RunnerError::Io { path: src.clone(), error: e })?;
     let mut files = Vec::new();

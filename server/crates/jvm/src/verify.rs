@@ -195,7 +195,13 @@ impl Verifier {
             )));
         }
         Ok(match report.status {
-            RunStatus::Pass if ran => Attempt::Reached(report.compile_ms, report.run_ms),
+            RunStatus::Pass if report.completed(&project.relative, line) => {
+                Attempt::Reached(report.compile_ms, report.run_ms)
+            }
+            RunStatus::Pass if ran => Attempt::Missed(format!(
+                "line {line} starts on the JVM but never runs to its end (a call on it throws), and coverage \
+                 tools do not count it as run"
+            )),
             RunStatus::Pass => Attempt::Missed(format!("the test passes on the JVM but line {line} never runs")),
             RunStatus::Fail => {
                 let at = report.trace.first().map(|f| format!(" at {f}")).unwrap_or_default();

@@ -80,12 +80,18 @@ fn a_line_whose_call_throws_counts_as_run_and_the_next_does_not() {
     assert!(report.ran("p/A.java", 11), "the throw: {:?}", report.lines);
     assert!(!report.ran("p/A.java", 6), "after the throw: {:?}", report.lines);
     assert!(!report.ran("p/A.java", 13), "the other branch: {:?}", report.lines);
+    // Started is not completed: the line of the throwing call never ran to its end (JaCoCo does
+    // not count it); the condition before the throw and the throw itself did.
+    assert!(!report.completed("p/A.java", 5), "the line of the throwing call: {:?}", report.completed);
+    assert!(report.completed("p/A.java", 10) && report.completed("p/A.java", 11), "{:?}", report.completed);
     assert!(fx.cache.join("classes/p/A.class").is_file(), "classes from the source root are kept for the next run");
 
     let report = runner.run(&fx.request(&test_calling("assertEquals(3, A.f(1));"), 5000)).unwrap();
     assert_eq!(report.status, RunStatus::Fail, "{report:?}");
     assert_eq!(report.exception.as_deref(), Some("org.opentest4j.AssertionFailedError"));
     assert!(report.ran("p/A.java", 6) && report.ran("p/A.java", 13), "{:?}", report.lines);
+    let all = |ls: &[usize]| ls.iter().all(|l| report.completed("p/A.java", *l));
+    assert!(all(&[5, 6, 10, 13]), "every line that ran also completed: {:?}", report.completed);
     assert_eq!(runner.starts, 1, "one JVM for both runs");
 }
 
@@ -367,6 +373,8 @@ fn the_search_grows_an_array_of_a_type_variable_from_null() {
     std::fs::create_dir_all(file.parent().unwrap()).unwrap();
     std::fs::write(&file, SORTS).unwrap();
     let mut v = jreach_jvm::Verifier::new(vec![]).unwrap_or_else(|e| panic!("these tests run Java: {e}"));
+    // The budget includes starting the JVM and compiling: generous, for a loaded machine.
+    v.search_budget = std::time::Duration::from_secs(60);
     let start = jreach_synth::TestRequest {
         package: Some("p".into()),
         classes: vec!["Sorts".into()],

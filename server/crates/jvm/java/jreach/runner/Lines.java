@@ -13,7 +13,11 @@ import org.objectweb.asm.Opcodes;
 /**
  * Puts a probe at the start of every line of a class: a call {@code Probe.hit(id, line)} before
  * the first instruction of each line-number entry. Unlike JaCoCo's probes (at the end of a block),
- * a line counts as run when it starts, so a line whose call throws is seen too.
+ * a line counts as run when it starts, so a line whose call throws is seen too. A second kind,
+ * {@code Probe.done(id, line)}, goes where control leaves the line's code normally, as JaCoCo's
+ * probes do: before each jump, switch, return and throw, and before each label the code falls
+ * through to. A line that only started (its call threw) is "hit" but not "done", and JaCoCo does
+ * not count it as covered.
  *
  * <p>The probe goes before the first instruction after the entry, not at the entry's label: a
  * stack map frame for that label comes after the label, and code between them would break it. A
@@ -78,6 +82,10 @@ final class Lines {
     private static final class ProbeAdder extends MethodVisitor {
         private final int id;
         private int pending = -1;
+        /** The line the code being visited belongs to (-1 before the first line entry). */
+        private int line = -1;
+        /** Whether the last instruction cannot fall through (a goto, return, throw or switch). */
+        private boolean ended = true;
 
         ProbeAdder(MethodVisitor mv, int id) {
             super(Opcodes.ASM9, mv);
@@ -88,6 +96,32 @@ final class Lines {
         public void visitLineNumber(int line, Label start) {
             super.visitLineNumber(line, start);
             pending = line;
+            this.line = line;
+        }
+
+        /**
+         * Before a label: the code before it falls through to it, so its line's code ran to here.
+         * (After a goto, return or throw nothing may be added: it would be dead code without a
+         * stack map frame.)
+         */
+        @Override
+        public void visitLabel(Label label) {
+            if (!ended) done();
+            super.visitLabel(label);
+        }
+
+        private void done() {
+            if (line < 0) return;
+            super.visitLdcInsn(id);
+            super.visitLdcInsn(line);
+            super.visitMethodInsn(Opcodes.INVOKESTATIC, "jreach/runner/Probe", "done", "(II)V", false);
+        }
+
+        /** Before an instruction that leaves the line's straight code: a jump, switch, return or throw. */
+        private void leaving(boolean fallsThrough) {
+            flush();
+            done();
+            ended = !fallsThrough;
         }
 
         private void flush() {
@@ -99,29 +133,48 @@ final class Lines {
             super.visitMethodInsn(Opcodes.INVOKESTATIC, "jreach/runner/Probe", "hit", "(II)V", false);
         }
 
-        @Override public void visitInsn(int op) { flush(); super.visitInsn(op); }
-        @Override public void visitIntInsn(int op, int operand) { flush(); super.visitIntInsn(op, operand); }
-        @Override public void visitVarInsn(int op, int v) { flush(); super.visitVarInsn(op, v); }
+        /** Before an instruction that falls through to the next. */
+        private void plain() {
+            flush();
+            ended = false;
+        }
+
+        @Override
+        public void visitInsn(int op) {
+            boolean exits = (op >= Opcodes.IRETURN && op <= Opcodes.RETURN) || op == Opcodes.ATHROW;
+            if (exits) leaving(false); else plain();
+            super.visitInsn(op);
+        }
+        @Override public void visitIntInsn(int op, int operand) { plain(); super.visitIntInsn(op, operand); }
+        @Override
+        public void visitVarInsn(int op, int v) {
+            if (op == Opcodes.RET) leaving(false); else plain();
+            super.visitVarInsn(op, v);
+        }
         @Override
         public void visitTypeInsn(int op, String t) {
             if (op != Opcodes.NEW) {
-                flush();
+                plain();
                 super.visitTypeInsn(op, t);
                 return;
             }
             // A frame may name this NEW by its label (an object not yet initialized): the NEW
             // stays at the label, and the probe follows it.
             super.visitTypeInsn(op, t);
-            flush();
+            plain();
         }
-        @Override public void visitFieldInsn(int op, String o, String n, String d) { flush(); super.visitFieldInsn(op, o, n, d); }
-        @Override public void visitMethodInsn(int op, String o, String n, String d, boolean i) { flush(); super.visitMethodInsn(op, o, n, d, i); }
-        @Override public void visitInvokeDynamicInsn(String n, String d, Handle h, Object... a) { flush(); super.visitInvokeDynamicInsn(n, d, h, a); }
-        @Override public void visitJumpInsn(int op, Label l) { flush(); super.visitJumpInsn(op, l); }
-        @Override public void visitLdcInsn(Object v) { flush(); super.visitLdcInsn(v); }
-        @Override public void visitIincInsn(int v, int inc) { flush(); super.visitIincInsn(v, inc); }
-        @Override public void visitTableSwitchInsn(int lo, int hi, Label d, Label... l) { flush(); super.visitTableSwitchInsn(lo, hi, d, l); }
-        @Override public void visitLookupSwitchInsn(Label d, int[] k, Label[] l) { flush(); super.visitLookupSwitchInsn(d, k, l); }
-        @Override public void visitMultiANewArrayInsn(String d, int n) { flush(); super.visitMultiANewArrayInsn(d, n); }
+        @Override public void visitFieldInsn(int op, String o, String n, String d) { plain(); super.visitFieldInsn(op, o, n, d); }
+        @Override public void visitMethodInsn(int op, String o, String n, String d, boolean i) { plain(); super.visitMethodInsn(op, o, n, d, i); }
+        @Override public void visitInvokeDynamicInsn(String n, String d, Handle h, Object... a) { plain(); super.visitInvokeDynamicInsn(n, d, h, a); }
+        @Override
+        public void visitJumpInsn(int op, Label l) {
+            leaving(op != Opcodes.GOTO && op != Opcodes.JSR);
+            super.visitJumpInsn(op, l);
+        }
+        @Override public void visitLdcInsn(Object v) { plain(); super.visitLdcInsn(v); }
+        @Override public void visitIincInsn(int v, int inc) { plain(); super.visitIincInsn(v, inc); }
+        @Override public void visitTableSwitchInsn(int lo, int hi, Label d, Label... l) { leaving(false); super.visitTableSwitchInsn(lo, hi, d, l); }
+        @Override public void visitLookupSwitchInsn(Label d, int[] k, Label[] l) { leaving(false); super.visitLookupSwitchInsn(d, k, l); }
+        @Override public void visitMultiANewArrayInsn(String d, int n) { plain(); super.visitMultiANewArrayInsn(d, n); }
     }
 }

@@ -134,7 +134,7 @@ public final class Main {
         for (File f : classpath) urls.add(f.toURI().toURL());
         URLClassLoader deps = new URLClassLoader(urls.toArray(new URL[0]), ClassLoader.getPlatformClassLoader());
         RunLoader loader = new RunLoader(deps, compiled.classes, cache);
-        Probe.take();
+        Probe.take(new java.util.HashMap<>());
         Map<String, Object> outcome = new LinkedHashMap<>();
         CAPTURED.reset();
         Thread t = new Thread(() -> runTest(loader, testClass, testMethod, outcome), "jreach-test");
@@ -150,8 +150,12 @@ public final class Main {
         // Even when the test caught the refusal: in a build, the call would have ended the JVM.
         if (exitCall != null) reply.put("exitCall", exitCall);
         Map<String, List<Integer>> lines = new LinkedHashMap<>();
-        for (Map.Entry<String, TreeSet<Integer>> e : Probe.take().entrySet()) lines.put(e.getKey(), new ArrayList<>(e.getValue()));
+        Map<String, TreeSet<Integer>> done = new LinkedHashMap<>();
+        for (Map.Entry<String, TreeSet<Integer>> e : Probe.take(done).entrySet()) lines.put(e.getKey(), new ArrayList<>(e.getValue()));
         reply.put("lines", lines);
+        Map<String, List<Integer>> completed = new LinkedHashMap<>();
+        for (Map.Entry<String, TreeSet<Integer>> e : done.entrySet()) completed.put(e.getKey(), new ArrayList<>(e.getValue()));
+        reply.put("completed", completed);
         String output = CAPTURED.toString(StandardCharsets.UTF_8);
         reply.put("output", output.length() > 4000 ? output.substring(0, 4000) + "…" : output);
         if (t.isAlive()) {
@@ -228,7 +232,7 @@ public final class Main {
             s.deps = new URLClassLoader(urls.toArray(new URL[0]), ClassLoader.getPlatformClassLoader());
             s.targetSource = (String) req.get("targetSource");
             s.targetLine = ((Number) req.get("targetLine")).intValue();
-            Probe.take();
+            Probe.take(new java.util.HashMap<>());
             Branches.clear();
             s.loader = new RunLoader(s.deps, compiled.classes, cache, s.targetSource, s.targetLine);
             s.testClass = (String) req.get("testClass");
@@ -243,7 +247,7 @@ public final class Main {
         boolean stuck = false;
         for (Object input : (List<Object>) req.get("inputs")) {
             Inputs.values = ((List<Object>) input).toArray();
-            Probe.takeOf(s.targetSource);
+            Probe.takeOf(s.targetSource, new TreeSet<>());
             Branches.reset();
             Inputs.clearObserved();
             Map<String, Object> outcome = new LinkedHashMap<>();
@@ -266,9 +270,12 @@ public final class Main {
             }
             testRunning = false;
             Map<String, Object> r = new LinkedHashMap<>();
-            TreeSet<Integer> lines = Probe.takeOf(s.targetSource);
-            // A run that tried to end the JVM is no test to offer, whatever it reached.
-            r.put("hit", lines.contains(s.targetLine) && exitCall == null);
+            TreeSet<Integer> done = new TreeSet<>();
+            TreeSet<Integer> lines = Probe.takeOf(s.targetSource, done);
+            // A hit is a run whose target line ran to its end (one that throws on it is not counted
+            // as run by coverage tools). A run that tried to end the JVM is no test to offer,
+            // whatever it reached.
+            r.put("hit", done.contains(s.targetLine) && exitCall == null);
             if (exitCall != null) r.put("exitCall", exitCall);
             r.put("lines", lines.size());
             double[] fit = Branches.fitness();

@@ -15,6 +15,8 @@ import java.util.TreeSet;
 public final class Probe {
     private static final List<String> SOURCES = new ArrayList<>();
     private static final List<BitSet> HITS = new ArrayList<>();
+    /** Lines some of whose code ran to its end (see {@link #done}). */
+    private static final List<BitSet> DONE = new ArrayList<>();
 
     private Probe() {}
 
@@ -27,30 +29,54 @@ public final class Probe {
         }
     }
 
+    /**
+     * Called by instrumented code where control leaves code of line {@code line} normally: before
+     * a jump, a return or a throw of the line, and where it falls through to a label. A line whose
+     * only code is cut short by an exception (a call that throws) never gets here: coverage tools
+     * such as JaCoCo do not count such a line as run.
+     */
+    public static void done(int id, int line) {
+        synchronized (HITS) {
+            DONE.get(id).set(line);
+        }
+    }
+
     /** A new class id whose lines belong to the source file {@code source} ("pkg/Foo.java"). */
     static int register(String source) {
         synchronized (HITS) {
             SOURCES.add(source);
             HITS.add(new BitSet());
+            DONE.add(new BitSet());
             return SOURCES.size() - 1;
         }
     }
 
-    /** The lines of {@code source} hit since the last call, which clears every class's hits. */
-    static TreeSet<Integer> takeOf(String source) {
+    /**
+     * The lines of {@code source} hit since the last call, and in {@code done} those that also
+     * ran to their end; clears every class's hits.
+     */
+    static TreeSet<Integer> takeOf(String source, TreeSet<Integer> done) {
         TreeSet<Integer> lines = new TreeSet<>();
         synchronized (HITS) {
             for (int k = 0; k < SOURCES.size(); k++) {
                 BitSet b = HITS.get(k);
-                if (SOURCES.get(k).equals(source)) b.stream().forEach(lines::add);
+                BitSet d = DONE.get(k);
+                if (SOURCES.get(k).equals(source)) {
+                    b.stream().forEach(lines::add);
+                    d.stream().forEach(done::add);
+                }
                 b.clear();
+                d.clear();
             }
         }
         return lines;
     }
 
-    /** The lines hit since the last call, per source file, and forgets the classes. */
-    static Map<String, TreeSet<Integer>> take() {
+    /**
+     * The lines hit since the last call, per source file, and in {@code done} those that also ran
+     * to their end; forgets the classes.
+     */
+    static Map<String, TreeSet<Integer>> take(Map<String, TreeSet<Integer>> done) {
         Map<String, TreeSet<Integer>> out = new TreeMap<>();
         synchronized (HITS) {
             for (int k = 0; k < SOURCES.size(); k++) {
@@ -58,9 +84,12 @@ public final class Probe {
                 if (b.isEmpty()) continue;
                 TreeSet<Integer> lines = out.computeIfAbsent(SOURCES.get(k), x -> new TreeSet<>());
                 b.stream().forEach(lines::add);
+                TreeSet<Integer> ended = done.computeIfAbsent(SOURCES.get(k), x -> new TreeSet<>());
+                DONE.get(k).stream().forEach(ended::add);
             }
             SOURCES.clear();
             HITS.clear();
+            DONE.clear();
         }
         return out;
     }
