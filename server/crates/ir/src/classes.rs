@@ -45,7 +45,8 @@ pub(crate) struct Classes {
     /// setting it would not change what the code sees).
     pub(crate) reflectable: Vec<bool>,
     /// Synthesis only: the type variables of the file taken as a type a test can write, with
-    /// that type's name (`T` → `Integer`); see [`Classes::instantiate_type_vars`].
+    /// that type's name (`T` → `Integer`), and `CharSequence` → `String`; see
+    /// [`Classes::instantiate_type_vars`].
     pub(crate) type_vars: std::collections::BTreeMap<String, String>,
 }
 
@@ -353,6 +354,10 @@ impl Classes {
         }
         let name = name.trim();
         let name = name.split('<').next().unwrap_or(name).trim();
+        let name = name.strip_prefix("java.lang.").filter(|n| *n == "CharSequence").unwrap_or(name);
+        if let Some(t) = self.type_vars.get(name).map(|t| Ty::of_java(t)).filter(|t| *t != Ty::Ref) {
+            return t;
+        }
         match self.by_name.get(name) {
             Some(id) => Ty::Obj(*id),
             None => Ty::Ref,
@@ -363,8 +368,9 @@ impl Classes {
     /// or a method) as one type a test can write and jreach models: `Integer` when the variable
     /// is unbounded or bounded by `Comparable`, `Number` or `Object` (Integer is all of those),
     /// else its bound when that is a class of the file. A name declared twice with different
-    /// outcomes, or also the name of a class, is left unknown. For synthesis only: a test may
-    /// pick any type argument, but a proof must hold for all of them.
+    /// outcomes, or also the name of a class, is left unknown. `CharSequence` is taken as
+    /// `String` the same way. For synthesis only: a test may pick any type argument and any
+    /// `CharSequence`, but a proof must hold for all of them.
     pub(crate) fn instantiate_type_vars(&mut self, file: &SourceFile) {
         let src = file.text.as_str();
         let mut found: std::collections::BTreeMap<String, Option<String>> = Default::default();
@@ -402,6 +408,12 @@ impl Classes {
             let Some(&id) = self.by_name.get(&choice) else { continue };
             self.by_name.insert(var.clone(), id);
             self.type_vars.insert(var, choice);
+        }
+        // A `CharSequence` a test passes is a `String`, the one implementation jreach models (its
+        // `length`, `charAt`, `toString` are the string's). Only where the file names the type.
+        let names_it = file.text.contains("CharSequence");
+        if names_it && !self.by_name.contains_key("CharSequence") {
+            self.type_vars.insert("CharSequence".into(), "String".into());
         }
     }
 

@@ -33,7 +33,7 @@ pub(crate) fn unmodelled_params(f: &Function) -> Option<String> {
                 return Some(format!(
                     "parameter `{}` needs a value of type {}, which jreach cannot see: its source is not in this \
                      file, its package or the imported classes of its source root, and of the JDK's types \
-                     jreach models String, the boxed types, List, Map and Optional",
+                     jreach models String (and CharSequence, as a String), the boxed types, List, Map and Optional",
                     p.name, p.java_ty
                 ))
             }

@@ -309,7 +309,7 @@ pub fn lower_in(ctx: &FileContext<'_>, method: &MethodInfo, opts: &LowerOptions)
         // One type argument stands for all of them.
         let taken: Vec<String> = classes.type_vars.iter().map(|(v, t)| format!("{v} as {t}")).collect();
         lw.b.add_proof_blocker(Blocker::Narrowing(format!(
-            "type variables are taken as one type when looking for tests ({})",
+            "types a test chooses are taken as one type when looking for tests ({})",
             taken.join(", ")
         )));
     }
