@@ -194,3 +194,29 @@ fn lines_run(dir: &Path, shop: &Path, test: &Path) -> Vec<usize> {
         .map(|n| n.parse().unwrap())
         .collect()
 }
+
+#[test]
+fn a_line_whose_call_always_throws_gets_no_test() {
+    // The model knows `go` throws, so its test expects the exception; on the JVM the line
+    // starts but never runs to its end, and coverage tools do not count it: no test is offered.
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("src/main/java/p/T.java");
+    std::fs::create_dir_all(src.parent().unwrap()).unwrap();
+    std::fs::write(
+        &src,
+        "package p;\n\npublic class T {\n    public static int f(int x) {\n        int y = go(x) + 1;\n        return y;\n    }\n\n    static int go(int x) {\n        throw new IllegalStateException(\"always\");\n    }\n}\n",
+    )
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_jreach"))
+        .arg("gen")
+        .arg(&src)
+        .args(["--line", "5", "--out"])
+        .arg(dir.path().join("tests"))
+        .env("JREACH_CACHE_DIR", dir.path().join("cache"))
+        .output()
+        .unwrap();
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert_eq!(out.status.code(), Some(4), "unknown, not a test: {text}");
+    assert!(text.contains("only starts on the JVM"), "{text}");
+    assert!(!dir.path().join("tests").exists(), "nothing written: {text}");
+}
