@@ -199,8 +199,8 @@ impl Verifier {
                 Attempt::Reached(report.compile_ms, report.run_ms)
             }
             RunStatus::Pass if ran => Attempt::Missed(format!(
-                "line {line} only starts on the JVM: something on it throws, so it never runs to its end, and \
-                 coverage tools do not count it as run"
+                "line {line} starts on the JVM, but an exception comes before coverage tools count it as run \
+                 (JaCoCo counts a line's code once a probe after it runs)"
             )),
             RunStatus::Pass => Attempt::Missed(format!("the test passes on the JVM but line {line} never runs")),
             RunStatus::Fail => {

@@ -58,6 +58,12 @@ public class A {
         }
         return x;
     }
+
+    static int h(int[] a) {
+        int s = 2;
+        s = s + a.length;
+        return s;
+    }
 }
 ";
 
@@ -93,6 +99,23 @@ fn a_line_whose_call_throws_counts_as_run_and_the_next_does_not() {
     let all = |ls: &[usize]| ls.iter().all(|l| report.completed("p/A.java", *l));
     assert!(all(&[5, 6, 10, 13]), "every line that ran also completed: {:?}", report.completed);
     assert_eq!(runner.starts, 1, "one JVM for both runs");
+}
+
+#[test]
+fn straight_code_before_an_exception_is_not_counted_as_run() {
+    // As JaCoCo: `int s = 2;` has no probe of its own; the null array throws on the next line
+    // before any, so neither line counts as run. With an array, both do.
+    let fx = fixture(&[("p/A.java", A)]);
+    let mut runner = fx.runner();
+    let report = runner
+        .run(&fx.request(&test_calling("assertThrows(NullPointerException.class, () -> A.h(null));"), 5000))
+        .unwrap();
+    assert_eq!(report.status, RunStatus::Pass, "{report:?}");
+    assert!(report.ran("p/A.java", 17) && report.ran("p/A.java", 18), "{:?}", report.lines);
+    assert!(!report.completed("p/A.java", 17) && !report.completed("p/A.java", 18), "{:?}", report.completed);
+    let report = runner.run(&fx.request(&test_calling("assertEquals(3, A.h(new int[1]));"), 5000)).unwrap();
+    assert_eq!(report.status, RunStatus::Pass, "{report:?}");
+    assert!([17, 18, 19].iter().all(|l| report.completed("p/A.java", *l)), "{:?}", report.completed);
 }
 
 #[test]

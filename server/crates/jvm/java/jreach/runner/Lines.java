@@ -1,7 +1,12 @@
 package jreach.runner;
 
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassVisitor;
 import org.objectweb.asm.ClassWriter;
@@ -14,10 +19,14 @@ import org.objectweb.asm.Opcodes;
  * Puts a probe at the start of every line of a class: a call {@code Probe.hit(id, line)} before
  * the first instruction of each line-number entry. Unlike JaCoCo's probes (at the end of a block),
  * a line counts as run when it starts, so a line whose call throws is seen too. A second kind,
- * {@code Probe.done(id, line)}, goes where control leaves the line's code normally, as JaCoCo's
- * probes do: before each jump, switch, return and throw, and before each label the code falls
- * through to. A line that only started (its call threw) is "hit" but not "done", and JaCoCo does
- * not count it as covered.
+ * {@code Probe.done(id, line)} for each line with code since the last such place, goes where
+ * JaCoCo's probes go: before each jump, switch, return and throw, and before a label the code
+ * falls through to when control also reaches it from elsewhere or it starts a line with a call
+ * (JaCoCo's rule). A line that only started (a call on it threw, or an exception came before the
+ * next such place) is "hit" but not "done", and JaCoCo does not count it as covered. (A
+ * conditional jump counts as such a place here; JaCoCo credits it only once a probe after it
+ * runs, so a line ending in a condition whose next code throws at once is counted here and not
+ * there: rare, and the one way the two differ.)
  *
  * <p>The probe goes before the first instruction after the entry, not at the entry's label: a
  * stack map frame for that label comes after the label, and code between them would break it. A
@@ -40,6 +49,57 @@ final class Lines {
         int slash = internalName.lastIndexOf('/');
         String dir = slash < 0 ? "" : internalName.substring(0, slash + 1);
         Map<String, Branches.Plan> plans = new HashMap<>();
+        // Per method, the labels where control may arrive from elsewhere or where a line with a
+        // call starts: where JaCoCo puts a probe on code that falls through (see ProbeAdder).
+        // Labels are named by their order among the method's labels: both passes read the same
+        // code, and a label's offset is not known while it is read.
+        Map<String, Set<Integer>> probed = new HashMap<>();
+        reader.accept(new ClassVisitor(Opcodes.ASM9) {
+            @Override
+            public MethodVisitor visitMethod(int access, String name, String desc, String sig, String[] exc) {
+                Set<Integer> at = new HashSet<>();
+                probed.put(name + desc, at);
+                Map<Label, Integer> order = new HashMap<>();
+                List<Label> marked = new ArrayList<>();
+                return new MethodVisitor(Opcodes.ASM9) {
+                    private Label lineStart;
+
+                    @Override public void visitLabel(Label l) { order.put(l, order.size()); }
+                    @Override public void visitLineNumber(int line, Label start) { lineStart = start; }
+                    @Override public void visitJumpInsn(int op, Label l) { marked.add(l); }
+                    @Override
+                    public void visitTableSwitchInsn(int lo, int hi, Label d, Label... ls) {
+                        marked.add(d);
+                        marked.addAll(Arrays.asList(ls));
+                    }
+                    @Override
+                    public void visitLookupSwitchInsn(Label d, int[] k, Label[] ls) {
+                        marked.add(d);
+                        marked.addAll(Arrays.asList(ls));
+                    }
+                    @Override
+                    public void visitTryCatchBlock(Label start, Label end, Label handler, String type) {
+                        marked.add(start);
+                        marked.add(handler);
+                    }
+                    @Override
+                    public void visitMethodInsn(int op, String o, String n, String d, boolean i) {
+                        if (lineStart != null) marked.add(lineStart);
+                    }
+                    @Override
+                    public void visitInvokeDynamicInsn(String n, String d, Handle h, Object... a) {
+                        if (lineStart != null) marked.add(lineStart);
+                    }
+                    @Override
+                    public void visitEnd() {
+                        for (Label l : marked) {
+                            Integer k = order.get(l);
+                            if (k != null) at.add(k);
+                        }
+                    }
+                };
+            }
+        }, 0);
         if (targetSource != null) {
             boolean[] ours = {false};
             reader.accept(new ClassVisitor(Opcodes.ASM9) {
@@ -70,9 +130,9 @@ final class Lines {
             public MethodVisitor visitMethod(int access, String name, String desc, String sig, String[] exc) {
                 MethodVisitor mv = super.visitMethod(access, name, desc, sig, exc);
                 if (id[0] < 0 || (access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE)) != 0) return mv;
-                MethodVisitor probed = new ProbeAdder(mv, id[0]);
+                MethodVisitor adder = new ProbeAdder(mv, id[0], probed.getOrDefault(name + desc, Set.of()));
                 Branches.Plan plan = plans.get(name + desc);
-                return plan == null ? probed : new Branches.Adder(probed, plan.critical);
+                return plan == null ? adder : new Branches.Adder(adder, plan.critical);
             }
         };
         reader.accept(cv, 0);
@@ -86,10 +146,17 @@ final class Lines {
         private int line = -1;
         /** Whether the last instruction cannot fall through (a goto, return, throw or switch). */
         private boolean ended = true;
+        /** Labels visited so far. */
+        private int labels;
+        /** The labels (by order, see instrument) where JaCoCo probes code that falls through to them. */
+        private final Set<Integer> probedLabels;
+        /** The lines with code since the last probe point, in order. */
+        private final java.util.LinkedHashSet<Integer> sequence = new java.util.LinkedHashSet<>();
 
-        ProbeAdder(MethodVisitor mv, int id) {
+        ProbeAdder(MethodVisitor mv, int id, Set<Integer> probedLabels) {
             super(Opcodes.ASM9, mv);
             this.id = id;
+            this.probedLabels = probedLabels;
         }
 
         @Override
@@ -100,26 +167,41 @@ final class Lines {
         }
 
         /**
-         * Before a label: the code before it falls through to it, so its line's code ran to here.
-         * (After a goto, return or throw nothing may be added: it would be dead code without a
-         * stack map frame.)
+         * Before a label the code falls through to, where JaCoCo puts a probe (a label control
+         * also reaches from elsewhere, or the start of a line with a call): the code before it
+         * ran to here. Elsewhere JaCoCo counts fall-through code only once a later probe runs, so
+         * neither does this (an exception before then leaves it uncounted). After a goto,
+         * return or throw nothing may be added (it would be dead code without a stack map frame),
+         * and a new sequence starts.
          */
         @Override
         public void visitLabel(Label label) {
-            if (!ended) done();
+            int nth = labels++;
+            if (ended) {
+                sequence.clear();
+            } else if (probedLabels.contains(nth)) {
+                done();
+            }
             super.visitLabel(label);
         }
 
+        /**
+         * A probe point: every line with code since the last one (in this straight sequence) ran
+         * that code to here, as JaCoCo credits the instructions before an executed probe.
+         */
         private void done() {
-            if (line < 0) return;
-            super.visitLdcInsn(id);
-            super.visitLdcInsn(line);
-            super.visitMethodInsn(Opcodes.INVOKESTATIC, "jreach/runner/Probe", "done", "(II)V", false);
+            for (int l : sequence) {
+                super.visitLdcInsn(id);
+                super.visitLdcInsn(l);
+                super.visitMethodInsn(Opcodes.INVOKESTATIC, "jreach/runner/Probe", "done", "(II)V", false);
+            }
+            sequence.clear();
         }
 
-        /** Before an instruction that leaves the line's straight code: a jump, switch, return or throw. */
+        /** Before an instruction that leaves the straight code: a jump, switch, return or throw. */
         private void leaving(boolean fallsThrough) {
             flush();
+            if (line >= 0) sequence.add(line);
             done();
             ended = !fallsThrough;
         }
@@ -136,6 +218,7 @@ final class Lines {
         /** Before an instruction that falls through to the next. */
         private void plain() {
             flush();
+            if (line >= 0) sequence.add(line);
             ended = false;
         }
 
