@@ -79,9 +79,9 @@ pub struct RunReport {
     /// Lines that started running, per source file (`shop/Checkout.java`), 1-based.
     #[serde(default)]
     pub lines: std::collections::BTreeMap<String, Vec<usize>>,
-    /// Lines some of whose code ran to its end (past a jump, return or throw of the line, or on
-    /// to the next line): what coverage tools such as JaCoCo count as run. A line whose only call
-    /// threw started but is not here.
+    /// Lines whose code ran up to a probe point where JaCoCo puts its probes (see `Lines.java`):
+    /// what coverage tools count as run. A line whose call threw, or straight code an exception
+    /// followed before the next probe point, started but is not here.
     #[serde(default)]
     pub completed: std::collections::BTreeMap<String, Vec<usize>>,
     /// What the code printed (the start of it).
