@@ -15,7 +15,7 @@ import java.util.TreeSet;
 public final class Probe {
     private static final List<String> SOURCES = new ArrayList<>();
     private static final List<BitSet> HITS = new ArrayList<>();
-    /** Lines some of whose code ran to its end (see {@link #done}). */
+    /** Lines whose code ran up to a probe point (see {@link #done}). */
     private static final List<BitSet> DONE = new ArrayList<>();
 
     private Probe() {}
@@ -30,10 +30,9 @@ public final class Probe {
     }
 
     /**
-     * Called by instrumented code where control leaves code of line {@code line} normally: before
-     * a jump, a return or a throw of the line, and where it falls through to a label. A line whose
-     * only code is cut short by an exception (a call that throws) never gets here: coverage tools
-     * such as JaCoCo do not count such a line as run.
+     * Called by instrumented code at a probe point, where JaCoCo puts its probes (see {@link
+     * Lines}): code of line {@code line} ran up to here. A line whose code an exception cuts short
+     * before such a point (a call that throws) never gets here, and JaCoCo does not count it.
      */
     public static void done(int id, int line) {
         synchronized (HITS) {
