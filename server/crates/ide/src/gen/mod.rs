@@ -277,7 +277,9 @@ fn gen_target(file: &SourceFile, target: &Target, opts: &GenOptions) -> Result<G
                     let completing = completing_inputs(file, &target, &f, &targets, &solve_opts, opts);
                     return Ok(GenResult::Test(Box::new(completing.unwrap_or(req))));
                 }
-                Ok(req) if ends_at_bound(&f, &args) => {
+                // (Only an undetermined outcome can come from a run cut off at a bound: the
+                // interpreter runs again only then.)
+                Ok(req) if matches!(req.outcome, Outcome::Undetermined(_)) && ends_at_bound(&f, &args) => {
                     let finishing = finishing_inputs(file, &target, &f, &targets, &solve_opts, opts);
                     return Ok(GenResult::Test(Box::new(finishing.unwrap_or(req))));
                 }
@@ -443,14 +445,16 @@ fn with_package_sources(
     same.then_some((combined, foreign_from))
 }
 
-/// Whether the replay of `args` on `f` ends where a bound cut the lowering off (a loop needing
-/// more iterations, calls nesting deeper, the size limit): what happens after the target is then
-/// unknown, and the run may not end at all on the JVM.
+/// Whether a path cut off here was cut by a bound (a loop needing more iterations, calls nesting
+/// deeper, the size limit) rather than by something jreach does not model.
+fn is_bound(kind: &CutoffKind) -> bool {
+    matches!(kind, CutoffKind::UnrollBound | CutoffKind::InlineDepth | CutoffKind::SizeLimit)
+}
+
+/// Whether the replay of `args` on `f` ends where a bound cut the lowering off: what happens
+/// after the target is then unknown, and the run may not end at all on the JVM.
 fn ends_at_bound(f: &Function, args: &[jreach_ir::interp::Value]) -> bool {
-    matches!(
-        jreach_ir::interp::run(f, args, MAX_STEPS).end,
-        jreach_ir::interp::End::Cutoff(CutoffKind::UnrollBound | CutoffKind::InlineDepth | CutoffKind::SizeLimit)
-    )
+    matches!(jreach_ir::interp::run(f, args, MAX_STEPS).end, jreach_ir::interp::End::Cutoff(ref k) if is_bound(k))
 }
 
 /// For a test whose run leaves the lowering at a bound after its target: inputs under which
@@ -465,19 +469,9 @@ fn finishing_inputs(
     solve_opts: &SolveOptions,
     opts: &GenOptions,
 ) -> Option<TestRequest> {
-    let bounds: Vec<BlockId> = f
-        .block_ids()
-        .filter(|b| {
-            matches!(
-                f.block(*b).term,
-                Terminator::Cutoff(CutoffKind::UnrollBound | CutoffKind::InlineDepth | CutoffKind::SizeLimit)
-            )
-        })
-        .collect();
-    // A preference, not an answer: a quarter of the query's time at most.
-    let opts_here = SolveOptions { timeout: solve_opts.timeout / 4, ..solve_opts.clone() };
-    let Verdict::Sat(args) = solve_reach_avoiding(f, targets, &bounds, &opts_here) else { return None };
-    replay(file, target, f, targets, &args, opts).ok()
+    let bounds: Vec<BlockId> =
+        f.block_ids().filter(|b| matches!(&f.block(*b).term, Terminator::Cutoff(k) if is_bound(k))).collect();
+    preferred_inputs(file, target, f, targets, &bounds, solve_opts, opts)
 }
 
 /// For a test whose run throws: inputs under which no exception is thrown *on the target's own
@@ -502,8 +496,21 @@ fn completing_inputs(
     if throws_here.is_empty() {
         return None;
     }
-    // A preference, not an answer: a quarter of the query's time at most.
+    preferred_inputs(file, target, f, targets, &throws_here, solve_opts, opts)
+}
+
+/// A test whose run reaches the target and runs none of `avoid`, when the solver finds one in a
+/// quarter of the query's time: a preference, not an answer.
+fn preferred_inputs(
+    file: &SourceFile,
+    target: &Target,
+    f: &Function,
+    targets: &[BlockId],
+    avoid: &[BlockId],
+    solve_opts: &SolveOptions,
+    opts: &GenOptions,
+) -> Option<TestRequest> {
     let opts_here = SolveOptions { timeout: solve_opts.timeout / 4, ..solve_opts.clone() };
-    let Verdict::Sat(args) = solve_reach_avoiding(f, targets, &throws_here, &opts_here) else { return None };
+    let Verdict::Sat(args) = solve_reach_avoiding(f, targets, avoid, &opts_here) else { return None };
     replay(file, target, f, targets, &args, opts).ok()
 }
