@@ -327,26 +327,27 @@ fn a_run_past_its_limit_is_stopped_and_the_batch_goes_on() {
     assert_eq!(runner.starts, 1);
 }
 
-#[test]
-fn the_verifier_searches_a_loop_bound_the_model_cannot_unroll_to() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("src/p/B.java");
-    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
-    std::fs::write(&file, B).unwrap();
-    std::fs::write(file.with_file_name("Parser.java"), PARSER).unwrap();
-    let mut v = jreach_jvm::Verifier::new(vec![]).unwrap_or_else(|e| panic!("these tests run Java: {e}"));
-    let start = jreach_synth::TestRequest {
+/// A search's start for the one-parameter method `class.method` of package `p`: the test
+/// request the engine would hand the verifier, with `arg` where the search begins.
+fn search_start(
+    class: &str,
+    (method, is_static, return_ty): (&str, bool, &str),
+    param: (&str, &str),
+    arg: jreach_synth::JavaValue,
+    (target_line, target_text): (usize, &str),
+) -> jreach_synth::TestRequest {
+    jreach_synth::TestRequest {
         package: Some("p".into()),
-        classes: vec!["B".into()],
-        method: "longLoop".into(),
-        is_static: true,
+        classes: vec![class.into()],
+        method: method.into(),
+        is_static,
         is_constructor: false,
-        params: vec![("n".into(), "int".into())],
-        args: vec![jreach_synth::JavaValue::Int(0)],
-        return_ty: "int".into(),
+        params: vec![(param.0.into(), param.1.into())],
+        args: vec![arg],
+        return_ty: return_ty.into(),
         outcome: jreach_synth::Outcome::Undetermined("start".into()),
-        target_line: 15,
-        target_text: "return i;".into(),
+        target_line,
+        target_text: target_text.into(),
         path_condition: vec![],
         junit: jreach_synth::JUnit::V5,
         receiver_args: vec![],
@@ -356,7 +357,19 @@ fn the_verifier_searches_a_loop_bound_the_model_cannot_unroll_to() {
         statics: vec![],
         imports: vec![],
         unmodelled_before_target: None,
-    };
+    }
+}
+
+#[test]
+fn the_verifier_searches_a_loop_bound_the_model_cannot_unroll_to() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("src/p/B.java");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(&file, B).unwrap();
+    std::fs::write(file.with_file_name("Parser.java"), PARSER).unwrap();
+    let mut v = jreach_jvm::Verifier::new(vec![]).unwrap_or_else(|e| panic!("these tests run Java: {e}"));
+    let start =
+        search_start("B", ("longLoop", true, "int"), ("n", "int"), jreach_synth::JavaValue::Int(0), (15, "return i;"));
     let found = v.search(&file, B, &start).unwrap().expect("found");
     // The smallest bound that runs the line, and what the JVM returned with it, asserted.
     assert_eq!(found.args, vec![jreach_synth::JavaValue::Int(32)]);
@@ -398,28 +411,13 @@ fn the_search_grows_an_array_of_a_type_variable_from_null() {
     let mut v = jreach_jvm::Verifier::new(vec![]).unwrap_or_else(|e| panic!("these tests run Java: {e}"));
     // The budget includes starting the JVM and compiling: generous, for a loaded machine.
     v.search_budget = std::time::Duration::from_secs(60);
-    let start = jreach_synth::TestRequest {
-        package: Some("p".into()),
-        classes: vec!["Sorts".into()],
-        method: "sort".into(),
-        is_static: false,
-        is_constructor: false,
-        params: vec![("array".into(), "Integer[]".into())],
-        args: vec![jreach_synth::JavaValue::Null],
-        return_ty: "T[]".into(),
-        outcome: jreach_synth::Outcome::Undetermined("start".into()),
-        target_line: 9,
-        target_text: "return array;".into(),
-        path_condition: vec![],
-        junit: jreach_synth::JUnit::V5,
-        receiver_args: vec![],
-        receiver_calls: vec![],
-        receiver_body: vec![],
-        receiver_fields: None,
-        statics: vec![],
-        imports: vec![],
-        unmodelled_before_target: None,
-    };
+    let start = search_start(
+        "Sorts",
+        ("sort", false, "T[]"),
+        ("array", "Integer[]"),
+        jreach_synth::JavaValue::Null,
+        (9, "return array;"),
+    );
     let found = v.search(&file, SORTS, &start).unwrap().expect("found");
     let jreach_synth::JavaValue::Array { elem_ty, items, .. } = &found.args[0] else {
         panic!("an array: {:?}", found.args)
