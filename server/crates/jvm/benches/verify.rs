@@ -110,6 +110,7 @@ fn bench(c: &mut Criterion) {
         statics: vec![],
         imports: vec![],
         unmodelled_before_target: None,
+        declares_checked: false,
     };
     g.bench_function("search_loop_bound_3002", |b| {
         b.iter(|| {

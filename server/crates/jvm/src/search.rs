@@ -124,6 +124,13 @@ fn hole(v: &mut JavaValue, out: &mut Vec<JavaValue>, shared: &std::collections::
         out.push(std::mem::replace(v, JavaValue::Slot(out.len(), kind)));
         return;
     }
+    // A choice is one input (which option), and the options' own values are inputs after it.
+    if let JavaValue::Choice { slot: slot @ None, options } = v {
+        *slot = Some(out.len());
+        out.push(JavaValue::Chosen { index: 0, of: options.len() });
+        options.iter_mut().for_each(|o| hole(o, out, shared));
+        return;
+    }
     // An array of primitives or strings is one slot: the search changes its length too.
     if let JavaValue::Array { elem_ty, id, items } = v {
         let elem = slot_elem(elem_ty);
@@ -158,6 +165,15 @@ pub fn fill(harness: &TestRequest, values: &[JavaValue]) -> TestRequest {
     fn put(v: &mut JavaValue, values: &[JavaValue]) {
         match v {
             JavaValue::Slot(k, _) => *v = values[*k].clone(),
+            JavaValue::Choice { slot: Some(k), options } => {
+                let index = match values[*k] {
+                    JavaValue::Chosen { index, .. } => index,
+                    _ => 0,
+                };
+                let Some(mut chosen) = options.get(index).or(options.last()).cloned() else { return };
+                put(&mut chosen, values);
+                *v = chosen;
+            }
             JavaValue::Array { items, .. } | JavaValue::List { items, .. } => {
                 items.iter_mut().for_each(|i| put(i, values))
             }
@@ -211,6 +227,7 @@ pub fn to_json(v: &JavaValue) -> serde_json::Value {
         JavaValue::Double(x) => float(*x),
         JavaValue::Str(s) => J::String(s.clone()),
         JavaValue::Array { items, .. } => J::Array(items.iter().map(to_json).collect()),
+        JavaValue::Chosen { index, .. } => (*index).into(),
         _ => J::Null,
     }
 }
@@ -358,6 +375,19 @@ fn shrink(
                         items[p] = x;
                         found.values[k] = JavaValue::Array { elem_ty: elem_ty.clone(), id, items: items.clone() };
                     }
+                }
+            }
+            JavaValue::Chosen { index, of } => {
+                // The earliest option that still runs the target (the simplest, see `jdk_values`).
+                let cands: Vec<Vec<JavaValue>> = (0..index)
+                    .map(|i| {
+                        let mut next = found.values.clone();
+                        next[k] = JavaValue::Chosen { index: i, of };
+                        next
+                    })
+                    .collect();
+                if let Some(i) = hits(&cands, &mut spent) {
+                    found.values = cands[i].clone();
                 }
             }
             v @ (JavaValue::Byte(_) | JavaValue::Short(_) | JavaValue::Int(_) | JavaValue::Long(_)) => {
@@ -529,6 +559,12 @@ fn small_moves(cur: &[JavaValue]) -> Vec<Move> {
     for (k, v) in cur.iter().enumerate() {
         match v {
             JavaValue::Bool(b) => out.push(Move::Set(k, JavaValue::Bool(!b))),
+            // Every other option: there are few, and they have no order.
+            JavaValue::Chosen { index, of } => {
+                for other in (0..*of).filter(|o| o != index) {
+                    out.push(Move::Set(k, JavaValue::Chosen { index: other, of: *of }));
+                }
+            }
             JavaValue::Float(_) | JavaValue::Double(_) => {
                 for d in [1.0, -1.0, 0.1, -0.1] {
                     out.push(Move::Add(k, d));
@@ -728,6 +764,9 @@ fn random_near(cur: &[JavaValue], seeds: &[JavaValue], rng: &mut SplitMix) -> Ve
             let small = (rng.next() % 201) as i64 - 100;
             match v {
                 JavaValue::Bool(_) => JavaValue::Bool(rng.next().is_multiple_of(2)),
+                JavaValue::Chosen { of, .. } => {
+                    JavaValue::Chosen { index: (rng.next() % (*of).max(1) as u64) as usize, of: *of }
+                }
                 JavaValue::Str(_) => {
                     let strs: Vec<&String> =
                         seeds.iter().filter_map(|s| if let JavaValue::Str(s) = s { Some(s) } else { None }).collect();
@@ -858,21 +897,16 @@ mod tests {
         assert!(runs < 300 + 600, "{runs}");
     }
 
-    #[test]
-    fn slots_and_fill_round_trip() {
+    fn start_request() -> TestRequest {
         use jreach_synth::{JUnit, Outcome};
-        let req = TestRequest {
+        TestRequest {
             package: None,
             classes: vec!["C".into()],
             method: "m".into(),
             is_static: true,
             is_constructor: false,
-            params: vec![("a".into(), "int".into()), ("s".into(), "String".into()), ("xs".into(), "int[]".into())],
-            args: vec![
-                JavaValue::Int(3),
-                JavaValue::Str("x".into()),
-                JavaValue::Array { elem_ty: "int".into(), id: 1, items: vec![JavaValue::Int(7), JavaValue::Int(8)] },
-            ],
+            params: vec![],
+            args: vec![],
             return_ty: "int".into(),
             outcome: Outcome::Returns(None),
             target_line: 4,
@@ -886,6 +920,20 @@ mod tests {
             statics: vec![],
             imports: vec![],
             unmodelled_before_target: None,
+            declares_checked: false,
+        }
+    }
+
+    #[test]
+    fn slots_and_fill_round_trip() {
+        let req = TestRequest {
+            params: vec![("a".into(), "int".into()), ("s".into(), "String".into()), ("xs".into(), "int[]".into())],
+            args: vec![
+                JavaValue::Int(3),
+                JavaValue::Str("x".into()),
+                JavaValue::Array { elem_ty: "int".into(), id: 1, items: vec![JavaValue::Int(7), JavaValue::Int(8)] },
+            ],
+            ..start_request()
         };
         let h = slots(&req);
         // An array of ints is one slot, so that the search can change its length.
@@ -909,6 +957,58 @@ mod tests {
         };
         let h = slots(&twice);
         assert_eq!(h.start.len(), 4, "{:?}", h.start);
+    }
+
+    #[test]
+    fn a_choice_is_one_input_and_its_options_values_are_inputs_after_it() {
+        let big = |n: i64| JavaValue::Constructed {
+            class: "BigInteger".into(),
+            args: vec![("long".into(), JavaValue::Long(n))],
+            calls: vec![],
+            body: vec![],
+            factory: Some("BigInteger.valueOf".into()),
+            builder: None,
+        };
+        let choice = JavaValue::Choice {
+            slot: None,
+            options: vec![JavaValue::Expr("Locale.US".into()), big(1), JavaValue::Null],
+        };
+        let req = TestRequest {
+            params: vec![("o".into(), "Object".into()), ("n".into(), "int".into())],
+            args: vec![choice, JavaValue::Int(4)],
+            ..start_request()
+        };
+        let h = slots(&req);
+        assert_eq!(h.start, vec![JavaValue::Chosen { index: 0, of: 3 }, JavaValue::Long(1), JavaValue::Int(4)]);
+        let text = jreach_synth::render_method(&h.req, "t");
+        assert!(
+            text.contains("switch (Math.floorMod(jreach.runner.Inputs.i(0), 3)) { case 0 -> Locale.US; case 1 -> BigInteger.valueOf(jreach.runner.Inputs.j(1)); default -> null; }"),
+            "{text}"
+        );
+        assert_eq!(to_json(&h.start[0]), serde_json::json!(0));
+        // The search picks the second option and moves the number inside it.
+        let picked = vec![JavaValue::Chosen { index: 1, of: 3 }, JavaValue::Long(99), JavaValue::Int(4)];
+        assert_eq!(fill(&h.req, &picked).args, vec![big(99), JavaValue::Int(4)]);
+        // Small moves try every other option.
+        let moves = small_moves(&h.start);
+        for index in [1, 2] {
+            assert!(moves.contains(&Move::Set(0, JavaValue::Chosen { index, of: 3 })), "{moves:?}");
+        }
+    }
+
+    #[test]
+    fn the_search_keeps_the_earliest_option_that_runs_the_target() {
+        // Options 2 and 4 run the target; the search may find 4 first, and keeps 2.
+        let start = vec![JavaValue::Chosen { index: 0, of: 5 }];
+        let found = avm(start, vec![], budget(), 3, |cands| {
+            let fits = cands.iter().map(|c| match c[0] {
+                JavaValue::Chosen { index: 2 | 4, .. } => Fitness { hit: true, divergence: None, lines: 2 },
+                _ => Fitness { hit: false, divergence: Some((1.0, 0.5)), lines: 1 },
+            });
+            Some((fits.collect(), vec![]))
+        })
+        .expect("found");
+        assert_eq!(found.values, vec![JavaValue::Chosen { index: 2, of: 5 }]);
     }
 
     #[test]

@@ -357,6 +357,7 @@ fn search_start(
         statics: vec![],
         imports: vec![],
         unmodelled_before_target: None,
+        declares_checked: false,
     }
 }
 

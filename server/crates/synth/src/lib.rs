@@ -18,6 +18,7 @@
 //!
 //! Rendering is a pure function of the request: the same request always gives the same text.
 
+mod jdk_values;
 mod literal;
 mod place;
 mod project;
@@ -26,6 +27,7 @@ mod render;
 
 use std::fmt;
 
+pub use jdk_values::{is_searched_collection, jdk_choices, JdkChoices};
 pub use literal::{literal, literal_as};
 pub use place::{is_conflict, place, place_in, test_path, write, ConflictError, Placement};
 pub use project::{detect_junit, imported_sources, package_sources, test_root_for, ImportedSource};
@@ -137,6 +139,24 @@ pub enum JavaValue {
     /// Not a value but a hole: input `index` of a search harness, which the JVM runner fills
     /// anew for each run (`jreach.runner.Inputs.i(0)`). Never in a test that is offered.
     Slot(usize, SlotKind),
+    /// A Java expression written as it is: a value of a JDK type jreach does not model, one of
+    /// the readable candidates of [`jdk_choices`] (`Locale.US`, `String.class`,
+    /// `TimeZone.getTimeZone("UTC")`). Nothing in it is searched.
+    Expr(String),
+    /// Not a value but a choice among `options` that a search on the JVM makes (see
+    /// [`jdk_choices`]); the options may hold values of their own that the search changes.
+    /// `slot` is `None` where a search starts and the input that picks the option in a harness
+    /// (the harness writes a `switch` on it). Never in a test that is offered.
+    Choice {
+        slot: Option<usize>,
+        options: Vec<JavaValue>,
+    },
+    /// Not a value: in a search's input vector, the option `index` (of `of`) of a
+    /// [`JavaValue::Choice`].
+    Chosen {
+        index: usize,
+        of: usize,
+    },
 }
 
 /// The type of a [`JavaValue::Slot`]: which of the runner's `Inputs` accessors reads it.
@@ -320,6 +340,9 @@ pub struct TestRequest {
     /// the test reaches its line only if that code returns normally (and, where the path
     /// depends on it, what the model assumed), which only a run on the JVM can show.
     pub unmodelled_before_target: Option<String>,
+    /// The method under test declares checked exceptions (`throws IOException`): the test method
+    /// declares `throws Exception`.
+    pub declares_checked: bool,
 }
 
 /// A static field a test assigns before the call under test (`Config.limit = 5;`), saving the

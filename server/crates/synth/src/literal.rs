@@ -76,6 +76,22 @@ pub fn literal(v: &JavaValue) -> String {
             }
         }
         JavaValue::EnumConstant { class, name } => format!("{class}.{name}"),
+        JavaValue::Expr(code) => code.clone(),
+        JavaValue::Choice { slot: None, options } => options.first().map_or_else(|| "null".into(), literal),
+        JavaValue::Choice { slot: Some(k), options } => {
+            // A switch expression: each option is built only when it is picked.
+            let mut arms: Vec<String> =
+                options.iter().enumerate().map(|(i, o)| format!("case {i} -> {};", literal(o))).collect();
+            if let Some(last) = arms.last_mut() {
+                *last = format!("default -> {};", literal(&options[options.len() - 1]));
+            }
+            format!(
+                "switch (Math.floorMod(jreach.runner.Inputs.i({k}), {})) {{ {} }}",
+                options.len().max(1),
+                arms.join(" ")
+            )
+        }
+        JavaValue::Chosen { index, .. } => index.to_string(),
         JavaValue::List { elem_ty, items, mutable } => {
             let list: Vec<String> = items.iter().map(|i| literal_as(elem_ty, i)).collect();
             // `List.of` rejects null elements.
@@ -263,7 +279,10 @@ impl Prim {
             | JavaValue::List { .. }
             | JavaValue::Optional { .. }
             | JavaValue::Map { .. }
-            | JavaValue::EnumConstant { .. } => return None,
+            | JavaValue::EnumConstant { .. }
+            | JavaValue::Expr(_)
+            | JavaValue::Choice { .. }
+            | JavaValue::Chosen { .. } => return None,
         })
     }
 
@@ -334,7 +353,10 @@ pub(crate) fn convert(v: &JavaValue, p: Prim) -> Option<JavaValue> {
         | JavaValue::List { .. }
         | JavaValue::Optional { .. }
         | JavaValue::Map { .. }
-        | JavaValue::EnumConstant { .. } => return None,
+        | JavaValue::EnumConstant { .. }
+        | JavaValue::Expr(_)
+        | JavaValue::Choice { .. }
+        | JavaValue::Chosen { .. } => return None,
     };
     // Java narrows floating point to byte, short and char through int.
     let as_int = |n: &Num| match *n {

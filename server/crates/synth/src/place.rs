@@ -471,6 +471,7 @@ mod tests {
             receiver_calls: vec![],
             imports: vec![],
             unmodelled_before_target: None,
+            declares_checked: false,
             statics: vec![],
             receiver_body: vec![],
             receiver_fields: None,

@@ -89,6 +89,8 @@ pub(crate) struct Parts {
     pub(crate) static_imports: BTreeSet<String>,
     /// Types to import: `org.junit.jupiter.api.Test`, `java.util.NoSuchElementException`.
     pub(crate) imports: BTreeSet<String>,
+    /// The method declares `throws Exception` (the code it calls declares checked exceptions).
+    pub(crate) throws: bool,
     /// Whether the body calls the reflection helpers ([`reflection_helpers`]), which the test
     /// class must then have.
     pub(crate) reflection: bool,
@@ -177,7 +179,8 @@ pub(crate) fn format_method(name: &str, parts: &Parts, junit: JUnit, indent: &st
         JUnit::V5 => (format!("{indent}@Test\n{indent}@Timeout({TEST_TIMEOUT_SECS})\n"), ""),
         JUnit::V4 => (format!("{indent}@Test(timeout = {}L)\n", TEST_TIMEOUT_SECS * 1000), "public "),
     };
-    let mut out = format!("{annotations}{indent}{public}void {name}() {{\n");
+    let throws = if parts.throws { " throws Exception" } else { "" };
+    let mut out = format!("{annotations}{indent}{public}void {name}(){throws} {{\n");
     for line in parts.lines.iter().flat_map(|l| l.split('\n')) {
         let text = line.trim_start_matches(NEST);
         if text.is_empty() {
@@ -193,7 +196,7 @@ pub(crate) fn format_method(name: &str, parts: &Parts, junit: JUnit, indent: &st
 
 /// The body of the test for `req`, written for `junit`.
 pub(crate) fn method_parts(req: &TestRequest, junit: JUnit) -> Parts {
-    let mut parts = Parts::default();
+    let mut parts = Parts { throws: req.declares_checked, ..Parts::default() };
     parts.imports.insert(
         match junit {
             JUnit::V5 => "org.junit.jupiter.api.Test",
@@ -506,7 +509,8 @@ fn arguments(req: &TestRequest) -> Vec<Arg> {
         };
         let decl_ty = match req.args.get(i) {
             // The parameter's type as written may be a nested class's simple name.
-            Some(JavaValue::Constructed { class, .. }) => Some(class.clone()),
+            // (`new ArrayList<>(...)` is declared with the parameter's type.)
+            Some(JavaValue::Constructed { class, .. }) if !class.ends_with("<>") => Some(class.clone()),
             Some(JavaValue::Lambda { interface, .. } | JavaValue::Stub { interface, .. }) => Some(interface.clone()),
             Some(JavaValue::List { elem_ty, .. }) => Some(format!("List<{elem_ty}>")),
             Some(JavaValue::Optional { elem_ty, .. }) => Some(format!("Optional<{elem_ty}>")),
@@ -534,6 +538,18 @@ fn arguments(req: &TestRequest) -> Vec<Arg> {
         for arg in &mut args {
             if let Some(ty) = arg.decl_ty.as_deref().filter(|t| arg.literal == "null" && Prim::of(t).is_none()) {
                 arg.literal = format!("({ty}) null");
+            }
+        }
+        // So does a number or a string for a parameter of a wider type (`getAndAdd(Number)` next
+        // to `getAndAdd(int)`).
+        for (arg, v) in args.iter_mut().zip(&req.args) {
+            let Some(ty) = arg.decl_ty.as_deref() else { continue };
+            let widened = match v {
+                JavaValue::Str(_) => !matches!(ty, "String" | "java.lang.String"),
+                v => Prim::of_value(v).is_some() && Prim::of(ty).is_none(),
+            };
+            if widened {
+                arg.literal = format!("({ty}) {}", arg.literal);
             }
         }
         return args;
@@ -890,6 +906,7 @@ mod tests {
             receiver_calls: vec![],
             imports: vec![],
             unmodelled_before_target: None,
+            declares_checked: false,
             statics: vec![],
             receiver_body: vec![],
             receiver_fields: None,
@@ -950,6 +967,40 @@ mod tests {
         };
         let text = render_method(&req, &test_method_name(&req));
         assert!(text.contains("Calc.sort((Integer[]) null)"), "{text}");
+    }
+
+    #[test]
+    fn a_number_for_a_wider_parameter_says_its_type() {
+        // `getAndAdd(0)` would call the overload taking an `int`.
+        let req = TestRequest {
+            method: "getAndAdd".into(),
+            params: vec![("operand".into(), "Number".into())],
+            args: vec![Int(0)],
+            return_ty: "int".into(),
+            outcome: Outcome::Returns(Some(Int(0))),
+            target_line: 9,
+            target_text: "value += operand.intValue();".into(),
+            path_condition: vec![],
+            ..base()
+        };
+        let text = render_method(&req, &test_method_name(&req));
+        assert!(text.contains("Calc.getAndAdd((Number) 0)"), "{text}");
+        let object = TestRequest {
+            params: vec![("operand".into(), "Object".into())],
+            args: vec![Str("a".into())],
+            ..req.clone()
+        };
+        let text = render_method(&object, "t");
+        assert!(text.contains("Calc.getAndAdd((Object) \"a\")"), "{text}");
+        let exact = TestRequest { params: vec![("operand".into(), "Integer".into())], ..req };
+        assert!(render_method(&exact, "t").contains("Calc.getAndAdd(0)"));
+    }
+
+    #[test]
+    fn a_test_of_a_method_with_checked_exceptions_declares_them() {
+        let req = TestRequest { declares_checked: true, ..base() };
+        assert!(render_method(&req, "t").contains("void t() throws Exception {"));
+        assert!(render_method(&TestRequest { declares_checked: false, ..req }, "t").contains("void t() {"));
     }
 
     #[test]
@@ -1300,6 +1351,7 @@ mod tests {
             receiver_calls: vec![],
             imports: vec![],
             unmodelled_before_target: None,
+            declares_checked: false,
             statics: vec![],
             receiver_body: vec![],
             receiver_fields: None,

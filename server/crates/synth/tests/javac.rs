@@ -67,6 +67,7 @@ fn req(method: &str, params: &[(&str, &str)], args: Vec<JavaValue>, ret: &str, o
         receiver_calls: vec![],
         imports: vec![],
         unmodelled_before_target: None,
+        declares_checked: false,
         statics: vec![],
         receiver_body: vec![],
         receiver_fields: None,

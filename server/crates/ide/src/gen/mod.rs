@@ -15,13 +15,13 @@ mod receiver;
 mod replay;
 
 use jreach_ir::lower::{lower_in, FileContext, LowerOptions};
-use jreach_ir::{BlockId, Blocker, CutoffKind, Function, LowerMode, Terminator};
+use jreach_ir::{BlockId, Blocker, CutoffKind, Function, Leaf, LowerMode, Terminator, Ty};
 use jreach_smt::{solve_reach, solve_reach_avoiding, GaveUp, SolveOptions, Verdict};
 use jreach_syntax::{find_target, MethodInfo, SourceFile, Target, TargetError};
-use jreach_synth::{ImportedSource, JUnit, Outcome, TestRequest};
+use jreach_synth::{is_searched_collection, jdk_choices, ImportedSource, JUnit, JavaValue, Outcome, TestRequest};
 
 pub use receiver::synthesis_options;
-use receiver::{abstract_receiver, unmodelled_params, unsupported_signature};
+use receiver::{abstract_receiver, receiver_constructor, unmodelled_params, unsupported_signature};
 use replay::replay;
 
 /// Which resolution answers the reachability question.
@@ -165,8 +165,50 @@ fn start_for(file: &SourceFile, target: &Target, opts: &GenOptions) -> Option<Te
     };
     let package_ctx = with_package.as_ref().map(|_| FileContext::new(synthesis_file, foreign_from, lopts.own_end));
     let f = lower_in(package_ctx.as_ref().unwrap_or(&ctx), m, &lopts);
-    if unmodelled_params(&f).is_some() {
-        return None;
+    // A parameter of a JDK type jreach does not model is a choice among values a test can write
+    // (`Locale.US`, `String.class`, ...), which the search makes; any other such type, no start.
+    // An array of references jreach does not track starts empty (the search may grow it).
+    let own_class = m.classes.join(".");
+    let mut given = Vec::new();
+    let mut imports = Vec::new();
+    let mut empty_arrays = Vec::new();
+    for (i, p) in f.params.iter().enumerate() {
+        match p.ty {
+            _ if p.ty == Ty::Ref || is_searched_collection(&p.java_ty) => {
+                let mut c = jdk_choices(&p.java_ty, &own_class)?;
+                // An object of the class itself, for `equals(Object)` and its kin.
+                let is_object =
+                    matches!(p.java_ty.trim().trim_start_matches("final ").trim(), "Object" | "java.lang.Object");
+                let top_level = m.classes.len() == 1;
+                if is_object && top_level && !m.class_is_abstract && matches!(receiver_constructor(&ctx, m), Ok(None)) {
+                    let own = JavaValue::Constructed {
+                        class: own_class.clone(),
+                        args: vec![],
+                        calls: vec![],
+                        body: vec![],
+                        factory: None,
+                        builder: None,
+                    };
+                    c.options.insert(c.options.len() - 1, own);
+                }
+                given.push((i, JavaValue::Choice { slot: None, options: c.options }));
+                imports.extend(c.imports);
+            }
+            Ty::Arr(a) if a.leaf == Leaf::Ref => {
+                let ty = p.java_ty.trim();
+                let elem = ty.strip_suffix("...").or_else(|| ty.strip_suffix("[]"))?.trim();
+                let elem = elem.strip_prefix("final ").unwrap_or(elem).trim();
+                // Only types a test names the same anywhere (not a nested class of the file).
+                let base = elem.trim_end_matches("[]").trim();
+                if !(base.starts_with("java.") || JDK_ELEMENTS.contains(&base) || PRIMITIVES.contains(&base)) {
+                    return None;
+                }
+                // (An id no array of the model has: this array is nobody else's.)
+                given.push((i, JavaValue::Array { elem_ty: elem.to_string(), id: -1 - i as i64, items: vec![] }));
+                empty_arrays.push(p.name.clone());
+            }
+            _ => {}
+        }
     }
     let targets = f.blocks_of_stmt(target.stmt.start);
     let solve = SolveOptions {
@@ -175,8 +217,46 @@ fn start_for(file: &SourceFile, target: &Target, opts: &GenOptions) -> Option<Te
         cancel: opts.cancel.clone(),
     };
     let Verdict::Sat(args) = solve_reach(&f, &[f.entry], &solve) else { return None };
-    replay::request(file, target, &f, &targets, &args, opts, false).ok()
+    let mut req = replay::request(file, target, &f, &targets, &args, opts, false, &given).ok()?;
+    // An empty array's element type as the test declares it (type variables instantiated).
+    for name in empty_arrays {
+        let Some(pos) = req.params.iter().position(|(n, _)| *n == name) else { continue };
+        let ty = req.params[pos].1.trim();
+        let ty = ty.strip_prefix("final ").unwrap_or(ty).trim().to_string();
+        if let (Some(elem), JavaValue::Array { elem_ty, .. }) =
+            (ty.strip_suffix("...").or_else(|| ty.strip_suffix("[]")), &mut req.args[pos])
+        {
+            *elem_ty = elem.trim().to_string();
+        }
+    }
+    for import in imports {
+        if !req.imports.contains(&import) {
+            req.imports.push(import);
+        }
+    }
+    Some(req)
 }
+
+/// Element types of arrays a search may start empty: types of `java.lang` a test names without
+/// an import (and primitives, for arrays of arrays).
+const JDK_ELEMENTS: &[&str] = &[
+    "String",
+    "Object",
+    "Integer",
+    "Long",
+    "Short",
+    "Byte",
+    "Double",
+    "Float",
+    "Boolean",
+    "Character",
+    "CharSequence",
+    "Number",
+    "Class<?>",
+    "Class",
+];
+
+const PRIMITIVES: &[&str] = &["boolean", "byte", "short", "char", "int", "long", "float", "double"];
 
 /// At most this many methods that call a private method are tried as the test's entry.
 const MAX_CALLERS: usize = 4;

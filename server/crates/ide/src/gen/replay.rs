@@ -23,11 +23,13 @@ pub(crate) fn replay(
     args: &[Value],
     opts: &GenOptions,
 ) -> Result<TestRequest, String> {
-    request(file, target, f, targets, args, opts, true)
+    request(file, target, f, targets, args, opts, true, &[])
 }
 
 /// The test request of `args` whether or not they reach the target (`must_reach` false): where a
-/// search on the JVM begins. Its outcome is then not asserted.
+/// search on the JVM begins. Its outcome is then not asserted. The parameters in `given` are
+/// written as the value given there instead of their value in `args`.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn request(
     file: &SourceFile,
     target: &Target,
@@ -36,8 +38,15 @@ pub(crate) fn request(
     args: &[Value],
     opts: &GenOptions,
     must_reach: bool,
+    given: &[(usize, JavaValue)],
 ) -> Result<TestRequest, String> {
-    let unknown = f.params.iter().zip(args).enumerate().find(|(i, (_, a))| a.is_unknown() && !f.setup.creates(*i));
+    let given_for = |i: usize| given.iter().find(|(k, _)| *k == i).map(|(_, v)| v.clone());
+    let unknown = f
+        .params
+        .iter()
+        .zip(args)
+        .enumerate()
+        .find(|(i, (_, a))| a.is_unknown() && !f.setup.creates(*i) && given_for(*i).is_none());
     if let Some((_, (p, Value::Unknown(why)))) = unknown {
         return Err(format!("the input `{}` would be {why}, which jreach does not write into tests", p.name));
     }
@@ -49,7 +58,9 @@ pub(crate) fn request(
         if setup_inputs.contains(&i) {
             continue;
         }
-        let value = if let Some(m) = setup.map_params.iter().find(|m| m.param == i) {
+        let value = if let Some(v) = given_for(i) {
+            v
+        } else if let Some(m) = setup.map_params.iter().find(|m| m.param == i) {
             map_value(m, f, args)?
         } else if let Some(l) = setup.list_params.iter().find(|l| l.param == i) {
             list_value(l, f, args)?
@@ -162,6 +173,7 @@ pub(crate) fn request(
         receiver_fields: receiver_fields(f, args)?,
         imports: opts.imported_sources.iter().map(|s| s.qualified.clone()).collect(),
         unmodelled_before_target: unseen_call_before(f, &run.blocks[..first_target]),
+        declares_checked: declares_throws(file, &target.method),
         statics: static_assignments(f, args)?,
     })
 }
@@ -267,4 +279,13 @@ pub(crate) fn path_condition(decisions: &[(jreach_ir::CondOrigin, bool)], m: &Me
         conds.push(format!("... {extra} more"));
     }
     conds
+}
+
+/// Whether `m` has a `throws` clause: the test method then declares `throws Exception`, or a
+/// checked exception would keep it from compiling.
+fn declares_throws(file: &SourceFile, m: &MethodInfo) -> bool {
+    let node = m.node(file);
+    let mut cursor = node.walk();
+    let found = node.children(&mut cursor).any(|c| c.kind() == "throws");
+    found
 }

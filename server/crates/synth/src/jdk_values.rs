@@ -1,0 +1,347 @@
+//! Values of JDK types that jreach does not model but a test can write: a few readable candidates
+//! per type (`Locale.US`, `String.class`, `new StringWriter()`, `BigInteger.valueOf(1L)`), among
+//! which a search on the JVM picks ([`JavaValue::Choice`]). Numbers, strings and arrays inside a
+//! candidate stay open to that search (the `1L` of `BigInteger.valueOf(1L)` is searched too);
+//! constants written as [`JavaValue::Expr`] are not.
+//!
+//! The candidates are the values a developer would write first, simplest first (a search that
+//! finds several keeps the earliest), with `null` last. Values whose behaviour depends on the
+//! machine (the default time zone, locale or clock) are left out: a test must pass anywhere.
+
+use crate::JavaValue;
+
+/// The candidates for one type, and the classes a test that writes them may need to import
+/// (imported only when the test names them).
+#[derive(Clone, Debug, PartialEq)]
+pub struct JdkChoices {
+    pub options: Vec<JavaValue>,
+    pub imports: Vec<String>,
+}
+
+/// Whether [`jdk_choices`] gives a collection for `java_ty` (`List<Integer>`, `Set<String>`):
+/// one whose length a search changes, which makes a better start for it than a fixed list.
+pub fn is_searched_collection(java_ty: &str) -> bool {
+    jdk_choices(java_ty, "").is_some_and(
+        |c| matches!(c.options.first(), Some(JavaValue::Constructed { class, .. }) if class.ends_with("<>")),
+    )
+}
+
+/// The candidates for a value of the Java type `java_ty` (as the code writes it: `Class<?>`,
+/// `java.util.Set<Integer>`, `final Object`), or `None` when jreach has none for it. `own_class`
+/// is the class under test as a test names it, a candidate for `Class` and `Object`.
+///
+/// ```
+/// use jreach_synth::{jdk_choices, literal, JavaValue};
+/// let c = jdk_choices("Locale", "Util").unwrap();
+/// assert_eq!(literal(&c.options[0]), "Locale.US");
+/// assert_eq!(c.options.last(), Some(&JavaValue::Null));
+/// assert!(c.imports.contains(&"java.util.Locale".to_string()));
+/// assert!(jdk_choices("com.acme.Order", "Util").is_none());
+/// ```
+pub fn jdk_choices(java_ty: &str, own_class: &str) -> Option<JdkChoices> {
+    let ty = java_ty.trim();
+    let ty = ty.strip_prefix("final ").unwrap_or(ty).trim();
+    let (base, args) = match ty.split_once('<') {
+        Some((b, rest)) => (b.trim(), Some(rest.strip_suffix('>')?.trim())),
+        None => (ty, None),
+    };
+    let simple = base.rsplit('.').next().unwrap_or(base);
+    // A qualified name must be the JDK's own (`java.util.Set`, not `com.acme.Set`).
+    if base.contains('.') && !base.starts_with("java.") {
+        return None;
+    }
+    let mut c = Builder::default();
+    match (simple, args) {
+        ("Object", None) => {
+            c.push(JavaValue::Str("a".into()));
+            c.push(JavaValue::Int(1));
+            c.push(new("Object", vec![]));
+            c.push(JavaValue::Array { elem_ty: "int".into(), id: 1, items: vec![JavaValue::Int(1)] });
+            c.push(JavaValue::Array { elem_ty: "String".into(), id: 2, items: vec![JavaValue::Str("a".into())] });
+            c.push(JavaValue::Expr(format!("new {own_class}[0]")));
+        }
+        ("Class", None) | ("Class", Some("?")) | ("Type", None) => {
+            if simple == "Type" {
+                c.import("java.lang.reflect.Type");
+            }
+            for class in ["String", "Integer", "int", "Object", "int[]", "String[]", "Thread.State", "Runnable"] {
+                c.push(JavaValue::Expr(format!("{class}.class")));
+            }
+            c.push(JavaValue::Expr("List.class".into()));
+            c.push(JavaValue::Expr("ArrayList.class".into()));
+            c.import("java.util.List");
+            c.import("java.util.ArrayList");
+            c.push(JavaValue::Expr(format!("{own_class}.class")));
+        }
+        ("Class", Some(arg)) if is_simple_name(arg) => c.push(JavaValue::Expr(format!("{arg}.class"))),
+        ("Class", Some(arg)) if arg.starts_with("? extends ") && is_simple_name(arg[10..].trim()) => {
+            let bound = arg[10..].trim();
+            if bound == "Annotation" || bound == "java.lang.annotation.Annotation" {
+                c.push(JavaValue::Expr("Deprecated.class".into()));
+                c.push(JavaValue::Expr("FunctionalInterface.class".into()));
+                c.import("java.lang.annotation.Annotation");
+            }
+            c.push(JavaValue::Expr(format!("{bound}.class")));
+        }
+        ("PrintStream", None) => {
+            c.push(new("PrintStream", vec![("OutputStream", new("ByteArrayOutputStream", vec![]))]));
+            c.import("java.io.PrintStream");
+            c.import("java.io.ByteArrayOutputStream");
+        }
+        ("PrintWriter", None) => {
+            c.push(new("PrintWriter", vec![("Writer", new("StringWriter", vec![]))]));
+            c.import("java.io.PrintWriter");
+            c.import("java.io.StringWriter");
+        }
+        ("RoundingMode" | "TimeUnit" | "ChronoUnit" | "DayOfWeek" | "Month" | "ElementType", None) => {
+            let (package, constants): (&str, &[&str]) = match simple {
+                "RoundingMode" => {
+                    ("java.math", &["HALF_UP", "HALF_EVEN", "DOWN", "UP", "FLOOR", "CEILING", "UNNECESSARY"])
+                }
+                "TimeUnit" => ("java.util.concurrent", &["SECONDS", "MILLISECONDS", "NANOSECONDS", "MINUTES", "DAYS"]),
+                "ChronoUnit" => ("java.time.temporal", &["DAYS", "SECONDS", "MONTHS", "YEARS", "HOURS", "MILLIS"]),
+                "DayOfWeek" => ("java.time", &["MONDAY", "SATURDAY", "SUNDAY"]),
+                "Month" => ("java.time", &["JANUARY", "FEBRUARY", "DECEMBER"]),
+                _ => ("java.lang.annotation", &["TYPE", "METHOD", "FIELD"]),
+            };
+            for k in constants {
+                c.push(JavaValue::Expr(format!("{simple}.{k}")));
+            }
+            c.import(&format!("{package}.{simple}"));
+        }
+        ("Throwable" | "Exception" | "RuntimeException", None) => {
+            c.push(new("RuntimeException", vec![("String", JavaValue::Str("a".into()))]));
+            c.push(new(
+                "RuntimeException",
+                vec![("String", JavaValue::Str("a".into())), ("Throwable", new("IllegalStateException", vec![]))],
+            ));
+            c.push(new("IllegalArgumentException", vec![]));
+            if simple != "RuntimeException" {
+                c.push(new("Exception", vec![("String", JavaValue::Str("a".into()))]));
+            }
+            if simple == "Throwable" {
+                c.push(new("Error", vec![]));
+            }
+        }
+        ("Number", None) => {
+            c.push(JavaValue::Int(1));
+            c.push(JavaValue::Long(1));
+            c.push(JavaValue::Double(1.5));
+            c.push(big_integer());
+            c.push(big_decimal());
+            c.import("java.math.BigInteger");
+            c.import("java.math.BigDecimal");
+        }
+        ("BigInteger", None) => {
+            c.push(big_integer());
+            c.import("java.math.BigInteger");
+        }
+        ("BigDecimal", None) => {
+            c.push(big_decimal());
+            c.import("java.math.BigDecimal");
+        }
+        ("Locale", None) => {
+            for l in ["US", "ROOT", "FRANCE", "GERMANY", "JAPAN", "CHINA"] {
+                c.push(JavaValue::Expr(format!("Locale.{l}")));
+            }
+            c.push(JavaValue::Expr("Locale.forLanguageTag(\"tr-TR\")".into()));
+            c.import("java.util.Locale");
+        }
+        ("TimeZone", None) => {
+            for z in ["UTC", "America/New_York", "Asia/Kolkata", "Australia/Lord_Howe"] {
+                c.push(JavaValue::Expr(format!("TimeZone.getTimeZone(\"{z}\")")));
+            }
+            c.import("java.util.TimeZone");
+        }
+        ("ZoneId", None) => {
+            for z in ["UTC", "America/New_York", "Asia/Kolkata"] {
+                c.push(JavaValue::Expr(format!("ZoneId.of(\"{z}\")")));
+            }
+            c.import("java.time.ZoneId");
+        }
+        ("Duration", None) => {
+            c.push(factory("Duration", "ofMillis", vec![("long", JavaValue::Long(1))]));
+            c.push(JavaValue::Expr("Duration.ZERO".into()));
+            c.import("java.time.Duration");
+        }
+        ("Instant", None) => {
+            c.push(factory("Instant", "ofEpochMilli", vec![("long", JavaValue::Long(0))]));
+            c.import("java.time.Instant");
+        }
+        ("Charset", None) => {
+            for cs in ["UTF_8", "US_ASCII", "ISO_8859_1", "UTF_16"] {
+                c.push(JavaValue::Expr(format!("StandardCharsets.{cs}")));
+            }
+            c.import("java.nio.charset.Charset");
+            c.import("java.nio.charset.StandardCharsets");
+        }
+        ("Writer", None) => {
+            c.push(new("StringWriter", vec![]));
+            c.import("java.io.Writer");
+            c.import("java.io.StringWriter");
+        }
+        ("StringWriter", None) => {
+            c.push(new("StringWriter", vec![]));
+            c.import("java.io.StringWriter");
+        }
+        ("Appendable", None) => {
+            c.push(new("StringBuilder", vec![]));
+            c.push(new("StringWriter", vec![]));
+            c.import("java.io.StringWriter");
+        }
+        ("StringBuilder" | "StringBuffer", None) => {
+            c.push(new(simple, vec![("String", JavaValue::Str(String::new()))]));
+        }
+        ("Reader", None) | ("StringReader", None) => {
+            c.push(new("StringReader", vec![("String", JavaValue::Str(String::new()))]));
+            c.import("java.io.Reader");
+            c.import("java.io.StringReader");
+        }
+        ("InputStream", None) | ("ByteArrayInputStream", None) => {
+            let bytes = JavaValue::Array { elem_ty: "byte".into(), id: 1, items: vec![] };
+            c.push(new("ByteArrayInputStream", vec![("byte[]", bytes)]));
+            c.import("java.io.InputStream");
+            c.import("java.io.ByteArrayInputStream");
+        }
+        ("OutputStream", None) | ("ByteArrayOutputStream", None) => {
+            c.push(new("ByteArrayOutputStream", vec![]));
+            c.import("java.io.OutputStream");
+            c.import("java.io.ByteArrayOutputStream");
+        }
+        ("Random", None) => {
+            c.push(JavaValue::Expr("new Random(1)".into()));
+            c.import("java.util.Random");
+        }
+        (collection, Some(elem)) => {
+            let made = match collection {
+                "Collection" | "Iterable" | "List" | "ArrayList" | "AbstractList" => "ArrayList",
+                "LinkedList" => "LinkedList",
+                "Set" | "HashSet" => "HashSet",
+                "LinkedHashSet" => "LinkedHashSet",
+                "SortedSet" | "NavigableSet" | "TreeSet" => "TreeSet",
+                "Queue" | "Deque" | "ArrayDeque" => "ArrayDeque",
+                "Vector" => "Vector",
+                _ => return None,
+            };
+            let elem = elem.strip_prefix("java.lang.").unwrap_or(elem);
+            if !matches!(elem, "Integer" | "String") {
+                return None;
+            }
+            // `new HashSet<>(Arrays.asList(new Integer[] {0}))`: the array's length and
+            // elements are searched.
+            let items = vec![if elem == "Integer" { JavaValue::Int(0) } else { JavaValue::Str("a".into()) }];
+            let array = JavaValue::Array { elem_ty: elem.to_string(), id: 1, items };
+            let list = factory("Arrays", "asList", vec![(&format!("{elem}[]"), array)]);
+            c.push(new(&format!("{made}<>"), vec![(&format!("java.util.Collection<{elem}>"), list)]));
+            c.import("java.util.Arrays");
+            c.import(&format!("java.util.{made}"));
+            if collection != "Iterable" {
+                c.import(&format!("java.util.{collection}"));
+            }
+        }
+        _ => return None,
+    }
+    c.options.push(JavaValue::Null);
+    Some(JdkChoices { options: c.options, imports: c.imports })
+}
+
+#[derive(Default)]
+struct Builder {
+    options: Vec<JavaValue>,
+    imports: Vec<String>,
+}
+
+impl Builder {
+    fn push(&mut self, v: JavaValue) {
+        self.options.push(v);
+    }
+
+    fn import(&mut self, qualified: &str) {
+        if !self.imports.iter().any(|i| i == qualified) {
+            self.imports.push(qualified.to_string());
+        }
+    }
+}
+
+/// A Java identifier or a dotted name of them (`Integer`, `Map.Entry`), no type arguments.
+fn is_simple_name(s: &str) -> bool {
+    !s.is_empty()
+        && s.split('.').all(|p| {
+            p.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_')
+                && p.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+        })
+}
+
+/// `new class(args)`.
+fn new(class: &str, args: Vec<(&str, JavaValue)>) -> JavaValue {
+    JavaValue::Constructed {
+        class: class.to_string(),
+        args: args.into_iter().map(|(t, v)| (t.to_string(), v)).collect(),
+        calls: vec![],
+        body: vec![],
+        factory: None,
+        builder: None,
+    }
+}
+
+/// `class.method(args)`.
+fn factory(class: &str, method: &str, args: Vec<(&str, JavaValue)>) -> JavaValue {
+    JavaValue::Constructed {
+        class: class.to_string(),
+        args: args.into_iter().map(|(t, v)| (t.to_string(), v)).collect(),
+        calls: vec![],
+        body: vec![],
+        factory: Some(format!("{class}.{method}")),
+        builder: None,
+    }
+}
+
+fn big_integer() -> JavaValue {
+    factory("BigInteger", "valueOf", vec![("long", JavaValue::Long(1))])
+}
+
+/// `BigDecimal.valueOf(unscaled, scale)`: the search moves both.
+fn big_decimal() -> JavaValue {
+    factory("BigDecimal", "valueOf", vec![("long", JavaValue::Long(15)), ("int", JavaValue::Int(1))])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::literal;
+
+    fn written(ty: &str) -> Vec<String> {
+        jdk_choices(ty, "Own").map(|c| c.options.iter().map(literal).collect()).unwrap_or_default()
+    }
+
+    #[test]
+    fn classes_are_class_literals_and_a_named_class_is_its_own() {
+        let all = written("Class<?>");
+        assert_eq!(all[0], "String.class");
+        assert!(all.contains(&"Own.class".to_string()));
+        assert_eq!(all.last().unwrap(), "null");
+        assert_eq!(written("Class<Integer>"), vec!["Integer.class", "null"]);
+        assert_eq!(written("Class<? extends Number>"), vec!["Number.class", "null"]);
+        assert!(written("Class<? super Integer>").is_empty());
+    }
+
+    #[test]
+    fn collections_of_integers_and_strings_come_from_a_searched_array() {
+        assert_eq!(written("Set<Integer>")[0], "new HashSet<>(Arrays.asList(new Integer[] {0}))");
+        assert_eq!(written("java.util.Collection<String>")[0], "new ArrayList<>(Arrays.asList(new String[] {\"a\"}))");
+        assert!(written("Set<int[]>").is_empty());
+        assert!(written("Map<String, Integer>").is_empty());
+    }
+
+    #[test]
+    fn numbers_keep_their_parts_open_to_the_search() {
+        assert_eq!(written("BigDecimal"), vec!["BigDecimal.valueOf(15L, 1)", "null"]);
+        assert_eq!(written("final Number")[..3], ["1", "1L", "1.5"]);
+    }
+
+    #[test]
+    fn types_of_the_project_get_none() {
+        assert!(jdk_choices("com.acme.Locale", "Own").is_none());
+        assert!(jdk_choices("Order", "Own").is_none());
+    }
+}
