@@ -6,7 +6,9 @@
 //!
 //! The candidates are the values a developer would write first, simplest first (a search that
 //! finds several keeps the earliest), with `null` last. Values whose behaviour depends on the
-//! machine (the default time zone, locale or clock) are left out: a test must pass anywhere.
+//! machine (the default time zone, locale or clock: `Calendar.getInstance()`, `Locale.getDefault()`)
+//! are left out: a test must pass anywhere. (A `Date` is an instant; code that prints it in the
+//! default time zone still depends on the machine, as it would in any test.)
 
 use crate::JavaValue;
 
@@ -163,6 +165,15 @@ pub fn jdk_choices(java_ty: &str, own_class: &str) -> Option<JdkChoices> {
             c.push(factory("Duration", "ofMillis", vec![("long", JavaValue::Long(1))]));
             c.push(JavaValue::Expr("Duration.ZERO".into()));
             c.import("java.time.Duration");
+        }
+        ("Date", None) => {
+            c.push(new("Date", vec![("long", JavaValue::Long(0))]));
+            c.import("java.util.Date");
+        }
+        ("Comparator", Some("?" | "String" | "Integer" | "java.lang.String" | "java.lang.Integer")) => {
+            c.push(JavaValue::Expr("Comparator.naturalOrder()".into()));
+            c.push(JavaValue::Expr("Comparator.reverseOrder()".into()));
+            c.import("java.util.Comparator");
         }
         ("Instant", None) => {
             c.push(factory("Instant", "ofEpochMilli", vec![("long", JavaValue::Long(0))]));

@@ -4,6 +4,7 @@
 use jreach_ir::lower::{FileContext, LowerOptions};
 use jreach_ir::{Function, LowerMode, Ty};
 use jreach_syntax::{MethodInfo, SourceFile};
+use jreach_synth::jdk_choices;
 
 /// The lowering `gen` makes of `m` for synthesis at unroll bound `unroll` (the receiver created
 /// as the test will create it), with or without optional calls on created objects.
@@ -81,7 +82,8 @@ pub(crate) fn unsupported_signature(ctx: &FileContext<'_>, m: &MethodInfo) -> Op
 /// The constructor a test creates the receiver of instance method `m` with: `Ok(None)` for the
 /// no-argument one (declared or implicit), else the accessible constructor with the fewest
 /// parameters, all of types jreach can write as literals, else all of types jreach models (the
-/// test creates those arguments like parameters: `new Service(new Config(3), x -> 1)`).
+/// test creates those arguments like parameters: `new Service(new Config(3), x -> 1)`), else
+/// also of JDK types whose values a search on the JVM chooses (see `jreach_synth::jdk_choices`).
 pub(crate) fn receiver_constructor(ctx: &FileContext<'_>, m: &MethodInfo) -> Result<Option<MethodInfo>, ()> {
     let ctors: Vec<MethodInfo> =
         ctx.methods().iter().filter(|c| c.is_constructor && c.classes == m.classes && !c.has_error).cloned().collect();
@@ -101,12 +103,16 @@ pub(crate) fn receiver_constructor(ctx: &FileContext<'_>, m: &MethodInfo) -> Res
             .min_by_key(|c| c.params.len())
             .cloned()
     };
+    let types: Vec<&str> = ctors.iter().flat_map(|c| &c.params).map(|p| p.ty.as_str()).collect();
+    let seen_flags = std::cell::OnceCell::new();
+    let seen = |ty: &str| {
+        let seen = seen_flags.get_or_init(|| ctx.sees_types(&types));
+        types.iter().zip(seen).any(|(t, s)| *s && *t == ty)
+    };
     fewest(&writable)
-        .or_else(|| {
-            let types: Vec<&str> = ctors.iter().flat_map(|c| &c.params).map(|p| p.ty.as_str()).collect();
-            let seen = ctx.sees_types(&types);
-            fewest(&|ty: &str| writable(ty) || types.iter().zip(&seen).any(|(t, s)| *s && *t == ty))
-        })
+        .or_else(|| fewest(&|ty: &str| writable(ty) || seen(ty)))
+        // Then JDK types a search on the JVM chooses values of (`new Printer("x", Locale.US)`).
+        .or_else(|| fewest(&|ty: &str| writable(ty) || seen(ty) || jdk_choices(ty, "").is_some()))
         .map(Some)
         .ok_or(())
 }
