@@ -111,6 +111,7 @@ fn bench(c: &mut Criterion) {
         imports: vec![],
         unmodelled_before_target: None,
         declares_checked: false,
+        receiver_call_choices: vec![],
     };
     g.bench_function("search_loop_bound_3002", |b| {
         b.iter(|| {

@@ -43,6 +43,8 @@ pub enum RunnerError {
     Hung(Duration),
     #[error("the JVM runner answered something unexpected: {0}")]
     Protocol(String),
+    #[error("the search harness does not compile: {0}")]
+    HarnessCompile(String),
     #[error("{}: {error}", .path.display())]
     Io { path: PathBuf, error: std::io::Error },
     #[error("{} is not in a folder matching its package, so its source root is unknown", .0.display())]

@@ -55,6 +55,16 @@ pub fn slots(req: &TestRequest) -> Harness {
     for s in &mut req.statics {
         walk(&mut s.value);
     }
+    // A place in the receiver's call sequence: which call (none first), then its arguments.
+    for choice in &mut req.receiver_call_choices {
+        choice.slot = Some(start.len());
+        start.push(JavaValue::Chosen { index: 0, of: choice.calls.len() + 1 });
+        for (_, args) in &mut choice.calls {
+            for (_, a) in args {
+                hole(a, &mut start, &shared);
+            }
+        }
+    }
     Harness { req, start }
 }
 
@@ -199,6 +209,18 @@ pub fn fill(harness: &TestRequest, values: &[JavaValue]) -> TestRequest {
         fields.iter_mut().for_each(|(_, a)| put(a, values));
     }
     req.statics.iter_mut().for_each(|s| put(&mut s.value, values));
+    // The calls the search picked join the receiver's calls.
+    for choice in std::mem::take(&mut req.receiver_call_choices) {
+        let Some(k) = choice.slot else { continue };
+        let index = match values[k] {
+            JavaValue::Chosen { index, .. } => index,
+            _ => 0,
+        };
+        if let Some((method, mut args)) = index.checked_sub(1).and_then(|i| choice.calls.get(i)).cloned() {
+            args.iter_mut().for_each(|(_, a)| put(a, values));
+            req.receiver_calls.push((method, args));
+        }
+    }
     req
 }
 
@@ -695,24 +717,32 @@ impl FilterFinite for JavaValue {
     }
 }
 
+/// At most this many candidates come from seeds in one round.
+const SEEDED_MAX: usize = 512;
+
 /// `cur` with one input set to a seed of its type (strings also with a digit or two after it,
-/// numbers also one off), one candidate each.
+/// numbers also one off), one candidate each, at most [`SEEDED_MAX`], shared fairly among the
+/// inputs (a class with thousands of constants must not leave the later inputs none, nor take
+/// quadratic time to tell its candidates apart).
 fn seeded(cur: &[JavaValue], seeds: &[JavaValue]) -> Vec<Vec<JavaValue>> {
+    let per_input = (SEEDED_MAX / cur.len().max(1)).max(1);
     let mut out = Vec::new();
     for (k, v) in cur.iter().enumerate() {
+        let mut values: Vec<JavaValue> = Vec::new();
+        let mut offer = |value: JavaValue| {
+            if values.len() < per_input && &value != v && !values.contains(&value) {
+                values.push(value);
+            }
+        };
         if let JavaValue::Str(s) = v {
             for c in SPECIAL {
                 for value in [c.to_string(), format!("{s}{c}"), format!("{c}{s}")] {
-                    let mut next = cur.to_vec();
-                    next[k] = JavaValue::Str(value);
-                    if !out.contains(&next) {
-                        out.push(next);
-                    }
+                    offer(JavaValue::Str(value));
                 }
             }
         }
         for s in seeds {
-            let values: Vec<JavaValue> = match (v, s) {
+            let candidates: Vec<JavaValue> = match (v, s) {
                 (JavaValue::Str(_), JavaValue::Str(seed)) => {
                     let mut vs = vec![JavaValue::Str(seed.clone())];
                     vs.extend(["0", "1", "10", " ", "a"].iter().map(|d| JavaValue::Str(format!("{seed}{d}"))));
@@ -725,18 +755,15 @@ fn seeded(cur: &[JavaValue], seeds: &[JavaValue]) -> Vec<Vec<JavaValue>> {
                 }
                 _ => vec![],
             };
-            for value in values {
-                if &value != v {
-                    let mut next = cur.to_vec();
-                    next[k] = value;
-                    if !out.contains(&next) {
-                        out.push(next);
-                    }
-                }
-            }
+            candidates.into_iter().for_each(&mut offer);
         }
+        out.extend(values.into_iter().map(|value| {
+            let mut next = cur.to_vec();
+            next[k] = value;
+            next
+        }));
     }
-    out.truncate(512);
+    out.truncate(SEEDED_MAX);
     out
 }
 
@@ -921,6 +948,7 @@ mod tests {
             imports: vec![],
             unmodelled_before_target: None,
             declares_checked: false,
+            receiver_call_choices: vec![],
         }
     }
 
@@ -993,6 +1021,51 @@ mod tests {
         let moves = small_moves(&h.start);
         for index in [1, 2] {
             assert!(moves.contains(&Move::Set(0, JavaValue::Chosen { index, of: 3 })), "{moves:?}");
+        }
+    }
+
+    #[test]
+    fn calls_on_the_receiver_are_chosen_and_become_its_calls() {
+        let calls =
+            vec![("pop".to_string(), vec![]), ("push".to_string(), vec![("int".to_string(), JavaValue::Int(1))])];
+        let place = jreach_synth::CallChoice { slot: None, calls };
+        let req =
+            TestRequest { is_static: false, receiver_call_choices: vec![place.clone(), place], ..start_request() };
+        let h = slots(&req);
+        let none = JavaValue::Chosen { index: 0, of: 3 };
+        assert_eq!(h.start, vec![none.clone(), JavaValue::Int(1), none, JavaValue::Int(1)]);
+        let text = jreach_synth::render_method(&h.req, "t");
+        assert!(
+            text.contains(
+                "switch (Math.floorMod(jreach.runner.Inputs.i(2), 3)) { case 1 -> obj.pop(); \
+                 case 2 -> obj.push(jreach.runner.Inputs.i(3)); default -> { } }"
+            ),
+            "{text}"
+        );
+        // Push 7, then nothing: one call, and no choices left in the test.
+        let picked = vec![
+            JavaValue::Chosen { index: 2, of: 3 },
+            JavaValue::Int(7),
+            JavaValue::Chosen { index: 0, of: 3 },
+            JavaValue::Int(1),
+        ];
+        let test = fill(&h.req, &picked);
+        assert_eq!(test.receiver_calls, vec![("push".to_string(), vec![("int".to_string(), JavaValue::Int(7))])]);
+        assert!(test.receiver_call_choices.is_empty());
+        assert!(!jreach_synth::render_method(&test, "t").contains("switch"));
+    }
+
+    #[test]
+    fn seeds_are_shared_among_the_inputs_and_bounded() {
+        // A class full of constants (a cipher's tables) and a long input vector.
+        let cur = vec![JavaValue::Int(0); 40];
+        let seeds: Vec<JavaValue> = (0..20_000).map(JavaValue::Long).collect();
+        let began = Instant::now();
+        let cands = seeded(&cur, &seeds);
+        assert!(began.elapsed() < Duration::from_secs(2), "{:?}", began.elapsed());
+        assert!(cands.len() <= SEEDED_MAX && cands.len() >= 40 * 12, "{}", cands.len());
+        for k in 0..40 {
+            assert!(cands.iter().any(|c| c[k] != JavaValue::Int(0)), "input {k} got no seed");
         }
     }
 

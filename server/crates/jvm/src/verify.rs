@@ -90,6 +90,23 @@ impl Verifier {
         if self.search_budget.is_zero() {
             return Ok(None);
         }
+        match self.search_from(file, text, start) {
+            // Calls on the receiver that do not compile (an overload, a type the test names
+            // otherwise) cost the search nothing it had without them.
+            Err(RunnerError::HarnessCompile(_)) if !start.receiver_call_choices.is_empty() => {
+                let plain = TestRequest { receiver_call_choices: vec![], ..start.clone() };
+                self.search_from(file, text, &plain)
+            }
+            found => found,
+        }
+    }
+
+    fn search_from(
+        &mut self,
+        file: &Path,
+        text: &str,
+        start: &TestRequest,
+    ) -> Result<Option<TestRequest>, RunnerError> {
         let project = Project::for_file(file, start.package.as_deref(), &self.classpath, &self.cache_root)
             .ok_or_else(|| RunnerError::NoSourceRoot(file.to_path_buf()))?;
         let mut harness = slots(&with_empty_arrays(start));
@@ -130,8 +147,7 @@ impl Verifier {
                 }
             };
             if report.status == SearchStatus::CompileError {
-                failure =
-                    Some(RunnerError::Protocol(format!("the search harness does not compile: {}", report.message)));
+                failure = Some(RunnerError::HarnessCompile(report.message.clone()));
                 return None;
             }
             let fits =

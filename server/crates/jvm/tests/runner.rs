@@ -358,6 +358,7 @@ fn search_start(
         imports: vec![],
         unmodelled_before_target: None,
         declares_checked: false,
+        receiver_call_choices: vec![],
     }
 }
 

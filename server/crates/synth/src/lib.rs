@@ -343,6 +343,9 @@ pub struct TestRequest {
     /// The method under test declares checked exceptions (`throws IOException`): the test method
     /// declares `throws Exception`.
     pub declares_checked: bool,
+    /// Calls on the receiver after `receiver_calls` that a search on the JVM chooses (empty in a
+    /// test that is offered).
+    pub receiver_call_choices: Vec<CallChoice>,
 }
 
 /// A static field a test assigns before the call under test (`Config.limit = 5;`), saving the
@@ -361,3 +364,14 @@ pub struct StaticAssignment {
 /// A method call a test makes to set an object up: the method and its arguments as (Java type,
 /// value).
 pub type JavaCall = (String, Vec<(String, JavaValue)>);
+
+/// One place in a sequence of calls on the receiver that a search on the JVM writes (objects in
+/// a state: a stack after two pushes): no call, or one of `calls`, whose arguments the search
+/// also chooses. `slot` is `None` where a search starts and, in a harness, the input that picks
+/// (0: no call, `k`: `calls[k - 1]`). Never in a test that is offered: a search writes the calls
+/// it picked into [`TestRequest::receiver_calls`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct CallChoice {
+    pub slot: Option<usize>,
+    pub calls: Vec<JavaCall>,
+}

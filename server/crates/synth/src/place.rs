@@ -472,6 +472,7 @@ mod tests {
             imports: vec![],
             unmodelled_before_target: None,
             declares_checked: false,
+            receiver_call_choices: vec![],
             statics: vec![],
             receiver_body: vec![],
             receiver_fields: None,

@@ -287,6 +287,7 @@ pub(crate) fn method_parts(req: &TestRequest, junit: JUnit) -> Parts {
             parts.lines.push(format!("{class} {receiver} = {new};"));
         }
         parts.lines.extend(call_lines(&receiver, &req.receiver_calls));
+        parts.lines.extend(req.receiver_call_choices.iter().filter_map(|c| choice_line(&receiver, c)));
         format!("{receiver}.{}({arg_list})", req.method)
     };
 
@@ -420,6 +421,22 @@ fn call_lines(local: &str, calls: &[crate::JavaCall]) -> Vec<String> {
             format!("{local}.{method}({});", args.join(", "))
         })
         .collect()
+}
+
+/// In a search harness, the statement making the call a [`CallChoice`]'s input picks (none for
+/// 0); `None` outside a harness.
+fn choice_line(local: &str, choice: &crate::CallChoice) -> Option<String> {
+    let k = choice.slot?;
+    let arms: Vec<String> = call_lines(local, &choice.calls)
+        .into_iter()
+        .enumerate()
+        .map(|(i, line)| format!("case {} -> {line}", i + 1))
+        .collect();
+    Some(format!(
+        "switch (Math.floorMod(jreach.runner.Inputs.i({k}), {})) {{ {} default -> {{ }} }}",
+        choice.calls.len() + 1,
+        arms.join(" ")
+    ))
 }
 
 /// The final statement and the assertion method it uses.
@@ -907,6 +924,7 @@ mod tests {
             imports: vec![],
             unmodelled_before_target: None,
             declares_checked: false,
+            receiver_call_choices: vec![],
             statics: vec![],
             receiver_body: vec![],
             receiver_fields: None,
@@ -1352,6 +1370,7 @@ mod tests {
             imports: vec![],
             unmodelled_before_target: None,
             declares_checked: false,
+            receiver_call_choices: vec![],
             statics: vec![],
             receiver_body: vec![],
             receiver_fields: None,

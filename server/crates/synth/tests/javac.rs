@@ -68,6 +68,7 @@ fn req(method: &str, params: &[(&str, &str)], args: Vec<JavaValue>, ret: &str, o
         imports: vec![],
         unmodelled_before_target: None,
         declares_checked: false,
+        receiver_call_choices: vec![],
         statics: vec![],
         receiver_body: vec![],
         receiver_fields: None,

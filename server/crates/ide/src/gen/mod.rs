@@ -234,7 +234,66 @@ fn start_for(file: &SourceFile, target: &Target, opts: &GenOptions) -> Option<Te
             req.imports.push(import);
         }
     }
+    if !m.is_static && !m.is_constructor {
+        req.receiver_call_choices = receiver_call_choices(&ctx, m);
+    }
     Some(req)
+}
+
+/// At most this many calls on the receiver a search on the JVM makes before the call under test.
+const SEQUENCE_CALLS: usize = 6;
+
+/// At most this many of the class's methods are candidates for those calls.
+const SEQUENCE_METHODS: usize = 12;
+
+/// The calls a search may make on the receiver of `m` to bring it into a state (a stack after
+/// two pushes): the instance methods of its class a test may call whose arguments are numbers,
+/// characters, booleans or strings (type variables as the test takes them), fewest arguments
+/// first. Each of [`SEQUENCE_CALLS`] places holds none or one of them.
+fn receiver_call_choices(ctx: &FileContext<'_>, m: &MethodInfo) -> Vec<jreach_synth::CallChoice> {
+    let mut calls: Vec<jreach_synth::JavaCall> = Vec::new();
+    let mut methods: Vec<&MethodInfo> = ctx
+        .methods()
+        .iter()
+        .filter(|c| c.classes == m.classes && !c.is_static && !c.is_constructor && !c.is_private && !c.has_error)
+        .filter(|c| !matches!(c.name.as_str(), "equals" | "hashCode" | "toString" | "clone" | "finalize"))
+        // (Not a method of an anonymous class inside it, which has no name of its own.)
+        .filter(|c| {
+            let decl = c.node(ctx.file()).parent().and_then(|body| body.parent());
+            decl.is_some_and(|d| matches!(d.kind(), "class_declaration" | "enum_declaration" | "record_declaration"))
+        })
+        .collect();
+    methods.sort_by_key(|c| c.params.len());
+    for c in methods {
+        let args: Option<Vec<(String, JavaValue)>> = c
+            .params
+            .iter()
+            .map(|p| {
+                let ty = ctx.test_java_of(p.ty.trim().trim_start_matches("final ").trim());
+                let value = match ty.strip_prefix("java.lang.").unwrap_or(&ty) {
+                    "int" | "Integer" | "short" | "byte" | "Short" | "Byte" => JavaValue::Int(1),
+                    "long" | "Long" => JavaValue::Long(1),
+                    "double" | "Double" => JavaValue::Double(1.0),
+                    "float" | "Float" => JavaValue::Float(1.0),
+                    "boolean" | "Boolean" => JavaValue::Bool(true),
+                    "char" | "Character" => JavaValue::Char(u16::from(b'a')),
+                    "String" => JavaValue::Str("a".into()),
+                    _ => return None,
+                };
+                Some((ty, value))
+            })
+            .collect();
+        if let Some(args) = args {
+            calls.push((c.name.clone(), args));
+        }
+        if calls.len() == SEQUENCE_METHODS {
+            break;
+        }
+    }
+    if calls.is_empty() {
+        return vec![];
+    }
+    (0..SEQUENCE_CALLS).map(|_| jreach_synth::CallChoice { slot: None, calls: calls.clone() }).collect()
 }
 
 /// Element types of arrays a search may start empty: types of `java.lang` a test names without

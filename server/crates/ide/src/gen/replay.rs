@@ -174,6 +174,7 @@ pub(crate) fn request(
         imports: opts.imported_sources.iter().map(|s| s.qualified.clone()).collect(),
         unmodelled_before_target: unseen_call_before(f, &run.blocks[..first_target]),
         declares_checked: declares_throws(file, &target.method),
+        receiver_call_choices: vec![],
         statics: static_assignments(f, args)?,
     })
 }

@@ -169,6 +169,12 @@ impl<'f> FileContext<'f> {
         c.is_some_and(|c| inputs::reflection_only(self.file, &self.classes, &self.methods, *c))
     }
 
+    /// A Java type as written in the file as a test writes it: the type variables synthesis
+    /// instantiates replaced (`T` → `Integer`, `List<T>` → `List<Integer>`).
+    pub fn test_java_of(&self, java_ty: &str) -> String {
+        self.classes_for(true).java_of(java_ty)
+    }
+
     /// Per Java type as written in the file, whether jreach models its values (primitives,
     /// strings, the file's classes, the JDK types it models, arrays of those): a test can then
     /// be given one to create.
