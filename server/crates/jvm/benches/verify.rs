@@ -112,6 +112,7 @@ fn bench(c: &mut Criterion) {
         unmodelled_before_target: None,
         declares_checked: false,
         receiver_call_choices: vec![],
+        receiver_factory: None,
     };
     g.bench_function("search_loop_bound_3002", |b| {
         b.iter(|| {

@@ -949,6 +949,7 @@ mod tests {
             unmodelled_before_target: None,
             declares_checked: false,
             receiver_call_choices: vec![],
+            receiver_factory: None,
         }
     }
 

@@ -359,6 +359,7 @@ fn search_start(
         unmodelled_before_target: None,
         declares_checked: false,
         receiver_call_choices: vec![],
+        receiver_factory: None,
     }
 }
 

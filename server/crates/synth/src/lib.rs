@@ -346,6 +346,9 @@ pub struct TestRequest {
     /// Calls on the receiver after `receiver_calls` that a search on the JVM chooses (empty in a
     /// test that is offered).
     pub receiver_call_choices: Vec<CallChoice>,
+    /// For an instance method whose class has no constructor a test may call: the static method
+    /// that creates the receiver (`Fraction.getFraction`), which takes `receiver_args`.
+    pub receiver_factory: Option<String>,
 }
 
 /// A static field a test assigns before the call under test (`Config.limit = 5;`), saving the

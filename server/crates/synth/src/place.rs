@@ -473,6 +473,7 @@ mod tests {
             unmodelled_before_target: None,
             declares_checked: false,
             receiver_call_choices: vec![],
+            receiver_factory: None,
             statics: vec![],
             receiver_body: vec![],
             receiver_fields: None,

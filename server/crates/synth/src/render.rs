@@ -282,7 +282,10 @@ pub(crate) fn method_parts(req: &TestRequest, junit: JUnit) -> Parts {
             }
         } else {
             let ctor_args: Vec<String> = req.receiver_args.iter().map(|(ty, v)| literal_as(ty, v)).collect();
-            let new = format!("new {class}({})", ctor_args.join(", "));
+            let new = match &req.receiver_factory {
+                Some(factory) => format!("{factory}({})", ctor_args.join(", ")),
+                None => format!("new {class}({})", ctor_args.join(", ")),
+            };
             let new = if req.receiver_body.is_empty() { new } else { anonymous_class(&new, &req.receiver_body) };
             parts.lines.push(format!("{class} {receiver} = {new};"));
         }
@@ -925,6 +928,7 @@ mod tests {
             unmodelled_before_target: None,
             declares_checked: false,
             receiver_call_choices: vec![],
+            receiver_factory: None,
             statics: vec![],
             receiver_body: vec![],
             receiver_fields: None,
@@ -1012,6 +1016,23 @@ mod tests {
         assert!(text.contains("Calc.getAndAdd((Object) \"a\")"), "{text}");
         let exact = TestRequest { params: vec![("operand".into(), "Integer".into())], ..req };
         assert!(render_method(&exact, "t").contains("Calc.getAndAdd(0)"));
+    }
+
+    #[test]
+    fn a_receiver_from_a_factory_is_made_by_calling_it() {
+        let req = TestRequest {
+            is_static: false,
+            method: "isWhole".into(),
+            return_ty: "boolean".into(),
+            outcome: Outcome::Returns(Some(Bool(true))),
+            receiver_args: vec![("int".into(), Int(4)), ("int".into(), Int(2))],
+            receiver_factory: Some("Calc.of".into()),
+            params: vec![],
+            args: vec![],
+            ..base()
+        };
+        let text = render_method(&req, "t");
+        assert!(text.contains("Calc obj = Calc.of(4, 2);") && text.contains("assertTrue(obj.isWhole());"), "{text}");
     }
 
     #[test]
@@ -1371,6 +1392,7 @@ mod tests {
             unmodelled_before_target: None,
             declares_checked: false,
             receiver_call_choices: vec![],
+            receiver_factory: None,
             statics: vec![],
             receiver_body: vec![],
             receiver_fields: None,

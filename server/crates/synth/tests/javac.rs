@@ -69,6 +69,7 @@ fn req(method: &str, params: &[(&str, &str)], args: Vec<JavaValue>, ret: &str, o
         unmodelled_before_target: None,
         declares_checked: false,
         receiver_call_choices: vec![],
+        receiver_factory: None,
         statics: vec![],
         receiver_body: vec![],
         receiver_fields: None,

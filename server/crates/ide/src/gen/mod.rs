@@ -21,7 +21,7 @@ use jreach_syntax::{find_target, MethodInfo, SourceFile, Target, TargetError};
 use jreach_synth::{is_searched_collection, jdk_choices, ImportedSource, JUnit, JavaValue, Outcome, TestRequest};
 
 pub use receiver::synthesis_options;
-use receiver::{abstract_receiver, receiver_constructor, unmodelled_params, unsupported_signature};
+use receiver::{abstract_receiver, receiver_constructor, receiver_factory, unmodelled_params, unsupported_signature};
 use replay::replay;
 
 /// Which resolution answers the reachability question.
@@ -149,7 +149,9 @@ pub fn search_start(file: &SourceFile, line: usize, opts: &GenOptions) -> Option
 fn start_for(file: &SourceFile, target: &Target, opts: &GenOptions) -> Option<TestRequest> {
     let m = &target.method;
     let ctx = FileContext::new(file, None, None);
-    if unsupported_signature(&ctx, m).is_some() || (m.class_is_abstract && !m.is_static) {
+    // A receiver no constructor makes may come from a static factory of its class.
+    let factory = receiver_factory(&ctx, m);
+    if factory.is_none() && (unsupported_signature(&ctx, m).is_some() || (m.class_is_abstract && !m.is_static)) {
         return None;
     }
     let with_package = with_package_sources(file, m, &opts.package_sources, &opts.imported_sources);
@@ -234,10 +236,43 @@ fn start_for(file: &SourceFile, target: &Target, opts: &GenOptions) -> Option<Te
             req.imports.push(import);
         }
     }
+    if let Some(factory) = factory {
+        let mut args = Vec::new();
+        for p in &factory.params {
+            let ty = ctx.test_java_of(p.ty.trim().trim_start_matches("final ").trim());
+            let value = match search_value(&ty) {
+                Some(v) => v,
+                None => {
+                    let c = jdk_choices(&ty, &own_class)?;
+                    req.imports.extend(c.imports.into_iter().filter(|i| !req.imports.contains(i)).collect::<Vec<_>>());
+                    JavaValue::Choice { slot: None, options: c.options }
+                }
+            };
+            args.push((ty, value));
+        }
+        req.receiver_factory = Some(format!("{own_class}.{}", factory.name));
+        req.receiver_args = args;
+    }
     if !m.is_static && !m.is_constructor {
         req.receiver_call_choices = receiver_call_choices(&ctx, m);
     }
     Some(req)
+}
+
+/// The value a search starts from for a parameter of type `ty` as a test writes it, if it is a
+/// number, character, boolean or string: one, `'a'`, `true`, `"a"` (a zero or an empty string
+/// is what factories and setters reject most).
+fn search_value(ty: &str) -> Option<JavaValue> {
+    Some(match ty.strip_prefix("java.lang.").unwrap_or(ty) {
+        "int" | "Integer" | "short" | "byte" | "Short" | "Byte" => JavaValue::Int(1),
+        "long" | "Long" => JavaValue::Long(1),
+        "double" | "Double" => JavaValue::Double(1.0),
+        "float" | "Float" => JavaValue::Float(1.0),
+        "boolean" | "Boolean" => JavaValue::Bool(true),
+        "char" | "Character" => JavaValue::Char(u16::from(b'a')),
+        "String" => JavaValue::Str("a".into()),
+        _ => return None,
+    })
 }
 
 /// At most this many calls on the receiver a search on the JVM makes before the call under test.
@@ -270,16 +305,7 @@ fn receiver_call_choices(ctx: &FileContext<'_>, m: &MethodInfo) -> Vec<jreach_sy
             .iter()
             .map(|p| {
                 let ty = ctx.test_java_of(p.ty.trim().trim_start_matches("final ").trim());
-                let value = match ty.strip_prefix("java.lang.").unwrap_or(&ty) {
-                    "int" | "Integer" | "short" | "byte" | "Short" | "Byte" => JavaValue::Int(1),
-                    "long" | "Long" => JavaValue::Long(1),
-                    "double" | "Double" => JavaValue::Double(1.0),
-                    "float" | "Float" => JavaValue::Float(1.0),
-                    "boolean" | "Boolean" => JavaValue::Bool(true),
-                    "char" | "Character" => JavaValue::Char(u16::from(b'a')),
-                    "String" => JavaValue::Str("a".into()),
-                    _ => return None,
-                };
+                let value = search_value(&ty)?;
                 Some((ty, value))
             })
             .collect();

@@ -175,6 +175,7 @@ pub(crate) fn request(
         unmodelled_before_target: unseen_call_before(f, &run.blocks[..first_target]),
         declares_checked: declares_throws(file, &target.method),
         receiver_call_choices: vec![],
+        receiver_factory: None,
         statics: static_assignments(f, args)?,
     })
 }
