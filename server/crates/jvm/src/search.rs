@@ -114,6 +114,19 @@ pub fn slot_elem(elem_ty: &str) -> Option<SlotElem> {
     })
 }
 
+/// The element kind of a two-dimensional array whose rows a test writes as `row_ty` (`int[]`),
+/// if a matrix slot can hold it.
+pub fn matrix_elem(row_ty: &str) -> Option<SlotElem> {
+    Some(match row_ty.trim().strip_suffix("[]")?.trim() {
+        "int" => SlotElem::Int,
+        "long" => SlotElem::Long,
+        "double" => SlotElem::Double,
+        "boolean" => SlotElem::Bool,
+        "char" => SlotElem::Char,
+        _ => return None,
+    })
+}
+
 /// The value an array of `elem` gains when the search makes it longer.
 fn elem_default(elem: SlotElem) -> JavaValue {
     match elem {
@@ -140,6 +153,20 @@ fn hole(v: &mut JavaValue, out: &mut Vec<JavaValue>, shared: &std::collections::
         out.push(JavaValue::Chosen { index: 0, of: options.len() });
         options.iter_mut().for_each(|o| hole(o, out, shared));
         return;
+    }
+    // So is a two-dimensional array of numbers, booleans or characters: the search changes its
+    // rows and columns.
+    if let JavaValue::Array { elem_ty, id, items } = v {
+        let rows_plain = items.iter().all(|r| match r {
+            JavaValue::Null => true,
+            JavaValue::Array { items, .. } => items.iter().all(|i| kind_of(i).is_some()),
+            _ => false,
+        });
+        if let (Some(elem), true, false) = (matrix_elem(elem_ty), rows_plain, shared.contains(&(elem_ty.clone(), *id)))
+        {
+            out.push(std::mem::replace(v, JavaValue::Slot(out.len(), SlotKind::Matrix(elem))));
+            return;
+        }
     }
     // An array of primitives or strings is one slot: the search changes its length too.
     if let JavaValue::Array { elem_ty, id, items } = v {
@@ -592,6 +619,9 @@ fn small_moves(cur: &[JavaValue]) -> Vec<Move> {
                     out.push(Move::Add(k, d));
                 }
             }
+            JavaValue::Array { elem_ty, .. } if matrix_elem(elem_ty).is_some() => {
+                out.extend(matrix_moves(v).into_iter().map(|m| Move::Set(k, m)));
+            }
             JavaValue::Array { elem_ty, items, .. } => {
                 let elem = slot_elem(elem_ty);
                 let numeric = !matches!(elem, Some(SlotElem::Str | SlotElem::Bool) | None);
@@ -634,6 +664,61 @@ fn small_moves(cur: &[JavaValue]) -> Vec<Move> {
             _ => {
                 out.push(Move::Add(k, 1.0));
                 out.push(Move::Add(k, -1.0));
+            }
+        }
+    }
+    out
+}
+
+/// The matrices one step away from `v` (a two-dimensional array): a row more or less, a column
+/// more or less, one size larger while staying square (adjacency matrices), and each of the
+/// first 4×4 elements one up or down (flipped, for booleans).
+fn matrix_moves(v: &JavaValue) -> Vec<JavaValue> {
+    let JavaValue::Array { elem_ty, id, items } = v else { return vec![] };
+    let Some(elem) = matrix_elem(elem_ty) else { return vec![] };
+    let row_ty = elem_ty.trim().trim_end_matches("[]").trim().to_string();
+    let row = |items: Vec<JavaValue>| JavaValue::Array { elem_ty: row_ty.clone(), id: 0, items };
+    let rows: Vec<Vec<JavaValue>> = items
+        .iter()
+        .map(|r| match r {
+            JavaValue::Array { items, .. } => items.clone(),
+            _ => vec![],
+        })
+        .collect();
+    let width = rows.iter().map(Vec::len).max().unwrap_or(0);
+    let make = |rows: Vec<Vec<JavaValue>>| JavaValue::Array {
+        elem_ty: elem_ty.clone(),
+        id: *id,
+        items: rows.into_iter().map(&row).collect(),
+    };
+    let mut out = Vec::new();
+    let mut more = rows.clone();
+    more.push(vec![elem_default(elem); width.max(1)]);
+    out.push(make(more));
+    let mut square = rows.clone();
+    square.iter_mut().for_each(|r| r.resize(width + 1, elem_default(elem)));
+    square.push(vec![elem_default(elem); width + 1]);
+    out.push(make(square));
+    if !rows.is_empty() {
+        out.push(make(rows[..rows.len() - 1].to_vec()));
+    }
+    if width > 0 {
+        let mut narrower = rows.clone();
+        narrower.iter_mut().for_each(|r| {
+            r.truncate(width - 1);
+        });
+        out.push(make(narrower));
+    }
+    for r in 0..rows.len().min(4) {
+        for c in 0..rows[r].len().min(4) {
+            let steps: Vec<JavaValue> = match &rows[r][c] {
+                JavaValue::Bool(b) => vec![JavaValue::Bool(!b)],
+                x => [1.0, -1.0].iter().filter_map(|d| add(x, *d)).collect(),
+            };
+            for x in steps {
+                let mut next = rows.clone();
+                next[r][c] = x;
+                out.push(make(next));
             }
         }
     }
@@ -807,6 +892,26 @@ fn random_near(cur: &[JavaValue], seeds: &[JavaValue], rng: &mut SplitMix) -> Ve
                 JavaValue::Float(_) => JavaValue::Float(small as f32 / 4.0),
                 JavaValue::Double(_) => JavaValue::Double(small as f64 / 4.0),
                 JavaValue::Char(_) => JavaValue::Char(32 + (rng.next() % 95) as u16),
+                JavaValue::Array { elem_ty, id, .. } if matrix_elem(elem_ty).is_some() => {
+                    let elem = matrix_elem(elem_ty).unwrap_or(SlotElem::Int);
+                    let n = (rng.next() % 5) as usize;
+                    let row_ty = elem_ty.trim().trim_end_matches("[]").trim().to_string();
+                    let items = (0..n)
+                        .map(|_| {
+                            let items = (0..n)
+                                .map(|_| {
+                                    let x = (rng.next() % 11) as i64 - 2;
+                                    match elem {
+                                        SlotElem::Bool => JavaValue::Bool(x > 3),
+                                        _ => with_number(&elem_default(elem), x).unwrap_or_else(|| elem_default(elem)),
+                                    }
+                                })
+                                .collect();
+                            JavaValue::Array { elem_ty: row_ty.clone(), id: 0, items }
+                        })
+                        .collect();
+                    JavaValue::Array { elem_ty: elem_ty.clone(), id: *id, items }
+                }
                 JavaValue::Array { elem_ty, id, .. } => match slot_elem(elem_ty) {
                     Some(elem) => {
                         let len = (rng.next() % 6) as usize;
@@ -1068,6 +1173,46 @@ mod tests {
         for k in 0..40 {
             assert!(cands.iter().any(|c| c[k] != JavaValue::Int(0)), "input {k} got no seed");
         }
+    }
+
+    #[test]
+    fn a_two_dimensional_array_is_one_input_whose_rows_and_columns_move() {
+        let row = |xs: &[i32]| JavaValue::Array {
+            elem_ty: "int".into(),
+            id: 0,
+            items: xs.iter().map(|x| JavaValue::Int(*x)).collect(),
+        };
+        let grid = JavaValue::Array { elem_ty: "int[]".into(), id: 1, items: vec![row(&[1, 2]), row(&[3, 4])] };
+        let req = TestRequest {
+            params: vec![("grid".into(), "int[][]".into())],
+            args: vec![grid.clone()],
+            ..start_request()
+        };
+        let h = slots(&req);
+        assert_eq!(h.req.args[0], JavaValue::Slot(0, SlotKind::Matrix(SlotElem::Int)));
+        assert!(jreach_synth::render_method(&h.req, "t").contains("jreach.runner.Inputs.iss(0)"));
+        assert_eq!(to_json(&h.start[0]), serde_json::json!([[1, 2], [3, 4]]));
+        assert_eq!(fill(&h.req, &h.start).args[0], grid);
+        let moves = matrix_moves(&grid);
+        let shape = |v: &JavaValue| match v {
+            JavaValue::Array { items, .. } => items
+                .iter()
+                .map(|r| match r {
+                    JavaValue::Array { items, .. } => items.len(),
+                    _ => 0,
+                })
+                .collect::<Vec<_>>(),
+            _ => vec![],
+        };
+        let shapes: Vec<Vec<usize>> = moves.iter().map(shape).collect();
+        for expected in [vec![2, 2, 2], vec![3, 3, 3], vec![2], vec![1, 1]] {
+            assert!(shapes.contains(&expected), "{expected:?} in {shapes:?}");
+        }
+        assert!(moves.contains(&JavaValue::Array {
+            elem_ty: "int[]".into(),
+            id: 1,
+            items: vec![row(&[1, 2]), row(&[3, 5])]
+        }));
     }
 
     #[test]

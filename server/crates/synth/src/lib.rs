@@ -173,6 +173,9 @@ pub enum SlotKind {
     Str,
     /// A one-dimensional array of elements of this kind (never itself an array).
     Array(SlotElem),
+    /// A two-dimensional array (`int[][]`) of elements of this kind: `Int`, `Long`, `Double`,
+    /// `Bool` or `Char`.
+    Matrix(SlotElem),
 }
 
 /// The element kind of a [`SlotKind::Array`].
@@ -215,6 +218,13 @@ impl SlotKind {
                 SlotElem::Double => "ds",
                 SlotElem::Str => "strs",
                 SlotElem::Integer => "ints",
+            },
+            SlotKind::Matrix(e) => match e {
+                SlotElem::Bool => "zss",
+                SlotElem::Char => "css",
+                SlotElem::Long => "jss",
+                SlotElem::Double => "dss",
+                _ => "iss",
             },
         }
     }

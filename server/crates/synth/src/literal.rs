@@ -264,7 +264,7 @@ impl Prim {
                 SlotKind::Long => Prim::Long,
                 SlotKind::Float => Prim::Float,
                 SlotKind::Double => Prim::Double,
-                SlotKind::Str | SlotKind::Array(_) => return None,
+                SlotKind::Str | SlotKind::Array(_) | SlotKind::Matrix(_) => return None,
             },
             JavaValue::Str(_)
             | JavaValue::Null
@@ -325,7 +325,7 @@ pub(crate) fn convert(v: &JavaValue, p: Prim) -> Option<JavaValue> {
                 Prim::Double => SlotKind::Double,
             };
             let mixes = (kind == SlotKind::Bool) != (to == SlotKind::Bool)
-                || matches!(kind, SlotKind::Str | SlotKind::Array(_));
+                || matches!(kind, SlotKind::Str | SlotKind::Array(_) | SlotKind::Matrix(_));
             return (!mixes).then_some(JavaValue::Slot(k, to));
         }
         JavaValue::Byte(b) => Num::I(b.into()),

@@ -48,8 +48,8 @@ public final class Inputs {
         return o == null ? null : (java.util.List<?>) o;
     }
 
-    public static boolean[] zs(int k) {
-        java.util.List<?> l = list(k);
+    public static boolean[] zs(int k) { return booleansOf(list(k)); }
+    private static boolean[] booleansOf(java.util.List<?> l) {
         if (l == null) return null;
         boolean[] a = new boolean[l.size()];
         for (int n = 0; n < a.length; n++) a[n] = Boolean.TRUE.equals(l.get(n));
@@ -69,22 +69,22 @@ public final class Inputs {
         for (int n = 0; n < a.length; n++) a[n] = (short) integral(l.get(n));
         return a;
     }
-    public static char[] cs(int k) {
-        java.util.List<?> l = list(k);
+    public static char[] cs(int k) { return charsOf(list(k)); }
+    private static char[] charsOf(java.util.List<?> l) {
         if (l == null) return null;
         char[] a = new char[l.size()];
         for (int n = 0; n < a.length; n++) a[n] = (char) integral(l.get(n));
         return a;
     }
-    public static int[] is(int k) {
-        java.util.List<?> l = list(k);
+    public static int[] is(int k) { return intsOf(list(k)); }
+    private static int[] intsOf(java.util.List<?> l) {
         if (l == null) return null;
         int[] a = new int[l.size()];
         for (int n = 0; n < a.length; n++) a[n] = (int) integral(l.get(n));
         return a;
     }
-    public static long[] js(int k) {
-        java.util.List<?> l = list(k);
+    public static long[] js(int k) { return longsOf(list(k)); }
+    private static long[] longsOf(java.util.List<?> l) {
         if (l == null) return null;
         long[] a = new long[l.size()];
         for (int n = 0; n < a.length; n++) a[n] = integral(l.get(n));
@@ -97,8 +97,8 @@ public final class Inputs {
         for (int n = 0; n < a.length; n++) a[n] = (float) number(l.get(n));
         return a;
     }
-    public static double[] ds(int k) {
-        java.util.List<?> l = list(k);
+    public static double[] ds(int k) { return doublesOf(list(k)); }
+    private static double[] doublesOf(java.util.List<?> l) {
         if (l == null) return null;
         double[] a = new double[l.size()];
         for (int n = 0; n < a.length; n++) a[n] = number(l.get(n));
@@ -116,6 +116,43 @@ public final class Inputs {
         if (l == null) return null;
         String[] a = new String[l.size()];
         for (int n = 0; n < a.length; n++) a[n] = l.get(n) == null ? null : l.get(n).toString();
+        return a;
+    }
+
+    /** Two-dimensional arrays: a list of rows (a null row stays null). */
+    public static int[][] iss(int k) {
+        java.util.List<?> l = list(k);
+        if (l == null) return null;
+        int[][] a = new int[l.size()][];
+        for (int n = 0; n < a.length; n++) a[n] = intsOf((java.util.List<?>) l.get(n));
+        return a;
+    }
+    public static long[][] jss(int k) {
+        java.util.List<?> l = list(k);
+        if (l == null) return null;
+        long[][] a = new long[l.size()][];
+        for (int n = 0; n < a.length; n++) a[n] = longsOf((java.util.List<?>) l.get(n));
+        return a;
+    }
+    public static double[][] dss(int k) {
+        java.util.List<?> l = list(k);
+        if (l == null) return null;
+        double[][] a = new double[l.size()][];
+        for (int n = 0; n < a.length; n++) a[n] = doublesOf((java.util.List<?>) l.get(n));
+        return a;
+    }
+    public static boolean[][] zss(int k) {
+        java.util.List<?> l = list(k);
+        if (l == null) return null;
+        boolean[][] a = new boolean[l.size()][];
+        for (int n = 0; n < a.length; n++) a[n] = booleansOf((java.util.List<?>) l.get(n));
+        return a;
+    }
+    public static char[][] css(int k) {
+        java.util.List<?> l = list(k);
+        if (l == null) return null;
+        char[][] a = new char[l.size()][];
+        for (int n = 0; n < a.length; n++) a[n] = charsOf((java.util.List<?>) l.get(n));
         return a;
     }
 
