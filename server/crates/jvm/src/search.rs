@@ -373,6 +373,25 @@ fn shrink(
         let (fits, _) = eval(cands)?;
         fits.iter().position(|f| f.hit)
     };
+    // Pass after pass while one changes something: an input shrunk later may let an earlier one
+    // shrink further (`a % b == 0` with `a` = -24, `b` = -24: `b` becomes -1, then `a` 0).
+    loop {
+        let before = found.values.clone();
+        shrink_pass(&mut found, &mut spent, &mut hits);
+        if found.values == before || spent >= SHRINK_RUNS {
+            break;
+        }
+    }
+    found.runs += spent;
+    found
+}
+
+/// One pass of [`shrink`] over the inputs, in order.
+fn shrink_pass(
+    found: &mut Found,
+    spent: &mut usize,
+    hits: &mut impl FnMut(&[Vec<JavaValue>], &mut usize) -> Option<usize>,
+) {
     for k in 0..found.values.len() {
         match found.values[k].clone() {
             JavaValue::Str(s) => {
@@ -387,7 +406,7 @@ fn shrink(
                             next
                         })
                         .collect();
-                    let Some(i) = hits(&cands, &mut spent) else { break };
+                    let Some(i) = hits(&cands, spent) else { break };
                     s.remove(i);
                     found.values = cands[i].clone();
                 }
@@ -403,7 +422,7 @@ fn shrink(
                             next
                         })
                         .collect();
-                    let Some(i) = hits(&cands, &mut spent) else { break };
+                    let Some(i) = hits(&cands, spent) else { break };
                     items.remove(i);
                     found.values = cands[i].clone();
                 }
@@ -415,10 +434,10 @@ fn shrink(
                         let mut fewer = items.clone();
                         fewer[p] = cand;
                         next[k] = JavaValue::Array { elem_ty: elem_ty.clone(), id, items: fewer };
-                        if spent >= SHRINK_RUNS {
+                        if *spent >= SHRINK_RUNS {
                             return None;
                         }
-                        Some(hits(std::slice::from_ref(&next), &mut spent).is_some())
+                        Some(hits(std::slice::from_ref(&next), spent).is_some())
                     });
                     if let Some(x) = smaller {
                         items[p] = x;
@@ -435,19 +454,49 @@ fn shrink(
                         next
                     })
                     .collect();
-                if let Some(i) = hits(&cands, &mut spent) {
+                if let Some(i) = hits(&cands, spent) {
                     found.values = cands[i].clone();
                 }
+            }
+            JavaValue::Double(d) if d.is_finite() && d != 0.0 => {
+                // A rounder number: zero, or the integer part, then as close to zero as halving
+                // finds (`49153.47` → `3.0`).
+                let base = found.values.clone();
+                let mut try_value = |x: f64, spent: &mut usize| {
+                    let mut next = base.clone();
+                    next[k] = JavaValue::Double(x);
+                    hits(std::slice::from_ref(&next), spent).is_some()
+                };
+                let mut best = d;
+                for x in [0.0, d.trunc()] {
+                    if x != d && try_value(x, spent) {
+                        best = x;
+                        break;
+                    }
+                }
+                if best != 0.0 && best.fract() == 0.0 && best.abs() < 9.0e15 {
+                    let smaller = smallest_hitting(&JavaValue::Long(best as i64), |cand| {
+                        let JavaValue::Long(n) = cand else { return None };
+                        if *spent >= SHRINK_RUNS {
+                            return None;
+                        }
+                        Some(try_value(n as f64, spent))
+                    });
+                    if let Some(JavaValue::Long(n)) = smaller {
+                        best = n as f64;
+                    }
+                }
+                found.values[k] = JavaValue::Double(best);
             }
             v @ (JavaValue::Byte(_) | JavaValue::Short(_) | JavaValue::Int(_) | JavaValue::Long(_)) => {
                 let base = found.values.clone();
                 let smaller = smallest_hitting(&v, |cand| {
                     let mut next = base.clone();
                     next[k] = cand;
-                    if spent >= SHRINK_RUNS {
+                    if *spent >= SHRINK_RUNS {
                         return None;
                     }
-                    Some(hits(std::slice::from_ref(&next), &mut spent).is_some())
+                    Some(hits(std::slice::from_ref(&next), spent).is_some())
                 });
                 if let Some(x) = smaller {
                     found.values[k] = x;
@@ -456,8 +505,6 @@ fn shrink(
             _ => {}
         }
     }
-    found.runs += spent;
-    found
 }
 
 /// The integral value of the type of `v` closest to zero, between zero and `v`, that still runs
@@ -1213,6 +1260,24 @@ mod tests {
             id: 1,
             items: vec![row(&[1, 2]), row(&[3, 5])]
         }));
+    }
+
+    #[test]
+    fn shrinking_goes_over_the_inputs_again_while_one_gets_simpler() {
+        // `a % b == 0 && b != 1`: `a` cannot shrink past a multiple of `b` until `b` has.
+        let found =
+            Found { values: vec![JavaValue::Int(-24), JavaValue::Int(-24), JavaValue::Double(49153.47)], runs: 0 };
+        let shrunk = shrink(found, &mut |cands: &[Vec<JavaValue>]| {
+            let fits = cands.iter().map(|c| {
+                let (JavaValue::Int(a), JavaValue::Int(b), JavaValue::Double(d)) = (&c[0], &c[1], &c[2]) else {
+                    panic!()
+                };
+                let hit = *b != 0 && a % b == 0 && *b != 1 && *d > 2.5;
+                Fitness { hit, divergence: None, lines: 1 }
+            });
+            Some((fits.collect(), vec![]))
+        });
+        assert_eq!(shrunk.values, vec![JavaValue::Int(0), JavaValue::Int(-1), JavaValue::Double(3.0)]);
     }
 
     #[test]
