@@ -13,16 +13,18 @@ mod java_values;
 mod math_search;
 mod receiver;
 mod replay;
+mod start;
 
 use jreach_ir::lower::{lower_in, FileContext, LowerOptions};
-use jreach_ir::{BlockId, Blocker, CutoffKind, Function, Leaf, LowerMode, Terminator, Ty};
+use jreach_ir::{BlockId, Blocker, CutoffKind, Function, LowerMode, Terminator};
 use jreach_smt::{solve_reach, solve_reach_avoiding, GaveUp, SolveOptions, Verdict};
 use jreach_syntax::{find_target, MethodInfo, SourceFile, Target, TargetError};
-use jreach_synth::{is_searched_collection, jdk_choices, ImportedSource, JUnit, JavaValue, Outcome, TestRequest};
+use jreach_synth::{ImportedSource, JUnit, Outcome, TestRequest};
 
 pub use receiver::synthesis_options;
-use receiver::{abstract_receiver, receiver_constructor, receiver_factory, unmodelled_params, unsupported_signature};
+use receiver::{abstract_receiver, unmodelled_params, unsupported_signature};
 use replay::replay;
+pub use start::search_start;
 
 /// Which resolution answers the reachability question.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
@@ -122,229 +124,8 @@ fn gen_inner(file: &SourceFile, line: usize, opts: &GenOptions) -> Result<GenRes
     gen_target(file, &target, opts)
 }
 
-/// A test for the statement on 0-based `line` with the simplest inputs jreach can write for its
-/// method (for a private method, for the first method of its class calling it that works): the
-/// start of a search on the JVM when [`gen`] found no test on its model. The inputs need not reach
-/// the line, and the outcome is not asserted. `None` when jreach cannot write a call to the method.
-pub fn search_start(file: &SourceFile, line: usize, opts: &GenOptions) -> Option<TestRequest> {
-    crate::contain::contain(|| {
-        let target = find_target(file, line).ok()?;
-        if target.method.has_error {
-            return None;
-        }
-        let entries = if target.method.is_private {
-            let ctx = FileContext::new(file, None, None);
-            callers::entry_callers(&ctx, &target.method, MAX_CALLERS)
-        } else {
-            vec![target.method.clone()]
-        };
-        entries.into_iter().find_map(|m| start_for(file, &Target { method: m, ..target.clone() }, opts))
-    })
-    .ok()
-    .flatten()
-}
-
-/// [`search_start`] entered through `target.method`: the solver's smallest inputs that enter the
-/// method at all.
-fn start_for(file: &SourceFile, target: &Target, opts: &GenOptions) -> Option<TestRequest> {
-    let m = &target.method;
-    let ctx = FileContext::new(file, None, None);
-    // A receiver no constructor makes may come from a static factory of its class.
-    let factory = receiver_factory(&ctx, m);
-    if factory.is_none() && (unsupported_signature(&ctx, m).is_some() || (m.class_is_abstract && !m.is_static)) {
-        return None;
-    }
-    let with_package = with_package_sources(file, m, &opts.package_sources, &opts.imported_sources);
-    let (synthesis_file, foreign_from) = match &with_package {
-        Some((f, foreign_from)) => (f, *foreign_from),
-        None => (file, None),
-    };
-    let lopts = LowerOptions {
-        inline_depth: opts.inline_depth,
-        foreign_from,
-        own_end: with_package.is_some().then_some(file.text.len()),
-        ..synthesis_options(&ctx, m, 2, false)
-    };
-    let package_ctx = with_package.as_ref().map(|_| FileContext::new(synthesis_file, foreign_from, lopts.own_end));
-    let f = lower_in(package_ctx.as_ref().unwrap_or(&ctx), m, &lopts);
-    // A parameter of a JDK type jreach does not model is a choice among values a test can write
-    // (`Locale.US`, `String.class`, ...), which the search makes; any other such type, no start.
-    // An array of references jreach does not track starts empty (the search may grow it).
-    let own_class = m.classes.join(".");
-    let mut given = Vec::new();
-    let mut imports = Vec::new();
-    let mut empty_arrays = Vec::new();
-    for (i, p) in f.params.iter().enumerate() {
-        match p.ty {
-            _ if p.ty == Ty::Ref || is_searched_collection(&p.java_ty) => {
-                let mut c = jdk_choices(&p.java_ty, &own_class)?;
-                // An object of the class itself, for `equals(Object)` and its kin.
-                let is_object =
-                    matches!(p.java_ty.trim().trim_start_matches("final ").trim(), "Object" | "java.lang.Object");
-                let top_level = m.classes.len() == 1;
-                if is_object && top_level && !m.class_is_abstract && matches!(receiver_constructor(&ctx, m), Ok(None)) {
-                    let own = JavaValue::Constructed {
-                        class: own_class.clone(),
-                        args: vec![],
-                        calls: vec![],
-                        body: vec![],
-                        factory: None,
-                        builder: None,
-                    };
-                    c.options.insert(c.options.len() - 1, own);
-                }
-                given.push((i, JavaValue::Choice { slot: None, options: c.options }));
-                imports.extend(c.imports);
-            }
-            Ty::Arr(a) if a.leaf == Leaf::Ref => {
-                let ty = p.java_ty.trim();
-                let elem = ty.strip_suffix("...").or_else(|| ty.strip_suffix("[]"))?.trim();
-                let elem = elem.strip_prefix("final ").unwrap_or(elem).trim();
-                // Only types a test names the same anywhere (not a nested class of the file).
-                let base = elem.trim_end_matches("[]").trim();
-                if !(base.starts_with("java.") || JDK_ELEMENTS.contains(&base) || PRIMITIVES.contains(&base)) {
-                    return None;
-                }
-                // (An id no array of the model has: this array is nobody else's.)
-                given.push((i, JavaValue::Array { elem_ty: elem.to_string(), id: -1 - i as i64, items: vec![] }));
-                empty_arrays.push(p.name.clone());
-            }
-            _ => {}
-        }
-    }
-    let targets = f.blocks_of_stmt(target.stmt.start);
-    let solve = SolveOptions {
-        timeout: opts.timeout.min(Duration::from_secs(2)),
-        prefer_small: true,
-        cancel: opts.cancel.clone(),
-    };
-    let Verdict::Sat(args) = solve_reach(&f, &[f.entry], &solve) else { return None };
-    let mut req = replay::request(file, target, &f, &targets, &args, opts, false, &given).ok()?;
-    // An empty array's element type as the test declares it (type variables instantiated).
-    for name in empty_arrays {
-        let Some(pos) = req.params.iter().position(|(n, _)| *n == name) else { continue };
-        let ty = req.params[pos].1.trim();
-        let ty = ty.strip_prefix("final ").unwrap_or(ty).trim().to_string();
-        if let (Some(elem), JavaValue::Array { elem_ty, .. }) =
-            (ty.strip_suffix("...").or_else(|| ty.strip_suffix("[]")), &mut req.args[pos])
-        {
-            *elem_ty = elem.trim().to_string();
-        }
-    }
-    for import in imports {
-        if !req.imports.contains(&import) {
-            req.imports.push(import);
-        }
-    }
-    if let Some(factory) = factory {
-        let mut args = Vec::new();
-        for p in &factory.params {
-            let ty = ctx.test_java_of(p.ty.trim().trim_start_matches("final ").trim());
-            let value = match search_value(&ty) {
-                Some(v) => v,
-                None => {
-                    let c = jdk_choices(&ty, &own_class)?;
-                    req.imports.extend(c.imports.into_iter().filter(|i| !req.imports.contains(i)).collect::<Vec<_>>());
-                    JavaValue::Choice { slot: None, options: c.options }
-                }
-            };
-            args.push((ty, value));
-        }
-        req.receiver_factory = Some(format!("{own_class}.{}", factory.name));
-        req.receiver_args = args;
-    }
-    if !m.is_static && !m.is_constructor {
-        req.receiver_call_choices = receiver_call_choices(&ctx, m);
-    }
-    Some(req)
-}
-
-/// The value a search starts from for a parameter of type `ty` as a test writes it, if it is a
-/// number, character, boolean or string: one, `'a'`, `true`, `"a"` (a zero or an empty string
-/// is what factories and setters reject most).
-fn search_value(ty: &str) -> Option<JavaValue> {
-    Some(match ty.strip_prefix("java.lang.").unwrap_or(ty) {
-        "int" | "Integer" | "short" | "byte" | "Short" | "Byte" => JavaValue::Int(1),
-        "long" | "Long" => JavaValue::Long(1),
-        "double" | "Double" => JavaValue::Double(1.0),
-        "float" | "Float" => JavaValue::Float(1.0),
-        "boolean" | "Boolean" => JavaValue::Bool(true),
-        "char" | "Character" => JavaValue::Char(u16::from(b'a')),
-        "String" => JavaValue::Str("a".into()),
-        _ => return None,
-    })
-}
-
-/// At most this many calls on the receiver a search on the JVM makes before the call under test.
-const SEQUENCE_CALLS: usize = 6;
-
-/// At most this many of the class's methods are candidates for those calls.
-const SEQUENCE_METHODS: usize = 12;
-
-/// The calls a search may make on the receiver of `m` to bring it into a state (a stack after
-/// two pushes): the instance methods of its class a test may call whose arguments are numbers,
-/// characters, booleans or strings (type variables as the test takes them), fewest arguments
-/// first. Each of [`SEQUENCE_CALLS`] places holds none or one of them.
-fn receiver_call_choices(ctx: &FileContext<'_>, m: &MethodInfo) -> Vec<jreach_synth::CallChoice> {
-    let mut calls: Vec<jreach_synth::JavaCall> = Vec::new();
-    let mut methods: Vec<&MethodInfo> = ctx
-        .methods()
-        .iter()
-        .filter(|c| c.classes == m.classes && !c.is_static && !c.is_constructor && !c.is_private && !c.has_error)
-        .filter(|c| !matches!(c.name.as_str(), "equals" | "hashCode" | "toString" | "clone" | "finalize"))
-        // (Not a method of an anonymous class inside it, which has no name of its own.)
-        .filter(|c| {
-            let decl = c.node(ctx.file()).parent().and_then(|body| body.parent());
-            decl.is_some_and(|d| matches!(d.kind(), "class_declaration" | "enum_declaration" | "record_declaration"))
-        })
-        .collect();
-    methods.sort_by_key(|c| c.params.len());
-    for c in methods {
-        let args: Option<Vec<(String, JavaValue)>> = c
-            .params
-            .iter()
-            .map(|p| {
-                let ty = ctx.test_java_of(p.ty.trim().trim_start_matches("final ").trim());
-                let value = search_value(&ty)?;
-                Some((ty, value))
-            })
-            .collect();
-        if let Some(args) = args {
-            calls.push((c.name.clone(), args));
-        }
-        if calls.len() == SEQUENCE_METHODS {
-            break;
-        }
-    }
-    if calls.is_empty() {
-        return vec![];
-    }
-    (0..SEQUENCE_CALLS).map(|_| jreach_synth::CallChoice { slot: None, calls: calls.clone() }).collect()
-}
-
-/// Element types of arrays a search may start empty: types of `java.lang` a test names without
-/// an import (and primitives, for arrays of arrays).
-const JDK_ELEMENTS: &[&str] = &[
-    "String",
-    "Object",
-    "Integer",
-    "Long",
-    "Short",
-    "Byte",
-    "Double",
-    "Float",
-    "Boolean",
-    "Character",
-    "CharSequence",
-    "Number",
-    "Class<?>",
-    "Class",
-];
-
-const PRIMITIVES: &[&str] = &["boolean", "byte", "short", "char", "int", "long", "float", "double"];
-
 /// At most this many methods that call a private method are tried as the test's entry.
-const MAX_CALLERS: usize = 4;
+pub(crate) const MAX_CALLERS: usize = 4;
 
 /// A statement of a private method, which a test cannot call, is reached through the methods of
 /// its class that call it (directly, or through another private method): the caller is lowered
@@ -578,7 +359,7 @@ fn first_error_line(file: &SourceFile, m: &MethodInfo) -> Option<usize> {
 /// `import` lines blanked), when there are any and `m` parses the same in the result: its byte
 /// offsets are unchanged, so targets and path conditions still refer to `file`, and the added
 /// code lies past its end. Also the offset where the imported classes begin, if any.
-fn with_package_sources(
+pub(crate) fn with_package_sources(
     file: &SourceFile,
     m: &MethodInfo,
     sources: &[String],
