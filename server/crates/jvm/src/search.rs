@@ -1170,6 +1170,7 @@ mod tests {
         // The search picks the second option and moves the number inside it.
         let picked = vec![JavaValue::Chosen { index: 1, of: 3 }, JavaValue::Long(99), JavaValue::Int(4)];
         assert_eq!(fill(&h.req, &picked).args, vec![big(99), JavaValue::Int(4)]);
+        assert!(req.has_search_holes() && h.req.has_search_holes() && !fill(&h.req, &picked).has_search_holes());
         // Small moves try every other option.
         let moves = small_moves(&h.start);
         for index in [1, 2] {
@@ -1205,6 +1206,7 @@ mod tests {
         let test = fill(&h.req, &picked);
         assert_eq!(test.receiver_calls, vec![("push".to_string(), vec![("int".to_string(), JavaValue::Int(7))])]);
         assert!(test.receiver_call_choices.is_empty());
+        assert!(h.req.has_search_holes() && !test.has_search_holes());
         assert!(!jreach_synth::render_method(&test, "t").contains("switch"));
     }
 

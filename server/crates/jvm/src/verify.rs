@@ -65,6 +65,9 @@ impl Verifier {
 
     /// Runs `req`, a test for a line of `file` whose text is `text`.
     pub fn check(&mut self, file: &Path, text: &str, req: &TestRequest) -> Result<Checked, RunnerError> {
+        if req.has_search_holes() {
+            return Err(RunnerError::Protocol("a test with a search's holes left in it was to be run".into()));
+        }
         let project = Project::for_file(file, req.package.as_deref(), &self.classpath, &self.cache_root)
             .ok_or_else(|| RunnerError::NoSourceRoot(file.to_path_buf()))?;
         let first = self.run_once(&project, text, req)?;

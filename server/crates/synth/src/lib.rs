@@ -231,6 +231,22 @@ impl SlotKind {
 }
 
 impl JavaValue {
+    /// Whether `v` holds anything of a search harness ([`JavaValue::Slot`], [`JavaValue::Choice`],
+    /// [`JavaValue::Chosen`]), here or inside.
+    pub fn has_search_holes(&self) -> bool {
+        match self {
+            JavaValue::Slot(..) | JavaValue::Choice { .. } | JavaValue::Chosen { .. } => true,
+            JavaValue::Array { items, .. } | JavaValue::List { items, .. } => items.iter().any(Self::has_search_holes),
+            JavaValue::Object { fields, .. } => fields.iter().any(|(_, f)| f.has_search_holes()),
+            JavaValue::Constructed { args, calls, .. } => {
+                args.iter().chain(calls.iter().flat_map(|(_, a)| a)).any(|(_, a)| a.has_search_holes())
+            }
+            JavaValue::Optional { item, .. } => item.as_deref().is_some_and(Self::has_search_holes),
+            JavaValue::Map { entries, .. } => entries.iter().any(|(k, v)| k.has_search_holes() || v.has_search_holes()),
+            _ => false,
+        }
+    }
+
     /// Whether this is the value a field holds before anything sets it (`0`, `false`, `null`;
     /// not `-0.0`).
     pub fn is_default(&self) -> bool {
@@ -359,6 +375,20 @@ pub struct TestRequest {
     /// For an instance method whose class has no constructor a test may call: the static method
     /// that creates the receiver (`Fraction.getFraction`), which takes `receiver_args`.
     pub receiver_factory: Option<String>,
+}
+
+impl TestRequest {
+    /// Whether anything of a search harness is left in the request: a hole, a choice, calls a
+    /// search was to choose. Such a request is never run as a test nor offered
+    /// (`jreach_jvm::Verifier::check` refuses it).
+    pub fn has_search_holes(&self) -> bool {
+        !self.receiver_call_choices.is_empty()
+            || self.args.iter().any(JavaValue::has_search_holes)
+            || self.receiver_args.iter().any(|(_, v)| v.has_search_holes())
+            || self.receiver_calls.iter().flat_map(|(_, a)| a).any(|(_, v)| v.has_search_holes())
+            || self.receiver_fields.iter().flatten().any(|(_, v)| v.has_search_holes())
+            || self.statics.iter().any(|s| s.value.has_search_holes())
+    }
 }
 
 /// A static field a test assigns before the call under test (`Config.limit = 5;`), saving the
