@@ -117,8 +117,8 @@ pub(crate) fn receiver_constructor(ctx: &FileContext<'_>, m: &MethodInfo) -> Res
         .ok_or(())
 }
 
-/// For an instance method `m` whose receiver no constructor a test may call makes (and not by
-/// reflection either): the static method of its class that returns one, taking numbers,
+/// For an instance method `m` whose receiver a test can make with no constructor (nor by
+/// reflection): the static method of its class that returns one, taking numbers,
 /// characters, booleans, strings or JDK values a search chooses (`Fraction.getFraction(int, int)`,
 /// `Range.of(T, T)`), the fewest strings and JDK values first, then the fewest parameters. Only a
 /// search on the JVM starts from it.
