@@ -426,21 +426,74 @@ fn shrink_pass(
                     items.remove(i);
                     found.values = cands[i].clone();
                 }
-                // Then each integral element as close to zero as it may be.
-                for p in 0..items.len().min(8) {
+                // A matrix: then its columns, one at a time.
+                loop {
+                    let width = items
+                        .iter()
+                        .map(|r| match r {
+                            JavaValue::Array { items, .. } => items.len(),
+                            _ => 0,
+                        })
+                        .max()
+                        .unwrap_or(0);
+                    let without = |c: usize| -> Vec<JavaValue> {
+                        items
+                            .iter()
+                            .map(|r| match r {
+                                JavaValue::Array { elem_ty, id, items } if c < items.len() => {
+                                    let mut items = items.clone();
+                                    items.remove(c);
+                                    JavaValue::Array { elem_ty: elem_ty.clone(), id: *id, items }
+                                }
+                                other => other.clone(),
+                            })
+                            .collect()
+                    };
+                    let narrower: Vec<Vec<JavaValue>> = (0..width).map(without).collect();
+                    let cands: Vec<Vec<JavaValue>> = narrower
+                        .iter()
+                        .map(|rows| {
+                            let mut next = found.values.clone();
+                            next[k] = JavaValue::Array { elem_ty: elem_ty.clone(), id, items: rows.clone() };
+                            next
+                        })
+                        .collect();
+                    let Some(i) = hits(&cands, spent) else { break };
+                    items = narrower[i].clone();
+                    found.values = cands[i].clone();
+                }
+                // Then each element (each cell of the first rows and columns of a matrix) as
+                // simple as it may be.
+                let cells: Vec<(usize, Option<usize>)> = (0..items.len().min(8))
+                    .flat_map(|p| match &items[p] {
+                        JavaValue::Array { items: row, .. } => (0..row.len().min(4)).map(|c| (p, Some(c))).collect(),
+                        _ => vec![(p, None)],
+                    })
+                    .collect();
+                for (p, c) in cells {
+                    let with = |items: &[JavaValue], x: JavaValue| {
+                        let mut items = items.to_vec();
+                        match (c, &mut items[p]) {
+                            (Some(c), JavaValue::Array { items: row, .. }) => row[c] = x,
+                            (_, cell) => *cell = x,
+                        }
+                        items
+                    };
+                    let current = match (c, &items[p]) {
+                        (Some(c), JavaValue::Array { items: row, .. }) => row[c].clone(),
+                        (_, x) => x.clone(),
+                    };
                     let base = found.values.clone();
-                    let smaller = smallest_hitting(&items[p], |cand| {
-                        let mut next = base.clone();
-                        let mut fewer = items.clone();
-                        fewer[p] = cand;
-                        next[k] = JavaValue::Array { elem_ty: elem_ty.clone(), id, items: fewer };
+                    let simpler = simpler_number(&current, |cand| {
                         if *spent >= SHRINK_RUNS {
                             return None;
                         }
+                        let mut next = base.clone();
+                        next[k] = JavaValue::Array { elem_ty: elem_ty.clone(), id, items: with(&items, cand) };
                         Some(hits(std::slice::from_ref(&next), spent).is_some())
                     });
-                    if let Some(x) = smaller {
-                        items[p] = x;
+                    if let Some(x) = simpler {
+                        items = with(&items, x);
                         found.values[k] = JavaValue::Array { elem_ty: elem_ty.clone(), id, items: items.clone() };
                     }
                 }
@@ -458,53 +511,60 @@ fn shrink_pass(
                     found.values = cands[i].clone();
                 }
             }
-            JavaValue::Double(d) if d.is_finite() && d != 0.0 => {
-                // A rounder number: zero, or the integer part, then as close to zero as halving
-                // finds (`49153.47` → `3.0`).
+            v @ (JavaValue::Byte(_)
+            | JavaValue::Short(_)
+            | JavaValue::Int(_)
+            | JavaValue::Long(_)
+            | JavaValue::Double(_)) => {
                 let base = found.values.clone();
-                let mut try_value = |x: f64, spent: &mut usize| {
-                    let mut next = base.clone();
-                    next[k] = JavaValue::Double(x);
-                    hits(std::slice::from_ref(&next), spent).is_some()
-                };
-                let mut best = d;
-                for x in [0.0, d.trunc()] {
-                    if x != d && try_value(x, spent) {
-                        best = x;
-                        break;
-                    }
-                }
-                if best != 0.0 && best.fract() == 0.0 && best.abs() < 9.0e15 {
-                    let smaller = smallest_hitting(&JavaValue::Long(best as i64), |cand| {
-                        let JavaValue::Long(n) = cand else { return None };
-                        if *spent >= SHRINK_RUNS {
-                            return None;
-                        }
-                        Some(try_value(n as f64, spent))
-                    });
-                    if let Some(JavaValue::Long(n)) = smaller {
-                        best = n as f64;
-                    }
-                }
-                found.values[k] = JavaValue::Double(best);
-            }
-            v @ (JavaValue::Byte(_) | JavaValue::Short(_) | JavaValue::Int(_) | JavaValue::Long(_)) => {
-                let base = found.values.clone();
-                let smaller = smallest_hitting(&v, |cand| {
-                    let mut next = base.clone();
-                    next[k] = cand;
+                let simpler = simpler_number(&v, |cand| {
                     if *spent >= SHRINK_RUNS {
                         return None;
                     }
+                    let mut next = base.clone();
+                    next[k] = cand;
                     Some(hits(std::slice::from_ref(&next), spent).is_some())
                 });
-                if let Some(x) = smaller {
+                if let Some(x) = simpler {
                     found.values[k] = x;
                 }
             }
             _ => {}
         }
     }
+}
+
+/// A simpler number than `v` that still runs the target (`hits` runs a candidate; `None`: out of
+/// runs): for an integral value the one closest to zero ([`smallest_hitting`]); for a double,
+/// zero or its integer part, then the integral value closest to zero (`49153.47` → `3.0`).
+fn simpler_number(v: &JavaValue, mut hits: impl FnMut(JavaValue) -> Option<bool>) -> Option<JavaValue> {
+    let JavaValue::Double(d) = *v else { return smallest_hitting(v, hits) };
+    if !d.is_finite() || d == 0.0 {
+        return None;
+    }
+    if hits(JavaValue::Double(0.0))? {
+        return Some(JavaValue::Double(0.0));
+    }
+    let whole = d.trunc();
+    let mut best = None;
+    let start = if whole == d {
+        Some(d)
+    } else if hits(JavaValue::Double(whole))? {
+        best = Some(whole);
+        best
+    } else {
+        None
+    };
+    if let Some(b) = start.filter(|b| *b != 0.0 && b.abs() < 9.0e15) {
+        let smaller = smallest_hitting(&JavaValue::Long(b as i64), |cand| match cand {
+            JavaValue::Long(n) => hits(JavaValue::Double(n as f64)),
+            _ => None,
+        });
+        if let Some(JavaValue::Long(n)) = smaller {
+            best = Some(n as f64);
+        }
+    }
+    best.map(JavaValue::Double)
 }
 
 /// The integral value of the type of `v` closest to zero, between zero and `v`, that still runs
@@ -1280,6 +1340,37 @@ mod tests {
             Some((fits.collect(), vec![]))
         });
         assert_eq!(shrunk.values, vec![JavaValue::Int(0), JavaValue::Int(-1), JavaValue::Double(3.0)]);
+    }
+
+    #[test]
+    fn cells_of_a_matrix_and_doubles_of_an_array_shrink() {
+        let row = |xs: &[f64]| JavaValue::Array {
+            elem_ty: "double".into(),
+            id: 0,
+            items: xs.iter().map(|x| JavaValue::Double(*x)).collect(),
+        };
+        let m = JavaValue::Array { elem_ty: "double[]".into(), id: 1, items: vec![row(&[8.0, 3.5, 7.0])] };
+        let xs = row(&[0.25, 49153.47]);
+        let found = Found { values: vec![m, xs], runs: 0 };
+        // The first cell above 2.5, and the array's last element above 2.5.
+        let shrunk = shrink(found, &mut |cands: &[Vec<JavaValue>]| {
+            let first = |v: &JavaValue| match v {
+                JavaValue::Array { items, .. } => items.first().cloned(),
+                _ => None,
+            };
+            let fits = cands.iter().map(|c| {
+                let cell = first(&c[0]).and_then(|r| first(&r));
+                let last = match &c[1] {
+                    JavaValue::Array { items, .. } => items.last().cloned(),
+                    _ => None,
+                };
+                let big = |v: Option<JavaValue>| matches!(v, Some(JavaValue::Double(d)) if d > 2.5);
+                Fitness { hit: big(cell) && big(last), divergence: None, lines: 1 }
+            });
+            Some((fits.collect(), vec![]))
+        });
+        assert_eq!(shrunk.values[0], JavaValue::Array { elem_ty: "double[]".into(), id: 1, items: vec![row(&[3.0])] });
+        assert_eq!(shrunk.values[1], row(&[3.0]));
     }
 
     #[test]
