@@ -23,9 +23,40 @@ pub struct JdkChoices {
 /// Whether [`jdk_choices`] gives a collection for `java_ty` (`List<Integer>`, `Set<String>`):
 /// one whose length a search changes, which makes a better start for it than a fixed list.
 pub fn is_searched_collection(java_ty: &str) -> bool {
-    jdk_choices(java_ty, "").is_some_and(
-        |c| matches!(c.options.first(), Some(JavaValue::Constructed { class, .. }) if class.ends_with("<>")),
-    )
+    parse(java_ty).is_some_and(|(simple, args)| searched_collection(simple, args).is_some())
+}
+
+/// `java_ty` as (simple name, type arguments), or `None` for a qualified name outside the JDK
+/// (`com.acme.Set`) or a malformed one.
+fn parse(java_ty: &str) -> Option<(&str, Option<&str>)> {
+    let ty = java_ty.trim();
+    let ty = ty.strip_prefix("final ").unwrap_or(ty).trim();
+    let (base, args) = match ty.split_once('<') {
+        Some((b, rest)) => (b.trim(), Some(rest.strip_suffix('>')?.trim())),
+        None => (ty, None),
+    };
+    if base.contains('.') && !base.starts_with("java.") {
+        return None;
+    }
+    Some((base.rsplit('.').next().unwrap_or(base), args))
+}
+
+/// For a collection type of `Integer` or `String` elements: the class a test creates it as
+/// (`HashSet` for a `Set`) and the element type.
+fn searched_collection<'a>(simple: &str, args: Option<&'a str>) -> Option<(&'static str, &'a str)> {
+    let made = match simple {
+        "Collection" | "Iterable" | "List" | "ArrayList" | "AbstractList" => "ArrayList",
+        "LinkedList" => "LinkedList",
+        "Set" | "HashSet" => "HashSet",
+        "LinkedHashSet" => "LinkedHashSet",
+        "SortedSet" | "NavigableSet" | "TreeSet" => "TreeSet",
+        "Queue" | "Deque" | "ArrayDeque" => "ArrayDeque",
+        "Vector" => "Vector",
+        _ => return None,
+    };
+    let elem = args?;
+    let elem = elem.strip_prefix("java.lang.").unwrap_or(elem);
+    matches!(elem, "Integer" | "String").then_some((made, elem))
 }
 
 /// The candidates for a value of the Java type `java_ty` (as the code writes it: `Class<?>`,
@@ -41,17 +72,8 @@ pub fn is_searched_collection(java_ty: &str) -> bool {
 /// assert!(jdk_choices("com.acme.Order", "Util").is_none());
 /// ```
 pub fn jdk_choices(java_ty: &str, own_class: &str) -> Option<JdkChoices> {
-    let ty = java_ty.trim();
-    let ty = ty.strip_prefix("final ").unwrap_or(ty).trim();
-    let (base, args) = match ty.split_once('<') {
-        Some((b, rest)) => (b.trim(), Some(rest.strip_suffix('>')?.trim())),
-        None => (ty, None),
-    };
-    let simple = base.rsplit('.').next().unwrap_or(base);
     // A qualified name must be the JDK's own (`java.util.Set`, not `com.acme.Set`).
-    if base.contains('.') && !base.starts_with("java.") {
-        return None;
-    }
+    let (simple, args) = parse(java_ty)?;
     let mut c = Builder::default();
     match (simple, args) {
         ("Object", None) => {
@@ -223,21 +245,8 @@ pub fn jdk_choices(java_ty: &str, own_class: &str) -> Option<JdkChoices> {
             c.push(JavaValue::Expr("new Random(1)".into()));
             c.import("java.util.Random");
         }
-        (collection, Some(elem)) => {
-            let made = match collection {
-                "Collection" | "Iterable" | "List" | "ArrayList" | "AbstractList" => "ArrayList",
-                "LinkedList" => "LinkedList",
-                "Set" | "HashSet" => "HashSet",
-                "LinkedHashSet" => "LinkedHashSet",
-                "SortedSet" | "NavigableSet" | "TreeSet" => "TreeSet",
-                "Queue" | "Deque" | "ArrayDeque" => "ArrayDeque",
-                "Vector" => "Vector",
-                _ => return None,
-            };
-            let elem = elem.strip_prefix("java.lang.").unwrap_or(elem);
-            if !matches!(elem, "Integer" | "String") {
-                return None;
-            }
+        (collection, Some(_)) => {
+            let (made, elem) = searched_collection(collection, args)?;
             // `new HashSet<>(Arrays.asList(new Integer[] {0}))`: the array's length and
             // elements are searched.
             let items = vec![if elem == "Integer" { JavaValue::Int(0) } else { JavaValue::Str("a".into()) }];

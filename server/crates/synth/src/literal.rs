@@ -80,11 +80,14 @@ pub fn literal(v: &JavaValue) -> String {
         JavaValue::Choice { slot: None, options } => options.first().map_or_else(|| "null".into(), literal),
         JavaValue::Choice { slot: Some(k), options } => {
             // A switch expression: each option is built only when it is picked.
-            let mut arms: Vec<String> =
-                options.iter().enumerate().map(|(i, o)| format!("case {i} -> {};", literal(o))).collect();
-            if let Some(last) = arms.last_mut() {
-                *last = format!("default -> {};", literal(&options[options.len() - 1]));
-            }
+            let arms: Vec<String> = options
+                .iter()
+                .enumerate()
+                .map(|(i, o)| match i + 1 == options.len() {
+                    true => format!("default -> {};", literal(o)),
+                    false => format!("case {i} -> {};", literal(o)),
+                })
+                .collect();
             format!(
                 "switch (Math.floorMod(jreach.runner.Inputs.i({k}), {})) {{ {} }}",
                 options.len().max(1),

@@ -117,51 +117,6 @@ pub(crate) fn receiver_constructor(ctx: &FileContext<'_>, m: &MethodInfo) -> Res
         .ok_or(())
 }
 
-/// For an instance method `m` whose receiver a test can make with no constructor (nor by
-/// reflection): the static method of its class that returns one, taking numbers,
-/// characters, booleans, strings or JDK values a search chooses (`Fraction.getFraction(int, int)`,
-/// `Range.of(T, T)`), the fewest strings and JDK values first, then the fewest parameters. Only a
-/// search on the JVM starts from it.
-pub(crate) fn receiver_factory(ctx: &FileContext<'_>, m: &MethodInfo) -> Option<MethodInfo> {
-    if m.is_static || m.is_constructor || m.is_private || m.class_is_abstract {
-        return None;
-    }
-    if receiver_constructor(ctx, m).is_ok() || ctx.receiver_by_reflection(m) {
-        return None;
-    }
-    if m.classes.len() > 1 && !is_static_nested(ctx.file(), m) {
-        return None;
-    }
-    let class = m.classes.last()?;
-    let writable = |ty: &str| {
-        let ty = ctx.test_java_of(ty.trim().trim_start_matches("final ").trim());
-        matches!(
-            Ty::of_java(&ty),
-            Ty::Bool | Ty::Byte | Ty::Short | Ty::Char | Ty::Int | Ty::Long | Ty::Float | Ty::Double | Ty::Str
-        ) || matches!(ty.as_str(), "Integer" | "Long" | "Double" | "Boolean" | "Character")
-            || jdk_choices(&ty, "").is_some()
-    };
-    ctx.methods()
-        .iter()
-        .filter(|f| f.classes == m.classes && f.is_static && !f.is_private && !f.has_error)
-        .filter(|f| f.return_ty.split('<').next().map(str::trim) == Some(class.as_str()))
-        .filter(|f| f.params.iter().all(|p| writable(&p.ty)))
-        // Numbers before text: a parser's string is the hardest input for the search to find.
-        .min_by_key(|f| {
-            (
-                f.params
-                    .iter()
-                    .filter(|p| {
-                        Ty::of_java(p.ty.trim_start_matches("final ").trim()) == Ty::Str
-                            || jdk_choices(&p.ty, "").is_some()
-                    })
-                    .count(),
-                f.params.len(),
-            )
-        })
-        .cloned()
-}
-
 pub(crate) fn is_static_nested(file: &SourceFile, m: &MethodInfo) -> bool {
     let mut n = m.node(file).parent();
     while let Some(p) = n {

@@ -13,7 +13,7 @@ use jreach_smt::{solve_reach, SolveOptions, Verdict};
 use jreach_syntax::{find_target, MethodInfo, SourceFile, Target};
 use jreach_synth::{is_searched_collection, jdk_choices, JavaValue, TestRequest};
 
-use super::receiver::{receiver_constructor, receiver_factory, synthesis_options, unsupported_signature};
+use super::receiver::{is_static_nested, receiver_constructor, synthesis_options, unsupported_signature};
 use super::{callers, replay, with_package_sources, GenOptions, MAX_CALLERS};
 
 /// A test for the statement on 0-based `line` with the simplest inputs jreach can write for its
@@ -151,6 +151,37 @@ fn start_for(file: &SourceFile, target: &Target, opts: &GenOptions) -> Option<Te
         req.receiver_call_choices = receiver_call_choices(&ctx, m);
     }
     Some(req)
+}
+
+/// For an instance method `m` whose receiver a test can make with no constructor (nor by
+/// reflection): the static method of its class that returns one, taking numbers, characters,
+/// booleans, strings or JDK values a search chooses (`Fraction.getFraction(int, int)`,
+/// `Range.of(T, T)`), the fewest strings and JDK values first, then the fewest parameters.
+fn receiver_factory(ctx: &FileContext<'_>, m: &MethodInfo) -> Option<MethodInfo> {
+    if m.is_static || m.is_constructor || m.is_private || m.class_is_abstract {
+        return None;
+    }
+    if receiver_constructor(ctx, m).is_ok() || ctx.receiver_by_reflection(m) {
+        return None;
+    }
+    if m.classes.len() > 1 && !is_static_nested(ctx.file(), m) {
+        return None;
+    }
+    let class = m.classes.last()?;
+    let test_ty = |ty: &str| ctx.test_java_of(ty.trim().trim_start_matches("final ").trim());
+    // Numbers before text: a parser's string is the hardest input for the search to find.
+    let hard = |ty: &str| !matches!(search_value(&test_ty(ty)), Some(v) if !matches!(v, JavaValue::Str(_)));
+    ctx.methods()
+        .iter()
+        .filter(|f| f.classes == m.classes && f.is_static && !f.is_private && !f.has_error)
+        .filter(|f| f.return_ty.split('<').next().map(str::trim) == Some(class.as_str()))
+        .filter(|f| {
+            f.params
+                .iter()
+                .all(|p| search_value(&test_ty(&p.ty)).is_some() || jdk_choices(&test_ty(&p.ty), "").is_some())
+        })
+        .min_by_key(|f| (f.params.iter().filter(|p| hard(&p.ty)).count(), f.params.len()))
+        .cloned()
 }
 
 /// The value a search starts from for a parameter of type `ty` as a test writes it, if it is a
