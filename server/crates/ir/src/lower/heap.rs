@@ -184,50 +184,16 @@ impl<'t> Lowerer<'t> {
 
     /// Creates the memory variable of every array type the file mentions, so that every abstraction
     /// (loops, calls) covers all of them.
-    pub(super) fn declare_memories(&mut self) {
-        let mut types = Vec::new();
-        let mut stack = vec![self.file.tree.root_node()];
-        while let Some(n) = stack.pop() {
-            match n.kind() {
-                "array_type" => types.extend(self.classes.arr_of(self.text(n), 0)),
-                "variable_declarator" | "formal_parameter" => {
-                    if let Some(d) = n.child_by_field_name("dimensions") {
-                        let dims = self.text(d).matches('[').count();
-                        let base = n
-                            .parent()
-                            .and_then(|p| p.child_by_field_name("type"))
-                            .or_else(|| n.child_by_field_name("type"));
-                        if let Some(b) = base {
-                            types.extend(self.classes.arr_of(self.text(b), dims));
-                        }
-                    }
-                }
-                "array_creation_expression" => {
-                    if let Some(ty) = n.child_by_field_name("type") {
-                        let dims = self.text(n).matches('[').count();
-                        types.extend(self.classes.arr_of(self.text(ty), dims));
-                    }
-                }
-                _ => {}
-            }
-            stack.extend(named_children(n));
-        }
-        // Element arrays of arrays of arrays.
-        let mut all = Vec::new();
-        for t in types {
-            for d in 1..=t.dims {
-                all.push(ArrTy { leaf: t.leaf, dims: d });
-            }
-        }
-        all.sort_by_key(|t| t.java_name());
-        all.dedup();
+    /// The memories of the file's array types (`types`, from [`array_types`]) and of its
+    /// classes' fields, as they are on entry.
+    pub(super) fn declare_memories(&mut self, types: &[ArrTy]) {
         for c in 0..self.classes.descs.len() {
             for i in 0..self.classes.descs[c].fields.len() {
                 self.field_mem(c as u16, i as u16);
             }
         }
         let entry = self.b.entry();
-        for t in all {
+        for &t in types {
             let var = self.b.new_var(&format!("$mem:{}", t.java_name()), Ty::Mem(t));
             let v = self.b.push(entry, Op::Arr(ArrOp::Init, vec![]), Ty::Mem(t), None);
             self.b.def_var(var, entry, v);
@@ -473,3 +439,47 @@ pub(super) const VM_ARRAY_LIMIT: i32 = i32::MAX - 1;
 
 /// The largest array a test may create (synthesis cuts paths that allocate more).
 pub(super) const LARGEST_TEST_ARRAY: i32 = 1 << 24;
+
+/// Every array type the file writes (in declarations, parameters and creations), with the
+/// element types of its rows, sorted by name: one memory each (the same for every method of the
+/// file, worked out once per file and view of the classes).
+pub(super) fn array_types(file: &SourceFile, classes: &Classes) -> Vec<ArrTy> {
+    let text = |n: Node<'_>| &file.text[n.byte_range()];
+    let mut types = Vec::new();
+    let mut stack = vec![file.tree.root_node()];
+    while let Some(n) = stack.pop() {
+        match n.kind() {
+            "array_type" => types.extend(classes.arr_of(text(n), 0)),
+            "variable_declarator" | "formal_parameter" => {
+                if let Some(d) = n.child_by_field_name("dimensions") {
+                    let dims = text(d).matches('[').count();
+                    let base = n
+                        .parent()
+                        .and_then(|p| p.child_by_field_name("type"))
+                        .or_else(|| n.child_by_field_name("type"));
+                    if let Some(b) = base {
+                        types.extend(classes.arr_of(text(b), dims));
+                    }
+                }
+            }
+            "array_creation_expression" => {
+                if let Some(ty) = n.child_by_field_name("type") {
+                    let dims = text(n).matches('[').count();
+                    types.extend(classes.arr_of(text(ty), dims));
+                }
+            }
+            _ => {}
+        }
+        stack.extend(named_children(n));
+    }
+    // Element arrays of arrays of arrays.
+    let mut all = Vec::new();
+    for t in types {
+        for d in 1..=t.dims {
+            all.push(ArrTy { leaf: t.leaf, dims: d });
+        }
+    }
+    all.sort_by_key(|t| t.java_name());
+    all.dedup();
+    all
+}

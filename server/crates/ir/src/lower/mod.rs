@@ -129,6 +129,20 @@ pub struct FileContext<'f> {
     /// As synthesis sees them: reflective classes marked (worked out on first use).
     synthesis_classes: std::cell::OnceCell<Classes>,
     fields: HashMap<String, Vec<FieldInfo>>,
+    /// What every lowering needs from the whole file, per view of the classes (proofs,
+    /// synthesis), worked out on first use.
+    scans: [std::cell::OnceCell<FileScan>; 2],
+    /// The first comment or literal whose Unicode escapes change what javac reads.
+    unicode_hazard: std::cell::OnceCell<Option<(usize, &'static str)>>,
+}
+
+/// The parts of a file every method's lowering starts from: walks of the whole tree that are the
+/// same for all of them.
+struct FileScan {
+    /// Array types with a memory each (`heap::array_types`).
+    array_types: Vec<ArrTy>,
+    /// Static fields tracked as variables (`statics::static_decls`).
+    statics: Vec<statics::StaticDecl>,
 }
 
 impl<'f> FileContext<'f> {
@@ -145,7 +159,19 @@ impl<'f> FileContext<'f> {
             classes,
             synthesis_classes: std::cell::OnceCell::new(),
             fields,
+            scans: Default::default(),
+            unicode_hazard: std::cell::OnceCell::new(),
         }
+    }
+
+    fn scan(&self, synthesis: bool) -> &FileScan {
+        self.scans[synthesis as usize].get_or_init(|| {
+            let classes = self.classes_for(synthesis);
+            FileScan {
+                array_types: heap::array_types(self.file, classes),
+                statics: statics::static_decls(self.file, classes),
+            }
+        })
     }
 
     /// The file's methods (`MethodInfo::all`).
@@ -261,7 +287,8 @@ pub fn lower_in(ctx: &FileContext<'_>, method: &MethodInfo, opts: &LowerOptions)
         }
     }
     let plan = inputs::plan_inputs(file, methods, method, opts, classes, &mut params, own_params, receiver_end);
-    let statics = statics::plan_statics(file, methods, method, synthesis, classes, &mut params);
+    let scan = ctx.scan(synthesis);
+    let statics = statics::plan_statics(file, methods, method, synthesis, &scan.statics, &mut params);
     let return_ty = classes.ty_of(&method.return_ty);
     let name = format!("{}.{}", method.class_name(), method.name);
     let mut lw = Lowerer {
@@ -298,11 +325,11 @@ pub fn lower_in(ctx: &FileContext<'_>, method: &MethodInfo, opts: &LowerOptions)
     lw.receiver_class = lw.classes.by_name.get(&method.class_name()).copied();
     let entry = lw.b.entry();
     lw.cur = Some(entry);
-    lw.declare_memories();
+    lw.declare_memories(&scan.array_types);
     if method.has_error {
         lw.b.add_proof_blocker(Blocker::Unsupported("the method has syntax errors".into()));
     }
-    if let Some((at, what)) = jreach_syntax::unicode_escape_hazard(file) {
+    if let Some((at, what)) = *ctx.unicode_hazard.get_or_init(|| jreach_syntax::unicode_escape_hazard(file)) {
         lw.unsupported(format!(
             "a Unicode escape in {what} on line {} makes javac read other code than the text shows (JLS 3.3)",
             file.lines.line_of(at) + 1

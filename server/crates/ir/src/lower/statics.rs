@@ -26,18 +26,23 @@ pub(super) struct StaticField {
     pub(super) input: Option<usize>,
 }
 
-/// The static fields of `file`'s classes that jreach tracks, and for synthesis the inputs of
-/// those a test can assign and that `method` may use (they are appended to `params`).
-pub(super) fn plan_statics(
-    file: &SourceFile,
-    methods: &[MethodInfo],
-    method: &MethodInfo,
-    synthesis: bool,
-    classes: &Classes,
-    params: &mut Vec<ParamInfo>,
-) -> Vec<StaticField> {
+/// A static field of the file's classes that jreach tracks, as declared (the same for every
+/// method of the file: [`static_decls`] runs once per file and view of the classes).
+#[derive(Clone, Debug)]
+pub(super) struct StaticDecl {
+    pub(super) class: String,
+    pub(super) name: String,
+    pub(super) ty: Ty,
+    /// The type as written.
+    pub(super) java_ty: String,
+    /// Whether a test in the package can assign it (not private, its classes visible, a value a
+    /// test writes as a literal).
+    pub(super) settable: bool,
+}
+
+/// The static fields of `file`'s classes that jreach tracks, in source order.
+pub(super) fn static_decls(file: &SourceFile, classes: &Classes) -> Vec<StaticDecl> {
     let src = file.text.as_str();
-    let used = if synthesis { names_used(file, methods, method) } else { HashSet::new() };
     let mut out = Vec::new();
     let mut stack = vec![file.tree.root_node()];
     let mut decls = Vec::new();
@@ -69,14 +74,38 @@ pub(super) fn plan_statics(
             };
             let Some(ty) = ty.filter(|t| *t != Ty::Ref) else { continue };
             let settable = !has_modifier(d, src, "private") && class_visible(d, src) && plain_input(classes, ty);
-            let input = (synthesis && settable && used.contains(&name)).then(|| {
-                params.push(ParamInfo { name: format!("{class}.{name}"), ty, java_ty: ty_text.trim().to_string() });
-                params.len() - 1
-            });
-            out.push(StaticField { class: class.clone(), name, ty, input });
+            let java_ty = ty_text.trim().to_string();
+            out.push(StaticDecl { class: class.clone(), name, ty, java_ty, settable });
         }
     }
     out
+}
+
+/// The static fields jreach tracks (`decls`, from [`static_decls`]), and for synthesis the
+/// inputs of those a test can assign and that `method` may use (they are appended to `params`).
+pub(super) fn plan_statics(
+    file: &SourceFile,
+    methods: &[MethodInfo],
+    method: &MethodInfo,
+    synthesis: bool,
+    decls: &[StaticDecl],
+    params: &mut Vec<ParamInfo>,
+) -> Vec<StaticField> {
+    let used = if synthesis { names_used(file, methods, method) } else { HashSet::new() };
+    decls
+        .iter()
+        .map(|d| {
+            let input = (synthesis && d.settable && used.contains(&d.name)).then(|| {
+                params.push(ParamInfo {
+                    name: format!("{}.{}", d.class, d.name),
+                    ty: d.ty,
+                    java_ty: d.java_ty.clone(),
+                });
+                params.len() - 1
+            });
+            StaticField { class: d.class.clone(), name: d.name.clone(), ty: d.ty, input }
+        })
+        .collect()
 }
 
 /// Whether a test in the package can name the classes enclosing declaration `d`: none of them
