@@ -12,7 +12,8 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use jreach_ide::{
-    check_method, FileContext, Finding, MethodVerdict, CONDITION_ALWAYS_FALSE, CONDITION_ALWAYS_TRUE, UNREACHABLE_CODE,
+    check_method_profiled, FileContext, Finding, MethodProfile, MethodVerdict, CONDITION_ALWAYS_FALSE,
+    CONDITION_ALWAYS_TRUE, UNREACHABLE_CODE,
 };
 use jreach_syntax::SourceFile;
 use rayon::prelude::*;
@@ -78,12 +79,19 @@ struct Diag {
 }
 
 /// What checking one file gave.
-struct FileResult {
+pub(crate) struct FileResult {
+    pub(crate) path: PathBuf,
     lines: usize,
     diags: Vec<Diag>,
     verdicts: Vec<MethodVerdict>,
     /// Wall time per method.
-    times: Vec<Duration>,
+    pub(crate) times: Vec<Duration>,
+    /// Per method: its signature, the line it starts on (1-based) and where its time went.
+    pub(crate) profiles: Vec<(String, usize, MethodProfile)>,
+    /// Reading and parsing the file.
+    pub(crate) parse: Duration,
+    /// Its class table ([`FileContext`]).
+    pub(crate) context: Duration,
     error: Option<String>,
 }
 
@@ -99,7 +107,18 @@ fn file_budget_spent(budget: Duration) -> String {
 }
 
 fn check_one(path: &Path, timeout: Duration, file_budget: Duration) -> FileResult {
-    let mut r = FileResult { lines: 0, diags: vec![], verdicts: vec![], times: vec![], error: None };
+    let mut r = FileResult {
+        path: path.to_path_buf(),
+        lines: 0,
+        diags: vec![],
+        verdicts: vec![],
+        times: vec![],
+        profiles: vec![],
+        parse: Duration::ZERO,
+        context: Duration::ZERO,
+        error: None,
+    };
+    let started = Instant::now();
     let src = match read_java(path) {
         Ok(s) => s,
         Err((_, msg)) => {
@@ -107,11 +126,14 @@ fn check_one(path: &Path, timeout: Duration, file_budget: Duration) -> FileResul
             return r;
         }
     };
+    r.parse = started.elapsed();
     r.lines = src.text.lines().count();
     let file = abs(path);
     let mut findings: Vec<Finding> = Vec::new();
     let deadline = Instant::now() + file_budget;
+    let started = Instant::now();
     let ctx = FileContext::new(&src, None, None);
+    r.context = started.elapsed();
     for m in ctx.methods() {
         if Instant::now() >= deadline {
             r.times.push(Duration::ZERO);
@@ -119,8 +141,9 @@ fn check_one(path: &Path, timeout: Duration, file_budget: Duration) -> FileResul
             continue;
         }
         let t = Instant::now();
-        let (verdict, fs) = check_method(&ctx, m, timeout);
+        let (verdict, fs, profile) = check_method_profiled(&ctx, m, timeout);
         r.times.push(t.elapsed());
+        r.profiles.push((m.signature(), src.lines.line_of(m.range.start) + 1, profile));
         r.verdicts.push(verdict);
         findings.extend(fs);
     }
@@ -209,6 +232,8 @@ pub struct CheckArgs<'a> {
     /// Seconds all the methods of one file may take together.
     pub file_budget: f64,
     pub fail_on_findings: bool,
+    /// Print where the time went after the summary.
+    pub timings: bool,
 }
 
 pub fn run(args: CheckArgs<'_>) -> u8 {
@@ -280,6 +305,9 @@ pub fn run(args: CheckArgs<'_>) -> u8 {
         return if args.fail_on_findings && !diags.is_empty() { EXIT_FINDINGS } else { 0 };
     }
     eprintln!("{}", summary.line());
+    if args.timings {
+        eprint!("{}", crate::check_timings::report(&results, elapsed));
+    }
     if summary.errors > 0 {
         EXIT_ERROR
     } else if args.fail_on_findings && !diags.is_empty() {

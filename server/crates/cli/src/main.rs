@@ -5,6 +5,7 @@
 //! 4 unknown, 1 error, 2 usage or parse error.
 
 mod check_cmd;
+mod check_timings;
 mod dump_cmd;
 mod gen_cmd;
 mod input;
@@ -109,6 +110,9 @@ enum Command {
         /// Exit with status 1 when anything is found (for CI).
         #[arg(long)]
         fail_on_findings: bool,
+        /// Print where the time went (per phase and the slowest methods) after the summary.
+        #[arg(long)]
+        timings: bool,
     },
     /// Run the language server on stdin/stdout (diagnostics, "Generate test reaching line N").
     Lsp,
@@ -150,8 +154,15 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Command::Check { paths, format, timeout, file_budget, fail_on_findings } => {
-            check_cmd::run(check_cmd::CheckArgs { paths: &paths, format, timeout, file_budget, fail_on_findings })
+        Command::Check { paths, format, timeout, file_budget, fail_on_findings, timings } => {
+            check_cmd::run(check_cmd::CheckArgs {
+                paths: &paths,
+                format,
+                timeout,
+                file_budget,
+                fail_on_findings,
+                timings,
+            })
         }
         Command::Dump { file, method, mode, unroll, setup_calls } => {
             dump_cmd::run(&file, &method, mode, unroll, setup_calls)

@@ -1,7 +1,8 @@
 //! Shapes whose cost once grew faster than their size: 3,000 nested classes (each class walked up
 //! to the root: the depth cubed) and a `switch` of 1,000 cases (one solver question per case,
 //! which ran the method out of its budget). Both must now get a verdict within the default
-//! budgets; the times themselves are measured by `scripts/bench.sh`, not here.
+//! budgets; the times themselves are measured by `scripts/bench.sh`, not here. `--timings` says
+//! where a check's time went.
 
 use std::process::Command;
 
@@ -42,4 +43,34 @@ fn a_thousand_case_switch_gets_a_verdict() {
     assert_eq!(code, 0, "{text}");
     assert!(text.contains("0 methods without a verdict"), "{text}");
     assert!(text.contains("Switch1000.java:1008:") && text.contains("unreachable code"), "{text}");
+}
+
+#[test]
+fn timings_name_the_phases_and_the_slowest_methods() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = "public class Timed {\n    static int f(int x) {\n        if (x > 3) { if (x < 2) { return 7; } return 1; }\n        return 0;\n    }\n    static int g(String s) {\n        return s.isEmpty() ? 0 : 1;\n    }\n}\n";
+    std::fs::write(dir.path().join("Timed.java"), src).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_jreach"))
+        .args(["check", "--timings"])
+        .arg(dir.path().join("Timed.java"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(err.contains("(2 methods, "), "{err}");
+    for phase in
+        ["parsing", "class tables", "lowering", "encoding", "concrete runs", "reach queries", "explain queries"]
+    {
+        assert!(err.lines().any(|l| l.trim_start().starts_with(phase)), "no {phase} line: {err}");
+    }
+    // `f`'s dead return is proved by the solver (an unsat answer), and explained.
+    let reach = err.lines().find(|l| l.contains("reach queries")).unwrap();
+    assert!(!reach.contains(" 0 unsat"), "{reach}");
+    let slow: Vec<&str> = err.lines().skip_while(|l| !l.contains("slowest methods")).skip(1).collect();
+    assert_eq!(slow.len(), 2, "{err}");
+    assert!(slow.iter().any(|l| l.contains("Timed.java:2 f(int)")), "{err}");
+    // Without the flag, none of it.
+    let out =
+        Command::new(env!("CARGO_BIN_EXE_jreach")).arg("check").arg(dir.path().join("Timed.java")).output().unwrap();
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("timings:"));
 }

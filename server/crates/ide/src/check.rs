@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 
 use jreach_ir::lower::{lower_in, FileContext, LowerOptions};
 use jreach_ir::{BinOp, BlockId, Const, Function, LowerMode, ObjOp, Op, StrOp, Terminator};
-use jreach_smt::{DeadCode, Decision, Status};
+use jreach_smt::{DeadCode, Decision, QueryStats, Status};
 use jreach_syntax::{methods::is_statement_kind, LineIndex, MethodInfo, Node, SourceFile};
 
 /// Code of a finding on dead statements.
@@ -176,6 +176,35 @@ pub fn check_file(file: &SourceFile, timeout: Duration) -> CheckReport {
     report
 }
 
+/// Where the time of checking one method went (`jreach check --timings`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MethodProfile {
+    /// The over-approximating lowering.
+    pub lower: Duration,
+    /// Building the solver's terms for every block ([`DeadCode::new`]).
+    pub encode: Duration,
+    /// Concrete runs that mark blocks live before the solver is asked.
+    pub runs: Duration,
+    /// Is a block or a branch side reachable?
+    pub reach: QueryStats,
+    /// Which conditions contradict each other (the reasons of findings)?
+    pub explain: QueryStats,
+    /// Blocks of the lowering.
+    pub blocks: usize,
+}
+
+impl MethodProfile {
+    /// The sum of two profiles.
+    pub fn add(&mut self, o: &MethodProfile) {
+        self.lower += o.lower;
+        self.encode += o.encode;
+        self.runs += o.runs;
+        self.reach.add(&o.reach);
+        self.explain.add(&o.explain);
+        self.blocks += o.blocks;
+    }
+}
+
 /// The time all the queries of one method may take together, in query time limits.
 pub const METHOD_BUDGET_QUERIES: u32 = 2;
 
@@ -184,27 +213,53 @@ pub const METHOD_BUDGET_QUERIES: u32 = 2;
 /// before the time ran out are kept; the verdict then says why the method was not fully decided.
 /// `ctx` is the context of the method's file (one for all its methods: see [`FileContext`]).
 pub fn check_method(ctx: &FileContext<'_>, m: &MethodInfo, timeout: Duration) -> (MethodVerdict, Vec<Finding>) {
-    crate::contain::contain(|| check_method_inner(ctx, m, timeout))
-        .unwrap_or_else(|why| (MethodVerdict::NoVerdict(why), vec![]))
+    let (verdict, findings, _) = check_method_profiled(ctx, m, timeout);
+    (verdict, findings)
 }
 
-fn check_method_inner(ctx: &FileContext<'_>, m: &MethodInfo, timeout: Duration) -> (MethodVerdict, Vec<Finding>) {
+/// [`check_method`], and where its time went.
+pub fn check_method_profiled(
+    ctx: &FileContext<'_>,
+    m: &MethodInfo,
+    timeout: Duration,
+) -> (MethodVerdict, Vec<Finding>, MethodProfile) {
+    let mut profile = MethodProfile::default();
+    match crate::contain::contain(|| check_method_inner(ctx, m, timeout, &mut profile)) {
+        Ok((verdict, findings)) => (verdict, findings, profile),
+        Err(why) => (MethodVerdict::NoVerdict(why), vec![], profile),
+    }
+}
+
+fn check_method_inner(
+    ctx: &FileContext<'_>,
+    m: &MethodInfo,
+    timeout: Duration,
+    profile: &mut MethodProfile,
+) -> (MethodVerdict, Vec<Finding>) {
     let deadline = Instant::now() + timeout * METHOD_BUDGET_QUERIES;
     if m.has_error {
         return (MethodVerdict::NoVerdict("syntax errors".into()), vec![]);
     }
     let file = ctx.file();
+    let started = Instant::now();
     let f = lower_in(ctx, m, &LowerOptions { mode: LowerMode::OverApprox, ..Default::default() });
+    profile.lower = started.elapsed();
+    profile.blocks = f.blocks.len();
     if !f.sound_for_proofs() {
         let why: Vec<String> = f.proof_blockers.iter().map(|b| b.to_string()).collect();
         return (MethodVerdict::NoVerdict(why.join("; ")), vec![]);
     }
+    let started = Instant::now();
     let mut dc = DeadCode::new(&f, timeout, deadline);
+    profile.encode = started.elapsed();
+    let started = Instant::now();
     crate::live_runs::mark_live_by_runs(&f, m, &mut dc);
+    profile.runs = started.elapsed();
     let mut ck = Checker { file, m, f: &f, dc, unknown: None, out: Vec::new() };
     ck.dead_statements();
     ck.constant_conditions();
-    let Checker { unknown, mut out, .. } = ck;
+    let Checker { unknown, mut out, dc, .. } = ck;
+    (profile.reach, profile.explain) = dc.stats();
     out.sort_by_key(|fd| (fd.range.start, fd.range.end));
     let verdict = match unknown {
         Some(why) => MethodVerdict::NoVerdict(format!("solver: {why}")),
@@ -574,6 +629,28 @@ mod tests {
             "unreachable code: `a > -5` is always true here: `a > 0` (line 3)"
         );
         assert!(fs.iter().any(|f| f.code() == CONDITION_ALWAYS_TRUE && src[f.range.clone()] == *"a > -5"));
+    }
+
+    #[test]
+    fn runs_answer_the_live_questions_before_the_solver() {
+        // Every branch turns on the method's inputs, an unknown call's result or a string
+        // literal: runs reach every block, and the solver is asked nothing.
+        let src = "class A {\n  static int f(String s, int n) {\n    int k = Helper.count(s);\n    if (k > 3) {\n      if (\"x\".equals(s)) return 1;\n      return 2;\n    }\n    if (n == 7 && s == null) return 3;\n    return 0;\n  }\n}\n";
+        let file = SourceFile::parse(src);
+        let ctx = FileContext::new(&file, None, None);
+        let (verdict, findings, profile) = check_method_profiled(&ctx, &ctx.methods()[0], Duration::from_secs(10));
+        assert_eq!(verdict, MethodVerdict::Verdict);
+        assert!(findings.is_empty(), "{findings:#?}");
+        assert_eq!(profile.reach.count() + profile.explain.count(), 0, "{profile:?}");
+        assert!(profile.blocks > 8, "{profile:?}");
+        // What no run reaches is still asked, and proved dead.
+        let src = src.replace("n == 7 && s == null", "k > 5 && k < 2");
+        let file = SourceFile::parse(&src);
+        let ctx = FileContext::new(&file, None, None);
+        let (verdict, findings, profile) = check_method_profiled(&ctx, &ctx.methods()[0], Duration::from_secs(10));
+        assert_eq!(verdict, MethodVerdict::Verdict);
+        assert_eq!(findings.iter().filter(|f| f.code() == UNREACHABLE_CODE).count(), 1, "{findings:#?}");
+        assert!(profile.reach.unsat >= 1, "{profile:?}");
     }
 
     #[test]

@@ -12,12 +12,12 @@ mod live_runs;
 
 pub use cache::{CacheStats, MethodCache, MethodKey};
 pub use check::{
-    check_file, check_method, CheckReport, Condition, Conflict, Finding, FindingKind, MethodVerdict, Related,
-    CONDITION_ALWAYS_FALSE, CONDITION_ALWAYS_TRUE, UNREACHABLE_CODE,
+    check_file, check_method, check_method_profiled, CheckReport, Condition, Conflict, Finding, FindingKind,
+    MethodProfile, MethodVerdict, Related, CONDITION_ALWAYS_FALSE, CONDITION_ALWAYS_TRUE, UNREACHABLE_CODE,
 };
 pub use dump::{dump, DumpMode};
 pub use gen::{
     gen, search_start, synthesis_options, Engine, GenError, GenOptions, GenResult, DEFAULT_UNROLL, USUAL_UNROLL,
 };
 pub use jreach_ir::lower::FileContext;
-pub use jreach_smt::solver_version_warning;
+pub use jreach_smt::{solver_version_warning, QueryStats};

@@ -1,102 +1,243 @@
-//! Live code without the solver: before `check` asks z3 about the blocks of a large method, the
-//! concrete interpreter runs the over-approximating lowering on a few inputs, and every block and branch
-//! edge a run visits is live (a run is an input, as a model is). The inputs are the method's own
-//! integer literals, their neighbours and a few boundaries, given to one integral or boolean
-//! parameter at a time (the others 0 or false; anything else unknown, so a branch on it ends the
-//! run). A `switch` of a thousand cases is then one run per case label instead of a solver
-//! query per case.
+//! Live code without the solver: before `check` asks z3 about the blocks of a method, the concrete
+//! interpreter runs the over-approximating lowering on inputs of its own, and every block and
+//! branch edge a run visits is live (a run is one of the executions the lowering stands for, as a
+//! model is). On real code almost every question `check` asks has the answer "live", and a run
+//! answers dozens of them in the time one solver query takes; the solver is then asked only about
+//! what no run reached.
+//!
+//! A run's inputs are its **slots**: the method's own parameters, and the lowering's unknowns
+//! (`Nondet`: the result of a call jreach cannot see into, a local after a havocked loop, whether
+//! a call throws) of a type a run can pick (primitives, strings, and null for references). Each
+//! slot has candidate values, simplest first: zero, false, "a", the method's own literals and
+//! their neighbours, a few boundaries. The first run takes every slot's first candidate; from
+//! each run that visited something new (breadth first, starting with the first), runs try every
+//! other candidate of one slot at a time, until every block is live, no run finds anything new, or
+//! the method's small time budget is spent. The runs are the same for the same method.
 //!
 //! Runs only ever make a block live, so proofs of unreachability are untouched: a block a run
-//! visits is satisfiable in the same lowering the solver is asked about.
+//! visits is satisfiable in the same lowering the solver is asked about (the interpreter computes
+//! what Java computes, and the encoding over-approximates it; an unknown's value in the encoding is
+//! any value of its type).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::time::{Duration, Instant};
 
-use jreach_ir::interp::{run, Value};
-use jreach_ir::types::{normalize, Ty};
-use jreach_ir::{Const, Function, Op};
+use jreach_ir::interp::{run_choosing, Value};
+use jreach_ir::types::{normalize, Leaf, Ty};
+use jreach_ir::{Const, Function, Op, ValueId};
 use jreach_smt::DeadCode;
 use jreach_syntax::MethodInfo;
 
-/// Functions of fewer blocks are left to the solver alone: its first models cover most of their
-/// blocks, and the clauses it learns on the easy questions speed up the hard ones (runs that
-/// answered the easy ones first left it cold: a few more methods of real projects ran out of
-/// time). Beyond this size one query per block is what costs.
-const MIN_BLOCKS: usize = 512;
-
-/// Most runs per method.
-const MAX_RUNS: usize = 4_096;
 /// Most blocks one run visits.
 const MAX_STEPS: usize = 100_000;
-/// Most time the runs of one method take.
+/// Most time the runs of one method take, whatever its size.
 const MAX_TIME: Duration = Duration::from_millis(250);
+/// Time for the runs of a method: a base and a share per block (a run costs about as much as
+/// the blocks it visits; a solver query on a method of a few hundred blocks takes milliseconds).
+const BASE_TIME: Duration = Duration::from_micros(500);
+const TIME_PER_BLOCK: Duration = Duration::from_micros(40);
+/// Most candidate values of one slot.
+const MAX_CANDIDATES: usize = 24;
+/// Longest string literal taken as a candidate.
+const MAX_LITERAL: usize = 64;
 
-/// Runs `f` (the over-approximating lowering of `m`) on literal-seeded inputs and marks what the
-/// runs visit as live in `dc`. Returns the number of runs made.
+/// Where a slot's value goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SlotOf {
+    Param(usize),
+    Nondet(ValueId),
+}
+
+/// One input of the runs and the values it may take, the default first.
+struct Slot {
+    of: SlotOf,
+    candidates: Vec<Value>,
+}
+
+/// Runs `f` (the over-approximating lowering of `m`) on chosen inputs and marks what the runs
+/// visit as live in `dc`. Returns the number of runs made.
 pub(crate) fn mark_live_by_runs(f: &Function, m: &MethodInfo, dc: &mut DeadCode<'_>) -> usize {
-    if f.blocks.len() < MIN_BLOCKS {
-        return 0;
-    }
-    // The method's own parameters come first among the lowering's; only those are seeded.
-    let seeded: Vec<usize> = (0..f.params.len().min(m.params.len()))
-        .filter(|&i| f.params[i].name == m.params[i].name && seedable(f.params[i].ty))
-        .collect();
-    let base: Vec<Value> = f
-        .params
+    let started = Instant::now();
+    let budget = (BASE_TIME + TIME_PER_BLOCK * f.blocks.len() as u32).min(MAX_TIME);
+    let lits = Literals::of(f);
+    let slots = slots(f, m, &lits);
+    let nondet_slot: HashMap<ValueId, usize> = slots
         .iter()
         .enumerate()
-        .map(|(i, p)| if seeded.contains(&i) { zero(p.ty) } else { Value::Unknown("not seeded".into()) })
+        .filter_map(|(i, s)| match s.of {
+            SlotOf::Nondet(v) => Some((v, i)),
+            SlotOf::Param(_) => None,
+        })
         .collect();
-    let start = Instant::now();
-    let go = |args: &[Value], dc: &mut DeadCode<'_>| dc.mark_live_path(&run(f, args, MAX_STEPS).blocks);
+    let base_args: Vec<Value> = f.params.iter().map(|_| Value::Unknown("not chosen".into())).collect();
+    let go = |pick: &[usize], dc: &mut DeadCode<'_>| -> usize {
+        let mut args = base_args.clone();
+        for (s, k) in slots.iter().zip(pick) {
+            if let SlotOf::Param(i) = s.of {
+                args[i] = s.candidates[*k].clone();
+            }
+        }
+        let choose = |v: ValueId, _: Ty| nondet_slot.get(&v).map(|&i| slots[i].candidates[pick[i]].clone());
+        dc.mark_live_path(&run_choosing(f, &args, &choose, MAX_STEPS).blocks)
+    };
+    let base = vec![0usize; slots.len()];
     let mut runs = 1;
     go(&base, dc);
-    if seeded.is_empty() {
-        return runs;
-    }
-    let values = candidate_values(f);
-    for &i in &seeded {
-        let ty = f.params[i].ty;
-        let choices: Vec<Value> = if ty == Ty::Bool {
-            vec![Value::Bool(true)]
-        } else {
-            let wrapped: BTreeSet<i64> = values.iter().map(|v| normalize(ty, *v)).filter(|v| *v != 0).collect();
-            wrapped.into_iter().map(|v| Value::Int(ty, v)).collect()
-        };
-        for v in choices {
-            if runs >= MAX_RUNS || start.elapsed() > MAX_TIME || dc.all_live() {
-                return runs;
+    // Breadth first over picks one change apart, from the picks that visited something new.
+    let mut queue = std::collections::VecDeque::from([base]);
+    while let Some(from) = queue.pop_front() {
+        for (i, s) in slots.iter().enumerate() {
+            for k in 0..s.candidates.len() {
+                if k == from[i] {
+                    continue;
+                }
+                if dc.all_live() || started.elapsed() >= budget {
+                    return runs;
+                }
+                let mut pick = from.clone();
+                pick[i] = k;
+                runs += 1;
+                if go(&pick, dc) > 0 {
+                    queue.push_back(pick);
+                }
             }
-            let mut args = base.clone();
-            args[i] = v;
-            go(&args, dc);
-            runs += 1;
         }
     }
     runs
 }
 
-fn seedable(ty: Ty) -> bool {
-    ty == Ty::Bool || ty.is_integral()
-}
-
-fn zero(ty: Ty) -> Value {
-    if ty == Ty::Bool {
-        Value::Bool(false)
-    } else {
-        Value::int(ty, 0)
+/// The slots of `f`: the method's own parameters (the lowering's first ones) and its unknowns,
+/// each of a type a run can pick a value of.
+fn slots(f: &Function, m: &MethodInfo, lits: &Literals) -> Vec<Slot> {
+    let mut out = Vec::new();
+    for (i, p) in f.params.iter().enumerate().take(m.params.len()) {
+        if p.name != m.params[i].name {
+            break;
+        }
+        let candidates = match p.ty {
+            Ty::Arr(a) if a.dims == 1 => array_candidates(a.leaf, i, lits),
+            // No object of the class can be made up here; null is one of the inputs.
+            Ty::Obj(_) | Ty::Ref | Ty::Arr(_) => vec![Value::Unknown("an object".into()), Value::Null],
+            t => candidates(t, lits),
+        };
+        if !candidates.is_empty() {
+            out.push(Slot { of: SlotOf::Param(i), candidates });
+        }
     }
-}
-
-/// The integer constants of `f`, each with its neighbours, and a few boundaries.
-fn candidate_values(f: &Function) -> BTreeSet<i64> {
-    let mut out: BTreeSet<i64> = [1, -1, 2, i32::MAX as i64, i32::MIN as i64].into_iter().collect();
-    for v in &f.values {
-        if let Op::Const(Const::Int(_, c)) = &v.op {
-            for d in [-1, 0, 1] {
-                out.insert(c.saturating_add(d));
-            }
+    for (k, v) in f.values.iter().enumerate() {
+        if !matches!(v.op, Op::Nondet(_)) {
+            continue;
+        }
+        let candidates = match v.ty {
+            Ty::Obj(_) | Ty::Ref | Ty::Arr(_) => vec![Value::Unknown("an object".into()), Value::Null],
+            t => candidates(t, lits),
+        };
+        if !candidates.is_empty() {
+            out.push(Slot { of: SlotOf::Nondet(ValueId(k as u32)), candidates });
         }
     }
     out
+}
+
+/// Candidate values of a primitive or string slot, simplest first; empty for other types.
+fn candidates(ty: Ty, lits: &Literals) -> Vec<Value> {
+    let mut out: Vec<Value> = match ty {
+        Ty::Bool => vec![Value::Bool(false), Value::Bool(true)],
+        Ty::Char => {
+            let mut codes: Vec<i64> = vec!['a' as i64];
+            codes.extend(lits.chars.iter().copied());
+            codes.extend([0, '0' as i64, ' ' as i64, 'A' as i64, 0xffff]);
+            dedup(codes.into_iter().map(|c| Value::int(Ty::Char, c)))
+        }
+        t if t.is_integral() => {
+            let mut xs: Vec<i64> = vec![0, 1, -1, 2];
+            xs.extend(lits.ints.iter().copied());
+            xs.extend([i32::MAX as i64, i32::MIN as i64, i64::MAX, i64::MIN]);
+            dedup(xs.into_iter().map(|x| Value::int(t, normalize(t, x))))
+        }
+        Ty::Float | Ty::Double => {
+            let mut xs: Vec<f64> = vec![0.0, 1.0, -1.0, 0.5];
+            xs.extend(lits.doubles.iter().copied());
+            xs.extend([f64::NAN, f64::INFINITY, f64::NEG_INFINITY, -0.0]);
+            let vals = xs.into_iter().map(|x| if ty == Ty::Float { Value::Float(x as f32) } else { Value::Double(x) });
+            dedup(vals)
+        }
+        Ty::Str => {
+            let mut xs: Vec<Value> = vec![Value::Str("a".into()), Value::Str(String::new()), Value::Null];
+            xs.extend(lits.strings.iter().map(|s| Value::Str(s.clone())));
+            xs.extend(lits.chars.iter().filter_map(|c| char::from_u32(*c as u32)).map(|c| Value::Str(c.to_string())));
+            xs.extend(["0", "1", " ", "A", "abc"].map(|s| Value::Str(s.into())));
+            dedup(xs.into_iter())
+        }
+        _ => vec![],
+    };
+    out.truncate(MAX_CANDIDATES);
+    out
+}
+
+/// Arrays for parameter `i` (a one-dimensional array of `leaf`): one element, null, empty, three
+/// elements; each array its own (its id is the parameter's).
+fn array_candidates(leaf: Leaf, i: usize, lits: &Literals) -> Vec<Value> {
+    let elem = candidates(leaf.ty(), lits);
+    let Some(first) = elem.first() else { return vec![Value::Unknown("an array".into()), Value::Null] };
+    let id = i as i64 + 1;
+    let second = elem.get(1).unwrap_or(first);
+    vec![
+        Value::Array { id, items: vec![first.clone()] },
+        Value::Null,
+        Value::Array { id, items: vec![] },
+        Value::Array { id, items: vec![second.clone(), first.clone(), second.clone()] },
+    ]
+}
+
+fn dedup(xs: impl Iterator<Item = Value>) -> Vec<Value> {
+    let mut out: Vec<Value> = Vec::new();
+    for x in xs {
+        // `PartialEq` on doubles: NaN is kept once by comparing its bits.
+        let same = |y: &Value| match (&x, y) {
+            (Value::Double(a), Value::Double(b)) => a.to_bits() == b.to_bits(),
+            (Value::Float(a), Value::Float(b)) => a.to_bits() == b.to_bits(),
+            _ => x == *y,
+        };
+        if !out.iter().any(same) {
+            out.push(x);
+        }
+    }
+    out
+}
+
+/// The literals of a lowering, each integer with its neighbours.
+struct Literals {
+    ints: BTreeSet<i64>,
+    chars: BTreeSet<i64>,
+    doubles: Vec<f64>,
+    strings: BTreeSet<String>,
+}
+
+impl Literals {
+    fn of(f: &Function) -> Literals {
+        let mut l =
+            Literals { ints: BTreeSet::new(), chars: BTreeSet::new(), doubles: vec![], strings: BTreeSet::new() };
+        for v in &f.values {
+            let Op::Const(c) = &v.op else { continue };
+            match c {
+                Const::Int(Ty::Char, x) => {
+                    l.chars.insert(*x);
+                    l.ints.insert(*x);
+                }
+                Const::Int(_, x) => {
+                    for d in [-1, 0, 1] {
+                        l.ints.insert(x.saturating_add(d));
+                    }
+                }
+                Const::Double(bits) => l.doubles.push(f64::from_bits(*bits)),
+                Const::Float(bits) => l.doubles.push(f32::from_bits(*bits) as f64),
+                Const::Str(s) if s.len() <= MAX_LITERAL => {
+                    l.strings.insert(s.clone());
+                }
+                _ => {}
+            }
+        }
+        l
+    }
 }

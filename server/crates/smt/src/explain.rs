@@ -43,6 +43,40 @@ pub struct Decision {
     pub taken: bool,
 }
 
+/// How many questions of one kind a [`DeadCode`] asked the solver, how they came out and how long
+/// they took.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct QueryStats {
+    pub sat: u32,
+    pub unsat: u32,
+    pub unknown: u32,
+    pub time: Duration,
+}
+
+impl QueryStats {
+    /// All the questions asked.
+    pub fn count(&self) -> u32 {
+        self.sat + self.unsat + self.unknown
+    }
+
+    fn record(&mut self, r: SatResult, took: Duration) {
+        match r {
+            SatResult::Sat => self.sat += 1,
+            SatResult::Unsat => self.unsat += 1,
+            SatResult::Unknown => self.unknown += 1,
+        }
+        self.time += took;
+    }
+
+    /// The sum of two tallies.
+    pub fn add(&mut self, o: &QueryStats) {
+        self.sat += o.sat;
+        self.unsat += o.unsat;
+        self.unknown += o.unknown;
+        self.time += o.time;
+    }
+}
+
 /// Reachability questions about one function, sharing one encoding and one solver.
 pub struct DeadCode<'f> {
     f: &'f Function,
@@ -62,6 +96,10 @@ pub struct DeadCode<'f> {
     /// When the questions about this function must all be answered: each query gets at most
     /// what is left, and none is asked after it.
     deadline: Instant,
+    /// Is a block or an edge reachable?
+    reach_stats: QueryStats,
+    /// Which decisions contradict each other?
+    explain_stats: QueryStats,
 }
 
 impl<'f> DeadCode<'f> {
@@ -92,7 +130,14 @@ impl<'f> DeadCode<'f> {
             gave_up: None,
             timeout,
             deadline,
+            reach_stats: QueryStats::default(),
+            explain_stats: QueryStats::default(),
         }
+    }
+
+    /// The reachability questions asked so far, and the explaining ones (unsat cores).
+    pub fn stats(&self) -> (QueryStats, QueryStats) {
+        (self.reach_stats, self.explain_stats)
     }
 
     /// Whether block `b` can run.
@@ -133,7 +178,10 @@ impl<'f> DeadCode<'f> {
         let mut p = Params::new();
         p.set_u32("timeout", self.timeout.min(left).as_millis().clamp(1, u32::MAX as u128) as u32);
         self.solver.set_params(&p);
-        match self.solver.check_assumptions(std::slice::from_ref(lit)) {
+        let started = Instant::now();
+        let r = self.solver.check_assumptions(std::slice::from_ref(lit));
+        self.reach_stats.record(r, started.elapsed());
+        match r {
             SatResult::Unsat => Status::Dead,
             SatResult::Unknown => {
                 let mut why = GaveUp::from_solver(self.solver.get_reason_unknown(), self.timeout, false);
@@ -155,20 +203,28 @@ impl<'f> DeadCode<'f> {
     /// Marks the blocks of a path from the entry, as a concrete run of the function visited them
     /// in order, and the branch edges between them, as live: the run is an input that reaches
     /// them, as a model would be. (Only ever turns questions into "live": proofs are unaffected.)
-    pub fn mark_live_path(&mut self, path: &[BlockId]) {
+    /// Returns how many blocks and edges were not known to be live before.
+    pub fn mark_live_path(&mut self, path: &[BlockId]) -> usize {
+        let mut learned = 0;
         for (i, b) in path.iter().enumerate() {
-            let Some(slot) = self.blocks.get_mut(b.index()) else { return };
-            *slot = Some(Status::Live);
-            let Some(next) = path.get(i + 1) else { return };
+            let Some(slot) = self.blocks.get_mut(b.index()) else { return learned };
+            if *slot != Some(Status::Live) {
+                *slot = Some(Status::Live);
+                learned += 1;
+            }
+            let Some(next) = path.get(i + 1) else { return learned };
             if let Terminator::Branch { then_to, else_to, .. } = &self.f.block(*b).term {
                 if then_to != else_to {
                     let taken = next == then_to;
-                    if taken || next == else_to {
-                        self.edges.insert(Decision { block: *b, taken }, Status::Live);
+                    if (taken || next == else_to)
+                        && self.edges.insert(Decision { block: *b, taken }, Status::Live) != Some(Status::Live)
+                    {
+                        learned += 1;
                     }
                 }
             }
         }
+        learned
     }
 
     /// Whether every block is known to be live.
@@ -239,7 +295,7 @@ impl<'f> DeadCode<'f> {
             }
         }
         let all: Vec<Bool> = lits.iter().map(|(_, l)| l.clone()).collect();
-        if self.solver.check_assumptions(&all) != SatResult::Unsat {
+        if self.explain_check(&all) != SatResult::Unsat {
             return None;
         }
         let core = self.solver.get_unsat_core();
@@ -249,7 +305,7 @@ impl<'f> DeadCode<'f> {
         while i < kept.len() {
             let without: Vec<Bool> =
                 kept.iter().enumerate().filter(|(j, _)| *j != i).map(|(_, (_, l))| l.clone()).collect();
-            if self.solver.check_assumptions(&without) == SatResult::Unsat {
+            if self.explain_check(&without) == SatResult::Unsat {
                 kept.remove(i);
             } else {
                 i += 1;
@@ -268,6 +324,13 @@ impl<'f> DeadCode<'f> {
         ds.push(d);
         let core = self.conflict(&ds)?;
         core.contains(&d).then(|| core.into_iter().filter(|x| *x != d).collect())
+    }
+
+    fn explain_check(&mut self, assumptions: &[Bool]) -> SatResult {
+        let started = Instant::now();
+        let r = self.solver.check_assumptions(assumptions);
+        self.explain_stats.record(r, started.elapsed());
+        r
     }
 
     fn decision_lit(&mut self, d: Decision) -> Option<Bool> {

@@ -32,6 +32,6 @@ pub fn solver_version_warning() -> Option<String> {
         )
     })
 }
-pub use explain::{DeadCode, Decision, Status};
+pub use explain::{DeadCode, Decision, QueryStats, Status};
 pub use naive::{solve_naive, solve_naive_with};
 pub use solve::{solve_reach, solve_reach_avoiding, GaveUp, SolveOptions, Verdict};

@@ -11,8 +11,9 @@
 //!   `%` is fmod in both), comparisons involving NaN are false except `!=`.
 //! - `Cast` follows JLS 5.1.2/5.1.3: floating to integral saturates with NaN to 0, and narrowing
 //!   from floating to `byte`/`short`/`char` goes through `int`.
-//! - `Nondet` values are `Value::Unknown`; unknowns propagate through computations, and a branch on
-//!   one ends the run with [`End::Unknown`] naming what was unknown.
+//! - `Nondet` values are `Value::Unknown` (or what the caller of [`run_choosing`] picks for them);
+//!   unknowns propagate through computations, and a branch on one ends the run with
+//!   [`End::Unknown`] naming what was unknown.
 //! - Anything the IR should never contain (a type mismatch, a zero divisor reaching `Div`, a value
 //!   used on a path that did not define it) ends the run with [`End::Unknown`] instead of
 //!   panicking.
@@ -61,7 +62,18 @@ impl Run {
 
 /// Runs `f` on `args` (one per parameter), visiting at most `max_steps` blocks.
 pub fn run(f: &Function, args: &[Value], max_steps: usize) -> Run {
-    let mut interp = Interp { f, args, env: vec![None; f.values.len()] };
+    run_choosing(f, args, &|_, _| None, max_steps)
+}
+
+/// What a run takes for a `Nondet` value (its id and type): `None` leaves it unknown. A choice
+/// must be a value of the type, and the same for the same id within one run.
+pub type NondetChoice<'c> = &'c dyn Fn(ValueId, Ty) -> Option<Value>;
+
+/// [`run`], with `choose` picking the values of `Nondet`s: the run is then one of the executions
+/// the lowering stands for (in the over-approximating mode, with those results of unknown calls,
+/// those states after havocked loops...).
+pub fn run_choosing(f: &Function, args: &[Value], choose: NondetChoice<'_>, max_steps: usize) -> Run {
+    let mut interp = Interp { f, args, choose, env: vec![None; f.values.len()] };
     let mut blocks = Vec::new();
     let mut decisions = Vec::new();
     let end = interp.go(&mut blocks, &mut decisions, max_steps);
@@ -71,6 +83,7 @@ pub fn run(f: &Function, args: &[Value], max_steps: usize) -> Run {
 struct Interp<'a> {
     f: &'a Function,
     args: &'a [Value],
+    choose: NondetChoice<'a>,
     env: Vec<Option<Value>>,
 }
 
@@ -205,7 +218,9 @@ impl Interp<'_> {
                 other => Err(format!("{v}: select on non-boolean {other}")),
             },
             Op::Phi(_) => Err(format!("φ {v} after a non-φ instruction")),
-            Op::Nondet(kind) => Ok(Value::Unknown(kind.to_string())),
+            Op::Nondet(kind) => Ok((self.choose)(v, vd.ty)
+                .and_then(|x| arg_value(&x, vd.ty))
+                .unwrap_or_else(|| Value::Unknown(kind.to_string()))),
             Op::Math(op, args) => {
                 let mut xs = Vec::with_capacity(args.len());
                 for a in args {
@@ -608,6 +623,15 @@ mod tests {
         let End::Unknown(why) = &r.end else { panic!("{:?}", r.end) };
         assert!(why.contains("result of Helper.f"), "{why}");
         assert_eq!(r.blocks, vec![BlockId(0)]);
+
+        // A run that picks the unknown's value goes on; a value of another type is not taken.
+        let picks = |x: Value| move |v: ValueId, _: Ty| (v == u).then(|| x.clone());
+        let r = run_choosing(&f, &[int(1)], &picks(int(5)), 10);
+        assert_eq!((r.end, r.blocks), (End::Return(Some(int(6))), vec![BlockId(0), BlockId(1)]));
+        let r = run_choosing(&f, &[int(1)], &picks(int(-5)), 10);
+        assert_eq!((r.end, r.blocks), (End::Return(Some(int(1))), vec![BlockId(0), BlockId(2)]));
+        let r = run_choosing(&f, &[int(1)], &picks(Value::Bool(true)), 10);
+        assert!(matches!(r.end, End::Unknown(_)), "{:?}", r.end);
     }
 
     #[test]
