@@ -260,7 +260,7 @@ pub fn run(args: CheckArgs<'_>) -> u8 {
             .par_bridge()
             .map(|(_, i)| {
                 progress.started(&files[i]);
-                let r = check_one(&files[i], timeout, file_budget);
+                let r = jreach_ide::with_own_solver_context(|| check_one(&files[i], timeout, file_budget));
                 progress.finished();
                 (i, r)
             })

@@ -113,6 +113,10 @@ enum Command {
         /// Print where the time went (per phase and the slowest methods) after the summary.
         #[arg(long)]
         timings: bool,
+        /// Megabytes the solver may allocate in all; a query that needs more gives up (its
+        /// method gets no verdict).
+        #[arg(long, value_name = "MB", default_value_t = jreach_ide::DEFAULT_SOLVER_MEMORY_MB)]
+        solver_memory: u32,
     },
     /// Run the language server on stdin/stdout (diagnostics, "Generate test reaching line N").
     Lsp,
@@ -139,6 +143,11 @@ fn main() -> ExitCode {
             eprintln!("warning: {w}");
         }
     }
+    match cli.command {
+        Command::Check { solver_memory, .. } => jreach_ide::limit_solver_memory(solver_memory.max(1)),
+        Command::Gen { .. } | Command::Lsp => jreach_ide::limit_solver_memory(jreach_ide::DEFAULT_SOLVER_MEMORY_MB),
+        Command::Dump { .. } => {}
+    }
     let code = match cli.command {
         Command::Gen { file, line, out, junit, json, engine, timeout, unroll, no_run, search, classpath } => {
             let classpath = classpath.map(|cp| std::env::split_paths(&cp).collect()).unwrap_or_default();
@@ -154,7 +163,7 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Command::Check { paths, format, timeout, file_budget, fail_on_findings, timings } => {
+        Command::Check { paths, format, timeout, file_budget, fail_on_findings, timings, solver_memory: _ } => {
             check_cmd::run(check_cmd::CheckArgs {
                 paths: &paths,
                 format,

@@ -20,4 +20,7 @@ pub use gen::{
     gen, search_start, synthesis_options, Engine, GenError, GenOptions, GenResult, DEFAULT_UNROLL, USUAL_UNROLL,
 };
 pub use jreach_ir::lower::FileContext;
-pub use jreach_smt::{solver_version_warning, QueryStats};
+pub use jreach_smt::{
+    limit_solver_memory, solver_version_warning, with_own_context as with_own_solver_context, QueryStats,
+    DEFAULT_SOLVER_MEMORY_MB,
+};

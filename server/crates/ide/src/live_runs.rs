@@ -11,8 +11,9 @@
 //! slot has candidate values, simplest first: zero, false, "a", the method's own literals and
 //! their neighbours, a few boundaries. The first run takes every slot's first candidate; from
 //! each run that visited something new (breadth first, starting with the first), runs try every
-//! other candidate of one slot at a time, until every block is live, no run finds anything new, or
-//! the method's small time budget is spent. The runs are the same for the same method.
+//! other candidate of one slot at a time; then runs pick every slot at random (a fixed seed), until
+//! every block is live, runs stop finding anything new, or the method's small time budget is spent.
+//! The runs are the same for the same method.
 //!
 //! Runs only ever make a block live, so proofs of unreachability are untouched: a block a run
 //! visits is satisfiable in the same lowering the solver is asked about (the interpreter computes
@@ -36,6 +37,8 @@ const MAX_TIME: Duration = Duration::from_millis(250);
 /// the blocks it visits; a solver query on a method of a few hundred blocks takes milliseconds).
 const BASE_TIME: Duration = Duration::from_micros(500);
 const TIME_PER_BLOCK: Duration = Duration::from_micros(40);
+/// Random runs in a row that find nothing new before the runs stop.
+const STALE_RUNS: usize = 64;
 /// Most candidate values of one slot.
 const MAX_CANDIDATES: usize = 24;
 /// Longest string literal taken as a candidate.
@@ -103,6 +106,14 @@ pub(crate) fn mark_live_by_runs(f: &Function, m: &MethodInfo, dc: &mut DeadCode<
             }
         }
     }
+    // Then every slot at random at once (what needs two or more slots to change together).
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15 ^ slots.len() as u64);
+    let mut stale = 0;
+    while stale < STALE_RUNS && !slots.is_empty() && !dc.all_live() && started.elapsed() < budget {
+        let pick: Vec<usize> = slots.iter().map(|s| rng.below(s.candidates.len())).collect();
+        runs += 1;
+        stale = if go(&pick, dc) > 0 { 0 } else { stale + 1 };
+    }
     runs
 }
 
@@ -156,7 +167,8 @@ fn candidates(ty: Ty, lits: &Literals) -> Vec<Value> {
             dedup(xs.into_iter().map(|x| Value::int(t, normalize(t, x))))
         }
         Ty::Float | Ty::Double => {
-            let mut xs: Vec<f64> = vec![0.0, 1.0, -1.0, 0.5];
+            // 1.0 first: zeros divided by each other make NaN, which every comparison rejects.
+            let mut xs: Vec<f64> = vec![1.0, 0.0, -1.0, 0.5, 2.0];
             xs.extend(lits.doubles.iter().copied());
             xs.extend([f64::NAN, f64::INFINITY, f64::NEG_INFINITY, -0.0]);
             let vals = xs.into_iter().map(|x| if ty == Ty::Float { Value::Float(x as f32) } else { Value::Double(x) });
@@ -239,5 +251,17 @@ impl Literals {
             }
         }
         l
+    }
+}
+
+/// xorshift64*: a small deterministic generator (the same method gets the same runs).
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % n.max(1)
     }
 }

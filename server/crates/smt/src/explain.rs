@@ -184,11 +184,15 @@ impl<'f> DeadCode<'f> {
         match r {
             SatResult::Unsat => Status::Dead,
             SatResult::Unknown => {
-                let mut why = GaveUp::from_solver(self.solver.get_reason_unknown(), self.timeout, false);
-                if why == GaveUp::Timeout(self.timeout) {
-                    if Instant::now() >= self.deadline {
-                        why = GaveUp::Budget;
-                    }
+                let limit = self.timeout.min(left);
+                let mut why = GaveUp::from_solver(self.solver.get_reason_unknown(), limit, false, started.elapsed());
+                if why == GaveUp::Timeout(limit) {
+                    why = GaveUp::Timeout(self.timeout);
+                }
+                if why == GaveUp::Timeout(self.timeout) && Instant::now() >= self.deadline {
+                    why = GaveUp::Budget;
+                }
+                if matches!(why, GaveUp::Timeout(_) | GaveUp::Budget | GaveUp::Memory(_)) {
                     self.gave_up = Some(why.clone());
                 }
                 Status::Unknown(why)

@@ -45,6 +45,8 @@ pub enum GaveUp {
     Canceled,
     /// The time budget of all the queries about one method ran out (`check`).
     Budget,
+    /// The solver's memory limit (MB, [`crate::limit_solver_memory`]) was reached.
+    Memory(u32),
     /// Anything else: the solver's incompleteness, an engine's size budget.
     Other(String),
 }
@@ -55,17 +57,23 @@ impl std::fmt::Display for GaveUp {
             GaveUp::Timeout(t) => write!(f, "a solver query ran out of its {} s", t.as_secs_f64()),
             GaveUp::Canceled => f.write_str("canceled"),
             GaveUp::Budget => f.write_str("the method's time budget ran out"),
+            GaveUp::Memory(mb) => write!(f, "the solver reached its memory limit ({mb} MB)"),
             GaveUp::Other(why) => f.write_str(why),
         }
     }
 }
 
 impl GaveUp {
-    /// What z3 said (`reason_unknown`) after a query with time limit `timeout`, when `canceled`
-    /// tells whether the cancel flag was set.
-    pub(crate) fn from_solver(reason: Option<String>, timeout: Duration, canceled: bool) -> GaveUp {
+    /// What z3 said (`reason_unknown`) after a query with time limit `timeout` that took
+    /// `took`, when `canceled` tells whether the cancel flag was set.
+    pub(crate) fn from_solver(reason: Option<String>, timeout: Duration, canceled: bool, took: Duration) -> GaveUp {
         match reason {
             _ if canceled => GaveUp::Canceled,
+            // z3 stops a query that takes the process past its memory limit the way it stops one
+            // that runs out of time, only well before the time is up.
+            Some(r) if r.contains("canceled") && took < timeout.mul_f64(0.9) => {
+                GaveUp::Memory(crate::SOLVER_MEMORY_MB.load(std::sync::atomic::Ordering::Relaxed))
+            }
             // z3 says "canceled" when its own timer stops it, too.
             Some(r) if r.contains("timeout") || r.contains("canceled") => GaveUp::Timeout(timeout),
             Some(r) => GaveUp::Other(r),
@@ -112,7 +120,9 @@ pub(crate) fn solve_goal(f: &Function, goal: &Bool, opts: &SolveOptions) -> Verd
     match interruptible(opts, || solver.check()) {
         SatResult::Unsat => return Verdict::Unsat,
         SatResult::Unknown => {
-            return Verdict::Unknown(GaveUp::from_solver(solver.get_reason_unknown(), opts.timeout, cancelled(opts)))
+            let why =
+                GaveUp::from_solver(solver.get_reason_unknown(), opts.timeout, cancelled(opts), started.elapsed());
+            return Verdict::Unknown(why);
         }
         SatResult::Sat => {}
     }
@@ -395,5 +405,25 @@ fn read_value(model: &z3::Model, f: &Function, term: &Dynamic, ty: Ty, depth: u3
             let raw = v.as_bv().and_then(|b| b.as_u64()).unwrap_or(0);
             Value::Int(t, jreach_ir::types::normalize(t, raw as i64))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn why_the_solver_stopped() {
+        let ten = Duration::from_secs(10);
+        let canceled = Some("canceled".to_string());
+        assert_eq!(GaveUp::from_solver(canceled.clone(), ten, false, ten), GaveUp::Timeout(ten));
+        assert_eq!(GaveUp::from_solver(Some("timeout".into()), ten, false, ten), GaveUp::Timeout(ten));
+        // Stopped long before its time: the memory limit.
+        assert!(matches!(GaveUp::from_solver(canceled.clone(), ten, false, Duration::from_secs(1)), GaveUp::Memory(_)));
+        assert_eq!(GaveUp::from_solver(canceled, ten, true, Duration::from_secs(1)), GaveUp::Canceled);
+        assert_eq!(
+            GaveUp::from_solver(Some("incomplete quantifiers".into()), ten, false, Duration::ZERO),
+            GaveUp::Other("incomplete quantifiers".into())
+        );
     }
 }

@@ -326,6 +326,7 @@ fn solver_gave_up(why: &GaveUp, opts: &GenOptions) -> String {
             format!("the solver timed out after {:?} (raise --timeout)", opts.timeout)
         }
         GaveUp::Canceled => "canceled".to_string(),
+        GaveUp::Memory(_) => format!("the solver gave up: {why}"),
         GaveUp::Other(why) => format!("the solver gave up: {why}"),
     }
 }
