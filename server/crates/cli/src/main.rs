@@ -113,9 +113,10 @@ enum Command {
         /// Print where the time went (per phase and the slowest methods) after the summary.
         #[arg(long)]
         timings: bool,
-        /// Megabytes the solver may allocate in all; a query that needs more gives up (its
-        /// method gets no verdict).
-        #[arg(long, value_name = "MB", default_value_t = jreach_ide::DEFAULT_SOLVER_MEMORY_MB)]
+        /// Megabytes the solver may allocate in all (0: no limit). A query that takes the
+        /// process past it gives up, and so do the other workers' queries while it lasts: fewer
+        /// methods may get a verdict, and which ones depends on timing.
+        #[arg(long, value_name = "MB", default_value_t = 0)]
         solver_memory: u32,
     },
     /// Run the language server on stdin/stdout (diagnostics, "Generate test reaching line N").
@@ -143,10 +144,8 @@ fn main() -> ExitCode {
             eprintln!("warning: {w}");
         }
     }
-    match cli.command {
-        Command::Check { solver_memory, .. } => jreach_ide::limit_solver_memory(solver_memory.max(1)),
-        Command::Gen { .. } | Command::Lsp => jreach_ide::limit_solver_memory(jreach_ide::DEFAULT_SOLVER_MEMORY_MB),
-        Command::Dump { .. } => {}
+    if let Command::Check { solver_memory, .. } = cli.command {
+        jreach_ide::limit_solver_memory(solver_memory);
     }
     let code = match cli.command {
         Command::Gen { file, line, out, junit, json, engine, timeout, unroll, no_run, search, classpath } => {

@@ -5,7 +5,8 @@
 //! answers dozens of them in the time one solver query takes; the solver is then asked only about
 //! what no run reached.
 //!
-//! A run's inputs are its **slots**: the method's own parameters, and the lowering's unknowns
+//! A run's inputs are its **slots**: the method's own parameters (an object parameter is a new
+//! object or null, and each of its fields a slot, two objects deep), and the lowering's unknowns
 //! (`Nondet`: the result of a call jreach cannot see into, a local after a havocked loop, whether
 //! a call throws) of a type a run can pick (primitives, strings, and null for references). Each
 //! slot has candidate values, simplest first: zero, false, "a", the method's own literals and
@@ -49,7 +50,16 @@ const MAX_LITERAL: usize = 64;
 enum SlotOf {
     Param(usize),
     Nondet(ValueId),
+    /// Field `field` of the object slot `object` makes, when it makes one.
+    Field {
+        object: usize,
+        field: u16,
+    },
 }
+
+/// How deep objects of parameters are made (a parameter's object is at depth 1, an object in
+/// one of its fields at 2); deeper ones are null or unknown.
+const MAX_OBJECT_DEPTH: usize = 2;
 
 /// One input of the runs and the values it may take, the default first.
 struct Slot {
@@ -69,15 +79,22 @@ pub(crate) fn mark_live_by_runs(f: &Function, m: &MethodInfo, dc: &mut DeadCode<
         .enumerate()
         .filter_map(|(i, s)| match s.of {
             SlotOf::Nondet(v) => Some((v, i)),
-            SlotOf::Param(_) => None,
+            SlotOf::Param(_) | SlotOf::Field { .. } => None,
         })
         .collect();
+    let mut fields_of: Vec<Vec<(u16, usize)>> = vec![Vec::new(); slots.len()];
+    for (i, s) in slots.iter().enumerate() {
+        if let SlotOf::Field { object, field } = s.of {
+            fields_of[object].push((field, i));
+        }
+    }
     let base_args: Vec<Value> = f.params.iter().map(|_| Value::Unknown("not chosen".into())).collect();
     let go = |pick: &[usize], dc: &mut DeadCode<'_>| -> usize {
         let mut args = base_args.clone();
-        for (s, k) in slots.iter().zip(pick) {
-            if let SlotOf::Param(i) = s.of {
-                args[i] = s.candidates[*k].clone();
+        let mut ids = 0;
+        for (i, s) in slots.iter().enumerate() {
+            if let SlotOf::Param(p) = s.of {
+                args[p] = materialize(&slots, &fields_of, pick, i, &mut ids);
             }
         }
         let choose = |v: ValueId, _: Ty| nondet_slot.get(&v).map(|&i| slots[i].candidates[pick[i]].clone());
@@ -117,29 +134,43 @@ pub(crate) fn mark_live_by_runs(f: &Function, m: &MethodInfo, dc: &mut DeadCode<
     runs
 }
 
-/// The slots of `f`: the method's own parameters (the lowering's first ones) and its unknowns,
-/// each of a type a run can pick a value of.
+/// The value slot `i` takes in `pick`, with an object or array of its own where it makes one
+/// (`ids` counts those made so far) and the object's fields from their slots.
+fn materialize(slots: &[Slot], fields_of: &[Vec<(u16, usize)>], pick: &[usize], i: usize, ids: &mut i64) -> Value {
+    match &slots[i].candidates[pick[i]] {
+        Value::Object { fields, .. } => {
+            *ids += 1;
+            let id = *ids;
+            let mut fields = fields.clone();
+            for &(k, child) in &fields_of[i] {
+                fields[k as usize] = materialize(slots, fields_of, pick, child, ids);
+            }
+            Value::Object { id, fields }
+        }
+        Value::Array { items, .. } => {
+            *ids += 1;
+            Value::Array { id: *ids, items: items.clone() }
+        }
+        v => v.clone(),
+    }
+}
+
+/// The slots of `f`: the method's own parameters (the lowering's first ones; an object's fields
+/// slots of their own) and its unknowns, each of a type a run can pick a value of.
 fn slots(f: &Function, m: &MethodInfo, lits: &Literals) -> Vec<Slot> {
     let mut out = Vec::new();
     for (i, p) in f.params.iter().enumerate().take(m.params.len()) {
         if p.name != m.params[i].name {
             break;
         }
-        let candidates = match p.ty {
-            Ty::Arr(a) if a.dims == 1 => array_candidates(a.leaf, i, lits),
-            // No object of the class can be made up here; null is one of the inputs.
-            Ty::Obj(_) | Ty::Ref | Ty::Arr(_) => vec![Value::Unknown("an object".into()), Value::Null],
-            t => candidates(t, lits),
-        };
-        if !candidates.is_empty() {
-            out.push(Slot { of: SlotOf::Param(i), candidates });
-        }
+        input_slot(f, SlotOf::Param(i), p.ty, 1, lits, &mut out);
     }
     for (k, v) in f.values.iter().enumerate() {
         if !matches!(v.op, Op::Nondet(_)) {
             continue;
         }
         let candidates = match v.ty {
+            // An unknown object is null or stays unknown (its fields are not the arguments').
             Ty::Obj(_) | Ty::Ref | Ty::Arr(_) => vec![Value::Unknown("an object".into()), Value::Null],
             t => candidates(t, lits),
         };
@@ -148,6 +179,34 @@ fn slots(f: &Function, m: &MethodInfo, lits: &Literals) -> Vec<Slot> {
         }
     }
     out
+}
+
+/// The slot of an input of type `ty` at object depth `depth`, and for an object its fields'.
+fn input_slot(f: &Function, of: SlotOf, ty: Ty, depth: usize, lits: &Literals, out: &mut Vec<Slot>) {
+    let candidates = match ty {
+        Ty::Arr(a) if a.dims == 1 => array_candidates(a.leaf, lits),
+        Ty::Obj(c) if depth <= MAX_OBJECT_DEPTH => {
+            let n = f.classes[c as usize].fields.len();
+            // A new object (id and fields filled in by `materialize`), or null.
+            vec![Value::Object { id: 0, fields: vec![Value::Unknown("a field".into()); n] }, Value::Null]
+        }
+        Ty::Obj(_) | Ty::Ref | Ty::Arr(_) => vec![Value::Unknown("an object".into()), Value::Null],
+        t => candidates(t, lits),
+    };
+    if candidates.is_empty() {
+        return;
+    }
+    let at = out.len();
+    out.push(Slot { of, candidates });
+    if let (Ty::Obj(c), true) = (ty, depth <= MAX_OBJECT_DEPTH) {
+        for k in 0..f.classes[c as usize].fields.len() {
+            let fty = f.field_ty(c, k as u16);
+            // Arrays in fields are left unknown.
+            if !matches!(fty, Ty::Arr(_)) {
+                input_slot(f, SlotOf::Field { object: at, field: k as u16 }, fty, depth + 1, lits, out);
+            }
+        }
+    }
 }
 
 /// Candidate values of a primitive or string slot, simplest first; empty for other types.
@@ -187,12 +246,12 @@ fn candidates(ty: Ty, lits: &Literals) -> Vec<Value> {
     out
 }
 
-/// Arrays for parameter `i` (a one-dimensional array of `leaf`): one element, null, empty, three
-/// elements; each array its own (its id is the parameter's).
-fn array_candidates(leaf: Leaf, i: usize, lits: &Literals) -> Vec<Value> {
+/// Arrays for a one-dimensional array of `leaf`: one element, null, empty, three elements (each
+/// its own: its id is given by `materialize`).
+fn array_candidates(leaf: Leaf, lits: &Literals) -> Vec<Value> {
     let elem = candidates(leaf.ty(), lits);
     let Some(first) = elem.first() else { return vec![Value::Unknown("an array".into()), Value::Null] };
-    let id = i as i64 + 1;
+    let id = 0;
     let second = elem.get(1).unwrap_or(first);
     vec![
         Value::Array { id, items: vec![first.clone()] },

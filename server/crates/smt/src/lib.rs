@@ -35,16 +35,14 @@ pub fn solver_version_warning() -> Option<String> {
 /// The limit set by [`limit_solver_memory`] (0: none).
 pub(crate) static SOLVER_MEMORY_MB: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
 
-/// What the solver may allocate, in MB, for the whole process, unless the user says otherwise:
-/// a query that takes it past this gives up (the verdict is "unknown"), instead of growing
-/// past a gigabyte (floating-point arithmetic bit-blasted; seen at 1.3 GB on one method).
-pub const DEFAULT_SOLVER_MEMORY_MB: u32 = 640;
-
-/// Makes every query give up once z3's allocations in this process pass `mb` megabytes. The
-/// limit is the process's, not a query's: while one query holds most of it, another query
-/// running on another thread may give up too (its answer is then "unknown", never a wrong one).
+/// Makes every query give up once z3's allocations in this process pass `mb` megabytes (0: no
+/// limit, the default). The limit is the process's, not a query's: while one query holds most of
+/// it, the queries of other threads give up too, until it lets go (their answer is then
+/// "unknown", never a wrong one, but which methods get a verdict then depends on timing).
 pub fn limit_solver_memory(mb: u32) {
-    z3::set_global_param("memory_high_watermark_mb", &mb.to_string());
+    if mb > 0 {
+        z3::set_global_param("memory_high_watermark_mb", &mb.to_string());
+    }
     SOLVER_MEMORY_MB.store(mb, std::sync::atomic::Ordering::Relaxed);
 }
 

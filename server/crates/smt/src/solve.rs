@@ -67,12 +67,16 @@ impl GaveUp {
     /// What z3 said (`reason_unknown`) after a query with time limit `timeout` that took
     /// `took`, when `canceled` tells whether the cancel flag was set.
     pub(crate) fn from_solver(reason: Option<String>, timeout: Duration, canceled: bool, took: Duration) -> GaveUp {
+        let memory_limit = crate::SOLVER_MEMORY_MB.load(std::sync::atomic::Ordering::Relaxed);
         match reason {
             _ if canceled => GaveUp::Canceled,
             // z3 stops a query that takes the process past its memory limit the way it stops one
             // that runs out of time, only well before the time is up.
-            Some(r) if r.contains("canceled") && took < timeout.mul_f64(0.9) => {
-                GaveUp::Memory(crate::SOLVER_MEMORY_MB.load(std::sync::atomic::Ordering::Relaxed))
+            Some(r)
+                if memory_limit > 0
+                    && (r.contains("memout") || (r.contains("canceled") && took < timeout.mul_f64(0.9))) =>
+            {
+                GaveUp::Memory(memory_limit)
             }
             // z3 says "canceled" when its own timer stops it, too.
             Some(r) if r.contains("timeout") || r.contains("canceled") => GaveUp::Timeout(timeout),
@@ -416,10 +420,13 @@ mod tests {
     fn why_the_solver_stopped() {
         let ten = Duration::from_secs(10);
         let canceled = Some("canceled".to_string());
+        // What `limit_solver_memory(640)` records (z3 itself is left alone here).
+        crate::SOLVER_MEMORY_MB.store(640, std::sync::atomic::Ordering::Relaxed);
         assert_eq!(GaveUp::from_solver(canceled.clone(), ten, false, ten), GaveUp::Timeout(ten));
         assert_eq!(GaveUp::from_solver(Some("timeout".into()), ten, false, ten), GaveUp::Timeout(ten));
         // Stopped long before its time: the memory limit.
         assert!(matches!(GaveUp::from_solver(canceled.clone(), ten, false, Duration::from_secs(1)), GaveUp::Memory(_)));
+        assert!(matches!(GaveUp::from_solver(Some("memout".into()), ten, false, ten), GaveUp::Memory(_)));
         assert_eq!(GaveUp::from_solver(canceled, ten, true, Duration::from_secs(1)), GaveUp::Canceled);
         assert_eq!(
             GaveUp::from_solver(Some("incomplete quantifiers".into()), ten, false, Duration::ZERO),
