@@ -3,8 +3,10 @@
 //!
 //! Entries are keyed by method identity ([`MethodKey`]: file, class chain, name, parameter types)
 //! and validated by a hash of everything the method's verdict depends on: its own text, the texts
-//! of the same-file methods it may inline (transitively, by name: lowering inlines same-class
-//! callees, and which one it picks depends on all methods of that name), and the time limit. A
+//! of the same-file methods and constructors it may inline (transitively, by name: lowering
+//! inlines same-class callees, and which one it picks depends on all methods of that name), the
+//! file outside its methods (the fields, constants and classes every lowering reads), and the
+//! time limit. A
 //! method that moved without changing (lines inserted above it) is a hit: findings are stored
 //! relative to the method's start and rebased on the way out.
 //!
@@ -165,9 +167,12 @@ fn rebase(f: &Finding, old: usize, new: usize) -> Finding {
     f.clone().moved(old, new)
 }
 
-/// For each method, a hash of its text, of the texts of the same-file methods it may inline
-/// (transitively), and of the time limit; and where those methods start.
+/// For each method, a hash of its text, of the texts of the same-file methods and constructors it
+/// may inline (transitively), of the file outside its methods (fields and their initializers,
+/// constants, class headers: the class table every lowering reads; as tokens, so white space and
+/// comments do not count), and of the time limit; and where those methods start.
 fn dependency_hashes(file: &SourceFile, methods: &[MethodInfo], timeout: Duration) -> Vec<(u64, Vec<usize>)> {
+    let outside = outside_methods(file, methods);
     let mut by_name: HashMap<&str, Vec<usize>> = HashMap::new();
     for (i, m) in methods.iter().enumerate() {
         by_name.entry(m.name.as_str()).or_default().push(i);
@@ -190,6 +195,7 @@ fn dependency_hashes(file: &SourceFile, methods: &[MethodInfo], timeout: Duratio
             }
             let mut h = DefaultHasher::new();
             timeout.hash(&mut h);
+            outside.hash(&mut h);
             m.classes.hash(&mut h);
             file.text[m.range.clone()].hash(&mut h);
             let mut starts = Vec::new();
@@ -205,7 +211,28 @@ fn dependency_hashes(file: &SourceFile, methods: &[MethodInfo], timeout: Duratio
         .collect()
 }
 
-/// Names of the methods `m` calls.
+/// The tokens of `file` outside its methods, comments left out, one space apart.
+fn outside_methods(file: &SourceFile, methods: &[MethodInfo]) -> String {
+    let inside = |n: &Node<'_>| methods.iter().any(|m| m.range.start <= n.start_byte() && n.end_byte() <= m.range.end);
+    let mut out = String::new();
+    let mut stack = vec![file.tree.root_node()];
+    while let Some(n) = stack.pop() {
+        if n.is_extra() || matches!(n.kind(), "line_comment" | "block_comment") || inside(&n) {
+            continue;
+        }
+        if n.child_count() == 0 {
+            out.push_str(&file.text[n.byte_range()]);
+            out.push(' ');
+            continue;
+        }
+        let mut c = n.walk();
+        let kids: Vec<Node<'_>> = n.children(&mut c).collect();
+        stack.extend(kids.into_iter().rev());
+    }
+    out
+}
+
+/// Names of the methods `m` calls, and of the classes it makes (their constructors' names).
 fn called_names<'f>(file: &'f SourceFile, m: &MethodInfo) -> BTreeSet<&'f str> {
     let mut out = BTreeSet::new();
     let mut stack: Vec<Node<'f>> = vec![m.node(file)];
@@ -213,6 +240,13 @@ fn called_names<'f>(file: &'f SourceFile, m: &MethodInfo) -> BTreeSet<&'f str> {
         if n.kind() == "method_invocation" {
             if let Some(name) = n.child_by_field_name("name") {
                 out.insert(&file.text[name.byte_range()]);
+            }
+        }
+        if n.kind() == "object_creation_expression" {
+            if let Some(t) = n.child_by_field_name("type") {
+                let t = &file.text[t.byte_range()];
+                let simple = t.split('<').next().unwrap_or(t);
+                out.insert(simple.rsplit('.').next().unwrap_or(simple).trim());
             }
         }
         let mut c = n.walk();
@@ -307,6 +341,28 @@ mod tests {
         // Now g's `return 0;` is the dead one.
         let last = cache.check_file("a", &file, T, &|| false).unwrap();
         assert!(last.findings.iter().any(|f| f.code() == crate::CONDITION_ALWAYS_TRUE), "{:?}", last.findings);
+    }
+
+    #[test]
+    fn editing_a_field_or_a_constructor_invalidates_the_methods_that_read_it() {
+        // `f` reads the constant; `g` makes an `A`, whose constructor sets the field it reads.
+        let src = "class A {\n    static final int L = 5;\n    int v;\n    A() { v = 1; }\n    static int f(int x) {\n        if (x > L && x < 3) {\n            return 1;\n        }\n        return 0;\n    }\n    static int g() {\n        if (new A().v == 2) {\n            return 1;\n        }\n        return 0;\n    }\n}\n";
+        let cache = MethodCache::new();
+        let mut file = SourceFile::parse(src);
+        let first = cache.check_file("a", &file, T, &|| false).unwrap();
+        assert_eq!(first.findings, check_file(&file, T).findings);
+        let at = file.text.find("L = 5").unwrap();
+        file.apply_edits([(at + 4..at + 5, "1")]);
+        same_as_check_file(&cache, &file);
+        let at = file.text.find("v = 1").unwrap();
+        file.apply_edits([(at + 4..at + 5, "2")]);
+        same_as_check_file(&cache, &file);
+        // White space between members changes nothing.
+        let at = file.text.find("    int v;").unwrap();
+        file.apply_edits([(at..at, "\n\n")]);
+        let before = cache.stats();
+        same_as_check_file(&cache, &file);
+        assert_eq!(cache.stats().misses, before.misses);
     }
 
     #[test]
