@@ -19,6 +19,7 @@ use jreach_syntax::SourceFile;
 use rayon::prelude::*;
 use serde_json::{json, Value};
 
+use crate::check_cache::{CheckCache, StoredDiag, StoredPos, StoredResult};
 use crate::input::{read_java, EXIT_ERROR};
 use crate::Format;
 
@@ -92,6 +93,8 @@ pub(crate) struct FileResult {
     pub(crate) parse: Duration,
     /// Its class table ([`FileContext`]).
     pub(crate) context: Duration,
+    /// Whether the result came from the cache (then `times` and `profiles` are empty).
+    pub(crate) cached: bool,
     error: Option<String>,
 }
 
@@ -106,7 +109,7 @@ fn file_budget_spent(budget: Duration) -> String {
     format!("the file's time budget ({} s) ran out first; raise --file-budget", budget.as_secs())
 }
 
-fn check_one(path: &Path, timeout: Duration, file_budget: Duration) -> FileResult {
+fn check_one(path: &Path, timeout: Duration, file_budget: Duration, cache: Option<&CheckCache>) -> FileResult {
     let mut r = FileResult {
         path: path.to_path_buf(),
         lines: 0,
@@ -116,6 +119,7 @@ fn check_one(path: &Path, timeout: Duration, file_budget: Duration) -> FileResul
         profiles: vec![],
         parse: Duration::ZERO,
         context: Duration::ZERO,
+        cached: false,
         error: None,
     };
     let started = Instant::now();
@@ -129,6 +133,14 @@ fn check_one(path: &Path, timeout: Duration, file_budget: Duration) -> FileResul
     r.parse = started.elapsed();
     r.lines = src.text.lines().count();
     let file = abs(path);
+    if let Some(stored) = cache.and_then(|c| c.get(&src.text)) {
+        r.cached = true;
+        r.verdicts =
+            stored.verdicts.into_iter().map(|v| v.map_or(MethodVerdict::Verdict, MethodVerdict::NoVerdict)).collect();
+        r.diags = stored.diags.into_iter().map(|d| Diag::from_stored(&file, d)).collect();
+        return r;
+    }
+    let mut budget_ran_out = false;
     let mut findings: Vec<Finding> = Vec::new();
     let deadline = Instant::now() + file_budget;
     let started = Instant::now();
@@ -136,7 +148,9 @@ fn check_one(path: &Path, timeout: Duration, file_budget: Duration) -> FileResul
     r.context = started.elapsed();
     for m in ctx.methods() {
         if Instant::now() >= deadline {
+            budget_ran_out = true;
             r.times.push(Duration::ZERO);
+            r.profiles.push((m.signature(), src.lines.line_of(m.range.start) + 1, MethodProfile::default()));
             r.verdicts.push(MethodVerdict::NoVerdict(file_budget_spent(file_budget)));
             continue;
         }
@@ -164,7 +178,58 @@ fn check_one(path: &Path, timeout: Duration, file_budget: Duration) -> FileResul
             Diag { file: file.clone(), start, end, code: fd.code(), message: fd.message(&src.lines), related }
         })
         .collect();
+    if let (Some(cache), false) = (cache, budget_ran_out) {
+        cache.put(&src.text, &r.stored());
+    }
     r
+}
+
+impl FileResult {
+    /// The result as the cache keeps it.
+    fn stored(&self) -> StoredResult {
+        let sp = |p: Pos| StoredPos { line: p.line, character: p.character };
+        StoredResult {
+            lines: self.lines,
+            diags: self
+                .diags
+                .iter()
+                .map(|d| StoredDiag {
+                    start: sp(d.start),
+                    end: sp(d.end),
+                    code: d.code.to_string(),
+                    message: d.message.clone(),
+                    related: d.related.iter().map(|(s, e, m)| (sp(*s), sp(*e), m.clone())).collect(),
+                })
+                .collect(),
+            verdicts: self
+                .verdicts
+                .iter()
+                .map(|v| match v {
+                    MethodVerdict::Verdict => None,
+                    MethodVerdict::NoVerdict(why) => Some(why.clone()),
+                })
+                .collect(),
+        }
+    }
+}
+
+impl Diag {
+    /// A stored finding of `file`.
+    fn from_stored(file: &str, d: StoredDiag) -> Diag {
+        let p = |s: StoredPos| Pos { line: s.line, character: s.character };
+        let code = [UNREACHABLE_CODE, CONDITION_ALWAYS_FALSE, CONDITION_ALWAYS_TRUE]
+            .into_iter()
+            .find(|c| *c == d.code)
+            .unwrap_or(UNREACHABLE_CODE);
+        Diag {
+            file: file.to_string(),
+            start: p(d.start),
+            end: p(d.end),
+            code,
+            message: d.message,
+            related: d.related.into_iter().map(|(s, e, m)| (p(s), p(e), m)).collect(),
+        }
+    }
 }
 
 /// Progress on stderr: a bar on a terminal, else a line every half minute (for CI logs).
@@ -234,6 +299,8 @@ pub struct CheckArgs<'a> {
     pub fail_on_findings: bool,
     /// Print where the time went after the summary.
     pub timings: bool,
+    /// The folder of the results cache; `None`: no cache.
+    pub cache_dir: Option<PathBuf>,
 }
 
 pub fn run(args: CheckArgs<'_>) -> u8 {
@@ -246,6 +313,13 @@ pub fn run(args: CheckArgs<'_>) -> u8 {
     };
     let timeout = Duration::from_secs_f64(args.timeout.max(0.001));
     let file_budget = Duration::from_secs_f64(args.file_budget.max(0.001));
+    let cache = args.cache_dir.as_deref().and_then(|dir| match CheckCache::open(dir, timeout) {
+        Ok(c) => Some(c),
+        Err(e) => {
+            eprintln!("warning: {e}; checking without a cache");
+            None
+        }
+    });
     let started = Instant::now();
     let progress = Progress::new(files.len());
     // Largest files first: they set the wall time, and the small ones fill the gaps after.
@@ -260,7 +334,8 @@ pub fn run(args: CheckArgs<'_>) -> u8 {
             .par_bridge()
             .map(|(_, i)| {
                 progress.started(&files[i]);
-                let r = jreach_ide::with_own_solver_context(|| check_one(&files[i], timeout, file_budget));
+                let cache = cache.as_ref();
+                let r = jreach_ide::with_own_solver_context(|| check_one(&files[i], timeout, file_budget, cache));
                 progress.finished();
                 (i, r)
             })
@@ -329,6 +404,8 @@ struct Summary {
     /// Reasons for no verdict, most common first (a method with several counts for each).
     reasons: Vec<(String, usize)>,
     errors: usize,
+    /// Files whose result came from the cache.
+    cached: usize,
     elapsed: Duration,
     median_method: Duration,
 }
@@ -369,6 +446,7 @@ impl Summary {
             by_code,
             reasons,
             errors: results.iter().filter(|r| r.error.is_some()).count(),
+            cached: results.iter().filter(|r| r.cached).count(),
             elapsed,
             median_method: times.get(times.len() / 2).copied().unwrap_or_default(),
         }
@@ -390,13 +468,14 @@ impl Summary {
             let top: Vec<String> = self.reasons.iter().take(3).map(|(r, n)| format!("{r} ({n})")).collect();
             s.push_str(&format!(": {}", top.join(", ")));
         }
+        if self.cached > 0 {
+            s.push_str(&format!("; {} of {} files unchanged since a checked run (cached)", self.cached, self.files));
+        }
         let secs = self.elapsed.as_secs_f64().max(1e-9);
-        s.push_str(&format!(
-            "; {:.2} s, {:.0} lines/s, median {:.1} ms per method",
-            secs,
-            self.lines as f64 / secs,
-            self.median_method.as_secs_f64() * 1000.0
-        ));
+        s.push_str(&format!("; {:.2} s, {:.0} lines/s", secs, self.lines as f64 / secs));
+        if self.cached < self.files {
+            s.push_str(&format!(", median {:.1} ms per method checked", self.median_method.as_secs_f64() * 1000.0));
+        }
         s
     }
 
@@ -411,6 +490,7 @@ impl Summary {
             "findings": self.findings,
             "findings_by_code": self.by_code.iter().map(|(c, n)| (c.to_string(), json!(n))).collect::<serde_json::Map<_, _>>(),
             "errors": self.errors,
+            "files_from_cache": self.cached,
             "seconds": self.elapsed.as_secs_f64(),
             "median_method_ms": self.median_method.as_secs_f64() * 1000.0,
         })

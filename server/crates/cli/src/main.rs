@@ -4,6 +4,7 @@
 //! Exit codes of `gen` are a contract (see DESIGN.md): 0 test written, 3 proved unreachable,
 //! 4 unknown, 1 error, 2 usage or parse error.
 
+mod check_cache;
 mod check_cmd;
 mod check_timings;
 mod dump_cmd;
@@ -118,6 +119,14 @@ enum Command {
         /// methods may get a verdict, and which ones depends on timing.
         #[arg(long, value_name = "MB", default_value_t = 0)]
         solver_memory: u32,
+        /// Folder of the results cache (default: $XDG_CACHE_HOME/jreach/check or
+        /// ~/.cache/jreach/check): a file whose text is unchanged since a run of the same jreach
+        /// with the same --timeout is not checked again.
+        #[arg(long, value_name = "DIR")]
+        cache_dir: Option<PathBuf>,
+        /// Check every file, neither reading nor writing the cache.
+        #[arg(long, conflicts_with = "cache_dir")]
+        no_cache: bool,
     },
     /// Run the language server on stdin/stdout (diagnostics, "Generate test reaching line N").
     Lsp,
@@ -162,7 +171,18 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Command::Check { paths, format, timeout, file_budget, fail_on_findings, timings, solver_memory: _ } => {
+        Command::Check {
+            paths,
+            format,
+            timeout,
+            file_budget,
+            fail_on_findings,
+            timings,
+            solver_memory: _,
+            cache_dir,
+            no_cache,
+        } => {
+            let cache_dir = if no_cache { None } else { cache_dir.or_else(check_cache::default_dir) };
             check_cmd::run(check_cmd::CheckArgs {
                 paths: &paths,
                 format,
@@ -170,6 +190,7 @@ fn main() -> ExitCode {
                 file_budget,
                 fail_on_findings,
                 timings,
+                cache_dir,
             })
         }
         Command::Dump { file, method, mode, unroll, setup_calls } => {

@@ -2,7 +2,7 @@
 //! to the root: the depth cubed) and a `switch` of 1,000 cases (one solver question per case,
 //! which ran the method out of its budget). Both must now get a verdict within the default
 //! budgets; the times themselves are measured by `scripts/bench.sh`, not here. `--timings` says
-//! where a check's time went.
+//! where a check's time went, and the results cache spares a second run the files it has seen.
 
 use std::process::Command;
 
@@ -51,7 +51,7 @@ fn timings_name_the_phases_and_the_slowest_methods() {
     let src = "public class Timed {\n    static int f(int x) {\n        if (x > 3) { if (x < 2) { return 7; } return 1; }\n        return 0;\n    }\n    static int g(String s) {\n        return s.isEmpty() ? 0 : 1;\n    }\n}\n";
     std::fs::write(dir.path().join("Timed.java"), src).unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_jreach"))
-        .args(["check", "--timings"])
+        .args(["check", "--timings", "--no-cache"])
         .arg(dir.path().join("Timed.java"))
         .output()
         .unwrap();
@@ -73,4 +73,35 @@ fn timings_name_the_phases_and_the_slowest_methods() {
     let out =
         Command::new(env!("CARGO_BIN_EXE_jreach")).arg("check").arg(dir.path().join("Timed.java")).output().unwrap();
     assert!(!String::from_utf8_lossy(&out.stderr).contains("timings:"));
+}
+
+#[test]
+fn a_second_run_reads_unchanged_files_from_the_cache() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = dir.path().join("cache");
+    let src = "public class Cached {\n    static int f(int x) {\n        if (x > 3) { if (x < 2) { return 7; } return 1; }\n        return 0;\n    }\n}\n";
+    std::fs::write(dir.path().join("Cached.java"), src).unwrap();
+    std::fs::write(dir.path().join("Other.java"), src.replace("Cached", "Other")).unwrap();
+    let run = |extra: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_jreach")).arg("check").args(extra).arg(dir.path()).output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+        (String::from_utf8_lossy(&out.stdout).to_string(), String::from_utf8_lossy(&out.stderr).to_string())
+    };
+    let with_cache = ["--cache-dir", cache.to_str().unwrap()];
+    let (first, err) = run(&with_cache);
+    assert!(first.contains("Cached.java:3:") && !err.contains("cached"), "{first}{err}");
+    let (second, err) = run(&with_cache);
+    assert_eq!(second, first);
+    assert!(err.contains("2 of 2 files unchanged since a checked run (cached)"), "{err}");
+    // An edited file is checked again; the other one still comes from the cache.
+    std::fs::write(dir.path().join("Cached.java"), src.replace("x < 2", "x < 5")).unwrap();
+    let (third, err) = run(&with_cache);
+    assert!(!third.contains("Cached.java:3:") && third.contains("Other.java:3:"), "{third}");
+    assert!(err.contains("1 of 2 files unchanged"), "{err}");
+    // Another time limit is another engine's answer.
+    let (_, err) = run(&["--cache-dir", cache.to_str().unwrap(), "--timeout", "5"]);
+    assert!(!err.contains("cached"), "{err}");
+    // `--no-cache` neither reads nor writes.
+    let (_, err) = run(&["--no-cache"]);
+    assert!(!err.contains("cached"), "{err}");
 }
