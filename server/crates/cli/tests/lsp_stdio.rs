@@ -232,6 +232,17 @@ impl Server {
         msg["params"]["diagnostics"].as_array().unwrap().clone()
     }
 
+    /// The diagnostics published for `uri` at `version` once `done` holds for them (a slow check
+    /// publishes what it knows as it goes).
+    fn diagnostics_once(&mut self, uri: &str, version: i32, done: impl Fn(&[Value]) -> bool) -> Vec<Value> {
+        loop {
+            let d = self.diagnostics(uri, Some(version));
+            if done(&d) {
+                return d;
+            }
+        }
+    }
+
     fn code_actions(&mut self, uri: &str, line: u32) -> Vec<Value> {
         let r = self.request(
             "textDocument/codeAction",
@@ -673,18 +684,18 @@ fn a_ten_thousand_line_file() {
     let actions = s.code_actions(&uri, 5000);
     assert!(started.elapsed() < Duration::from_secs(5), "listing took {:?}", started.elapsed());
     assert!(actions.len() <= 1);
-    let d = s.diagnostics(&uri, Some(1));
-    let dead = d.iter().filter(|d| d["code"] == "unreachable-code").count();
-    assert_eq!(dead, 625, "one dead statement per method");
+    let dead = |d: &[Value]| d.iter().filter(|d| d["code"] == "unreachable-code").count();
+    let d = s.diagnostics_once(&uri, 1, |d| dead(d) == 625);
+    assert_eq!(dead(&d), 625, "one dead statement per method");
     let first = started.elapsed();
     // One character in one method: only that method is checked again.
     let line = text.lines().position(|l| l.contains("m300(")).unwrap() as u32 + 2;
     let edited = Instant::now();
     // `z < 5` → `z < 50`: that method's branch comes alive.
     s.change(&uri, 2, json!([{"range": range(line, 27, line, 27), "text": "0"}]));
-    let d = s.diagnostics(&uri, Some(2));
+    let d = s.diagnostics_once(&uri, 2, |d| dead(d) == 624);
     let again = edited.elapsed();
-    assert_eq!(d.iter().filter(|d| d["code"] == "unreachable-code").count(), 624);
+    assert_eq!(dead(&d), 624);
     eprintln!("10,000 lines: first diagnostics after {first:?}, after a one-character edit {again:?}");
     assert!(again < first.max(Duration::from_secs(2)), "the edit re-checked more than one method");
     s.shutdown_and_exit();
@@ -721,5 +732,49 @@ fn malformed_frames_are_answered_and_the_server_stays_up() {
     s.open(&uri, CALC);
     let diags = s.diagnostics(&uri, Some(1));
     assert!(diags.iter().any(|d| d["range"]["start"]["line"] == DEAD_LINE), "{diags:?}");
+    s.shutdown_and_exit();
+}
+
+#[test]
+fn a_slow_check_publishes_what_it_knows_with_progress() {
+    // `f` is 4,000 branches long and asks the solver a question it cannot answer within the 1 s
+    // limit; `g` is quick and has dead code. Its finding is published while `f` is checked.
+    let chain: String = (0..4000).map(|i| format!("        if (x == {i}) {{ y += {}; }}\n", i % 7)).collect();
+    let src = format!(
+        "package demo;\n\npublic class Calc {{\n    static int f(int x) {{\n        int y = 0;\n{chain}        if (y > 100000) {{ return -1; }}\n        return y;\n    }}\n    static int g(int a) {{\n        if (a > 3) {{\n            if (a < 2) {{\n                return 1;\n            }}\n        }}\n        return 0;\n    }}\n}}\n"
+    );
+    let g_dead = src.lines().position(|l| l.contains("return 1;")).unwrap();
+    let project = Project::new(&src);
+    let mut s = Server::start();
+    s.initialize(project.root(), json!({"timeout": 1}));
+    let uri = project.uri();
+    s.open(&uri, &src);
+    // Everything up to the end of the check's progress report, in order.
+    let mut seen = Vec::new();
+    let deadline = Instant::now() + WAIT;
+    while let Some(m) = s.recv(deadline) {
+        let end = m["method"] == "$/progress" && m["params"]["value"]["kind"] == "end";
+        seen.push(m);
+        if end {
+            break;
+        }
+    }
+    let kind = |m: &Value| m["params"]["value"]["kind"].as_str().map(str::to_string);
+    let begin = seen.iter().position(|m| m["method"] == "$/progress" && kind(m).as_deref() == Some("begin"));
+    let begin = begin.unwrap_or_else(|| panic!("no progress began: {seen:#?}"));
+    assert_eq!(seen[begin]["params"]["value"]["title"], "jreach: checking Calc.java");
+    let publishes: Vec<usize> = (0..seen.len())
+        .filter(|&i| seen[i]["method"] == "textDocument/publishDiagnostics" && seen[i]["params"]["version"] == 1)
+        .collect();
+    assert!(publishes.len() >= 2, "a partial and the final diagnostics: {seen:#?}");
+    let shows_g = |i: usize| {
+        seen[i]["params"]["diagnostics"].as_array().unwrap().iter().any(|d| d["range"]["start"]["line"] == g_dead)
+    };
+    assert!(shows_g(publishes[0]) && shows_g(*publishes.last().unwrap()), "{seen:#?}");
+    assert!(
+        seen.iter().any(|m| kind(m).as_deref() == Some("report")
+            && m["params"]["value"]["message"].as_str().is_some_and(|t| t.ends_with("of 2 methods"))),
+        "{seen:#?}"
+    );
     s.shutdown_and_exit();
 }

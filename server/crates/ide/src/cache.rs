@@ -67,6 +67,19 @@ pub struct CacheStats {
     pub misses: u64,
 }
 
+/// How often [`MethodCache::check_file_streaming`] tells what it knows while it works.
+pub const PARTIAL_EVERY: Duration = Duration::from_millis(250);
+
+/// What a check knows while it goes on.
+#[derive(Clone, Debug)]
+pub struct PartialReport {
+    /// The findings of the methods decided so far, in source order.
+    pub findings: Vec<Finding>,
+    /// Methods decided so far, of `methods`.
+    pub decided: usize,
+    pub methods: usize,
+}
+
 /// Verdicts of methods, shared between threads (the values are plain data, never solver terms).
 #[derive(Debug, Default)]
 pub struct MethodCache {
@@ -90,45 +103,83 @@ impl MethodCache {
         timeout: Duration,
         cancelled: &dyn Fn() -> bool,
     ) -> Option<CheckReport> {
+        self.check_file_streaming(file_id, file, timeout, cancelled, &|_| {})
+    }
+
+    /// [`MethodCache::check_file`], telling `partial` what is known while the work goes on: the
+    /// cached methods come first, then the others, smallest first, and `partial` hears of the
+    /// findings of every method decided so far once the cached ones are in, then after each
+    /// method with findings and at least every [`PARTIAL_EVERY`] between methods (never about a
+    /// method still being checked).
+    pub fn check_file_streaming(
+        &self,
+        file_id: &str,
+        file: &SourceFile,
+        timeout: Duration,
+        cancelled: &dyn Fn() -> bool,
+        partial: &dyn Fn(&PartialReport),
+    ) -> Option<CheckReport> {
         let methods = MethodInfo::all(file);
         let hashes = dependency_hashes(file, &methods, timeout);
+        let keys: Vec<MethodKey> = methods.iter().map(|m| MethodKey::of(file_id, m)).collect();
+        let mut done: Vec<Option<Entry>> = vec![None; methods.len()];
+        // Findings that point outside their method (at an inlined callee) stay valid only while
+        // neither the method nor its callees move.
+        for (i, (m, (hash, dep_starts))) in methods.iter().zip(&hashes).enumerate() {
+            done[i] = self
+                .map
+                .get(&keys[i])
+                .filter(|e| {
+                    e.hash == *hash && (!e.points_outside || (e.start == m.range.start && e.dep_starts == *dep_starts))
+                })
+                .map(|e| e.clone());
+        }
+        let hits = done.iter().filter(|e| e.is_some()).count();
+        self.hits.fetch_add(hits as u64, Ordering::Relaxed);
+        let mut todo: Vec<usize> = (0..methods.len()).filter(|&i| done[i].is_none()).collect();
+        todo.sort_by_key(|&i| (methods[i].range.len(), i));
+        let tell = |done: &[Option<Entry>]| {
+            let mut findings: Vec<Finding> = Vec::new();
+            for (m, e) in methods.iter().zip(done) {
+                if let Some(e) = e {
+                    findings.extend(e.findings.iter().map(|f| rebase(f, e.start, m.range.start)));
+                }
+            }
+            let decided = done.iter().filter(|e| e.is_some()).count();
+            partial(&PartialReport { findings, decided, methods: methods.len() });
+        };
+        if !todo.is_empty() {
+            tell(&done);
+        }
+        let mut told = std::time::Instant::now();
         // Built once, on the first method that is not cached.
         let ctx = std::cell::OnceCell::new();
-        let mut report = CheckReport::default();
-        let mut keys = Vec::with_capacity(methods.len());
-        for (m, (hash, dep_starts)) in methods.iter().zip(hashes) {
+        for (n, &i) in todo.iter().enumerate() {
             if cancelled() {
                 return None;
             }
-            let key = MethodKey::of(file_id, m);
-            let start = m.range.start;
-            // Findings that point outside their method (at an inlined callee) stay valid only
-            // while neither the method nor its callees move.
-            let cached = self
-                .map
-                .get(&key)
-                .filter(|e| e.hash == hash && (!e.points_outside || (e.start == start && e.dep_starts == dep_starts)))
-                .map(|e| e.clone());
-            let entry = match cached {
-                Some(e) => {
-                    self.hits.fetch_add(1, Ordering::Relaxed);
-                    e
-                }
-                None => {
-                    self.misses.fetch_add(1, Ordering::Relaxed);
-                    let ctx = ctx.get_or_init(|| FileContext::new(file, None, None));
-                    let (verdict, findings) = check_method(ctx, m, timeout);
-                    let inside = |r: &std::ops::Range<usize>| m.range.start <= r.start && r.end <= m.range.end;
-                    let points_outside =
-                        findings.iter().any(|f| !inside(&f.range) || f.related.iter().any(|r| !inside(&r.range)));
-                    let e = Entry { hash, verdict, findings, start, points_outside, dep_starts };
-                    self.map.insert(key.clone(), e.clone());
-                    e
-                }
-            };
-            report.findings.extend(entry.findings.iter().map(|f| rebase(f, entry.start, start)));
-            report.methods.push((m.signature(), entry.verdict));
-            keys.push(key);
+            let m = &methods[i];
+            let (hash, dep_starts) = hashes[i].clone();
+            self.misses.fetch_add(1, Ordering::Relaxed);
+            let ctx = ctx.get_or_init(|| FileContext::new(file, None, None));
+            let (verdict, findings) = check_method(ctx, m, timeout);
+            let inside = |r: &std::ops::Range<usize>| m.range.start <= r.start && r.end <= m.range.end;
+            let points_outside =
+                findings.iter().any(|f| !inside(&f.range) || f.related.iter().any(|r| !inside(&r.range)));
+            let e = Entry { hash, verdict, findings, start: m.range.start, points_outside, dep_starts };
+            let found = !e.findings.is_empty();
+            self.map.insert(keys[i].clone(), e.clone());
+            done[i] = Some(e);
+            if n + 1 < todo.len() && (found || told.elapsed() >= PARTIAL_EVERY) {
+                tell(&done);
+                told = std::time::Instant::now();
+            }
+        }
+        let mut report = CheckReport::default();
+        for (m, e) in methods.iter().zip(done) {
+            let e = e.expect("every method decided");
+            report.findings.extend(e.findings.iter().map(|f| rebase(f, e.start, m.range.start)));
+            report.methods.push((m.signature(), e.verdict));
         }
         // Methods that are gone (renamed, deleted) leave the cache.
         let keep: std::collections::HashSet<MethodKey> = keys.into_iter().collect();
@@ -363,6 +414,30 @@ mod tests {
         let before = cache.stats();
         same_as_check_file(&cache, &file);
         assert_eq!(cache.stats().misses, before.misses);
+    }
+
+    #[test]
+    fn partial_reports_come_cached_methods_first() {
+        let cache = MethodCache::new();
+        let mut file = SourceFile::parse(SRC);
+        let seen = std::sync::Mutex::new(Vec::new());
+        let record = |p: &PartialReport| seen.lock().unwrap().push((p.decided, p.methods, p.findings.len()));
+        cache.check_file_streaming("a", &file, T, &|| false, &record).unwrap();
+        // Nothing cached yet: told once that nothing is decided (the methods are quick).
+        assert_eq!(seen.lock().unwrap()[0], (0, 3, 0));
+        // f changes; g and h come from the cache, with g's finding, before f is checked.
+        let at = file.text.find("        if (x > 5").unwrap();
+        file.apply_edits([(at..at, "        int z = 1;\n")]);
+        seen.lock().unwrap().clear();
+        let second = cache.check_file_streaming("a", &file, T, &|| false, &record).unwrap();
+        assert_eq!(second.findings, check_file(&file, T).findings);
+        let not_f = second.findings.iter().filter(|x| x.method != "f(int)").count();
+        assert!(not_f > 0 && not_f < second.findings.len(), "{:?}", second.findings);
+        assert_eq!(seen.lock().unwrap()[0], (2, 3, not_f));
+        // All cached: nothing to tell before the answer.
+        seen.lock().unwrap().clear();
+        cache.check_file_streaming("a", &file, T, &|| false, &record).unwrap();
+        assert!(seen.lock().unwrap().is_empty());
     }
 
     #[test]

@@ -10,7 +10,7 @@ mod dump;
 mod gen;
 mod live_runs;
 
-pub use cache::{CacheStats, MethodCache, MethodKey};
+pub use cache::{CacheStats, MethodCache, MethodKey, PartialReport, PARTIAL_EVERY};
 pub use check::{
     check_file, check_method, check_method_profiled, CheckReport, Condition, Conflict, Finding, FindingKind,
     MethodProfile, MethodVerdict, Related, CONDITION_ALWAYS_FALSE, CONDITION_ALWAYS_TRUE, UNREACHABLE_CODE,

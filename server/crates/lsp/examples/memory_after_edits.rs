@@ -49,7 +49,7 @@ fn main() {
     let enc = Encoding::Utf16;
     let cache = MethodCache::new();
     let mut file = SourceFile::parse(text);
-    analysis::check(&cache, &uri, &file, &settings, enc, &|| false).expect("a first check");
+    analysis::check(&cache, &uri, &file, &settings, enc, &|| false, &|_| {}).expect("a first check");
     println!("{} lines; after the first check: {} KiB", file.lines.line_count(), rss_kib());
     let mut samples = Vec::new();
     for edit in 1..=10_000usize {
@@ -64,7 +64,7 @@ fn main() {
         apply_changes(&mut file, vec![change], enc);
         if edit % 50 == 0 {
             std::thread::scope(|s| {
-                s.spawn(|| analysis::check(&cache, &uri, &file, &settings, enc, &|| false).expect("a check"));
+                s.spawn(|| analysis::check(&cache, &uri, &file, &settings, enc, &|| false, &|_| {}).expect("a check"));
             });
         }
         if edit % 1000 == 0 {

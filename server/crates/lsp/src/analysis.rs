@@ -353,8 +353,19 @@ fn test_root(settings: &Settings, project: &Project, source: Option<&Path>, pack
     Some(synth::test_root_for(source?, package))
 }
 
+/// Diagnostics as they become known while a file is checked: the findings and diagnostics of
+/// the methods decided so far, and how many of how many methods those are.
+pub struct PartialDiagnostics {
+    pub findings: Vec<Finding>,
+    pub diags: Vec<Diagnostic>,
+    pub decided: usize,
+    pub methods: usize,
+}
+
 /// The diagnostics of `file` through the per-method cache: only methods whose text changed are
-/// checked again. `None` when `cancelled` said so. Solves: run it on a blocking thread.
+/// checked again, and `partial` hears what is known while that goes on (the cached methods
+/// first, then every [`jreach_ide::PARTIAL_EVERY`]). `None` when `cancelled` said so. Solves: run
+/// it on a blocking thread.
 pub fn check(
     cache: &MethodCache,
     uri: &Uri,
@@ -362,8 +373,13 @@ pub fn check(
     settings: &Settings,
     enc: Encoding,
     cancelled: &dyn Fn() -> bool,
+    partial: &dyn Fn(PartialDiagnostics),
 ) -> Option<(Vec<Finding>, Vec<Diagnostic>)> {
-    let report = cache.check_file(uri.as_str(), file, settings.timeout(), cancelled)?;
+    let tell = |p: &jreach_ide::PartialReport| {
+        let diags = diagnostics(uri, file, &p.findings, enc);
+        partial(PartialDiagnostics { findings: p.findings.clone(), diags, decided: p.decided, methods: p.methods });
+    };
+    let report = cache.check_file_streaming(uri.as_str(), file, settings.timeout(), cancelled, &tell)?;
     let diags = diagnostics(uri, file, &report.findings, enc);
     Some((report.findings, diags))
 }

@@ -27,7 +27,8 @@ use tower_lsp_server::ls_types::*;
 use tower_lsp_server::{Client, LanguageServer};
 
 use crate::analysis::{
-    self, ActionData, ActionStyle, EditCaps, GenContext, Generated, Project, GENERATE_COMMAND, TEST_CREATED_COMMAND,
+    self, ActionData, ActionStyle, EditCaps, GenContext, Generated, PartialDiagnostics, Project, GENERATE_COMMAND,
+    TEST_CREATED_COMMAND,
 };
 use crate::config::Settings;
 use crate::position::{self, Encoding};
@@ -234,17 +235,64 @@ impl State {
             }
             let enc = state.caps().enc;
             let (s, u) = (state.clone(), uri.clone());
-            let result = blocking("checking for unreachable code", move || {
+            // What is known while the check goes on: published as it comes, with a progress
+            // report once the check has taken longer than one partial's interval.
+            let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<PartialDiagnostics>();
+            let job = blocking("checking for unreachable code", move || {
                 let cancelled = || s.version_of(&u) != Some(version) || !s.settings().diagnostics;
-                analysis::check(&s.cache, &u, &file, &settings, enc, &cancelled)
-            })
-            .await;
+                let partial = |p: PartialDiagnostics| {
+                    let _ = tx.send(p);
+                };
+                analysis::check(&s.cache, &u, &file, &settings, enc, &cancelled, &partial)
+            });
+            tokio::pin!(job);
+            // A check that takes longer than this publishes what it knows as it goes, with a
+            // progress report; a quicker one publishes once, when it is done.
+            let slow = tokio::time::sleep(jreach_ide::PARTIAL_EVERY);
+            tokio::pin!(slow);
+            let (mut progress, mut is_slow) = (None, false);
+            let mut latest: Option<PartialDiagnostics> = None;
+            let result = loop {
+                tokio::select! {
+                    r = &mut job => break r,
+                    _ = &mut slow, if !is_slow => {
+                        is_slow = true;
+                        let name = uri.path().as_str().rsplit('/').next().unwrap_or_default().to_string();
+                        progress = state.begin_progress(None, format!("jreach: checking {name}"), false).await;
+                        if let Some(p) = latest.take() {
+                            state.publish_partial(&uri, version, p, &progress).await;
+                        }
+                    }
+                    Some(p) = rx.recv() => {
+                        if is_slow {
+                            state.publish_partial(&uri, version, p, &progress).await;
+                        } else {
+                            latest = Some(p);
+                        }
+                    }
+                }
+            };
             match result {
                 Ok(Some((findings, diags))) => state.publish(uri, version, findings, diags).await,
                 Ok(None) => {}
                 Err(e) => state.client.log_message(MessageType::ERROR, e.message).await,
             }
+            state.end_progress(progress, "done").await;
         });
+    }
+
+    /// Publishes what a check going on knows, and says how far it has come.
+    async fn publish_partial(
+        &self,
+        uri: &Uri,
+        version: i32,
+        p: PartialDiagnostics,
+        progress: &Option<(ProgressToken, Arc<Notify>)>,
+    ) {
+        let pct = (100 * p.decided / p.methods.max(1)) as u32;
+        let message = format!("{} of {} methods", p.decided, p.methods);
+        self.publish(uri.clone(), version, p.findings, p.diags).await;
+        self.report_progress(progress, message, pct).await;
     }
 
     /// Publishes diagnostics of `uri` if it is still open at `version` and diagnostics are on.
@@ -309,6 +357,7 @@ impl State {
         &self,
         token: Option<ProgressToken>,
         title: String,
+        cancellable: bool,
     ) -> Option<(ProgressToken, Arc<Notify>)> {
         let token = match token {
             Some(t) => t,
@@ -322,7 +371,7 @@ impl State {
         };
         let cancel = Arc::new(Notify::new());
         self.progress_cancels.insert(token_key(&token), cancel.clone());
-        let begin = WorkDoneProgressBegin { title, cancellable: Some(true), message: None, percentage: None };
+        let begin = WorkDoneProgressBegin { title, cancellable: Some(cancellable), message: None, percentage: None };
         self.client
             .send_notification::<Progress>(ProgressParams {
                 token: token.clone(),
@@ -330,6 +379,18 @@ impl State {
             })
             .await;
         Some((token, cancel))
+    }
+
+    /// Reports how far a progress has come (nothing when there is none).
+    async fn report_progress(&self, progress: &Option<(ProgressToken, Arc<Notify>)>, message: String, percentage: u32) {
+        let Some((token, _)) = progress else { return };
+        let report = WorkDoneProgressReport { cancellable: None, message: Some(message), percentage: Some(percentage) };
+        self.client
+            .send_notification::<Progress>(ProgressParams {
+                token: token.clone(),
+                value: ProgressParamsValue::WorkDone(WorkDoneProgress::Report(report)),
+            })
+            .await;
     }
 
     async fn end_progress(&self, progress: Option<(ProgressToken, Arc<Notify>)>, message: &str) {
@@ -362,7 +423,7 @@ impl State {
     async fn generate(self: &Arc<Self>, data: ActionData, token: Option<ProgressToken>) -> Result<Generated> {
         let file = self.snapshot(&data.uri)?;
         let title = format!("jreach: test for line {}", data.line + 1);
-        let progress = self.begin_progress(token, title).await;
+        let progress = self.begin_progress(token, title, true).await;
         let gone = Arc::new(AtomicBool::new(false));
         let _guard = CancelOnDrop(gone.clone());
         let (settings, caps, project) =
