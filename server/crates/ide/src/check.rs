@@ -352,7 +352,7 @@ impl Checker<'_> {
     }
 
     fn describe(&self, d: Decision) -> Cond {
-        let Terminator::Branch { cond, origin, .. } = &self.f.block(d.block).term else {
+        let Terminator::Branch { cond, origin, then_to, .. } = &self.f.block(d.block).term else {
             return Cond::implicit("an implicit branch".into(), d.taken);
         };
         match origin {
@@ -388,7 +388,14 @@ impl Checker<'_> {
                     Op::Binary(BinOp::Eq, _, z) if matches!(self.f.value(*z).op, Op::Obj(ObjOp::Ref(0), _)) => {
                         "a null reference".to_string()
                     }
-                    _ => "an implicit branch".to_string(),
+                    _ => match &self.f.block(*then_to).term {
+                        // The lowering's own check before a throw (`raise_if`): named by what it throws.
+                        Terminator::Throw { class, .. } => {
+                            let article = if class.starts_with(['A', 'E', 'I', 'O', 'U']) { "an" } else { "a" };
+                            format!("{article} {class}")
+                        }
+                        _ => "an implicit branch".to_string(),
+                    },
                 };
                 Cond::implicit(what, d.taken)
             }

@@ -408,8 +408,57 @@ fn arrays_with_bounds_and_null_checks() {
 
 #[test]
 fn unsupported_constructs_become_blockers() {
+    // Synthesis cannot write a test on a multi-dimensional array's contents: the path ends there.
     check(
         "class A {\n  static int f(int n) {\n    int[][] m = new int[n][n];\n    return m.length;\n  }\n}\n",
+        "f",
+        LowerMode::Synthesis { unroll: 2 },
+        expect![[r#"
+            fn A.f(n: int) -> int [synthesis, unroll 2]
+            b0:
+              ; stmt line 3
+              v0 = arr.init: memory
+              v1 = arr.init: memory
+              v2 = param 0 (n): int
+              v3 = const 0: int
+              v4 = lt v2, v3: boolean
+              branch v4 ? b1 : b2
+            b1: <- b0
+              throw NegativeArraySizeException  ; line 3
+            b2: <- b0
+              v5 = const 0: int
+              v6 = lt v2, v5: boolean
+              branch v6 ? b3 : b4
+            b3: <- b2
+              throw NegativeArraySizeException  ; line 3
+            b4: <- b2
+              cutoff unsupported: multi-dimensional array creation is not modelled yet
+            b5:
+              ; stmt line 4
+              v7 = nondet opaque (`new int[n][n]`): array
+              v8 = arr.ref 0: array
+              v9 = eq v7, v8: boolean
+              v10 = nondet opaque (unassigned $mem:int[][]): memory
+              branch v9 ? b6 : b7
+            b6: <- b5
+              throw NullPointerException  ; line 4
+            b7: <- b5
+              v11 = arr.len v10, v7: int
+              jump b8
+            b8: <- b7
+              return v11
+            proof blockers:
+              - multi-dimensional array creation is not modelled yet
+        "#]],
+    );
+}
+
+#[test]
+fn multi_dimensional_arrays_are_untracked_in_proofs() {
+    // The lengths are evaluated and checked (a negative one throws); the array is any array of
+    // its type.
+    check(
+        "class A {\n  static int f(int n) {\n    int[][] m = new int[n][n + 1];\n    return m.length;\n  }\n}\n",
         "f",
         LowerMode::OverApprox,
         expect![[r#"
@@ -419,23 +468,33 @@ fn unsupported_constructs_become_blockers() {
               v0 = arr.init: memory
               v1 = arr.init: memory
               v2 = param 0 (n): int
-              cutoff unsupported: multi-dimensional array creation is not modelled yet
-            b1:
+              v3 = const 1: int
+              v4 = add v2, v3: int
+              v5 = const 0: int
+              v6 = lt v2, v5: boolean
+              branch v6 ? b1 : b2
+            b1: <- b0
+              throw NegativeArraySizeException  ; line 3
+            b2: <- b0
+              v7 = const 0: int
+              v8 = lt v4, v7: boolean
+              branch v8 ? b3 : b4
+            b3: <- b2
+              throw NegativeArraySizeException  ; line 3
+            b4: <- b2
               ; stmt line 4
-              v3 = nondet opaque (an array): array
-              v4 = arr.ref 0: array
-              v5 = eq v3, v4: boolean
-              v6 = nondet opaque (unassigned $mem:int[][]): memory
-              branch v5 ? b2 : b3
-            b2: <- b1
+              v9 = nondet opaque (`new int[n][n + 1]`): array
+              v10 = arr.ref 0: array
+              v11 = eq v9, v10: boolean
+              branch v11 ? b5 : b6
+            b5: <- b4
               throw NullPointerException  ; line 4
-            b3: <- b1
-              v7 = arr.len v6, v3: int
-              jump b4
-            b4: <- b3
-              return v7
-            proof blockers:
-              - multi-dimensional array creation is not modelled yet
+            b6: <- b4
+              v12 = arr.len v1, v9: int
+              jump b7
+            b7: <- b6
+              return v12
+            proof blockers: (none)
         "#]],
     );
 }

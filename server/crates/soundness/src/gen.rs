@@ -539,6 +539,18 @@ impl Gen<'_> {
                 let (x, y) = (self.int_expr(2), self.int_expr(2));
                 self.w(&format!("{v} = {c} ? {x} : {y};"));
             }
+            18 => {
+                // Arrays jreach does not track element by element: their lengths and elements
+                // still run, and a negative length (or an element dividing by zero) throws.
+                let (x, y) = (self.int_expr(2), self.int_expr(2));
+                if self.rng.pct(50) {
+                    let g = self.name("g");
+                    self.w(&format!("int[][] {g} = new int[Math.floorMod({x}, 4) - 1][Math.floorMod({y}, 3)];"));
+                } else {
+                    let r = self.name("r");
+                    self.w(&format!("java.util.Random[] {r} = {{new java.util.Random({x}), null}};"));
+                }
+            }
             _ => {
                 self.w("{\n");
                 self.block(depth + 1, 3);
@@ -725,6 +737,14 @@ mod tests {
         let sources: Vec<String> = (0..200).map(|s| generate(&mut Rng::new(s), "G", 12).source).collect();
         for call in ["bi.compareTo(", "bi.equals(", "bi.intValue()"] {
             assert!(sources.iter().any(|s| s.contains(call)), "no class calls {call}");
+        }
+    }
+
+    #[test]
+    fn some_classes_make_arrays_jreach_does_not_track() {
+        let sources: Vec<String> = (0..200).map(|s| generate(&mut Rng::new(s), "G", 12).source).collect();
+        for shape in ["new int[Math.floorMod(", "java.util.Random[] r"] {
+            assert!(sources.iter().filter(|s| s.contains(shape)).count() >= 5, "few classes write {shape}");
         }
     }
 

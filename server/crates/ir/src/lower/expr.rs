@@ -221,10 +221,7 @@ impl<'t> Lowerer<'t> {
             "array_creation_expression" => self.array_creation(e),
             "array_initializer" => match hint {
                 Some(Ty::Arr(a)) => self.array_literal(e, a),
-                _ => {
-                    self.unsupported("an array initializer of an unknown type");
-                    self.opaque("an array".into(), hint.unwrap_or(Ty::Ref), None)
-                }
+                _ => self.untyped_array_literal(e, hint),
             },
             other => {
                 self.unsupported(format!("`{other}` expressions are not modelled yet"));

@@ -391,6 +391,9 @@ impl<'t> Lowerer<'t> {
         let dims: Vec<Node<'t>> = e.children_by_field_name("dimensions", &mut c).collect();
         let total = dims.iter().map(|d| self.text(*d).matches('[').count()).sum::<usize>();
         let Some(t) = self.classes.arr_of(ty_text, total) else {
+            if let Some(init) = e.child_by_field_name("value") {
+                return self.untyped_array_literal(init, None);
+            }
             self.unsupported(format!("arrays of {ty_text} are not modelled yet"));
             return self.opaque("an array".into(), Ty::Ref, None);
         };
@@ -398,8 +401,11 @@ impl<'t> Lowerer<'t> {
             return self.array_literal(init, t);
         }
         let sized: Vec<Node<'t>> = dims.iter().copied().filter(|d| d.kind() == "dimensions_expr").collect();
+        if sized.len() > 1 {
+            return self.multi_dimensional_array(t, &sized, e);
+        }
         if sized.len() != 1 {
-            self.unsupported("multi-dimensional array creation is not modelled yet");
+            self.unsupported("array creation without a length is not modelled yet");
             return self.opaque("an array".into(), Ty::Arr(t), None);
         }
         let Some(n) = named_children(sized[0]).into_iter().next() else {
@@ -410,6 +416,47 @@ impl<'t> Lowerer<'t> {
         let len = self.convert(len, p);
         let len = self.convert(len, Ty::Int);
         self.new_array(t, len, e)
+    }
+
+    /// `new int[n][m]...`: the lengths are evaluated left to right, then a negative one throws
+    /// (JLS 15.10.2); the array itself is one jreach does not track (any array of its type, which
+    /// over-approximates a new one). Synthesis cannot write tests on its contents: unsupported.
+    fn multi_dimensional_array(&mut self, t: ArrTy, sized: &[Node<'t>], e: Node<'t>) -> ValueId {
+        let mut lens = Vec::new();
+        for d in sized {
+            if let Some(n) = named_children(*d).into_iter().next() {
+                let len = self.expr(n);
+                let p = Ty::promote1(self.ty(len));
+                let len = self.convert(len, p);
+                lens.push(self.convert(len, Ty::Int));
+            }
+        }
+        for len in lens {
+            let zero = self.int(Ty::Int, 0);
+            let neg = self.bin(BinOp::Lt, len, zero);
+            self.raise_if(neg, "NegativeArraySizeException", e);
+        }
+        if self.synthesis() {
+            self.unsupported("multi-dimensional array creation is not modelled yet");
+        }
+        self.opaque(format!("`{}`", self.text(e)), Ty::Arr(t), Some(e))
+    }
+
+    /// `{a, b}` where jreach does not know the array's type: the elements are evaluated in order
+    /// for what they do, and the array is a reference of a type jreach does not know. Synthesis
+    /// cannot write tests on it: unsupported.
+    pub(super) fn untyped_array_literal(&mut self, e: Node<'t>, hint: Option<Ty>) -> ValueId {
+        for item in named_children(e) {
+            if item.kind() == "array_initializer" {
+                self.untyped_array_literal(item, None);
+            } else {
+                self.expr(item);
+            }
+        }
+        if self.synthesis() {
+            self.unsupported("an array initializer of an unknown type");
+        }
+        self.opaque("an array of a type jreach does not know".into(), hint.unwrap_or(Ty::Ref), Some(e))
     }
 
     /// `{a, b, c}` as an array of type `t`.
