@@ -7,13 +7,17 @@
 //! one's answers). Entries are JSON, written to a temporary file and renamed into place, so a
 //! run that is stopped half-way leaves no broken entry; an entry that cannot be read is a miss.
 //! A result that depended on the clock beyond the query limits (the file's budget ran out) or
-//! on an error is not stored.
+//! on an error is not stored. An entry read is touched; entries no run has read or written for
+//! [`KEEP_UNUSED`] are removed when a run opens the cache, so the folder does not grow forever.
 
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
+
+/// How long an entry no run has used is kept.
+pub(crate) const KEEP_UNUSED: Duration = Duration::from_secs(30 * 24 * 3600);
 
 /// Where the entries go unless `--cache-dir` says otherwise: `$XDG_CACHE_HOME/jreach/check`, or
 /// `~/.cache/jreach/check`.
@@ -70,7 +74,27 @@ impl CheckCache {
             meta.modified().ok().hash(&mut h);
         }
         timeout.hash(&mut h);
-        Ok(CheckCache { dir: dir.to_path_buf(), salt: h.finish() })
+        let cache = CheckCache { dir: dir.to_path_buf(), salt: h.finish() };
+        cache.prune(KEEP_UNUSED);
+        Ok(cache)
+    }
+
+    /// Removes the entries (and left-over temporary files) not used for `unused`.
+    fn prune(&self, unused: Duration) {
+        let Ok(entries) = std::fs::read_dir(&self.dir) else { return };
+        let now = std::time::SystemTime::now();
+        for e in entries.flatten() {
+            let old = e
+                .metadata()
+                .and_then(|m| m.modified())
+                .ok()
+                .and_then(|t| now.duration_since(t).ok())
+                .is_some_and(|age| age > unused);
+            let ours = e.file_name().to_str().is_some_and(|n| n.len() >= 32 && n.contains(".json"));
+            if old && ours {
+                let _ = std::fs::remove_file(e.path());
+            }
+        }
     }
 
     fn entry(&self, text: &str) -> PathBuf {
@@ -87,8 +111,14 @@ impl CheckCache {
 
     /// The stored result for a file with this text, if any.
     pub(crate) fn get(&self, text: &str) -> Option<StoredResult> {
-        let bytes = std::fs::read(self.entry(text)).ok()?;
-        serde_json::from_slice(&bytes).ok()
+        let path = self.entry(text);
+        let bytes = std::fs::read(&path).ok()?;
+        let result = serde_json::from_slice(&bytes).ok()?;
+        // Used: kept for another while.
+        if let Ok(f) = std::fs::File::options().append(true).open(&path) {
+            let _ = f.set_modified(std::time::SystemTime::now());
+        }
+        Some(result)
     }
 
     /// Stores the result for a file with this text. Failing to write only costs the next run
@@ -137,5 +167,25 @@ mod tests {
         assert_eq!(cache.get("class B {}"), None);
         let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().flatten().map(|e| e.file_name()).collect();
         assert_eq!(names.len(), 2, "no temporary file left: {names:?}");
+    }
+
+    #[test]
+    fn entries_unused_for_long_are_removed_and_used_ones_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = CheckCache::open(dir.path(), Duration::from_secs(10)).unwrap();
+        cache.put("class A {}", &result());
+        cache.put("class B {}", &result());
+        let long_ago = std::time::SystemTime::now() - KEEP_UNUSED - Duration::from_secs(3600);
+        for text in ["class A {}", "class B {}"] {
+            let f = std::fs::File::options().append(true).open(cache.entry(text)).unwrap();
+            f.set_modified(long_ago).unwrap();
+        }
+        // A is read (and so touched); B is not.
+        assert_eq!(cache.get("class A {}"), Some(result()));
+        std::fs::write(dir.path().join("notes.txt"), "not an entry").unwrap();
+        let cache = CheckCache::open(dir.path(), Duration::from_secs(10)).unwrap();
+        assert_eq!(cache.get("class A {}"), Some(result()));
+        assert_eq!(cache.get("class B {}"), None);
+        assert!(dir.path().join("notes.txt").exists(), "only entries are removed");
     }
 }
