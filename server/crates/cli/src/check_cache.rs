@@ -29,9 +29,9 @@ pub(crate) fn default_dir() -> Option<PathBuf> {
     Some(base.join("jreach").join("check"))
 }
 
-/// A position as stored (0-based line, UTF-16 column).
+/// A 0-based (line, UTF-16 column) position, as `check` prints and stores it.
 #[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
-pub(crate) struct StoredPos {
+pub(crate) struct Pos {
     pub(crate) line: usize,
     pub(crate) character: usize,
 }
@@ -39,18 +39,17 @@ pub(crate) struct StoredPos {
 /// A finding as stored (the file it is in is the entry's).
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
 pub(crate) struct StoredDiag {
-    pub(crate) start: StoredPos,
-    pub(crate) end: StoredPos,
+    pub(crate) start: Pos,
+    pub(crate) end: Pos,
     pub(crate) code: String,
     pub(crate) message: String,
-    pub(crate) related: Vec<(StoredPos, StoredPos, String)>,
+    pub(crate) related: Vec<(Pos, Pos, String)>,
 }
 
-/// One file's result as stored: its lines, its findings and, per method, `None` for a verdict or
-/// the reason there is none.
+/// One file's result as stored: its findings and, per method, `None` for a verdict or the reason
+/// there is none.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
 pub(crate) struct StoredResult {
-    pub(crate) lines: usize,
     pub(crate) diags: Vec<StoredDiag>,
     pub(crate) verdicts: Vec<Option<String>>,
 }
@@ -138,9 +137,8 @@ mod tests {
     use super::*;
 
     fn result() -> StoredResult {
-        let p = |line, character| StoredPos { line, character };
+        let p = |line, character| Pos { line, character };
         StoredResult {
-            lines: 3,
             diags: vec![StoredDiag {
                 start: p(1, 4),
                 end: p(1, 9),

@@ -19,8 +19,8 @@ use jreach_syntax::SourceFile;
 use rayon::prelude::*;
 use serde_json::{json, Value};
 
-use crate::check_cache::{CheckCache, StoredDiag, StoredPos, StoredResult};
-use crate::input::{read_java, EXIT_ERROR};
+use crate::check_cache::{CheckCache, Pos, StoredDiag, StoredResult};
+use crate::input::{read_java_text, EXIT_ERROR};
 use crate::Format;
 
 /// The stack of each worker thread.
@@ -60,13 +60,6 @@ fn java_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     out.sort();
     out.dedup();
     Ok(out)
-}
-
-/// A 0-based (line, UTF-16 column) position.
-#[derive(Copy, Clone, Debug)]
-struct Pos {
-    line: usize,
-    character: usize,
 }
 
 /// One finding with positions resolved.
@@ -123,23 +116,25 @@ fn check_one(path: &Path, timeout: Duration, file_budget: Duration, cache: Optio
         error: None,
     };
     let started = Instant::now();
-    let src = match read_java(path) {
-        Ok(s) => s,
+    let text = match read_java_text(path) {
+        Ok(t) => t,
         Err((_, msg)) => {
             r.error = Some(msg);
             return r;
         }
     };
-    r.parse = started.elapsed();
-    r.lines = src.text.lines().count();
+    r.lines = text.lines().count();
     let file = abs(path);
-    if let Some(stored) = cache.and_then(|c| c.get(&src.text)) {
+    // A file seen before is not even parsed.
+    if let Some(stored) = cache.and_then(|c| c.get(&text)) {
         r.cached = true;
         r.verdicts =
             stored.verdicts.into_iter().map(|v| v.map_or(MethodVerdict::Verdict, MethodVerdict::NoVerdict)).collect();
         r.diags = stored.diags.into_iter().map(|d| Diag::from_stored(&file, d)).collect();
         return r;
     }
+    let src = SourceFile::parse(text);
+    r.parse = started.elapsed();
     let mut budget_ran_out = false;
     let mut findings: Vec<Finding> = Vec::new();
     let deadline = Instant::now() + file_budget;
@@ -187,18 +182,16 @@ fn check_one(path: &Path, timeout: Duration, file_budget: Duration, cache: Optio
 impl FileResult {
     /// The result as the cache keeps it.
     fn stored(&self) -> StoredResult {
-        let sp = |p: Pos| StoredPos { line: p.line, character: p.character };
         StoredResult {
-            lines: self.lines,
             diags: self
                 .diags
                 .iter()
                 .map(|d| StoredDiag {
-                    start: sp(d.start),
-                    end: sp(d.end),
+                    start: d.start,
+                    end: d.end,
                     code: d.code.to_string(),
                     message: d.message.clone(),
-                    related: d.related.iter().map(|(s, e, m)| (sp(*s), sp(*e), m.clone())).collect(),
+                    related: d.related.clone(),
                 })
                 .collect(),
             verdicts: self
@@ -216,19 +209,11 @@ impl FileResult {
 impl Diag {
     /// A stored finding of `file`.
     fn from_stored(file: &str, d: StoredDiag) -> Diag {
-        let p = |s: StoredPos| Pos { line: s.line, character: s.character };
         let code = [UNREACHABLE_CODE, CONDITION_ALWAYS_FALSE, CONDITION_ALWAYS_TRUE]
             .into_iter()
             .find(|c| *c == d.code)
             .unwrap_or(UNREACHABLE_CODE);
-        Diag {
-            file: file.to_string(),
-            start: p(d.start),
-            end: p(d.end),
-            code,
-            message: d.message,
-            related: d.related.into_iter().map(|(s, e, m)| (p(s), p(e), m)).collect(),
-        }
+        Diag { file: file.to_string(), start: d.start, end: d.end, code, message: d.message, related: d.related }
     }
 }
 

@@ -10,11 +10,16 @@ pub const EXIT_USAGE: u8 = 2;
 
 /// Reads and parses a `.java` file, or says (with the exit code) why not.
 pub fn read_java(path: &Path) -> Result<SourceFile, (u8, String)> {
+    read_java_text(path).map(SourceFile::parse)
+}
+
+/// [`read_java`] without the parse: the text of a `.java` file.
+pub fn read_java_text(path: &Path) -> Result<String, (u8, String)> {
     if path.extension().and_then(|e| e.to_str()) != Some("java") {
         return Err((EXIT_USAGE, format!("{}: not a Java source file (expected a .java file)", path.display())));
     }
     match jreach_synth::read_source(path) {
-        Ok(text) => Ok(SourceFile::parse(text)),
+        Ok(text) => Ok(text),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             Err((EXIT_ERROR, format!("{}: no such file", path.display())))
         }
