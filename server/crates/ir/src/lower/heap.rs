@@ -344,11 +344,24 @@ impl<'t> Lowerer<'t> {
         }
     }
 
-    /// A new array of `len` elements of type `t`.
-    pub(super) fn new_array(&mut self, t: ArrTy, len: ValueId, at: Node<'t>) -> ValueId {
+    /// A dimension expression of an array creation, promoted to `int` (JLS 15.10.1).
+    fn array_length(&mut self, n: Node<'t>) -> ValueId {
+        let len = self.expr(n);
+        let p = Ty::promote1(self.ty(len));
+        let len = self.convert(len, p);
+        self.convert(len, Ty::Int)
+    }
+
+    /// NegativeArraySizeException when `len` is negative.
+    fn raise_if_negative_length(&mut self, len: ValueId, at: Node<'t>) {
         let zero = self.int(Ty::Int, 0);
         let neg = self.bin(BinOp::Lt, len, zero);
         self.raise_if(neg, "NegativeArraySizeException", at);
+    }
+
+    /// A new array of `len` elements of type `t`.
+    pub(super) fn new_array(&mut self, t: ArrTy, len: ValueId, at: Node<'t>) -> ValueId {
+        self.raise_if_negative_length(len, at);
         let known = match self.b.func().value(len).op {
             Op::Const(Const::Int(_, n)) => Some(n),
             _ => None,
@@ -411,10 +424,7 @@ impl<'t> Lowerer<'t> {
         let Some(n) = named_children(sized[0]).into_iter().next() else {
             return self.opaque("an array".into(), Ty::Arr(t), None);
         };
-        let len = self.expr(n);
-        let p = Ty::promote1(self.ty(len));
-        let len = self.convert(len, p);
-        let len = self.convert(len, Ty::Int);
+        let len = self.array_length(n);
         self.new_array(t, len, e)
     }
 
@@ -422,19 +432,10 @@ impl<'t> Lowerer<'t> {
     /// (JLS 15.10.2); the array itself is one jreach does not track (any array of its type, which
     /// over-approximates a new one). Synthesis cannot write tests on its contents: unsupported.
     fn multi_dimensional_array(&mut self, t: ArrTy, sized: &[Node<'t>], e: Node<'t>) -> ValueId {
-        let mut lens = Vec::new();
-        for d in sized {
-            if let Some(n) = named_children(*d).into_iter().next() {
-                let len = self.expr(n);
-                let p = Ty::promote1(self.ty(len));
-                let len = self.convert(len, p);
-                lens.push(self.convert(len, Ty::Int));
-            }
-        }
+        let lens: Vec<ValueId> =
+            sized.iter().filter_map(|d| named_children(*d).into_iter().next()).map(|n| self.array_length(n)).collect();
         for len in lens {
-            let zero = self.int(Ty::Int, 0);
-            let neg = self.bin(BinOp::Lt, len, zero);
-            self.raise_if(neg, "NegativeArraySizeException", e);
+            self.raise_if_negative_length(len, e);
         }
         if self.synthesis() {
             self.unsupported("multi-dimensional array creation is not modelled yet");
