@@ -3,8 +3,8 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use jreach_ide::{gen, search_start, Engine, GenError, GenOptions, GenResult};
-use jreach_jvm::{offer, search_for, Offer, Verifier};
+use jreach_ide::{concolic, gen, search_start, ConcolicLimits, Engine, GenError, GenOptions, GenResult};
+use jreach_jvm::{concolic_for, offer, search_for, Offer, Verifier};
 use jreach_synth::{self as synth, JUnit, TestRequest};
 use serde_json::json;
 
@@ -129,18 +129,26 @@ fn write_test(
     }
 }
 
-/// A test found by a search on the JVM, verified, when jreach's model found none. `Err`: none,
-/// with what the user should hear of the search when it ran (none with `--no-run` or
+/// A test found on the JVM, verified, when jreach's model found none: by concolic rounds, then by
+/// a search from the simplest inputs. `Err`: none, with what the user should hear of the search
+/// when it ran (none with `--no-run` or
 /// `--search 0`, or when jreach cannot write a call to start from).
 fn searched(a: &GenArgs, file: &jreach_syntax::SourceFile, opts: &GenOptions) -> Result<TestRequest, Option<String>> {
     if a.no_run || a.search == 0.0 {
         return Err(None);
     }
-    let start = search_start(file, a.line - 1, opts).ok_or(None)?;
     let mut verifier = Verifier::new(a.classpath.clone()).map_err(|e| format!("not run: {e}"));
     if let Ok(v) = verifier.as_mut() {
         v.search_budget = Duration::from_secs_f64(a.search);
+        // Concolic rounds first: the model's inputs, with what the calls it does not model
+        // return on the JVM.
+        let limits = ConcolicLimits { time: v.search_budget, ..Default::default() };
+        let found = concolic_for(v, &a.file, &file.text, |run| concolic(file, a.line - 1, opts, limits, run));
+        if let Some(req) = found {
+            return Ok(req);
+        }
     }
+    let start = search_start(file, a.line - 1, opts).ok_or(None)?;
     match search_for(verifier.as_mut().map_err(|e| e.clone()), &a.file, &file.text, &start) {
         Ok(Some(req)) => Ok(req),
         Ok(None) => {

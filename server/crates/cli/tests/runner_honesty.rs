@@ -1,7 +1,8 @@
 //! Honesty of generated tests on code jreach does not model (`tests/fixtures/java/projects/shop`):
 //! the checkout calls `CouponParser.discountCents` from a jar jreach cannot see, which throws for
 //! the coupon the model picks. No test for the line after it is written unless a run shows it
-//! runs the line; a test that is written runs its line under JaCoCo too. Needs a JDK, ASM, JUnit 5
+//! runs the line; a test that is written runs its line under JaCoCo too. A PIN checked against
+//! what the jar computes is found by concolic rounds. Needs a JDK, ASM, JUnit 5
 //! and JaCoCo (Debian: `default-jdk-headless libasm-java junit5 libjacoco-java`).
 
 use std::path::{Path, PathBuf};
@@ -121,6 +122,28 @@ fn the_search_on_the_jvm_finds_a_coupon_the_unseen_parser_accepts() {
     assert!(written.contains("assertEquals(") && !written.contains("catch"), "{written}");
     let lines = lines_run(dir.path(), &shop, &test);
     assert!(lines.contains(&VIP_LINE), "line {VIP_LINE} ran: {lines:?}");
+}
+
+const REDEEM_LINE: usize = 29;
+
+#[test]
+fn concolic_rounds_solve_with_what_an_unseen_call_returned() {
+    // `redeem` compares a PIN with the checksum of a constant card computed in the jar jreach
+    // cannot see: the model guesses the checksum, a run on the JVM shows it, and the next query
+    // solves the PIN for it (a search over the PIN alone does not find the one value that works).
+    let (dir, shop) = shop();
+    let (code, text) = gen(dir.path(), &shop, REDEEM_LINE, &[], None);
+    assert_eq!(code, 0, "a test: {text}");
+    assert!(text.contains("checked on the JVM"), "{text}");
+    let test = dir.path().join("tests/shop/CheckoutTest.java");
+    let written = std::fs::read_to_string(&test).unwrap();
+    assert!(written.contains("assertEquals(\"redeemed\", obj.redeem("), "{written}");
+    let lines = lines_run(dir.path(), &shop, &test);
+    assert!(lines.contains(&REDEEM_LINE), "line {REDEEM_LINE} ran: {lines:?}");
+    // With runs off, no rounds: the honest unknown names the call.
+    let (code, text) = gen(dir.path(), &shop, REDEEM_LINE, &["--search", "0"], None);
+    assert_eq!(code, 4, "{text}");
+    assert!(text.contains("CouponParser.checksum"), "{text}");
 }
 
 /// Compiles the shop and `test`, runs the test under JaCoCo and returns the lines of

@@ -17,7 +17,8 @@ pub use check::{
 };
 pub use dump::{dump, DumpMode};
 pub use gen::{
-    gen, search_start, synthesis_options, Engine, GenError, GenOptions, GenResult, DEFAULT_UNROLL, USUAL_UNROLL,
+    concolic, gen, search_start, synthesis_options, ConcolicLimits, Engine, GenError, GenOptions, GenResult, RunOnJvm,
+    DEFAULT_UNROLL, USUAL_UNROLL,
 };
 pub use jreach_ir::lower::FileContext;
 pub use jreach_smt::{

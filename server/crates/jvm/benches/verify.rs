@@ -44,6 +44,7 @@ fn bench(c: &mut Criterion) {
         test_class: "bank.AccountBenchTest".into(),
         test_method: "t".into(),
         timeout_ms: 10_000,
+        observe_calls: None,
     };
     let first = runner.run(&request).unwrap();
     assert_eq!(first.status, RunStatus::Pass, "{first:?}");

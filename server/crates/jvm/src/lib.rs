@@ -23,10 +23,10 @@ use std::time::Duration;
 pub use jdk::Jdk;
 pub use project::Project;
 pub use runner::{
-    Returned, RunReport, RunRequest, RunStatus, Runner, SearchReport, SearchRequest, SearchRun, SearchStatus,
-    SourceText,
+    Returned, ReturnedCall, ReturnedKind, RunReport, RunRequest, RunStatus, Runner, SearchReport, SearchRequest,
+    SearchRun, SearchStatus, SourceText,
 };
-pub use verify::{offer, search_for, Checked, Offer, SharedVerifier, Verifier};
+pub use verify::{concolic_for, offer, search_for, Checked, Offer, SharedVerifier, Verifier};
 
 /// Why code could not be run (as opposed to a run that showed a test misses its line).
 #[derive(Debug, thiserror::Error)]

@@ -24,6 +24,7 @@ const SOURCES: &[(&str, &str)] = &[
     ("RunLoader.java", include_str!("../java/jreach/runner/RunLoader.java")),
     ("Inputs.java", include_str!("../java/jreach/runner/Inputs.java")),
     ("Branches.java", include_str!("../java/jreach/runner/Branches.java")),
+    ("Calls.java", include_str!("../java/jreach/runner/Calls.java")),
 ];
 
 /// A source file of a run given as text: `path` is relative to a source root (`shop/Checkout.java`).
@@ -49,6 +50,36 @@ pub struct RunRequest {
     pub test_class: String,
     pub test_method: String,
     pub timeout_ms: u64,
+    /// A source file (relative to its root, `shop/Checkout.java`) whose calls report what they
+    /// return ([`RunReport::calls`]): concolic rounds read the values of calls jreach does not model.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub observe_calls: Option<String>,
+}
+
+/// What one call of the observed file returned (see `Calls.java`), in the order calls returned.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct ReturnedCall {
+    /// The call instruction's 1-based line (javac's: the line of the call's `(`).
+    pub line: usize,
+    /// The method's name.
+    pub name: String,
+    pub kind: ReturnedKind,
+    /// An integral value (chars as their code), a boolean, a floating value as text, a string, or
+    /// the class of another object.
+    #[serde(default)]
+    pub value: serde_json::Value,
+}
+
+/// What kind of value a call returned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ReturnedKind {
+    Int,
+    Bool,
+    Float,
+    String,
+    Null,
+    Object,
 }
 
 /// How a run ended.
@@ -95,6 +126,9 @@ pub struct RunReport {
     pub compile_ms: u64,
     #[serde(default)]
     pub run_ms: u64,
+    /// What the calls of [`RunRequest::observe_calls`]' file returned, in order.
+    #[serde(default)]
+    pub calls: Vec<ReturnedCall>,
 }
 
 impl RunReport {

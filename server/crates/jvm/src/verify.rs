@@ -6,12 +6,14 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use jreach_synth::{render_class, test_class_name, test_method_name, JavaValue, Outcome, TestRequest};
+use jreach_synth::{
+    render_class, test_class_name, test_method_name, CallObservation, JavaValue, ObservedCall, Outcome, TestRequest,
+};
 
 use crate::search::{avm, fill, slots, to_json, Budget, Fitness};
 use crate::{
-    default_cache_root, Jdk, Project, RunRequest, RunStatus, Runner, RunnerError, SearchRequest, SearchRun,
-    SearchStatus, SourceText,
+    default_cache_root, Jdk, Project, ReturnedCall, ReturnedKind, RunRequest, RunStatus, Runner, RunnerError,
+    SearchRequest, SearchRun, SearchStatus, SourceText,
 };
 
 /// What a run on the JVM showed about a test.
@@ -188,23 +190,59 @@ impl Verifier {
         })
     }
 
-    fn run_once(&mut self, project: &Project, text: &str, req: &TestRequest) -> Result<Attempt, RunnerError> {
+    /// Runs `req` (its outcome is not asserted) and reports what the calls of `file` returned and
+    /// whether its target line ran: one concolic round's run (see `jreach_ide::concolic`). A run
+    /// that tried to end the JVM shows nothing.
+    pub fn observe_calls(
+        &mut self,
+        file: &Path,
+        text: &str,
+        req: &TestRequest,
+    ) -> Result<CallObservation, RunnerError> {
+        if req.has_search_holes() {
+            return Err(RunnerError::Protocol("a test with a search's holes left in it was to be run".into()));
+        }
+        let project = Project::for_file(file, req.package.as_deref(), &self.classpath, &self.cache_root)
+            .ok_or_else(|| RunnerError::NoSourceRoot(file.to_path_buf()))?;
+        let mut req = req.clone();
+        req.outcome = Outcome::Undetermined("a concolic round".into());
+        let report = self.runner.run(&self.run_request(&project, text, &req, true))?;
+        if report.status == RunStatus::Error {
+            return Err(RunnerError::Protocol(report.message));
+        }
+        if report.exit_call.is_some() {
+            return Ok(CallObservation::default());
+        }
+        Ok(CallObservation {
+            reached: report.status == RunStatus::Pass && report.completed(&project.relative, req.target_line),
+            calls: report.calls.iter().map(observed_call).collect(),
+        })
+    }
+
+    /// The run of `req`'s test against `text`, the file as the caller holds it; with `observe`,
+    /// the file's calls report what they return.
+    fn run_request(&self, project: &Project, text: &str, req: &TestRequest, observe: bool) -> RunRequest {
         let (binary, test_method, test_path) = names(req);
         let mut classpath = project.classpath.clone();
         classpath.extend(self.jdk.junit.iter().cloned());
-        let run = RunRequest {
+        RunRequest {
             source_roots: vec![project.source_root.clone()],
             classpath,
             cache_dir: project.cache_dir.clone(),
             sources: vec![
                 SourceText { path: project.relative.clone(), text: text.to_string() },
-                SourceText { path: test_path.clone(), text: render_class(req) },
+                SourceText { path: test_path, text: render_class(req) },
             ],
             test_class: binary,
             test_method,
             timeout_ms: self.test_timeout.as_millis() as u64,
-        };
-        let report = self.runner.run(&run)?;
+            observe_calls: observe.then(|| project.relative.clone()),
+        }
+    }
+
+    fn run_once(&mut self, project: &Project, text: &str, req: &TestRequest) -> Result<Attempt, RunnerError> {
+        let (_, _, test_path) = names(req);
+        let report = self.runner.run(&self.run_request(project, text, req, false))?;
         let line = req.target_line;
         let ran = report.ran(&project.relative, line);
         if let Some(call) = &report.exit_call {
@@ -249,6 +287,20 @@ impl Verifier {
             RunStatus::Error => return Err(RunnerError::Protocol(report.message)),
         })
     }
+}
+
+/// A call's result as the runner reported it, as a value the engine reads.
+fn observed_call(c: &ReturnedCall) -> ObservedCall {
+    use serde_json::Value as J;
+    let value = match (c.kind, &c.value) {
+        (ReturnedKind::Int, J::Number(n)) => n.as_i64().map(JavaValue::Long),
+        (ReturnedKind::Bool, J::Bool(b)) => Some(JavaValue::Bool(*b)),
+        (ReturnedKind::Float, J::String(s)) => s.parse::<f64>().ok().map(JavaValue::Double),
+        (ReturnedKind::String, J::String(s)) => Some(JavaValue::Str(s.clone())),
+        (ReturnedKind::Null, _) => Some(JavaValue::Null),
+        _ => None,
+    };
+    ObservedCall { line: c.line, name: c.name.clone(), value }
 }
 
 /// `start` with its null arguments of array-of-primitive or string types made empty arrays, which
@@ -394,6 +446,26 @@ pub fn search_for(
     }
 }
 
+/// A test found by concolic rounds, verified as written: `rounds` (`jreach_ide::concolic`) is
+/// given the run on the JVM that reports what the calls of `file` returned. `None` when the
+/// rounds found nothing, the test they found misses its line, or searching is off
+/// ([`Verifier::search_budget`] zero).
+pub fn concolic_for(
+    verifier: &mut Verifier,
+    file: &Path,
+    text: &str,
+    rounds: impl FnOnce(&mut dyn FnMut(&TestRequest) -> Option<CallObservation>) -> Option<TestRequest>,
+) -> Option<TestRequest> {
+    if verifier.search_budget.is_zero() {
+        return None;
+    }
+    let found = rounds(&mut |req: &TestRequest| verifier.observe_calls(file, text, req).ok())?;
+    match verifier.check(file, text, &found) {
+        Ok(Checked::Reached { req, .. }) => Some(*req),
+        _ => None,
+    }
+}
+
 /// A [`Verifier`] made on first use and shared by a server's requests (one JVM per server); if
 /// it cannot be made, the reason is kept and every request is told.
 #[derive(Default)]
@@ -412,6 +484,25 @@ impl SharedVerifier {
                 offer(Ok(v), file, text, req)
             }
             Err(why) => offer(Err(why.clone()), file, text, req),
+        }
+    }
+
+    /// [`concolic_for`] with this server's verifier, using `classpath` before the build's.
+    pub fn concolic(
+        &self,
+        classpath: &[PathBuf],
+        file: &Path,
+        text: &str,
+        rounds: impl FnOnce(&mut dyn FnMut(&TestRequest) -> Option<CallObservation>) -> Option<TestRequest>,
+    ) -> Option<TestRequest> {
+        let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        let v = state.get_or_insert_with(|| Verifier::new(classpath.to_vec()).map_err(|e| format!("not run: {e}")));
+        match v {
+            Ok(v) => {
+                v.classpath = classpath.to_vec();
+                concolic_for(v, file, text, rounds)
+            }
+            Err(_) => None,
         }
     }
 

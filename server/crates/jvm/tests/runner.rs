@@ -40,6 +40,7 @@ impl Fixture {
             test_class: "p.ATest".into(),
             test_method: "t".into(),
             timeout_ms,
+            observe_calls: None,
         }
     }
 }
@@ -99,6 +100,42 @@ fn a_line_whose_call_throws_counts_as_run_and_the_next_does_not() {
     let all = |ls: &[usize]| ls.iter().all(|l| report.completed("p/A.java", *l));
     assert!(all(&[5, 6, 10, 13]), "every line that ran also completed: {:?}", report.completed);
     assert_eq!(runner.starts, 1, "one JVM for both runs");
+}
+
+#[test]
+fn observed_calls_report_what_they_returned_in_order() {
+    let fx = fixture(&[(
+        "p/B.java",
+        "package p;\n\npublic class B {\n    public static long f(String s, char c) {\n        int n = s\n            .indexOf(c);\n        long m = Long.reverse(n);\n        String t = s.substring(n).trim();\n        return m + t.length() + Math.max(n, 0) + (s.isEmpty() ? 1 : 0) + new StringBuilder().append(s).toString().length();\n    }\n}\n",
+    )]);
+    let mut runner = fx.runner();
+    let test = "package p;\nimport org.junit.jupiter.api.Test;\nclass ATest {\n    @Test\n    void t() {\n        B.f(\"ab c\", 'c');\n    }\n}\n";
+    let mut req = fx.request(test, 5000);
+    let plain = runner.run(&req).unwrap();
+    assert!(plain.calls.is_empty(), "nothing observed unless asked: {:?}", plain.calls);
+    req.observe_calls = Some("p/B.java".into());
+    let report = runner.run(&req).unwrap();
+    assert_eq!(report.status, RunStatus::Pass, "{report:?}");
+    let seen: Vec<(usize, &str, &serde_json::Value)> =
+        report.calls.iter().map(|c| (c.line, c.name.as_str(), &c.value)).collect();
+    // The line of a call is the line of its `(`; values in the order the calls returned.
+    assert_eq!(seen[0], (6, "indexOf", &serde_json::json!(3)), "{seen:?}");
+    assert_eq!(seen[1], (7, "reverse", &serde_json::json!(Long::reverse(3))), "{seen:?}");
+    assert_eq!(seen[2], (8, "substring", &serde_json::json!("c")), "{seen:?}");
+    assert_eq!(seen[3], (8, "trim", &serde_json::json!("c")), "{seen:?}");
+    assert!(seen.iter().any(|c| c.1 == "isEmpty" && *c.2 == serde_json::json!(false)), "{seen:?}");
+    // Another object is named by its class, never printed.
+    let append = report.calls.iter().find(|c| c.name == "append").expect("append observed");
+    assert_eq!(append.kind, jreach_jvm::ReturnedKind::Object);
+    assert_eq!(append.value, serde_json::json!("java.lang.StringBuilder"));
+}
+
+/// Java's `Long.reverse`.
+#[allow(non_snake_case)]
+mod Long {
+    pub fn reverse(x: i64) -> i64 {
+        x.reverse_bits()
+    }
 }
 
 #[test]

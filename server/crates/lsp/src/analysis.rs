@@ -8,7 +8,10 @@ use std::collections::HashMap;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use jreach_ide::{gen, search_start, Finding, GenError, GenOptions, GenResult, MethodCache, UNREACHABLE_CODE};
+use jreach_ide::{
+    concolic, gen, search_start, ConcolicLimits, Finding, GenError, GenOptions, GenResult, MethodCache, RunOnJvm,
+    UNREACHABLE_CODE,
+};
 use jreach_jvm::{offer, Offer, SharedVerifier};
 use jreach_syntax::{find_target, LineIndex, SourceFile, TargetError};
 use jreach_synth::{self as synth, JUnit};
@@ -235,24 +238,33 @@ pub fn generate(uri: &Uri, file: &SourceFile, line: u32, cx: &GenContext<'_>) ->
         Err(e) => return Generated::declined("error", format!("no test for line {n}: {e}")),
         Ok(GenResult::Unreachable(why)) => return Generated::declined("unreachable", format!("unreachable: {why}")),
         Ok(GenResult::Unknown(why)) => {
-            // jreach's model found nothing: a search on the JVM, when code may run here.
-            let start = match (&source_path, cx.verifier) {
-                (Some(p), Some(v)) if settings.run_code => search_start(file, line as usize, &opts).map(|s| (p, v, s)),
-                _ => None,
-            };
-            let Some((p, v, start)) = start else {
+            // jreach's model found nothing: concolic rounds (the model's inputs, with what the
+            // calls it does not model return on the JVM), then a search on the JVM from the
+            // simplest inputs, when code may run here.
+            let (Some(p), Some(v), true) = (&source_path, cx.verifier, settings.run_code) else {
                 return Generated::declined("unknown", format!("no test for line {n}: {why}"));
             };
-            match v.search(&settings.classpath, p, &file.text, &start, cx.cancel.clone()) {
-                Ok(Some(req)) => Box::new(req),
-                Ok(None) => {
-                    return Generated::declined(
-                        "unknown",
-                        format!("no test for line {n}: {why}; a search on the JVM found no inputs that run it either"),
-                    )
-                }
-                Err(searched) => {
-                    return Generated::declined("unknown", format!("no test for line {n}: {why} ({searched})"))
+            let limits = ConcolicLimits { time: jreach_jvm::verify::DEFAULT_SEARCH_BUDGET, ..Default::default() };
+            let rounds = |run: RunOnJvm<'_>| concolic(file, line as usize, &opts, limits, run);
+            if let Some(req) = v.concolic(&settings.classpath, p, &file.text, rounds) {
+                Box::new(req)
+            } else {
+                let Some(start) = search_start(file, line as usize, &opts) else {
+                    return Generated::declined("unknown", format!("no test for line {n}: {why}"));
+                };
+                match v.search(&settings.classpath, p, &file.text, &start, cx.cancel.clone()) {
+                    Ok(Some(req)) => Box::new(req),
+                    Ok(None) => {
+                        return Generated::declined(
+                            "unknown",
+                            format!(
+                                "no test for line {n}: {why}; a search on the JVM found no inputs that run it either"
+                            ),
+                        )
+                    }
+                    Err(searched) => {
+                        return Generated::declined("unknown", format!("no test for line {n}: {why} ({searched})"))
+                    }
                 }
             }
         }

@@ -102,6 +102,30 @@ pub fn solve_reach(f: &Function, targets: &[BlockId], opts: &SolveOptions) -> Ve
     solve_goal(f, &Bool::and(&conjuncts), opts)
 }
 
+/// Like [`solve_reach`], with the values in `fixed` (results of calls jreach does not model, as a
+/// run on the JVM showed them: a concolic round) taken as those constants. A value outside the
+/// slice of the targets is not constrained. The answer is about this guess only: UNSAT says
+/// nothing about the method.
+pub fn solve_reach_fixing(
+    f: &Function,
+    targets: &[BlockId],
+    fixed: &[(jreach_ir::ValueId, jreach_ir::Const)],
+    opts: &SolveOptions,
+) -> Verdict {
+    let enc = Encoder::new(f, targets);
+    let mut conjuncts = vec![enc.reach(targets)];
+    conjuncts.extend(enc.side_conditions().iter().cloned());
+    for (v, c) in fixed {
+        if let Some(term) = enc.value(*v) {
+            let value = crate::encode::constant(c);
+            if term.get_sort() == value.get_sort() {
+                conjuncts.push(term.eq(&value));
+            }
+        }
+    }
+    solve_goal(f, &Bool::and(&conjuncts), opts)
+}
+
 /// Like [`solve_reach`], for inputs under which none of `avoid` runs (a test that reaches its
 /// line without throwing on it, which coverage tools then count as run).
 pub fn solve_reach_avoiding(f: &Function, targets: &[BlockId], avoid: &[BlockId], opts: &SolveOptions) -> Verdict {

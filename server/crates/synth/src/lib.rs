@@ -318,6 +318,29 @@ pub enum Outcome {
     Observe,
 }
 
+/// What one run of a candidate test on the JVM showed, for a concolic round: whether the target
+/// line ran to its end, and what the calls of the target's file returned, in the order they
+/// returned. The engine (`jreach_ide::concolic`) reads the values of the calls it does not model
+/// from it; the JVM runner (`jreach_jvm`) makes it.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct CallObservation {
+    /// The target line ran to its end (as coverage tools count it).
+    pub reached: bool,
+    pub calls: Vec<ObservedCall>,
+}
+
+/// One call's result in a [`CallObservation`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct ObservedCall {
+    /// The 1-based line of the call (javac's: the line of its opening parenthesis).
+    pub line: usize,
+    /// The called method's name.
+    pub name: String,
+    /// The value returned: `Long` for every integral type and `char`, `Double` for both floating
+    /// types, `Bool`, `Str` or `Null`; `None` for another object.
+    pub value: Option<JavaValue>,
+}
+
 /// Everything needed to write one test.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TestRequest {

@@ -8,6 +8,7 @@
 use std::time::{Duration, Instant};
 
 mod callers;
+mod concolic;
 mod inputs;
 mod java_values;
 mod math_search;
@@ -21,6 +22,7 @@ use jreach_smt::{solve_reach, solve_reach_avoiding, GaveUp, SolveOptions, Verdic
 use jreach_syntax::{find_target, MethodInfo, SourceFile, Target, TargetError};
 use jreach_synth::{ImportedSource, JUnit, Outcome, TestRequest};
 
+pub use concolic::{concolic, ConcolicLimits, RunOnJvm};
 pub use receiver::synthesis_options;
 use receiver::{abstract_receiver, unmodelled_params, unsupported_signature};
 use replay::replay;

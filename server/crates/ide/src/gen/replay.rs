@@ -40,6 +40,23 @@ pub(crate) fn request(
     must_reach: bool,
     given: &[(usize, JavaValue)],
 ) -> Result<TestRequest, String> {
+    request_choosing(file, target, f, targets, args, opts, must_reach, given, &|_, _| None)
+}
+
+/// [`request`], the run taking `choose`'s values for the lowering's unknowns (what a run on the
+/// JVM showed the calls jreach does not model return: a concolic round).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn request_choosing(
+    file: &SourceFile,
+    target: &Target,
+    f: &Function,
+    targets: &[BlockId],
+    args: &[Value],
+    opts: &GenOptions,
+    must_reach: bool,
+    given: &[(usize, JavaValue)],
+    choose: interp::NondetChoice<'_>,
+) -> Result<TestRequest, String> {
     let given_for = |i: usize| given.iter().find(|(k, _)| *k == i).map(|(_, v)| v.clone());
     let unknown = f
         .params
@@ -88,7 +105,7 @@ pub(crate) fn request(
             java_args.push(value);
         }
     }
-    let run = interp::run(f, args, MAX_STEPS);
+    let run = interp::run_choosing(f, args, choose, MAX_STEPS);
     let reached = run.reached(targets);
     if !reached && must_reach {
         let why = match &run.end {

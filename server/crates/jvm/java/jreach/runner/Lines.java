@@ -44,6 +44,14 @@ final class Lines {
      * the methods of the target's file also get {@link Branches}' distance calls toward the line.
      */
     static byte[] instrument(byte[] classFile, String targetSource, int targetLine) {
+        return instrument(classFile, targetSource, targetLine, null);
+    }
+
+    /**
+     * With {@code observeSource} ("pkg/Foo.java", null for none): the methods of that file also
+     * report what their calls return ({@link Calls}).
+     */
+    static byte[] instrument(byte[] classFile, String targetSource, int targetLine, String observeSource) {
         ClassReader reader = new ClassReader(classFile);
         String internalName = reader.getClassName();
         int slash = internalName.lastIndexOf('/');
@@ -119,17 +127,21 @@ final class Lines {
         }
         ClassWriter writer = new ClassWriter(reader, ClassWriter.COMPUTE_MAXS);
         int[] id = {-1};
+        boolean[] observed = {false};
         ClassVisitor cv = new ClassVisitor(Opcodes.ASM9, writer) {
             @Override
             public void visitSource(String source, String debug) {
                 super.visitSource(source, debug);
                 if (source != null) id[0] = Probe.register(dir + source);
+                observed[0] = source != null && (dir + source).equals(observeSource);
             }
 
             @Override
             public MethodVisitor visitMethod(int access, String name, String desc, String sig, String[] exc) {
                 MethodVisitor mv = super.visitMethod(access, name, desc, sig, exc);
                 if (id[0] < 0 || (access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE)) != 0) return mv;
+                // The calls' results are read inside the probes, which then never see that code.
+                if (observed[0]) mv = new Calls.Adder(mv);
                 MethodVisitor adder = new ProbeAdder(mv, id[0], probed.getOrDefault(name + desc, Set.of()));
                 Branches.Plan plan = plans.get(name + desc);
                 return plan == null ? adder : new Branches.Adder(adder, plan.critical);

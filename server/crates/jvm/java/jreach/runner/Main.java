@@ -134,7 +134,10 @@ public final class Main {
         for (File f : classpath) urls.add(f.toURI().toURL());
         URLClassLoader deps = new URLClassLoader(urls.toArray(new URL[0]), ClassLoader.getPlatformClassLoader());
         RunLoader loader = new RunLoader(deps, compiled.classes, cache);
+        String observe = (String) req.get("observeCalls");
+        if (observe != null) loader.observeCalls(observe);
         Probe.take(new java.util.HashMap<>());
+        Calls.take();
         Map<String, Object> outcome = new LinkedHashMap<>();
         CAPTURED.reset();
         Thread t = new Thread(() -> runTest(loader, testClass, testMethod, outcome), "jreach-test");
@@ -156,6 +159,7 @@ public final class Main {
         Map<String, List<Integer>> completed = new LinkedHashMap<>();
         for (Map.Entry<String, TreeSet<Integer>> e : done.entrySet()) completed.put(e.getKey(), new ArrayList<>(e.getValue()));
         reply.put("completed", completed);
+        if (observe != null) reply.put("calls", Calls.take());
         String output = CAPTURED.toString(StandardCharsets.UTF_8);
         reply.put("output", output.length() > 4000 ? output.substring(0, 4000) + "…" : output);
         if (t.isAlive()) {

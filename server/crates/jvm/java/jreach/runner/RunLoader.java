@@ -17,6 +17,8 @@ final class RunLoader extends ClassLoader {
 
     private final String targetSource;
     private final int targetLine;
+    /** The file whose calls report what they return ({@link Calls}); null for none. */
+    private String observeSource;
 
     RunLoader(ClassLoader parent, Map<String, byte[]> memory, File cache) {
         this(parent, memory, cache, null, -1);
@@ -33,18 +35,24 @@ final class RunLoader extends ClassLoader {
         setDefaultAssertionStatus(true);
     }
 
+    /** The calls of {@code source}'s classes ("pkg/Foo.java") report what they return ({@link Calls}). */
+    void observeCalls(String source) {
+        this.observeSource = source;
+    }
+
     @Override
     protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
         if (name.equals(Probe.class.getName())) return Probe.class;
         if (name.equals(Branches.class.getName())) return Branches.class;
         if (name.equals(Inputs.class.getName())) return Inputs.class;
+        if (name.equals(Calls.class.getName())) return Calls.class;
         synchronized (getClassLoadingLock(name)) {
             Class<?> c = findLoadedClass(name);
             if (c == null) {
                 byte[] bytes = memory.get(name);
                 if (bytes == null) bytes = fromCache(name);
                 if (bytes != null) {
-                    byte[] probed = Lines.instrument(bytes, targetSource, targetLine);
+                    byte[] probed = Lines.instrument(bytes, targetSource, targetLine, observeSource);
                     try {
                         c = defineClass(name, probed, 0, probed.length);
                     } catch (ClassFormatError e) {
