@@ -180,6 +180,7 @@ fn cutoff_tag(k: &CutoffKind) -> &'static str {
         CutoffKind::Unsupported(_) => "unsupported",
         CutoffKind::LoopIteration => "loop-iteration",
         CutoffKind::EndsJvm(_) => "ends-jvm",
+        CutoffKind::Unwinding => "unwinding",
     }
 }
 

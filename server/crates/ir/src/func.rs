@@ -591,6 +591,13 @@ pub enum Blocker {
     Narrowing(String),
     /// Something jreach does not model.
     Unsupported(String),
+    /// Proofs only: loops were unrolled instead of abstracted ([`LowerOptions::proof_unroll`]),
+    /// and paths needing more iterations end in [`CutoffKind::Unwinding`] blocks. The lowering is
+    /// exact for its loops once no input reaches such a block; only that proof
+    /// (`jreach_smt::discharge_unwinding`) removes this blocker ([`Function::unwinding_proved`]).
+    ///
+    /// [`LowerOptions::proof_unroll`]: crate::lower::LowerOptions::proof_unroll
+    Unwinding,
 }
 
 impl Blocker {
@@ -610,6 +617,7 @@ impl fmt::Display for Blocker {
         match self {
             Blocker::Bound(kind) => write!(f, "{kind}"),
             Blocker::Narrowing(why) | Blocker::Unsupported(why) => f.write_str(why),
+            Blocker::Unwinding => f.write_str("a loop may run more often than the proof unrolled it"),
         }
     }
 }
@@ -633,6 +641,9 @@ pub enum CutoffKind {
     /// end the test run's JVM, so no test is written from such a run. Proofs keep the call as one
     /// jreach cannot see (it would make the statements javac requires after it dead).
     EndsJvm(String),
+    /// Proofs with unrolled loops: the start of an iteration past the unrolled ones (CBMC's
+    /// unwinding assertion). Records [`Blocker::Unwinding`].
+    Unwinding,
 }
 
 impl fmt::Display for CutoffKind {
@@ -644,6 +655,7 @@ impl fmt::Display for CutoffKind {
             CutoffKind::Unsupported(why) => write!(f, "{why}"),
             CutoffKind::LoopIteration => f.write_str("end of an abstracted loop iteration"),
             CutoffKind::EndsJvm(call) => write!(f, "{call} ends the JVM"),
+            CutoffKind::Unwinding => f.write_str("a loop iteration past the unrolled ones"),
         }
     }
 }
@@ -1006,5 +1018,17 @@ impl Function {
     /// Whether an UNSAT answer on this lowering proves unreachability.
     pub fn sound_for_proofs(&self) -> bool {
         self.proof_blockers.is_empty()
+    }
+
+    /// The blocks that start a loop iteration past the unrolled ones ([`CutoffKind::Unwinding`]).
+    pub fn unwinding_blocks(&self) -> Vec<BlockId> {
+        self.block_ids().filter(|b| matches!(self.block(*b).term, Terminator::Cutoff(CutoffKind::Unwinding))).collect()
+    }
+
+    /// Removes [`Blocker::Unwinding`]: to be called only when no input reaches any of
+    /// [`Function::unwinding_blocks`] (`jreach_smt::discharge_unwinding` proves it), so the
+    /// unrolled loops are exact.
+    pub fn unwinding_proved(&mut self) {
+        self.proof_blockers.retain(|b| *b != Blocker::Unwinding);
     }
 }

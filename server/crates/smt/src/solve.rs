@@ -102,6 +102,19 @@ pub fn solve_reach(f: &Function, targets: &[BlockId], opts: &SolveOptions) -> Ve
     solve_goal(f, &Bool::and(&conjuncts), opts)
 }
 
+/// Proves that no input of `f` starts a loop iteration past the ones its lowering unrolled
+/// (`Function::unwinding_blocks`: CBMC's unwinding assertion); then its loops are exact, and `f`
+/// loses its `Blocker::Unwinding` (the only place that removes it). `false` when some input may,
+/// or the solver cannot tell within `opts`.
+pub fn discharge_unwinding(f: &mut Function, opts: &SolveOptions) -> bool {
+    let blocks = f.unwinding_blocks();
+    let exact = blocks.is_empty() || matches!(solve_reach(f, &blocks, opts), Verdict::Unsat);
+    if exact {
+        f.unwinding_proved();
+    }
+    exact
+}
+
 /// Like [`solve_reach`], with the values in `fixed` (results of calls jreach does not model, as a
 /// run on the JVM showed them: a concolic round) taken as those constants. A value outside the
 /// slice of the targets is not constrained. The answer is about this guess only: UNSAT says

@@ -1,6 +1,7 @@
 //! A generator of small random Java classes over the subset jreach models: `int`, `long` and
 //! `boolean` parameters and locals, arithmetic with `/`, `%` and shifts, casts, `if`/`else`,
 //! `&&`/`||`/`!`, `?:`, bounded `for`/`while`/`do` loops with `break`/`continue` (also labeled),
+//! counted loops whose result a later condition tests (what proofs with exact loops decide),
 //! `switch` with fall-through, `try`/`catch (ArithmeticException)`/`finally`, early `return`s and
 //! calls to generated static helpers. Half the classes also hold state that loops, callees and
 //! calls jreach cannot see change (the places where proofs once went wrong): `StringBuilder`s
@@ -357,7 +358,7 @@ impl Gen<'_> {
         self.budget -= 1;
         self.indent(depth);
         let nested = depth < 5 && self.budget > 2;
-        let kind = if nested { self.rng.below(20) } else { self.rng.below(6) };
+        let kind = if nested { self.rng.below(21) } else { self.rng.below(6) };
         let id = self.begin();
         if self.state && self.rng.pct(30) {
             self.state_stmt();
@@ -550,6 +551,40 @@ impl Gen<'_> {
                     let r = self.name("r");
                     self.w(&format!("java.util.Random[] {r} = {{new java.util.Random({x}), null}};"));
                 }
+            }
+            19 => {
+                // A counted loop whose effect only exact loops know (`acc` after `n` additions
+                // of `c`: proofs unroll bounded loops), then a condition on it that holds or not
+                // by construction.
+                let (acc, k) = (self.name("acc"), self.name("k"));
+                let (n, c) = (self.rng.range(0, 5), self.rng.range(-3, 3));
+                self.w(&format!("int {acc} = 0;"));
+                self.end(id);
+                self.w("\n");
+                self.indent(depth);
+                let id2 = self.begin();
+                self.w(&format!("for (int {k} = 0; {k} < {n}; {k}++) {{\n"));
+                self.indent(depth + 1);
+                let id3 = self.begin();
+                self.w(&format!("{acc} += {c};"));
+                self.end(id3);
+                self.w("\n");
+                self.indent(depth);
+                self.w("}");
+                self.end(id2);
+                self.w("\n");
+                self.indent(depth);
+                let id4 = self.begin();
+                let rhs = n * c + if self.rng.pct(50) { 0 } else { self.rng.range(-1, 1) };
+                let op = *self.rng.pick(&["==", "!=", "<", ">", "<=", ">="]);
+                self.w(&format!("if ({acc} {op} {rhs}) {{\n"));
+                self.block(depth + 1, 2);
+                self.indent(depth);
+                self.w("}");
+                self.end(id4);
+                self.w("\n");
+                self.vars.push((acc, JTy::Int, true));
+                return;
             }
             _ => {
                 self.w("{\n");

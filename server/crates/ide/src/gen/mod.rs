@@ -18,7 +18,7 @@ mod start;
 
 use jreach_ir::lower::{lower_in, FileContext, LowerOptions};
 use jreach_ir::{BlockId, Blocker, CutoffKind, Function, LowerMode, Terminator};
-use jreach_smt::{solve_reach, solve_reach_avoiding, GaveUp, SolveOptions, Verdict};
+use jreach_smt::{discharge_unwinding, solve_reach, solve_reach_avoiding, GaveUp, SolveOptions, Verdict};
 use jreach_syntax::{find_target, MethodInfo, SourceFile, Target, TargetError};
 use jreach_synth::{ImportedSource, JUnit, Outcome, TestRequest};
 
@@ -289,6 +289,9 @@ fn gen_target(file: &SourceFile, target: &Target, opts: &GenOptions) -> Result<G
         ) {
             Verdict::Unsat => return Ok(GenResult::Unreachable(unreachable_message(&target))),
             Verdict::Unknown(why) => return Ok(GenResult::Unknown(solver_gave_up(&why, opts))),
+            Verdict::Sat(_) if exact_loops_unreachable(&ctx, target, &over, opts) => {
+                return Ok(GenResult::Unreachable(unreachable_message(&target)))
+            }
             Verdict::Sat(_) => {}
         }
     } else {
@@ -308,6 +311,35 @@ fn gen_target(file: &SourceFile, target: &Target, opts: &GenOptions) -> Result<G
     };
     Ok(GenResult::Unknown(if cut_by_unrolling { with_unroll_hint(why, opts, k) } else { why }))
 }
+
+/// Whether the target is dead with the method's loops unrolled and exact (as `check` tries
+/// them: [`crate::check::PROOF_UNROLL`] iterations, no input needing more), when the abstraction
+/// `over` had loops and could not tell.
+fn exact_loops_unreachable(ctx: &FileContext<'_>, target: &Target, over: &Function, opts: &GenOptions) -> bool {
+    let has_loops =
+        over.block_ids().any(|b| matches!(over.block(b).term, Terminator::Cutoff(CutoffKind::LoopIteration)));
+    if !has_loops || !crate::check::small_counted_loops(ctx.file(), &target.method) {
+        return false;
+    }
+    let lopts = LowerOptions {
+        mode: LowerMode::OverApprox,
+        inline_depth: opts.inline_depth,
+        proof_unroll: Some(crate::check::PROOF_UNROLL),
+        max_values: crate::check::EXACT_MAX_VALUES,
+        ..Default::default()
+    };
+    let mut f = lower_in(ctx, &target.method, &lopts);
+    let solve =
+        SolveOptions { timeout: opts.timeout.min(EXACT_QUERY), prefer_small: false, cancel: opts.cancel.clone() };
+    if !discharge_unwinding(&mut f, &solve) || !f.sound_for_proofs() {
+        return false;
+    }
+    let targets = f.blocks_of_stmt(target.stmt.start);
+    !targets.is_empty() && matches!(solve_reach(&f, &targets, &solve), Verdict::Unsat)
+}
+
+/// The time limit of each query of a proof with exact loops.
+const EXACT_QUERY: Duration = Duration::from_secs(2);
 
 /// `why`, said of loops that were cut off, with a hint on the unroll bound: a larger `--unroll`
 /// when the search reached it, else how far it went (`reached`) and why not further.

@@ -101,6 +101,7 @@ impl<'t> Lowerer<'t> {
                 self.b.add_proof_blocker(Blocker::Bound(kind.clone()))
             }
             CutoffKind::Unsupported(why) => self.b.add_proof_blocker(Blocker::Unsupported(why.clone())),
+            CutoffKind::Unwinding => self.b.add_proof_blocker(Blocker::Unwinding),
             // Exact (the call never returns normally), but proofs do not rely on it: `check` keeps
             // the statements after it live, and `gen` says the same.
             CutoffKind::EndsJvm(call) => {

@@ -82,6 +82,11 @@ pub struct LowerOptions {
     /// ([`receiver_by_reflection`]): the receiver's fields are inputs (`this.<field>`), which
     /// the test sets on an object allocated without running a constructor.
     pub receiver_by_reflection: bool,
+    /// Over-approximation only: loops (`while`, `for`, `do`, `for` over an array) are unrolled
+    /// this many times instead of abstracted, and a path that would start one more iteration
+    /// ends in a [`CutoffKind::Unwinding`] block ([`Blocker::Unwinding`] until a proof shows no
+    /// input gets there; then the loops are exact and a proof needs no loop invariant).
+    pub proof_unroll: Option<u32>,
 }
 
 impl Default for LowerOptions {
@@ -95,6 +100,7 @@ impl Default for LowerOptions {
             foreign_from: None,
             own_end: None,
             receiver_by_reflection: false,
+            proof_unroll: None,
         }
     }
 }

@@ -209,8 +209,8 @@ impl<'t> Lowerer<'t> {
         let updates: Vec<Node<'t>> = s.children_by_field_name("update", &mut c).collect();
         let is_do = s.kind() == "do_statement";
         let exit = self.b.create_block();
-        match self.opts.mode {
-            LowerMode::Synthesis { unroll } => {
+        match self.unrolling() {
+            Some((unroll, past_bound)) => {
                 let mut iteration = 0;
                 // For `do`, the first test comes after the first body.
                 loop {
@@ -224,11 +224,7 @@ impl<'t> Lowerer<'t> {
                             self.loop_cond(cond, cut, exit);
                             self.b.seal(cut);
                             self.cur = Some(cut);
-                            self.cutoff(if iteration >= unroll {
-                                CutoffKind::UnrollBound
-                            } else {
-                                CutoffKind::SizeLimit
-                            });
+                            self.cutoff(if iteration >= unroll { past_bound } else { CutoffKind::SizeLimit });
                             break;
                         }
                         self.loop_cond(cond, body_b, exit);
@@ -250,7 +246,7 @@ impl<'t> Lowerer<'t> {
                     iteration += 1;
                 }
             }
-            LowerMode::OverApprox => {
+            None => {
                 let head = self.b.create_block();
                 self.jump(head);
                 self.b.seal(head);
@@ -286,6 +282,18 @@ impl<'t> Lowerer<'t> {
         self.b.seal(exit);
         self.cur = Some(exit);
         self.scopes.pop();
+    }
+
+    /// How loops are unrolled, if they are: the iterations, and how a path needing more ends
+    /// (synthesis: cut off at the bound; proofs with [`LowerOptions::proof_unroll`]: the
+    /// unwinding check). `None`: abstracted (over-approximation).
+    ///
+    /// [`LowerOptions::proof_unroll`]: super::LowerOptions::proof_unroll
+    fn unrolling(&self) -> Option<(u32, CutoffKind)> {
+        match self.opts.mode {
+            LowerMode::Synthesis { unroll } => Some((unroll, CutoffKind::UnrollBound)),
+            LowerMode::OverApprox => self.opts.proof_unroll.map(|k| (k, CutoffKind::Unwinding)),
+        }
     }
 
     /// Enters a loop body: `break` goes to `break_to`, `continue` to `continue_to`.
@@ -652,20 +660,20 @@ impl<'t> Lowerer<'t> {
             let next = lw.bin(BinOp::Add, i, one);
             lw.assign(idx, next);
         };
-        match self.opts.mode {
-            LowerMode::Synthesis { unroll } => {
+        match self.unrolling() {
+            Some((unroll, past_bound)) => {
                 let mut k = 0;
                 while self.cur.is_some() {
                     if k >= unroll || self.too_big() {
                         iteration(self, true);
-                        self.cutoff(if k >= unroll { CutoffKind::UnrollBound } else { CutoffKind::SizeLimit });
+                        self.cutoff(if k >= unroll { past_bound } else { CutoffKind::SizeLimit });
                         break;
                     }
                     iteration(self, false);
                     k += 1;
                 }
             }
-            LowerMode::OverApprox => {
+            None => {
                 let head = self.b.create_block();
                 self.jump(head);
                 self.b.seal(head);
