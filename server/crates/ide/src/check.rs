@@ -194,6 +194,9 @@ pub struct MethodProfile {
     /// The attempt with loops unrolled and exact ([`PROOF_UNROLL`]): its lowering, runs and
     /// queries (not counted in the fields above).
     pub exact_loops: Duration,
+    /// The search for loop invariants and the check on the lowering they strengthen (not counted
+    /// in the fields above).
+    pub invariants: Duration,
 }
 
 impl MethodProfile {
@@ -206,6 +209,7 @@ impl MethodProfile {
         self.explain.add(&o.explain);
         self.blocks += o.blocks;
         self.exact_loops += o.exact_loops;
+        self.invariants += o.invariants;
     }
 }
 
@@ -265,12 +269,19 @@ fn check_method_inner(
     let Checker { unknown, mut out, dc, .. } = ck;
     (profile.reach, profile.explain) = dc.stats();
     let has_loops = f.block_ids().any(|b| matches!(f.block(b).term, Terminator::Cutoff(CutoffKind::LoopIteration)));
+    let mut exact = None;
     if has_loops && unknown.is_none() && small_counted_loops(file, m) {
         let started = Instant::now();
-        if let Some(exact) = exact_loop_findings(ctx, m, timeout) {
-            out = exact;
-        }
+        exact = exact_loop_findings(ctx, m, timeout);
         profile.exact_loops = started.elapsed();
+    }
+    if has_loops && unknown.is_none() && exact.is_none() {
+        let started = Instant::now();
+        exact = invariant_findings(ctx, m, timeout);
+        profile.invariants = started.elapsed();
+    }
+    if let Some(more) = exact {
+        out = more;
     }
     out.sort_by_key(|fd| (fd.range.start, fd.range.end));
     let verdict = match unknown {
@@ -389,6 +400,25 @@ fn compares_near(file: &SourceFile, cond: Node<'_>, starts: &[(String, i64)]) ->
         stack.extend(n.children(&mut c));
     }
     false
+}
+
+/// The time a search for loop invariants may take for one method, queries included.
+const INVARIANT_BUDGET: Duration = Duration::from_secs(1);
+
+/// The findings of `m` on its proof lowering strengthened by the loop invariants that hold
+/// (`loop_invariants`): they include the abstraction's. `None` when no candidate holds or a
+/// question is left open.
+fn invariant_findings(ctx: &FileContext<'_>, m: &MethodInfo, timeout: Duration) -> Option<Vec<Finding>> {
+    let budget = INVARIANT_BUDGET.min(timeout);
+    let f = crate::loop_invariants::proved_lowering(ctx, m, LowerOptions::default().inline_depth, budget)?;
+    debug_assert!(f.sound_for_proofs());
+    let mut dc = DeadCode::new(&f, budget, Instant::now() + budget);
+    crate::live_runs::mark_live_by_runs(&f, m, &mut dc);
+    let mut ck = Checker { file: ctx.file(), m, f: &f, dc, unknown: None, out: Vec::new() };
+    ck.dead_statements();
+    ck.constant_conditions();
+    let Checker { unknown, out, .. } = ck;
+    unknown.is_none().then_some(out)
 }
 
 /// The findings of `m` with its loops unrolled [`PROOF_UNROLL`] times instead of abstracted, when
@@ -565,7 +595,9 @@ impl Checker<'_> {
         let mut groups: BTreeMap<(usize, usize), Vec<BlockId>> = BTreeMap::new();
         for b in self.f.block_ids() {
             if let Terminator::Branch { origin: Some(o), then_to, else_to, .. } = &self.f.block(b).term {
-                if then_to != else_to && body.start <= o.span.start && o.span.end <= body.end {
+                // A loop invariant the lowering assumes is not a condition of the code.
+                let assumed = matches!(self.f.block(*else_to).term, Terminator::Cutoff(CutoffKind::Assumed));
+                if then_to != else_to && !assumed && body.start <= o.span.start && o.span.end <= body.end {
                     groups.entry((o.span.start, o.span.end)).or_default().push(b);
                 }
             }

@@ -9,6 +9,7 @@ mod contain;
 mod dump;
 mod gen;
 mod live_runs;
+mod loop_invariants;
 
 pub use cache::{CacheStats, MethodCache, MethodKey, PartialReport, PARTIAL_EVERY};
 pub use check::{

@@ -181,6 +181,8 @@ fn cutoff_tag(k: &CutoffKind) -> &'static str {
         CutoffKind::LoopIteration => "loop-iteration",
         CutoffKind::EndsJvm(_) => "ends-jvm",
         CutoffKind::Unwinding => "unwinding",
+        CutoffKind::InvariantBroken(_) => "invariant-broken",
+        CutoffKind::Assumed => "assumed",
     }
 }
 

@@ -598,6 +598,14 @@ pub enum Blocker {
     ///
     /// [`LowerOptions::proof_unroll`]: crate::lower::LowerOptions::proof_unroll
     Unwinding,
+    /// Proofs only: candidate loop invariants were checked at loop entries and ends
+    /// ([`CutoffKind::InvariantBroken`]) and assumed at loop heads
+    /// ([`LowerOptions::loop_invariants`]). Sound once no input reaches a check that fails; only
+    /// that proof (`jreach_smt::discharge_invariants`) removes this blocker
+    /// ([`Function::invariants_proved`]).
+    ///
+    /// [`LowerOptions::loop_invariants`]: crate::lower::LowerOptions::loop_invariants
+    Invariant,
 }
 
 impl Blocker {
@@ -618,6 +626,7 @@ impl fmt::Display for Blocker {
             Blocker::Bound(kind) => write!(f, "{kind}"),
             Blocker::Narrowing(why) | Blocker::Unsupported(why) => f.write_str(why),
             Blocker::Unwinding => f.write_str("a loop may run more often than the proof unrolled it"),
+            Blocker::Invariant => f.write_str("a candidate loop invariant is not proved"),
         }
     }
 }
@@ -644,6 +653,13 @@ pub enum CutoffKind {
     /// Proofs with unrolled loops: the start of an iteration past the unrolled ones (CBMC's
     /// unwinding assertion). Records [`Blocker::Unwinding`].
     Unwinding,
+    /// Proofs with candidate loop invariants: candidate `n` does not hold here (at a loop's entry,
+    /// or at the end of an iteration). Records [`Blocker::Invariant`].
+    InvariantBroken(u32),
+    /// Proofs with loop invariants: the states at a loop head that the invariants exclude.
+    /// Sound only together with the proof that no [`CutoffKind::InvariantBroken`] block runs
+    /// (kept under [`Blocker::Invariant`] until then).
+    Assumed,
 }
 
 impl fmt::Display for CutoffKind {
@@ -656,6 +672,8 @@ impl fmt::Display for CutoffKind {
             CutoffKind::LoopIteration => f.write_str("end of an abstracted loop iteration"),
             CutoffKind::EndsJvm(call) => write!(f, "{call} ends the JVM"),
             CutoffKind::Unwinding => f.write_str("a loop iteration past the unrolled ones"),
+            CutoffKind::InvariantBroken(n) => write!(f, "candidate loop invariant {n} does not hold"),
+            CutoffKind::Assumed => f.write_str("a state the loop invariants exclude"),
         }
     }
 }
@@ -1023,6 +1041,25 @@ impl Function {
     /// The blocks that start a loop iteration past the unrolled ones ([`CutoffKind::Unwinding`]).
     pub fn unwinding_blocks(&self) -> Vec<BlockId> {
         self.block_ids().filter(|b| matches!(self.block(*b).term, Terminator::Cutoff(CutoffKind::Unwinding))).collect()
+    }
+
+    /// The blocks where candidate loop invariant `n` is found broken
+    /// ([`CutoffKind::InvariantBroken`]), per candidate.
+    pub fn invariant_blocks(&self) -> std::collections::BTreeMap<u32, Vec<BlockId>> {
+        let mut out: std::collections::BTreeMap<u32, Vec<BlockId>> = Default::default();
+        for b in self.block_ids() {
+            if let Terminator::Cutoff(CutoffKind::InvariantBroken(n)) = self.block(b).term {
+                out.entry(n).or_default().push(b);
+            }
+        }
+        out
+    }
+
+    /// Removes [`Blocker::Invariant`]: to be called only when no input reaches any of
+    /// [`Function::invariant_blocks`] (`jreach_smt::discharge_invariants` proves it), so the
+    /// candidates hold at every loop head where they are assumed.
+    pub fn invariants_proved(&mut self) {
+        self.proof_blockers.retain(|b| *b != Blocker::Invariant);
     }
 
     /// Removes [`Blocker::Unwinding`]: to be called only when no input reaches any of

@@ -115,6 +115,26 @@ pub fn discharge_unwinding(f: &mut Function, opts: &SolveOptions) -> bool {
     exact
 }
 
+/// Proves that no input of `f` reaches a check of a candidate loop invariant that fails
+/// (`Function::invariant_blocks`); then the candidates hold at every loop head where the
+/// lowering assumes them, and `f` loses its `Blocker::Invariant` (the only place that removes
+/// it). `Err`: the candidates some input may break (or the solver could not clear in time),
+/// which the caller drops before it lowers again (Houdini).
+pub fn discharge_invariants(f: &mut Function, opts: &SolveOptions) -> Result<(), Vec<u32>> {
+    let mut failed = Vec::new();
+    for (n, blocks) in f.invariant_blocks() {
+        if !matches!(solve_reach(f, &blocks, opts), Verdict::Unsat) {
+            failed.push(n);
+        }
+    }
+    if failed.is_empty() {
+        f.invariants_proved();
+        Ok(())
+    } else {
+        Err(failed)
+    }
+}
+
 /// Like [`solve_reach`], with the values in `fixed` (results of calls jreach does not model, as a
 /// run on the JVM showed them: a concolic round) taken as those constants. A value outside the
 /// slice of the targets is not constrained. The answer is about this guess only: UNSAT says

@@ -2,6 +2,7 @@
 //! `boolean` parameters and locals, arithmetic with `/`, `%` and shifts, casts, `if`/`else`,
 //! `&&`/`||`/`!`, `?:`, bounded `for`/`while`/`do` loops with `break`/`continue` (also labeled),
 //! counted loops whose result a later condition tests (what proofs with exact loops decide),
+//! longer loops whose result keeps a parity or a bound (what loop invariants decide),
 //! `switch` with fall-through, `try`/`catch (ArithmeticException)`/`finally`, early `return`s and
 //! calls to generated static helpers. Half the classes also hold state that loops, callees and
 //! calls jreach cannot see change (the places where proofs once went wrong): `StringBuilder`s
@@ -358,7 +359,7 @@ impl Gen<'_> {
         self.budget -= 1;
         self.indent(depth);
         let nested = depth < 5 && self.budget > 2;
-        let kind = if nested { self.rng.below(21) } else { self.rng.below(6) };
+        let kind = if nested { self.rng.below(22) } else { self.rng.below(6) };
         let id = self.begin();
         if self.state && self.rng.pct(30) {
             self.state_stmt();
@@ -578,6 +579,46 @@ impl Gen<'_> {
                 let rhs = n * c + if self.rng.pct(50) { 0 } else { self.rng.range(-1, 1) };
                 let op = *self.rng.pick(&["==", "!=", "<", ">", "<=", ">="]);
                 self.w(&format!("if ({acc} {op} {rhs}) {{\n"));
+                self.block(depth + 1, 2);
+                self.indent(depth);
+                self.w("}");
+                self.end(id4);
+                self.w("\n");
+                self.vars.push((acc, JTy::Int, true));
+                return;
+            }
+            20 => {
+                // A loop too long to unroll whose result keeps a parity or a bound (loop
+                // invariants), then a condition on it that holds or not by construction.
+                let (acc, k) = (self.name("acc"), self.name("k"));
+                let start = self.rng.range(-3, 3);
+                let step = *self.rng.pick(&[2, 4, -2, 3, 0, 1, 6]);
+                self.w(&format!("int {acc} = {start};"));
+                self.end(id);
+                self.w("\n");
+                self.indent(depth);
+                let id2 = self.begin();
+                self.w(&format!("for (int {k} = 0; {k} < Math.floorMod(a0, 20); {k}++) {{\n"));
+                self.indent(depth + 1);
+                let id3 = self.begin();
+                self.w(&format!("{acc} += {step};"));
+                self.end(id3);
+                self.w("\n");
+                self.indent(depth);
+                self.w("}");
+                self.end(id2);
+                self.w("\n");
+                self.indent(depth);
+                let id4 = self.begin();
+                let c = match self.rng.below(6) {
+                    0 => format!("({acc} & 1) == {}", self.rng.range(0, 1)),
+                    1 => format!("{acc} % 2 != 0"),
+                    2 => format!("{acc} < {start}"),
+                    3 => format!("{acc} > {start}"),
+                    4 => format!("{acc} == {}", start + self.rng.range(-1, 1)),
+                    _ => format!("({acc} & 3) == {}", self.rng.range(0, 3)),
+                };
+                self.w(&format!("if ({c}) {{\n"));
                 self.block(depth + 1, 2);
                 self.indent(depth);
                 self.w("}");

@@ -289,7 +289,10 @@ fn gen_target(file: &SourceFile, target: &Target, opts: &GenOptions) -> Result<G
         ) {
             Verdict::Unsat => return Ok(GenResult::Unreachable(unreachable_message(&target))),
             Verdict::Unknown(why) => return Ok(GenResult::Unknown(solver_gave_up(&why, opts))),
-            Verdict::Sat(_) if exact_loops_unreachable(&ctx, target, &over, opts) => {
+            Verdict::Sat(_)
+                if exact_loops_unreachable(&ctx, target, &over, opts)
+                    || invariant_unreachable(&ctx, target, &over, opts) =>
+            {
                 return Ok(GenResult::Unreachable(unreachable_message(&target)))
             }
             Verdict::Sat(_) => {}
@@ -336,6 +339,23 @@ fn exact_loops_unreachable(ctx: &FileContext<'_>, target: &Target, over: &Functi
     }
     let targets = f.blocks_of_stmt(target.stmt.start);
     !targets.is_empty() && matches!(solve_reach(&f, &targets, &solve), Verdict::Unsat)
+}
+
+/// Whether the target is dead on the proof lowering strengthened by the loop invariants that hold
+/// (as `check` tries them), when the abstraction `over` had loops and could not tell.
+fn invariant_unreachable(ctx: &FileContext<'_>, target: &Target, over: &Function, opts: &GenOptions) -> bool {
+    let has_loops =
+        over.block_ids().any(|b| matches!(over.block(b).term, Terminator::Cutoff(CutoffKind::LoopIteration)));
+    if !has_loops {
+        return false;
+    }
+    let Some(f) = crate::loop_invariants::proved_lowering(ctx, &target.method, opts.inline_depth, EXACT_QUERY) else {
+        return false;
+    };
+    let targets = f.blocks_of_stmt(target.stmt.start);
+    let solve =
+        SolveOptions { timeout: opts.timeout.min(EXACT_QUERY), prefer_small: false, cancel: opts.cancel.clone() };
+    f.sound_for_proofs() && !targets.is_empty() && matches!(solve_reach(&f, &targets, &solve), Verdict::Unsat)
 }
 
 /// The time limit of each query of a proof with exact loops.

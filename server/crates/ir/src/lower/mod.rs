@@ -44,6 +44,7 @@ mod havoc;
 mod heap;
 mod inherit;
 mod inputs;
+mod invariants;
 mod jdk;
 mod literal;
 mod names;
@@ -87,6 +88,32 @@ pub struct LowerOptions {
     /// ends in a [`CutoffKind::Unwinding`] block ([`Blocker::Unwinding`] until a proof shows no
     /// input gets there; then the loops are exact and a proof needs no loop invariant).
     pub proof_unroll: Option<u32>,
+    /// Over-approximation only, for loops it abstracts: candidate invariants, checked where the
+    /// loop is entered and where an iteration ends (a failing check ends in a
+    /// [`CutoffKind::InvariantBroken`] block) and assumed at the loop head after its havoc (Houdini:
+    /// the caller drops the candidates whose checks some input reaches, and lowers again).
+    pub loop_invariants: Vec<InvariantCandidate>,
+}
+
+/// A candidate invariant of a loop: a property of one integral local at the loop's head.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InvariantCandidate {
+    /// The byte offset where the loop statement starts.
+    pub loop_start: usize,
+    /// The local's name.
+    pub var: String,
+    pub kind: InvariantKind,
+}
+
+/// What a candidate says of its local `x` (exact over Java's two's-complement integers).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InvariantKind {
+    /// `(x & mask) == value`: `x` is even, or 3 modulo 4 (also for negative `x`).
+    LowBits { mask: i64, value: i64 },
+    /// `x >= n`.
+    AtLeast(i64),
+    /// `x <= n`.
+    AtMost(i64),
 }
 
 impl Default for LowerOptions {
@@ -101,6 +128,7 @@ impl Default for LowerOptions {
             own_end: None,
             receiver_by_reflection: false,
             proof_unroll: None,
+            loop_invariants: Vec::new(),
         }
     }
 }

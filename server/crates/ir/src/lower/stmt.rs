@@ -247,11 +247,13 @@ impl<'t> Lowerer<'t> {
                 }
             }
             None => {
+                self.check_invariants(s);
                 let head = self.b.create_block();
                 self.jump(head);
                 self.b.seal(head);
                 self.cur = Some(head);
                 self.havoc_assigned(s);
+                self.assume_invariants(s);
                 if !is_do {
                     let body_b = self.b.create_block();
                     self.loop_cond(cond, body_b, exit);
@@ -276,6 +278,7 @@ impl<'t> Lowerer<'t> {
                     self.b.seal(again);
                     self.cur = Some(again);
                 }
+                self.check_invariants(s);
                 self.cutoff(CutoffKind::LoopIteration);
             }
         }
@@ -674,6 +677,7 @@ impl<'t> Lowerer<'t> {
                 }
             }
             None => {
+                self.check_invariants(s);
                 let head = self.b.create_block();
                 self.jump(head);
                 self.b.seal(head);
@@ -685,7 +689,9 @@ impl<'t> Lowerer<'t> {
                 let i0 = self.select(neg, zero, any);
                 self.assign(idx, i0);
                 self.havoc_assigned(s);
+                self.assume_invariants(s);
                 iteration(self, false);
+                self.check_invariants(s);
                 self.cutoff(CutoffKind::LoopIteration);
             }
         }
