@@ -191,7 +191,7 @@ pub struct MethodProfile {
     pub explain: QueryStats,
     /// Blocks of the lowering.
     pub blocks: usize,
-    /// The attempt with loops unrolled and exact ([`PROOF_UNROLL`]): its lowering, runs and
+    /// The attempt with loops unrolled and exact (`exact_loops`): its lowering, runs and
     /// queries (not counted in the fields above).
     pub exact_loops: Duration,
     /// The search for loop invariants and the check on the lowering they strengthen (not counted
@@ -270,7 +270,7 @@ fn check_method_inner(
     (profile.reach, profile.explain) = dc.stats();
     let has_loops = f.block_ids().any(|b| matches!(f.block(b).term, Terminator::Cutoff(CutoffKind::LoopIteration)));
     let mut exact = None;
-    if has_loops && unknown.is_none() && small_counted_loops(file, m) {
+    if has_loops && unknown.is_none() && crate::exact_loops::small_counted_loops(file, m) {
         let started = Instant::now();
         exact = exact_loop_findings(ctx, m, timeout);
         profile.exact_loops = started.elapsed();
@@ -291,116 +291,8 @@ fn check_method_inner(
     (verdict, out)
 }
 
-/// Loops are unrolled this many times when a proof tries them as exact (issue: a loop that
-/// runs a bounded number of times, `for (int i = 0; i < 3; i++)`).
-pub const PROOF_UNROLL: u32 = 8;
-
-/// The most values a lowering with unrolled loops may have before it is given up.
-pub(crate) const EXACT_MAX_VALUES: usize = 20_000;
-
 /// The time the attempt with exact loops may take for one method, queries included.
 const EXACT_BUDGET: Duration = Duration::from_secs(1);
-
-/// Whether every loop of `m` looks counted with a small bound: a counter that starts at an
-/// integer literal (a `for`'s initializer, or the statement just before a `while` or `do`:
-/// `int attempts = 0;`) and that the condition compares with a literal at most [`PROOF_UNROLL`]
-/// away (`i < 3`, `attempts < 4 && !done`). Only such methods are tried with exact loops: a loop
-/// over a string or an array may run any number of times, and unrolling it costs a larger
-/// lowering and a query to learn so (commons-lang: three times the time of the whole check for
-/// no finding when every loop was tried).
-pub(crate) fn small_counted_loops(file: &SourceFile, m: &MethodInfo) -> bool {
-    let mut stack = vec![m.body_node(file)];
-    let mut any = false;
-    while let Some(n) = stack.pop() {
-        match n.kind() {
-            "enhanced_for_statement" => return false,
-            "for_statement" | "while_statement" | "do_statement" => {
-                let starts: Vec<(String, i64)> = if n.kind() == "for_statement" {
-                    let mut c = n.walk();
-                    let inits: Vec<Node<'_>> = n.children_by_field_name("init", &mut c).collect();
-                    inits.into_iter().flat_map(|i| literal_starts(file, i)).collect()
-                } else {
-                    n.prev_named_sibling().map(|p| literal_starts(file, p)).unwrap_or_default()
-                };
-                let bounded = n.child_by_field_name("condition").is_some_and(|c| compares_near(file, c, &starts));
-                if !bounded {
-                    return false;
-                }
-                any = true;
-            }
-            _ => {}
-        }
-        let mut c = n.walk();
-        stack.extend(n.children(&mut c));
-    }
-    any
-}
-
-/// The variables `n` (a declaration or an assignment statement) sets to an integer literal.
-fn literal_starts(file: &SourceFile, n: Node<'_>) -> Vec<(String, i64)> {
-    let int = |x: Node<'_>| -> Option<i64> {
-        (x.kind() == "decimal_integer_literal").then(|| file.text[x.byte_range()].parse().ok()).flatten()
-    };
-    let mut out = Vec::new();
-    match n.kind() {
-        "local_variable_declaration" => {
-            let mut c = n.walk();
-            for d in n.children_by_field_name("declarator", &mut c) {
-                if let (Some(name), Some(v)) = (d.child_by_field_name("name"), d.child_by_field_name("value")) {
-                    if let Some(v) = int(v) {
-                        out.push((file.text[name.byte_range()].to_string(), v));
-                    }
-                }
-            }
-        }
-        "expression_statement" => {
-            if let Some(a) = n.named_child(0) {
-                return literal_starts(file, a);
-            }
-        }
-        "assignment_expression" => {
-            let op = n.child_by_field_name("operator").map(|o| &file.text[o.byte_range()]);
-            if let (Some("="), Some(l), Some(r)) = (op, n.child_by_field_name("left"), n.child_by_field_name("right")) {
-                if let (true, Some(v)) = (l.kind() == "identifier", int(r)) {
-                    out.push((file.text[l.byte_range()].to_string(), v));
-                }
-            }
-        }
-        _ => {}
-    }
-    out
-}
-
-/// Whether `cond` compares one of `starts`' variables with an integer literal at most
-/// [`PROOF_UNROLL`] from where the variable starts.
-fn compares_near(file: &SourceFile, cond: Node<'_>, starts: &[(String, i64)]) -> bool {
-    let mut stack = vec![cond];
-    while let Some(n) = stack.pop() {
-        if n.kind() == "binary_expression" {
-            let op = n.child_by_field_name("operator").map(|o| &file.text[o.byte_range()]);
-            if let (Some("<" | "<=" | ">" | ">=" | "!="), Some(l), Some(r)) =
-                (op, n.child_by_field_name("left"), n.child_by_field_name("right"))
-            {
-                for (var, lit) in [(l, r), (r, l)] {
-                    let bound: Option<i64> = (lit.kind() == "decimal_integer_literal")
-                        .then(|| file.text[lit.byte_range()].parse().ok())
-                        .flatten();
-                    let start = (var.kind() == "identifier")
-                        .then(|| starts.iter().find(|(v, _)| *v == file.text[var.byte_range()]).map(|(_, s)| *s))
-                        .flatten();
-                    if let (Some(b), Some(s)) = (bound, start) {
-                        if (b - s).unsigned_abs() <= u64::from(PROOF_UNROLL) {
-                            return true;
-                        }
-                    }
-                }
-            }
-        }
-        let mut c = n.walk();
-        stack.extend(n.children(&mut c));
-    }
-    false
-}
 
 /// The time a search for loop invariants may take for one method, queries included.
 const INVARIANT_BUDGET: Duration = Duration::from_secs(1);
@@ -421,20 +313,14 @@ fn invariant_findings(ctx: &FileContext<'_>, m: &MethodInfo, timeout: Duration) 
     unknown.is_none().then_some(out)
 }
 
-/// The findings of `m` with its loops unrolled [`PROOF_UNROLL`] times instead of abstracted, when
+/// The findings of `m` with its loops unrolled instead of abstracted (`exact_loops`), when
 /// that lowering is exact: no input starts an iteration past the unrolled ones (the unwinding
 /// check, invariant 5), and nothing else stands in the way of a proof. Exact loops see everything
 /// the abstraction does and more (a sum of three digits stays below 1000), so these findings
 /// replace the abstraction's. `None` when a loop may run longer, the lowering grows too large, or
 /// a question is left open within [`EXACT_BUDGET`].
 fn exact_loop_findings(ctx: &FileContext<'_>, m: &MethodInfo, timeout: Duration) -> Option<Vec<Finding>> {
-    let opts = LowerOptions {
-        mode: LowerMode::OverApprox,
-        proof_unroll: Some(PROOF_UNROLL),
-        max_values: EXACT_MAX_VALUES,
-        ..Default::default()
-    };
-    let f = lower_in(ctx, m, &opts);
+    let f = crate::exact_loops::exact_lowering(ctx, m, LowerOptions::default().inline_depth);
     if f.proof_blockers.iter().any(|b| *b != Blocker::Unwinding) {
         return None;
     }
@@ -816,7 +702,7 @@ mod tests {
     #[test]
     fn small_counted_loops_are_exact_when_no_input_needs_more_iterations() {
         let body = |header: &str| {
-            format!("    int x = 0;\n    {header} {{\n      x += 2;\n    }}\n    if (x % 2 == 1) {{\n      return -1;\n    }}\n    return x;\n")
+            format!("    int x = 0;\n    {header} {{\n      x += 2;\n    }}\n    if (x > 10) {{\n      return -1;\n    }}\n    return x;\n")
         };
         let src = format!(
             "class A {{\n  static int f(int n) {{\n{}  }}\n  static int g(String s) {{\n{}  }}\n  static int h(int n) {{\n{}  }}\n}}\n",
@@ -826,11 +712,12 @@ mod tests {
         );
         let fs = check(&src);
         let dead: Vec<String> = fs.iter().filter(|f| f.code() == UNREACHABLE_CODE).map(|f| f.method.clone()).collect();
-        // f's loop runs at most 5 times: exact. g's runs as long as the string, h's more often
-        // than proofs unroll: their abstraction cannot tell `x` is even.
+        // f's loop runs at most 5 times: exact, `x` stays at most 10. g's runs as long as the
+        // string and h's 9 times: both go past 10 (live).
         assert_eq!(dead, vec!["f(int)".to_string()], "{fs:#?}");
         let file = SourceFile::parse(&src);
-        let small: Vec<bool> = MethodInfo::all(&file).iter().map(|m| small_counted_loops(&file, m)).collect();
+        let small: Vec<bool> =
+            MethodInfo::all(&file).iter().map(|m| crate::exact_loops::small_counted_loops(&file, m)).collect();
         assert_eq!(small, vec![true, false, false]);
     }
 

@@ -7,6 +7,7 @@ mod cache;
 mod check;
 mod contain;
 mod dump;
+mod exact_loops;
 mod gen;
 mod live_runs;
 mod loop_invariants;

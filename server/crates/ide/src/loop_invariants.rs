@@ -18,6 +18,8 @@ use jreach_ir::{Blocker, Function, LowerMode};
 use jreach_smt::{discharge_invariants, SolveOptions};
 use jreach_syntax::{MethodInfo, Node, SourceFile};
 
+use crate::exact_loops::literal_starts;
+
 /// The most candidates one method is tried with.
 const MAX_CANDIDATES: usize = 16;
 
@@ -127,37 +129,12 @@ fn assigned(file: &SourceFile, lp: Node<'_>) -> Vec<String> {
 fn start_before(file: &SourceFile, lp: Node<'_>, var: &str) -> Option<i64> {
     let mut prev = lp.prev_named_sibling();
     while let Some(p) = prev {
-        if let Some(v) = literal_start(file, p, var) {
+        if let Some((_, v)) = literal_starts(file, p).into_iter().find(|(v, _)| v == var) {
             return Some(v);
         }
         prev = p.prev_named_sibling();
     }
     None
-}
-
-/// The integer literal statement `n` sets `var` to, if it does.
-fn literal_start(file: &SourceFile, n: Node<'_>, var: &str) -> Option<i64> {
-    let int = |x: Node<'_>| -> Option<i64> {
-        (x.kind() == "decimal_integer_literal").then(|| file.text[x.byte_range()].parse().ok()).flatten()
-    };
-    match n.kind() {
-        "local_variable_declaration" => {
-            let mut c = n.walk();
-            let found = n
-                .children_by_field_name("declarator", &mut c)
-                .find(|d| d.child_by_field_name("name").is_some_and(|x| &file.text[x.byte_range()] == var));
-            found.and_then(|d| d.child_by_field_name("value")).and_then(int)
-        }
-        "expression_statement" => {
-            let a = n.named_child(0).filter(|a| a.kind() == "assignment_expression")?;
-            let op = a.child_by_field_name("operator").map(|o| &file.text[o.byte_range()]);
-            let left = a.child_by_field_name("left")?;
-            (op == Some("=") && &file.text[left.byte_range()] == var)
-                .then(|| a.child_by_field_name("right").and_then(int))
-                .flatten()
-        }
-        _ => None,
-    }
 }
 
 /// Whether a condition after byte `after` in `body` reads `var` (an `if`, a loop's or a `?:`'s

@@ -355,6 +355,37 @@ impl Gen<'_> {
         }
     }
 
+    /// `int acc = start;` (the statement `id` already begun), a loop `header` whose body is `step`,
+    /// and `if (cond) { ... }`: a loop's result tested after it. `acc` stays a variable of the
+    /// method.
+    #[allow(clippy::too_many_arguments)]
+    fn loop_then_test(&mut self, depth: usize, id: usize, acc: &str, start: i64, header: &str, step: &str, cond: &str) {
+        self.w(&format!("int {acc} = {start};"));
+        self.end(id);
+        self.w("\n");
+        self.indent(depth);
+        let id2 = self.begin();
+        self.w(&format!("{header} {{\n"));
+        self.indent(depth + 1);
+        let id3 = self.begin();
+        self.w(step);
+        self.end(id3);
+        self.w("\n");
+        self.indent(depth);
+        self.w("}");
+        self.end(id2);
+        self.w("\n");
+        self.indent(depth);
+        let id4 = self.begin();
+        self.w(&format!("if ({cond}) {{\n"));
+        self.block(depth + 1, 2);
+        self.indent(depth);
+        self.w("}");
+        self.end(id4);
+        self.w("\n");
+        self.vars.push((acc.to_string(), JTy::Int, true));
+    }
+
     fn stmt(&mut self, depth: usize) {
         self.budget -= 1;
         self.indent(depth);
@@ -559,32 +590,18 @@ impl Gen<'_> {
                 // by construction.
                 let (acc, k) = (self.name("acc"), self.name("k"));
                 let (n, c) = (self.rng.range(0, 5), self.rng.range(-3, 3));
-                self.w(&format!("int {acc} = 0;"));
-                self.end(id);
-                self.w("\n");
-                self.indent(depth);
-                let id2 = self.begin();
-                self.w(&format!("for (int {k} = 0; {k} < {n}; {k}++) {{\n"));
-                self.indent(depth + 1);
-                let id3 = self.begin();
-                self.w(&format!("{acc} += {c};"));
-                self.end(id3);
-                self.w("\n");
-                self.indent(depth);
-                self.w("}");
-                self.end(id2);
-                self.w("\n");
-                self.indent(depth);
-                let id4 = self.begin();
                 let rhs = n * c + if self.rng.pct(50) { 0 } else { self.rng.range(-1, 1) };
                 let op = *self.rng.pick(&["==", "!=", "<", ">", "<=", ">="]);
-                self.w(&format!("if ({acc} {op} {rhs}) {{\n"));
-                self.block(depth + 1, 2);
-                self.indent(depth);
-                self.w("}");
-                self.end(id4);
-                self.w("\n");
-                self.vars.push((acc, JTy::Int, true));
+                let header = format!("for (int {k} = 0; {k} < {n}; {k}++)");
+                self.loop_then_test(
+                    depth,
+                    id,
+                    &acc,
+                    0,
+                    &header,
+                    &format!("{acc} += {c};"),
+                    &format!("{acc} {op} {rhs}"),
+                );
                 return;
             }
             20 => {
@@ -593,24 +610,7 @@ impl Gen<'_> {
                 let (acc, k) = (self.name("acc"), self.name("k"));
                 let start = self.rng.range(-3, 3);
                 let step = *self.rng.pick(&[2, 4, -2, 3, 0, 1, 6]);
-                self.w(&format!("int {acc} = {start};"));
-                self.end(id);
-                self.w("\n");
-                self.indent(depth);
-                let id2 = self.begin();
-                self.w(&format!("for (int {k} = 0; {k} < Math.floorMod(a0, 20); {k}++) {{\n"));
-                self.indent(depth + 1);
-                let id3 = self.begin();
-                self.w(&format!("{acc} += {step};"));
-                self.end(id3);
-                self.w("\n");
-                self.indent(depth);
-                self.w("}");
-                self.end(id2);
-                self.w("\n");
-                self.indent(depth);
-                let id4 = self.begin();
-                let c = match self.rng.below(6) {
+                let cond = match self.rng.below(6) {
                     0 => format!("({acc} & 1) == {}", self.rng.range(0, 1)),
                     1 => format!("{acc} % 2 != 0"),
                     2 => format!("{acc} < {start}"),
@@ -618,13 +618,8 @@ impl Gen<'_> {
                     4 => format!("{acc} == {}", start + self.rng.range(-1, 1)),
                     _ => format!("({acc} & 3) == {}", self.rng.range(0, 3)),
                 };
-                self.w(&format!("if ({c}) {{\n"));
-                self.block(depth + 1, 2);
-                self.indent(depth);
-                self.w("}");
-                self.end(id4);
-                self.w("\n");
-                self.vars.push((acc, JTy::Int, true));
+                let header = format!("for (int {k} = 0; {k} < Math.floorMod(a0, 20); {k}++)");
+                self.loop_then_test(depth, id, &acc, start, &header, &format!("{acc} += {step};"), &cond);
                 return;
             }
             _ => {

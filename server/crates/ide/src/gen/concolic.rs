@@ -17,14 +17,14 @@ use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use jreach_ir::interp::{self, Value};
-use jreach_ir::lower::{lower_in, FileContext, LowerOptions};
+use jreach_ir::lower::FileContext;
 use jreach_ir::{Const, Function, NondetKind, Op, Ty, ValueId};
 use jreach_smt::{solve_reach, solve_reach_fixing, SolveOptions, Verdict};
 use jreach_syntax::{find_target, SourceFile, Target};
 use jreach_synth::{CallObservation, JavaValue, TestRequest};
 
-use super::receiver::{synthesis_options, unmodelled_params, unsupported_signature};
-use super::{callers, replay, with_package_sources, GenOptions, MAX_CALLERS, MAX_STEPS};
+use super::receiver::{unmodelled_params, unsupported_signature};
+use super::{callers, lower_for_synthesis, replay, GenOptions, MAX_CALLERS, MAX_STEPS};
 
 /// How far concolic rounds go for one target.
 #[derive(Clone, Copy, Debug)]
@@ -96,19 +96,7 @@ fn rounds_for(
     if unsupported_signature(&ctx, m).is_some() || (m.class_is_abstract && !m.is_static) {
         return None;
     }
-    let with_package = with_package_sources(file, m, &opts.package_sources, &opts.imported_sources);
-    let (synthesis_file, foreign_from) = match &with_package {
-        Some((f, foreign_from)) => (f, *foreign_from),
-        None => (file, None),
-    };
-    let lopts = LowerOptions {
-        inline_depth: opts.inline_depth,
-        foreign_from,
-        own_end: with_package.is_some().then_some(file.text.len()),
-        ..synthesis_options(&ctx, m, ROUNDS_UNROLL, false)
-    };
-    let package_ctx = with_package.as_ref().map(|_| FileContext::new(synthesis_file, foreign_from, lopts.own_end));
-    let f = lower_in(package_ctx.as_ref().unwrap_or(&ctx), m, &lopts);
+    let f = lower_for_synthesis(file, &ctx, m, opts, ROUNDS_UNROLL);
     if unmodelled_params(&f).is_some() {
         return None;
     }

@@ -316,22 +316,15 @@ fn gen_target(file: &SourceFile, target: &Target, opts: &GenOptions) -> Result<G
 }
 
 /// Whether the target is dead with the method's loops unrolled and exact (as `check` tries
-/// them: [`crate::check::PROOF_UNROLL`] iterations, no input needing more), when the abstraction
+/// them: `exact_loops`, no input needing more iterations), when the abstraction
 /// `over` had loops and could not tell.
 fn exact_loops_unreachable(ctx: &FileContext<'_>, target: &Target, over: &Function, opts: &GenOptions) -> bool {
     let has_loops =
         over.block_ids().any(|b| matches!(over.block(b).term, Terminator::Cutoff(CutoffKind::LoopIteration)));
-    if !has_loops || !crate::check::small_counted_loops(ctx.file(), &target.method) {
+    if !has_loops || !crate::exact_loops::small_counted_loops(ctx.file(), &target.method) {
         return false;
     }
-    let lopts = LowerOptions {
-        mode: LowerMode::OverApprox,
-        inline_depth: opts.inline_depth,
-        proof_unroll: Some(crate::check::PROOF_UNROLL),
-        max_values: crate::check::EXACT_MAX_VALUES,
-        ..Default::default()
-    };
-    let mut f = lower_in(ctx, &target.method, &lopts);
+    let mut f = crate::exact_loops::exact_lowering(ctx, &target.method, opts.inline_depth);
     let solve =
         SolveOptions { timeout: opts.timeout.min(EXACT_QUERY), prefer_small: false, cancel: opts.cancel.clone() };
     if !discharge_unwinding(&mut f, &solve) || !f.sound_for_proofs() {
@@ -408,6 +401,32 @@ fn first_error_line(file: &SourceFile, m: &MethodInfo) -> Option<usize> {
         stack.extend(n.children(&mut c).filter(|ch| ch.has_error()));
     }
     None
+}
+
+/// `m` lowered for synthesis with loops unrolled `k` times, in the file synthesis sees: `file`
+/// followed by the classes of its package and the imported ones ([`with_package_sources`]),
+/// with `ctx` (the context of `file` alone) deciding how the receiver is made. For one lowering;
+/// the ladder of `gen` keeps its contexts across its rungs.
+pub(crate) fn lower_for_synthesis(
+    file: &SourceFile,
+    ctx: &FileContext<'_>,
+    m: &MethodInfo,
+    opts: &GenOptions,
+    k: u32,
+) -> Function {
+    let with_package = with_package_sources(file, m, &opts.package_sources, &opts.imported_sources);
+    let (synthesis_file, foreign_from) = match &with_package {
+        Some((f, foreign_from)) => (f, *foreign_from),
+        None => (file, None),
+    };
+    let lopts = LowerOptions {
+        inline_depth: opts.inline_depth,
+        foreign_from,
+        own_end: with_package.is_some().then_some(file.text.len()),
+        ..synthesis_options(ctx, m, k, false)
+    };
+    let package_ctx = with_package.as_ref().map(|_| FileContext::new(synthesis_file, foreign_from, lopts.own_end));
+    lower_in(package_ctx.as_ref().unwrap_or(ctx), m, &lopts)
 }
 
 /// `file` followed by the classes of `sources` and then those of `imported` (their `package` and

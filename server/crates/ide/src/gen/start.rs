@@ -7,14 +7,14 @@
 
 use std::time::Duration;
 
-use jreach_ir::lower::{lower_in, FileContext, LowerOptions};
+use jreach_ir::lower::FileContext;
 use jreach_ir::{Leaf, Ty};
 use jreach_smt::{solve_reach, SolveOptions, Verdict};
 use jreach_syntax::{find_target, MethodInfo, SourceFile, Target};
 use jreach_synth::{is_searched_collection, jdk_choices, JavaValue, TestRequest};
 
-use super::receiver::{is_static_nested, receiver_constructor, synthesis_options, unsupported_signature};
-use super::{callers, replay, with_package_sources, GenOptions, MAX_CALLERS};
+use super::receiver::{is_static_nested, receiver_constructor, unsupported_signature};
+use super::{callers, lower_for_synthesis, replay, GenOptions, MAX_CALLERS};
 
 /// A test for the statement on 0-based `line` with the simplest inputs jreach can write for its
 /// method (for a private method, for the first method of its class calling it that works): the
@@ -48,19 +48,7 @@ fn start_for(file: &SourceFile, target: &Target, opts: &GenOptions) -> Option<Te
     if factory.is_none() && (unsupported_signature(&ctx, m).is_some() || (m.class_is_abstract && !m.is_static)) {
         return None;
     }
-    let with_package = with_package_sources(file, m, &opts.package_sources, &opts.imported_sources);
-    let (synthesis_file, foreign_from) = match &with_package {
-        Some((f, foreign_from)) => (f, *foreign_from),
-        None => (file, None),
-    };
-    let lopts = LowerOptions {
-        inline_depth: opts.inline_depth,
-        foreign_from,
-        own_end: with_package.is_some().then_some(file.text.len()),
-        ..synthesis_options(&ctx, m, 2, false)
-    };
-    let package_ctx = with_package.as_ref().map(|_| FileContext::new(synthesis_file, foreign_from, lopts.own_end));
-    let f = lower_in(package_ctx.as_ref().unwrap_or(&ctx), m, &lopts);
+    let f = lower_for_synthesis(file, &ctx, m, opts, 2);
     // A parameter of a JDK type jreach does not model is a choice among values a test can write
     // (`Locale.US`, `String.class`, ...), which the search makes; any other such type, no start.
     // An array of references jreach does not track starts empty (the search may grow it).
