@@ -6,10 +6,29 @@
 use std::collections::HashSet;
 
 use jreach_ir::lower::FileContext;
-use jreach_syntax::{MethodInfo, Node, SourceFile};
+use jreach_syntax::{find_target, MethodInfo, Node, SourceFile, Target};
+
+use super::MAX_CALLERS;
 
 /// How many private methods deep the search for a caller a test can call goes.
 const MAX_DEPTH: usize = 3;
+
+/// The target on 0-based `line` of `file` and the methods a test may enter to reach it: its own,
+/// or for a private one, up to [`MAX_CALLERS`] methods calling it. `None` for no target or a
+/// method with syntax errors.
+pub(crate) fn target_entries(file: &SourceFile, line: usize) -> Option<(Target, Vec<MethodInfo>)> {
+    let target = find_target(file, line).ok()?;
+    if target.method.has_error {
+        return None;
+    }
+    let entries = if target.method.is_private {
+        let ctx = FileContext::new(file, None, None);
+        entry_callers(&ctx, &target.method, MAX_CALLERS)
+    } else {
+        vec![target.method.clone()]
+    };
+    Some((target, entries))
+}
 
 /// Up to `max` methods a test can call whose bodies lead to private method `m`, the simplest
 /// first (static, public, fewest parameters, then in source order).

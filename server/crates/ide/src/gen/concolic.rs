@@ -20,11 +20,11 @@ use jreach_ir::interp::{self, Value};
 use jreach_ir::lower::FileContext;
 use jreach_ir::{Const, Function, NondetKind, Op, Ty, ValueId};
 use jreach_smt::{solve_reach, solve_reach_fixing, SolveOptions, Verdict};
-use jreach_syntax::{find_target, SourceFile, Target};
+use jreach_syntax::{SourceFile, Target};
 use jreach_synth::{CallObservation, JavaValue, TestRequest};
 
 use super::receiver::{unmodelled_params, unsupported_signature};
-use super::{callers, lower_for_synthesis, replay, GenOptions, MAX_CALLERS, MAX_STEPS};
+use super::{callers, lower_for_synthesis, replay, GenOptions, MAX_STEPS};
 
 /// How far concolic rounds go for one target.
 #[derive(Clone, Copy, Debug)]
@@ -57,16 +57,7 @@ pub fn concolic(
     run: RunOnJvm<'_>,
 ) -> Option<TestRequest> {
     crate::contain::contain(|| {
-        let target = find_target(file, line).ok()?;
-        if target.method.has_error {
-            return None;
-        }
-        let entries = if target.method.is_private {
-            let ctx = FileContext::new(file, None, None);
-            callers::entry_callers(&ctx, &target.method, MAX_CALLERS)
-        } else {
-            vec![target.method.clone()]
-        };
+        let (target, entries) = callers::target_entries(file, line)?;
         let started = Instant::now();
         let mut rounds_left = limits.rounds;
         for m in entries {

@@ -10,11 +10,11 @@ use std::time::Duration;
 use jreach_ir::lower::FileContext;
 use jreach_ir::{Leaf, Ty};
 use jreach_smt::{solve_reach, SolveOptions, Verdict};
-use jreach_syntax::{find_target, MethodInfo, SourceFile, Target};
+use jreach_syntax::{MethodInfo, SourceFile, Target};
 use jreach_synth::{is_searched_collection, jdk_choices, JavaValue, TestRequest};
 
 use super::receiver::{is_static_nested, receiver_constructor, unsupported_signature};
-use super::{callers, lower_for_synthesis, replay, GenOptions, MAX_CALLERS};
+use super::{callers, lower_for_synthesis, replay, GenOptions};
 
 /// A test for the statement on 0-based `line` with the simplest inputs jreach can write for its
 /// method (for a private method, for the first method of its class calling it that works): the
@@ -22,16 +22,7 @@ use super::{callers, lower_for_synthesis, replay, GenOptions, MAX_CALLERS};
 /// the line, and the outcome is not asserted. `None` when jreach cannot write a call to the method.
 pub fn search_start(file: &SourceFile, line: usize, opts: &GenOptions) -> Option<TestRequest> {
     crate::contain::contain(|| {
-        let target = find_target(file, line).ok()?;
-        if target.method.has_error {
-            return None;
-        }
-        let entries = if target.method.is_private {
-            let ctx = FileContext::new(file, None, None);
-            callers::entry_callers(&ctx, &target.method, MAX_CALLERS)
-        } else {
-            vec![target.method.clone()]
-        };
+        let (target, entries) = callers::target_entries(file, line)?;
         entries.into_iter().find_map(|m| start_for(file, &Target { method: m, ..target.clone() }, opts))
     })
     .ok()
