@@ -21,7 +21,7 @@ use jreach_ir::lower::FileContext;
 use jreach_ir::{Const, Function, NondetKind, Op, Ty, ValueId};
 use jreach_smt::{solve_reach, solve_reach_fixing, SolveOptions, Verdict};
 use jreach_syntax::{SourceFile, Target};
-use jreach_synth::{CallObservation, JavaValue, TestRequest};
+use jreach_synth::{CallObservation, JavaValue, Outcome, TestRequest};
 
 use super::receiver::{unmodelled_params, unsupported_signature};
 use super::{callers, lower_for_synthesis, replay, GenOptions, MAX_STEPS};
@@ -107,14 +107,16 @@ fn rounds_for(
         if seen.reached {
             // Written with the outcome the model computes from what the calls returned, when
             // it reaches the line with them too; else asserting nothing.
-            let picks = Picks::new(&f, &sites, &seen);
+            let picks = Picks::new(&sites, &seen);
             let choose = |v: ValueId, ty: Ty| picks.pick(v, ty);
-            return Some(
-                replay::request_choosing(file, target, &f, &targets, &args, opts, true, &[], &choose).unwrap_or(req),
-            );
+            let asserted = replay::request_choosing(file, target, &f, &targets, &args, opts, true, &[], &choose);
+            return Some(asserted.unwrap_or(TestRequest {
+                outcome: Outcome::Undetermined("the result depends on calls jreach does not model".into()),
+                ..req
+            }));
         }
         // The run on the model with the JVM's results: the calls it met, and what they returned.
-        let picks = Picks::new(&f, &sites, &seen);
+        let picks = Picks::new(&sites, &seen);
         let _ = interp::run_choosing(&f, &args, &|v, ty| picks.pick(v, ty), MAX_STEPS);
         let fixed = picks.fixed(&f);
         if fixed.is_empty() {
@@ -201,7 +203,7 @@ struct Picks<'a> {
 }
 
 impl<'a> Picks<'a> {
-    fn new(_f: &Function, sites: &'a HashMap<ValueId, Site>, obs: &CallObservation) -> Picks<'a> {
+    fn new(sites: &'a HashMap<ValueId, Site>, obs: &CallObservation) -> Picks<'a> {
         let mut seen: HashMap<Site, Vec<Option<JavaValue>>> = HashMap::new();
         for c in &obs.calls {
             seen.entry((c.line, c.name.clone())).or_default().push(c.value.clone());
