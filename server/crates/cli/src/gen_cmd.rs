@@ -131,8 +131,8 @@ fn write_test(
 
 /// A test found on the JVM, verified, when jreach's model found none: by concolic rounds, then by
 /// a search from the simplest inputs. `Err`: none, with what the user should hear of the search
-/// when it ran (none with `--no-run` or
-/// `--search 0`, or when jreach cannot write a call to start from).
+/// when it ran (none with `--no-run` or `--search 0`, or when jreach cannot write a call to start
+/// from).
 fn searched(a: &GenArgs, file: &jreach_syntax::SourceFile, opts: &GenOptions) -> Result<TestRequest, Option<String>> {
     if a.no_run || a.search == 0.0 {
         return Err(None);
