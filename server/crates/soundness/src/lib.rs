@@ -192,6 +192,9 @@ pub struct RunOptions {
     pub timeout: Duration,
 }
 
+/// The stack of each worker thread (as `jreach check`'s).
+const WORKER_STACK: usize = 256 << 20;
+
 /// Generates and checks `opts.methods` classes (in parallel), runs a sample on the JVM, and
 /// returns the counts and the violations. `progress` is called every 1000 methods with the number
 /// done and the counts so far; violations are printed to stderr as they are found.
@@ -200,29 +203,34 @@ pub fn soundness_run(opts: &RunOptions, progress: &(dyn Fn(u64, &Stats) + Sync))
     use std::sync::Mutex;
     let every = opts.methods.checked_div(opts.jvm_sample).map_or(u64::MAX, |e| e.max(1));
     let acc: Mutex<(Stats, Vec<Violation>, Vec<jvm::Sample>)> = Mutex::new(Default::default());
-    (0..opts.methods).into_par_iter().for_each(|i| {
-        let mut rng = Rng::new(opts.seed.wrapping_mul(0x2545_F491_4F6C_DD1D) ^ i);
-        let size = 4 + rng.below(opts.size.max(1) as u64) as i32;
-        let g = gen::generate(&mut rng, &format!("G{i}"), size);
-        let o = check_generated(&g, &mut rng, opts.runs_per_method, opts.timeout);
-        let sample = (i % every == 0 && i / every < opts.jvm_sample).then(|| jvm::Sample::from_outcome(&g, &o));
-        let mut a = acc.lock().unwrap_or_else(|e| e.into_inner());
-        a.0.add(&o.stats);
-        for v in &o.violations {
-            eprintln!(
-                "VIOLATION in {}: {} on ({}): {}\n{}",
-                v.class,
-                v.observed,
-                v.inputs.join(", "),
-                v.finding.message(&jreach_syntax::LineIndex::new(&v.source)),
-                v.source
-            );
-        }
-        a.1.extend(o.violations);
-        a.2.extend(sample);
-        if a.0.methods.is_multiple_of(1000) {
-            progress(a.0.methods, &a.0);
-        }
+    // The stacks `check` gives its workers: lowering and z3 recurse deeply on large methods (with
+    // rayon's default 2 MiB, z3 overflowed one on a method with unrolled loops: a segfault).
+    let pool = rayon::ThreadPoolBuilder::new().stack_size(WORKER_STACK).build().expect("a thread pool");
+    pool.install(|| {
+        (0..opts.methods).into_par_iter().for_each(|i| {
+            let mut rng = Rng::new(opts.seed.wrapping_mul(0x2545_F491_4F6C_DD1D) ^ i);
+            let size = 4 + rng.below(opts.size.max(1) as u64) as i32;
+            let g = gen::generate(&mut rng, &format!("G{i}"), size);
+            let o = check_generated(&g, &mut rng, opts.runs_per_method, opts.timeout);
+            let sample = (i % every == 0 && i / every < opts.jvm_sample).then(|| jvm::Sample::from_outcome(&g, &o));
+            let mut a = acc.lock().unwrap_or_else(|e| e.into_inner());
+            a.0.add(&o.stats);
+            for v in &o.violations {
+                eprintln!(
+                    "VIOLATION in {}: {} on ({}): {}\n{}",
+                    v.class,
+                    v.observed,
+                    v.inputs.join(", "),
+                    v.finding.message(&jreach_syntax::LineIndex::new(&v.source)),
+                    v.source
+                );
+            }
+            a.1.extend(o.violations);
+            a.2.extend(sample);
+            if a.0.methods.is_multiple_of(1000) {
+                progress(a.0.methods, &a.0);
+            }
+        })
     });
     let (mut stats, mut violations, samples) = acc.into_inner().unwrap_or_else(|e| e.into_inner());
     if !samples.is_empty() {
