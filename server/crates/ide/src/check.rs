@@ -268,7 +268,7 @@ fn check_method_inner(
     ck.constant_conditions();
     let Checker { unknown, mut out, dc, .. } = ck;
     (profile.reach, profile.explain) = dc.stats();
-    let has_loops = f.block_ids().any(|b| matches!(f.block(b).term, Terminator::Cutoff(CutoffKind::LoopIteration)));
+    let has_loops = f.abstracts_loops();
     let mut exact = None;
     if has_loops && unknown.is_none() && crate::exact_loops::small_counted_loops(file, m) {
         let started = Instant::now();

@@ -1038,6 +1038,11 @@ impl Function {
         self.proof_blockers.is_empty()
     }
 
+    /// Whether the lowering abstracts a loop (havoc at its head, [`CutoffKind::LoopIteration`]).
+    pub fn abstracts_loops(&self) -> bool {
+        self.block_ids().any(|b| matches!(self.block(b).term, Terminator::Cutoff(CutoffKind::LoopIteration)))
+    }
+
     /// The blocks that start a loop iteration past the unrolled ones ([`CutoffKind::Unwinding`]).
     pub fn unwinding_blocks(&self) -> Vec<BlockId> {
         self.block_ids().filter(|b| matches!(self.block(*b).term, Terminator::Cutoff(CutoffKind::Unwinding))).collect()

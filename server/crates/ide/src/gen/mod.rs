@@ -319,9 +319,7 @@ fn gen_target(file: &SourceFile, target: &Target, opts: &GenOptions) -> Result<G
 /// them: `exact_loops`, no input needing more iterations), when the abstraction
 /// `over` had loops and could not tell.
 fn exact_loops_unreachable(ctx: &FileContext<'_>, target: &Target, over: &Function, opts: &GenOptions) -> bool {
-    let has_loops =
-        over.block_ids().any(|b| matches!(over.block(b).term, Terminator::Cutoff(CutoffKind::LoopIteration)));
-    if !has_loops || !crate::exact_loops::small_counted_loops(ctx.file(), &target.method) {
+    if !over.abstracts_loops() || !crate::exact_loops::small_counted_loops(ctx.file(), &target.method) {
         return false;
     }
     let mut f = crate::exact_loops::exact_lowering(ctx, &target.method, opts.inline_depth);
@@ -337,9 +335,7 @@ fn exact_loops_unreachable(ctx: &FileContext<'_>, target: &Target, over: &Functi
 /// Whether the target is dead on the proof lowering strengthened by the loop invariants that hold
 /// (as `check` tries them), when the abstraction `over` had loops and could not tell.
 fn invariant_unreachable(ctx: &FileContext<'_>, target: &Target, over: &Function, opts: &GenOptions) -> bool {
-    let has_loops =
-        over.block_ids().any(|b| matches!(over.block(b).term, Terminator::Cutoff(CutoffKind::LoopIteration)));
-    if !has_loops {
+    if !over.abstracts_loops() {
         return false;
     }
     let Some(f) = crate::loop_invariants::proved_lowering(ctx, &target.method, opts.inline_depth, EXACT_QUERY) else {

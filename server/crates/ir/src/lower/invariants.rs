@@ -53,13 +53,7 @@ impl<'t> Lowerer<'t> {
                 return;
             }
             let holds = self.candidate_holds(local, kind);
-            let (ok, broken) = (self.b.create_block(), self.b.create_block());
-            self.branch(holds, ok, broken, None);
-            self.b.seal(ok);
-            self.b.seal(broken);
-            self.cur = Some(broken);
-            self.cutoff(CutoffKind::InvariantBroken(i));
-            self.cur = Some(ok);
+            self.end_unless(holds, CutoffKind::InvariantBroken(i), None);
         }
     }
 
@@ -71,7 +65,6 @@ impl<'t> Lowerer<'t> {
                 return;
             }
             let holds = self.candidate_holds(local, kind);
-            let (ok, excluded) = (self.b.create_block(), self.b.create_block());
             // Named in explanations: "`x` is even at every iteration (a loop invariant)".
             let var = &self.opts.loop_invariants[i as usize].var;
             let text = match kind {
@@ -85,12 +78,18 @@ impl<'t> Lowerer<'t> {
                 InvariantKind::AtMost(n) => format!("{var} <= {n} at every iteration"),
             };
             let origin = CondOrigin { span: s.byte_range(), text };
-            self.branch(holds, ok, excluded, Some(origin));
-            self.b.seal(ok);
-            self.b.seal(excluded);
-            self.cur = Some(excluded);
-            self.cutoff(CutoffKind::Assumed);
-            self.cur = Some(ok);
+            self.end_unless(holds, CutoffKind::Assumed, Some(origin));
         }
+    }
+
+    /// Goes on where `holds`; the other side ends in a `kind` cutoff.
+    fn end_unless(&mut self, holds: ValueId, kind: CutoffKind, origin: Option<CondOrigin>) {
+        let (ok, cut) = (self.b.create_block(), self.b.create_block());
+        self.branch(holds, ok, cut, origin);
+        self.b.seal(ok);
+        self.b.seal(cut);
+        self.cur = Some(cut);
+        self.cutoff(kind);
+        self.cur = Some(ok);
     }
 }
