@@ -255,7 +255,7 @@ impl Classes {
                 buildable &= has_modifier(*d, src, "public");
             }
             let mut reflectable = buildable && !is_abstract && d.kind() == "class_declaration";
-            let mut constructible = buildable;
+            let constructible = buildable;
             let mut no_ctor = true;
             for member in named_children(body) {
                 match member.kind() {
@@ -298,9 +298,10 @@ impl Classes {
                         };
                         buildable &= no_args && empty && visible;
                     }
+                    // An instance initializer runs with the field initializers, in order, at the
+                    // start of each constructor (`run_field_initializers`).
                     "block" => {
                         buildable = false;
-                        constructible = false;
                         has_block[k] = true;
                     }
                     "static_initializer" => buildable = false,

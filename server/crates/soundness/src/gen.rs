@@ -7,7 +7,8 @@
 //! calls to generated static helpers. Half the classes also hold state that loops, callees and
 //! calls jreach cannot see change (the places where proofs once went wrong): `StringBuilder`s
 //! (appended to, aliased, passed to a helper that appends), an object's field changed in place and
-//! by a helper, a static field changed by a helper, an `int[]`, a `java.util.ArrayList` (which
+//! by a helper (the object made as `new Box()` runs its field initializers, initializer block and
+//! constructors), a static field changed by a helper, an `int[]`, a `java.util.ArrayList` (which
 //! jreach does not model), a lambda that writes a captured object when run, and an `Integer`
 //! local that is stepped (`bi++`), compound-assigned and read into the `int`s, also through
 //! `compareTo`, `equals`, `intValue` and `hashCode`.
@@ -116,12 +117,9 @@ struct Gen<'r> {
 const STATE_DECLS: &str = "StringBuilder s0 = new StringBuilder(); Box bx = new Box(); int[] arr = new int[3]; \
 java.util.List<Integer> list = new java.util.ArrayList<>(); F = 0; Integer bi = 0;";
 
-/// The members a stateful class adds: the object type, the static field and the helpers that
-/// change state behind the method's back.
+/// The members a stateful class adds after its `Box` ([`box_class`]): the static field and the
+/// helpers that change state behind the method's back.
 const STATE_MEMBERS: &str = "    static int F;
-    static class Box {
-        int v;
-    }
     static void grow(StringBuilder s, int n) {
         if (n > 0) {
             s.append('x');
@@ -134,6 +132,40 @@ const STATE_MEMBERS: &str = "    static int F;
         F += 2;
     }
 ";
+
+/// The object type of a stateful class: `Box` with an `int v` that `new Box()` sets through
+/// what Java runs for it (JLS 12.5): field initializers and an instance initializer block in
+/// textual order, an initializer reading a field its constructor's parameter shadows, and a
+/// constructor delegating with `this(...)`, each present or not.
+fn box_class(rng: &mut Rng) -> String {
+    let mut out = String::from("    static class Box {\n");
+    let k = |rng: &mut Rng| rng.range(-4, 9);
+    if rng.pct(50) {
+        out.push_str(&format!("        int v = {};\n", k(rng)));
+    } else {
+        out.push_str("        int v;\n");
+    }
+    if rng.pct(50) {
+        out.push_str(&format!("        {{\n            v += {};\n        }}\n", k(rng)));
+    }
+    let reads = rng.pct(50);
+    if reads {
+        out.push_str(&format!("        int u = v + {};\n", k(rng)));
+    }
+    match rng.below(3) {
+        0 => {}
+        1 => out.push_str(&format!("        Box() {{\n            v *= {};\n        }}\n", k(rng))),
+        _ => {
+            let extra = if reads { " + u" } else { "" };
+            out.push_str(&format!(
+                "        Box() {{\n            this({});\n        }}\n        Box(int v) {{\n            this.v += v{extra};\n        }}\n",
+                k(rng)
+            ));
+        }
+    }
+    out.push_str("    }\n");
+    out
+}
 
 impl Gen<'_> {
     fn w(&mut self, s: &str) {
@@ -737,6 +769,8 @@ pub fn generate(rng: &mut Rng, class: &str, size: i32) -> Generated {
     let state = g.rng.pct(50);
     g.w(&format!("class {class} {{\n"));
     if state {
+        let b = box_class(g.rng);
+        g.w(&b);
         g.w(STATE_MEMBERS);
     }
     g.instr.push_str("    static boolean[] HIT = new boolean[4096];\n    static void hit(int i) { HIT[i] = true; }\n");

@@ -213,12 +213,26 @@ impl<'t> Lowerer<'t> {
         self.cur = Some(ret_block);
     }
 
-    /// Runs the instance field initializers declared in class `c` on the current frame's object
-    /// or on the receiver's fields.
+    /// Runs the instance field initializers and instance initializer blocks declared in class
+    /// `c`, in the order the class declares them (JLS 12.5), on the current frame's object or on
+    /// the receiver's fields. They see the class's fields, never the constructor's parameters
+    /// (`int m = n + 1;` reads the field `n` even in `C(int n)`).
     fn run_field_initializers(&mut self, c: u16) {
         let Some(body) = self.classes.bodies[c as usize].clone().and_then(|b| self.node_at(&b)) else { return };
         let target = self.frames.last().map(|f| (f.this_obj, f.has_this));
+        if !matches!(target, Some((Some(_), _) | (None, true))) {
+            return;
+        }
+        let saved_scopes = std::mem::replace(&mut self.scopes, vec![std::collections::HashMap::new()]);
+        let saved_targets = std::mem::take(&mut self.targets);
         for member in named_children(body) {
+            if self.cur.is_none() {
+                break;
+            }
+            if member.kind() == "block" {
+                self.block_stmts(member);
+                continue;
+            }
             if member.kind() != "field_declaration" || has_modifier(member, self.src, "static") {
                 continue;
             }
@@ -229,7 +243,7 @@ impl<'t> Lowerer<'t> {
                     continue;
                 };
                 if self.cur.is_none() {
-                    return;
+                    break;
                 }
                 let name = text_of(name, self.src);
                 match target {
@@ -249,10 +263,12 @@ impl<'t> Lowerer<'t> {
                             self.assign(l.var, v);
                         }
                     }
-                    _ => return,
+                    _ => {}
                 }
             }
         }
+        self.scopes = saved_scopes;
+        self.targets = saved_targets;
     }
 }
 

@@ -51,7 +51,9 @@ impl<'t> Lowerer<'t> {
                 _ => {}
             }
         }
-        let exact = self.synthesis() && (!has_initializer_block || reflected.is_some());
+        // The initializer blocks run in the class's constructors (not for a class jreach does
+        // not model, whose initializers run here one by one).
+        let exact = self.synthesis() && (!has_initializer_block || reflected.is_some() || class.is_some());
         if reflected.is_some() {
             // Fields of types jreach cannot see stay null.
             self.b.add_proof_blocker(Blocker::Narrowing(
