@@ -185,6 +185,13 @@ fn violation(g: &Generated, args: &[Value], fd: &Finding, observed: String) -> V
 #[derive(Clone, Debug)]
 pub struct RunOptions {
     pub methods: u64,
+    /// The index of the first method: methods `first..first + methods` are generated, so a run
+    /// can be resumed or one method replayed (`--first I --methods 1`).
+    pub first: u64,
+    /// Print each method's index to stderr as it starts (to find the method a crash came from).
+    pub trace: bool,
+    /// Write each generated class to `DIR/G<index>.java` before checking it.
+    pub save: Option<std::path::PathBuf>,
     pub jvm_sample: u64,
     pub seed: u64,
     pub runs_per_method: usize,
@@ -207,12 +214,20 @@ pub fn soundness_run(opts: &RunOptions, progress: &(dyn Fn(u64, &Stats) + Sync))
     // rayon's default 2 MiB, z3 overflowed one on a method with unrolled loops: a segfault).
     let pool = rayon::ThreadPoolBuilder::new().stack_size(WORKER_STACK).build().expect("a thread pool");
     pool.install(|| {
-        (0..opts.methods).into_par_iter().for_each(|i| {
+        (opts.first..opts.first + opts.methods).into_par_iter().for_each(|i| {
+            if opts.trace {
+                eprintln!("start G{i}");
+            }
             let mut rng = Rng::new(opts.seed.wrapping_mul(0x2545_F491_4F6C_DD1D) ^ i);
             let size = 4 + rng.below(opts.size.max(1) as u64) as i32;
             let g = gen::generate(&mut rng, &format!("G{i}"), size);
+            if let Some(dir) = &opts.save {
+                if let Err(e) = std::fs::write(dir.join(format!("G{i}.java")), &g.source) {
+                    eprintln!("cannot save G{i}.java in {}: {e}", dir.display());
+                }
+            }
             let o = check_generated(&g, &mut rng, opts.runs_per_method, opts.timeout);
-            let sample = (i % every == 0 && i / every < opts.jvm_sample).then(|| jvm::Sample::from_outcome(&g, &o));
+            let sample = ((i - opts.first) % every == 0 && (i - opts.first) / every < opts.jvm_sample).then(|| jvm::Sample::from_outcome(&g, &o));
             let mut a = acc.lock().unwrap_or_else(|e| e.into_inner());
             a.0.add(&o.stats);
             for v in &o.violations {

@@ -1,4 +1,5 @@
-//! `jreach-soundness --methods N --jvm-sample K --seed S`: generates N random methods, checks each
+//! `jreach-soundness --methods N --jvm-sample K --seed S`: generates N random methods (from index
+//! `--first`, each seeded by the seed and its index), checks each
 //! with `jreach check`'s engine, runs it on random inputs in the interpreter (and K of them on the
 //! JVM), and prints the counts. Exit status 1 when any finding was refuted.
 //!
@@ -70,6 +71,9 @@ fn main() {
     }
     let mut opts = RunOptions {
         methods: 1000,
+        first: 0,
+        trace: false,
+        save: None,
         jvm_sample: 20,
         seed: 1,
         runs_per_method: 32,
@@ -80,13 +84,28 @@ fn main() {
     let mut show = 5usize;
     let mut i = 0;
     while i < args.len() {
+        if args[i] == "--save" {
+            let Some(dir) = args.get(i + 1) else {
+                eprintln!("--save needs a directory");
+                std::process::exit(2);
+            };
+            if let Err(e) = std::fs::create_dir_all(dir) {
+                eprintln!("--save {dir}: {e}");
+                std::process::exit(2);
+            }
+            opts.save = Some(PathBuf::from(dir));
+            i += 2;
+            continue;
+        }
         let val = args.get(i + 1).and_then(|v| v.parse::<u64>().ok());
         let Some(v) = val else {
-            eprintln!("usage: jreach-soundness [--methods N] [--jvm-sample K] [--seed S] [--runs R] [--size Z] [--timeout-ms T] [--show V]");
+            eprintln!("usage: jreach-soundness [--methods N] [--first I] [--trace 0|1] [--save DIR] [--jvm-sample K] [--seed S] [--runs R] [--size Z] [--timeout-ms T] [--show V]");
             std::process::exit(2);
         };
         match args[i].as_str() {
             "--methods" => opts.methods = v,
+            "--first" => opts.first = v,
+            "--trace" => opts.trace = v != 0,
             "--jvm-sample" => opts.jvm_sample = v,
             "--seed" => opts.seed = v,
             "--runs" => opts.runs_per_method = v as usize,

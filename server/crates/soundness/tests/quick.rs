@@ -10,6 +10,9 @@ fn no_executed_statement_is_reported_unreachable() {
     let has_java = std::process::Command::new("javac").arg("-version").output().is_ok_and(|o| o.status.success());
     let opts = RunOptions {
         methods: 300,
+        first: 0,
+        trace: false,
+        save: None,
         jvm_sample: if has_java { 20 } else { 0 },
         seed: 2024,
         runs_per_method: 24,
