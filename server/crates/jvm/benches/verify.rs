@@ -114,6 +114,7 @@ fn bench(c: &mut Criterion) {
         declares_checked: false,
         receiver_call_choices: vec![],
         receiver_factory: None,
+        held_by: None,
     };
     g.bench_function("search_loop_bound_3002", |b| {
         b.iter(|| {

@@ -1162,6 +1162,7 @@ mod tests {
             declares_checked: false,
             receiver_call_choices: vec![],
             receiver_factory: None,
+            held_by: None,
         }
     }
 

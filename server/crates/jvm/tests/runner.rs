@@ -397,6 +397,7 @@ fn search_start(
         declares_checked: false,
         receiver_call_choices: vec![],
         receiver_factory: None,
+        held_by: None,
     }
 }
 

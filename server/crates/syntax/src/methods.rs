@@ -37,6 +37,14 @@ pub struct MethodInfo {
     pub body: Range<usize>,
     /// The declaration contains syntax errors.
     pub has_error: bool,
+    /// For a method of a class body without a name of its own, the one object it runs on when a
+    /// test can name that object: the enum constant whose body it is (`State.OPEN`), or the
+    /// static field holding the anonymous class (`TypeAdapters.INTEGER`). The name of that
+    /// constant or field; its class is `classes`. Such a method reads no state of its own
+    /// object (the body and, for an enum, the enum declare no instance fields), so it is taken
+    /// as static; one the body declares without `@Override` is taken as private (no code outside
+    /// the body can call it).
+    pub held_by: Option<String>,
 }
 
 impl MethodInfo {
@@ -162,6 +170,15 @@ impl MethodInfo {
             up = n.parent();
         }
         classes.reverse();
+        let held_by = held_by(node, file);
+        if held_by.is_some() {
+            is_static = true;
+            class_is_abstract = false;
+            let overrides = node
+                .children(&mut node.walk())
+                .any(|ch| ch.kind() == "modifiers" && text_of(ch, src).contains("@Override"));
+            is_private = is_private || !overrides;
+        }
         Some(MethodInfo {
             name,
             classes,
@@ -176,8 +193,67 @@ impl MethodInfo {
             range: node.byte_range(),
             body: body.byte_range(),
             has_error: node.has_error(),
+            held_by,
         })
     }
+}
+
+/// [`MethodInfo::held_by`] of the declaration `method`: the enum constant or static field
+/// holding the class body it is declared in, when that object has no state of its own.
+fn held_by(method: Node<'_>, file: &SourceFile) -> Option<String> {
+    let src = &file.text;
+    let body = method.parent().filter(|b| b.kind() == "class_body")?;
+    let declares_fields = |body: Node<'_>, only_instance: bool| {
+        named_children(body).into_iter().any(|d| {
+            d.kind() == "field_declaration"
+                && !(only_instance
+                    && named_children(d).into_iter().any(|m| {
+                        m.kind() == "modifiers" && text_of(m, src).split_whitespace().any(|w| w == "static")
+                    }))
+        })
+    };
+    if declares_fields(body, false) {
+        return None;
+    }
+    let holder = body.parent()?;
+    match holder.kind() {
+        "enum_constant" => {
+            // The enum's own instance fields are the constant's state.
+            let enum_body = holder.parent().filter(|b| b.kind() == "enum_body")?;
+            let decls = named_children(enum_body).into_iter().find(|d| d.kind() == "enum_body_declarations");
+            if decls.is_some_and(|d| declares_fields(d, true)) {
+                return None;
+            }
+            Some(text_of(holder.child_by_field_name("name")?, src).to_string())
+        }
+        "object_creation_expression" => {
+            let declarator = holder.parent().filter(|d| d.kind() == "variable_declarator")?;
+            if declarator.child_by_field_name("value") != Some(holder) {
+                return None;
+            }
+            let field = declarator.parent().filter(|f| f.kind() == "field_declaration")?;
+            let mods = named_children(field).into_iter().find(|m| m.kind() == "modifiers").map(|m| text_of(m, src));
+            let words: Vec<&str> = mods.map(|m| m.split_whitespace().collect()).unwrap_or_default();
+            // A field of a named class (an interface's are static without saying so); a test
+            // cannot read a private one.
+            let class = field.parent().and_then(|b| b.parent())?;
+            let in_class = matches!(
+                class.kind(),
+                "class_declaration" | "enum_declaration" | "interface_declaration" | "record_declaration"
+            );
+            let is_static = words.contains(&"static") || class.kind() == "interface_declaration";
+            if !(in_class && is_static) || words.contains(&"private") {
+                return None;
+            }
+            Some(text_of(declarator.child_by_field_name("name")?, src).to_string())
+        }
+        _ => None,
+    }
+}
+
+fn named_children(n: Node<'_>) -> Vec<Node<'_>> {
+    let mut c = n.walk();
+    n.named_children(&mut c).collect()
 }
 
 fn find_node<'t>(file: &'t SourceFile, range: &Range<usize>, kind_ok: impl Fn(&str) -> bool) -> Option<Node<'t>> {
@@ -322,7 +398,8 @@ pub fn find_target(file: &SourceFile, line: usize) -> Result<Target, TargetError
             "lambda_expression" => return Err(TargetError::InLambda { line }),
             "method_declaration" | "constructor_declaration" => {
                 if let Some(cls) = n.parent().and_then(|b| b.parent()) {
-                    if matches!(cls.kind(), "object_creation_expression" | "local_class_declaration")
+                    let held = || held_by(n, file).is_some();
+                    if (matches!(cls.kind(), "object_creation_expression" | "local_class_declaration") && !held())
                         || cls.parent().is_some_and(|p| p.kind() == "block")
                     {
                         return Err(TargetError::InLocalOrAnonymousClass { line });
@@ -382,6 +459,72 @@ class A {
         assert_eq!(t.method.name, "g");
         let t = find_target(&f, 4).unwrap();
         assert_eq!(&SRC[t.stmt.clone()], "int x = a;");
+    }
+
+    #[test]
+    fn methods_of_held_class_bodies_run_on_the_member_holding_them() {
+        let src = r#"class A {
+    public static final Runnable R = new Runnable() {
+        @Override
+        public void run() {
+            int x = 1;
+        }
+        int helper() { return 2; }
+    };
+    static final Runnable HIDDEN_STATE = new Runnable() {
+        int count;
+        @Override
+        public void run() { count++; }
+    };
+    private static final Runnable SECRET = new Runnable() {
+        @Override
+        public void run() { }
+    };
+    final Runnable perInstance = new Runnable() {
+        @Override
+        public void run() { }
+    };
+    enum E {
+        ONE {
+            @Override
+            int w() { return 1; }
+        };
+        abstract int w();
+    }
+    enum Stateful {
+        TWO {
+            @Override
+            int w() { return n; }
+        };
+        int n = 2;
+        abstract int w();
+    }
+}
+"#;
+        let f = SourceFile::parse(src);
+        let held: Vec<(String, Option<String>, bool, bool)> = MethodInfo::all(&f)
+            .into_iter()
+            .map(|m| (m.name.clone(), m.held_by.clone(), m.is_static, m.is_private))
+            .collect();
+        let some = |s: &str| Some(s.to_string());
+        assert_eq!(
+            held,
+            [
+                ("run".into(), some("R"), true, false),
+                // Declared only by the body: no code outside it can call it.
+                ("helper".into(), some("R"), true, true),
+                // State of its own, a private field, an instance's field: not held.
+                ("run".into(), None, false, false),
+                ("run".into(), None, false, false),
+                ("run".into(), None, false, false),
+                ("w".into(), some("ONE"), true, false),
+                // The enum's instance field is the constant's state.
+                ("w".into(), None, false, false),
+            ]
+        );
+        let t = find_target(&f, 4).unwrap();
+        assert_eq!(t.method.held_by.as_deref(), Some("R"));
+        assert_eq!(find_target(&f, 11).unwrap_err(), TargetError::InLocalOrAnonymousClass { line: 11 });
     }
 
     #[test]

@@ -398,6 +398,10 @@ pub struct TestRequest {
     /// For an instance method whose class has no constructor a test may call: the static method
     /// that creates the receiver (`Fraction.getFraction`), which takes `receiver_args`.
     pub receiver_factory: Option<String>,
+    /// For a method of an object a static member of its class holds (an enum constant's body,
+    /// an anonymous class in a static field): that member's name. The test calls the method on
+    /// it (`TypeAdapters.INTEGER.write(out, 1)`) as it calls a static method on the class.
+    pub held_by: Option<String>,
 }
 
 impl TestRequest {

@@ -474,6 +474,7 @@ mod tests {
             declares_checked: false,
             receiver_call_choices: vec![],
             receiver_factory: None,
+            held_by: None,
             statics: vec![],
             receiver_body: vec![],
             receiver_fields: None,

@@ -261,7 +261,9 @@ pub(crate) fn method_parts(req: &TestRequest, junit: JUnit) -> Parts {
         let class = if class.is_empty() { req.method.clone() } else { class };
         format!("new {class}({arg_list})")
     } else if req.is_static || class.is_empty() {
-        if class.is_empty() {
+        if let Some(member) = &req.held_by {
+            format!("{class}.{member}.{}({arg_list})", req.method)
+        } else if class.is_empty() {
             format!("{}({arg_list})", req.method)
         } else {
             format!("{class}.{}({arg_list})", req.method)
@@ -929,6 +931,7 @@ mod tests {
             declares_checked: false,
             receiver_call_choices: vec![],
             receiver_factory: None,
+            held_by: None,
             statics: vec![],
             receiver_body: vec![],
             receiver_fields: None,
@@ -1027,6 +1030,7 @@ mod tests {
             outcome: Outcome::Returns(Some(Bool(true))),
             receiver_args: vec![("int".into(), Int(4)), ("int".into(), Int(2))],
             receiver_factory: Some("Calc.of".into()),
+            held_by: None,
             params: vec![],
             args: vec![],
             ..base()
@@ -1393,6 +1397,7 @@ mod tests {
             declares_checked: false,
             receiver_call_choices: vec![],
             receiver_factory: None,
+            held_by: None,
             statics: vec![],
             receiver_body: vec![],
             receiver_fields: None,

@@ -70,6 +70,7 @@ fn req(method: &str, params: &[(&str, &str)], args: Vec<JavaValue>, ret: &str, o
         declares_checked: false,
         receiver_call_choices: vec![],
         receiver_factory: None,
+        held_by: None,
         statics: vec![],
         receiver_body: vec![],
         receiver_fields: None,

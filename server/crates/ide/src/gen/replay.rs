@@ -193,6 +193,7 @@ pub(crate) fn request_choosing(
         declares_checked: declares_throws(file, &target.method),
         receiver_call_choices: vec![],
         receiver_factory: None,
+        held_by: m.held_by.clone(),
         statics: static_assignments(f, args)?,
     })
 }
