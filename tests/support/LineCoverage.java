@@ -25,7 +25,8 @@ import org.jacoco.core.tools.ExecFileLoader;
  * an empty list so that a caller can tell "not run" from "not analysed". A line executed only by a
  * class that is not in CLASSES is not reported.
  *
- * Exit status: 0 on success, 2 on bad usage, 1 when a file cannot be read.
+ * Exit status: 0 on success, 2 on bad usage, 1 when a file cannot be read. A class file JaCoCo
+ * cannot analyse is skipped with a warning on stderr (its lines count as not run).
  */
 public final class LineCoverage {
     private LineCoverage() {}
@@ -60,6 +61,36 @@ public final class LineCoverage {
         return roots;
     }
 
+    /**
+     * Analyses every class file under {@code f} on its own. A class this JaCoCo cannot read (0.8.6
+     * refuses the PermittedSubclasses attribute javac 17 writes for an enum whose constants have
+     * bodies) is skipped with a warning: its lines then count as not run, which can only make a
+     * check that wanted them run fail, never pass.
+     */
+    private static void analyzeEach(Analyzer analyzer, File f) throws IOException {
+        if (f.isDirectory()) {
+            File[] children = f.listFiles();
+            if (children == null) {
+                throw new IOException("cannot list " + f);
+            }
+            java.util.Arrays.sort(children);
+            for (File c : children) {
+                analyzeEach(analyzer, c);
+            }
+            return;
+        }
+        if (!f.getName().endsWith(".class")) {
+            analyzer.analyzeAll(f);
+            return;
+        }
+        try {
+            analyzer.analyzeAll(f);
+        } catch (IOException e) {
+            Throwable cause = e.getCause() != null ? e.getCause() : e;
+            System.err.println("LineCoverage: skipped " + f + ": " + cause);
+        }
+    }
+
     /** Source file path (package folders + file name) to the executed line numbers. */
     static Map<String, TreeSet<Integer>> coveredLines(File execFile, List<File> classRoots) throws IOException {
         ExecFileLoader loader = new ExecFileLoader();
@@ -76,7 +107,7 @@ public final class LineCoverage {
             if (!root.exists()) {
                 throw new IOException("no such class file or directory: " + root);
             }
-            analyzer.analyzeAll(root);
+            analyzeEach(analyzer, root);
         }
         Map<String, TreeSet<Integer>> result = new TreeMap<>();
         for (ISourceFileCoverage source : builder.getSourceFiles()) {
