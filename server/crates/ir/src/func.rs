@@ -792,6 +792,19 @@ pub struct Setup {
     /// The parameters that are the arguments of the receiver's constructor, which a test writes
     /// inside `new C(...)` (empty when it has none), with their names in the constructor.
     pub receiver_ctor_args: Vec<(usize, String)>,
+    /// Parameters of JDK types jreach does not model but a test writes a value of
+    /// ([`crate::opaque_jdk`]): whether each is null.
+    pub opaque_params: Vec<OpaqueParam>,
+}
+
+/// A parameter of a JDK type a test writes a value of without jreach modelling it
+/// (`new StringWriter()`): the model knows only whether it is null, which decides `x == null`
+/// and whether a call on it throws NullPointerException.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OpaqueParam {
+    pub param: usize,
+    /// The index of the `Bool` parameter: an object (true) or null.
+    pub present: usize,
 }
 
 impl Setup {

@@ -13,6 +13,7 @@ pub mod exceptions;
 pub mod func;
 pub mod interp;
 pub mod lower;
+pub mod opaque_jdk;
 
 pub mod types;
 pub mod verify;

@@ -199,16 +199,30 @@ pub(crate) fn solve_goal(f: &Function, goal: &Bool, opts: &SolveOptions) -> Verd
             let search_start = std::time::Instant::now();
             let mut kept: Vec<Bool> = Vec::new();
             // The least aliasing: every created input an object or collection of its own, when
-            // that still reaches the target.
+            // that still reaches the target; better still, none of them null (a test passing
+            // `null` where the code calls a method on it reaches little past that call, and a
+            // line that starts with that call throws before it counts as run).
             let own = own_objects(f, &params);
+            let present = present_objects(f, &params);
+            let mut tries = Vec::new();
+            if !present.is_empty() {
+                tries.push(Bool::and(&[own.clone(), present].concat()));
+            }
             if !own.is_empty() {
+                tries.push(Bool::and(&own));
+            }
+            for wanted in tries {
+                let left = budget.saturating_sub(search_start.elapsed());
+                if left.is_zero() {
+                    break;
+                }
                 let mut limit = Params::new();
-                limit.set_u32("timeout", budget.as_millis().max(1) as u32);
+                limit.set_u32("timeout", left.as_millis().max(1) as u32);
                 solver.set_params(&limit);
-                let own = Bool::and(&own);
-                if interruptible(opts, || solver.check_assumptions(std::slice::from_ref(&own))) == SatResult::Sat {
+                if interruptible(opts, || solver.check_assumptions(std::slice::from_ref(&wanted))) == SatResult::Sat {
                     best = read_model(&solver, f, &params);
-                    kept.push(own);
+                    kept.push(wanted);
+                    break;
                 }
             }
             'params: for (p, term) in f.params.iter().zip(&params) {
@@ -253,6 +267,16 @@ fn own_objects(f: &Function, params: &[Option<Dynamic>]) -> Vec<Bool> {
         .chain(setup.map_params.iter().filter_map(|m| m.same_as))
         .filter_map(|i| int(i).map(|x| x.eq(&BV::from_i64(0, 32))));
     built.chain(same).collect()
+}
+
+/// For each input the test creates as an object (`Setup::built_params`) or as a value of a JDK
+/// type (`Setup::opaque_params`): the constraint that it is not null.
+fn present_objects(f: &Function, params: &[Option<Dynamic>]) -> Vec<Bool> {
+    let int = |i: usize| params.get(i).and_then(|t| t.as_ref()).and_then(|t| t.as_bv());
+    let bool = |i: usize| params.get(i).and_then(|t| t.as_ref()).and_then(|t| t.as_bool());
+    // `how` 0 is null (see `BuiltParam::how`).
+    let built = f.setup.built_params.iter().filter_map(|b| int(b.how).map(|h| h.eq(&BV::from_i64(0, 32)).not()));
+    built.chain(f.setup.opaque_params.iter().filter_map(|o| bool(o.present))).collect()
 }
 
 fn cancelled(opts: &SolveOptions) -> bool {

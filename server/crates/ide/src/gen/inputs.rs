@@ -51,6 +51,7 @@ pub(crate) fn setup_inputs(setup: &Setup) -> Vec<usize> {
                 .chain(a.elems.iter().copied())
                 .chain(a.rows.iter().flat_map(|r| [r.present, r.length].into_iter().chain(r.elems.iter().copied())))
         }))
+        .chain(setup.opaque_params.iter().map(|o| o.present))
         .chain(setup.static_inputs.iter().map(|s| s.param))
         .chain(setup.receiver_returns.iter().flatten().copied())
         .chain(setup.receiver_fields.iter().flatten().map(|(i, _)| *i))
@@ -87,12 +88,48 @@ pub(crate) fn setup_calls(calls: &[SetupCall], f: &Function, args: &[Value]) -> 
 /// The Java value of plain input `i`, written inside another call (a constructor's argument,
 /// a setter's): an object there is only `new C()` with nothing set.
 fn plain_value(i: usize, f: &Function, args: &[Value]) -> Result<JavaValue, String> {
+    if let Some(v) = opaque_jdk_value(i, f, args) {
+        return Ok(v);
+    }
     let cannot = || format!("jreach cannot write the input `{}` ({}) into a test", f.params[i].name, args[i]);
     let v = java_value(&args[i], f.params[i].ty, f).ok_or_else(cannot)?;
     if matches!(v, JavaValue::Object { .. }) && !super::java_values::writable_inline(&v) {
         return Err(format!("{} (an object with its fields set, as an argument of a call)", cannot()));
     }
     Ok(v)
+}
+
+/// For input `i` of a JDK type jreach does not model but a test writes a value of
+/// ([`jreach_ir::opaque_jdk`]): null when the model says so (`Setup::opaque_params`), else the
+/// first of its candidates (`new StringWriter()`), which the model has no further say in (a
+/// search on the JVM tries the others). `None` for other inputs.
+pub(crate) fn opaque_jdk_value(i: usize, f: &Function, args: &[Value]) -> Option<JavaValue> {
+    let p = &f.params[i];
+    if p.ty != jreach_ir::Ty::Ref || !jreach_ir::opaque_jdk::test_writes_value_of(&p.java_ty) {
+        return None;
+    }
+    let present = f.setup.opaque_params.iter().find(|o| o.param == i).map(|o| &args[o.present]);
+    if matches!(present, Some(Value::Bool(false))) {
+        return Some(JavaValue::Null);
+    }
+    jreach_synth::jdk_choices(&p.java_ty, "").and_then(|c| c.options.into_iter().next())
+}
+
+/// The classes a test may name when it writes the values of [`opaque_jdk_value`] of `f`'s
+/// inputs.
+pub(crate) fn opaque_jdk_imports(f: &Function) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for i in 0..f.params.len() {
+        let p = &f.params[i];
+        if p.ty == jreach_ir::Ty::Ref && jreach_ir::opaque_jdk::test_writes_value_of(&p.java_ty) {
+            for import in jreach_synth::jdk_choices(&f.params[i].java_ty, "").map(|c| c.imports).unwrap_or_default() {
+                if !out.contains(&import) {
+                    out.push(import);
+                }
+            }
+        }
+    }
+    out
 }
 
 /// The Java values of the plain inputs `inputs` (index, Java type), with their types.
@@ -341,4 +378,23 @@ pub(crate) fn static_assignments(f: &Function, args: &[Value]) -> Result<Vec<Sta
             })
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    /// The model passes values of these types only because a test can write one: each has
+    /// candidates, and the first is not null (null is what the model's own flag gives).
+    #[test]
+    fn every_opaque_jdk_type_has_a_value_a_test_writes() {
+        for name in jreach_ir::opaque_jdk::OPAQUE_JDK_TYPES {
+            let choices = jreach_synth::jdk_choices(name, "C").unwrap_or_else(|| panic!("no candidates for {name}"));
+            assert_ne!(choices.options.first(), Some(&jreach_synth::JavaValue::Null), "{name}'s first candidate");
+            let qualified = format!("java.lang.{name}");
+            assert!(jreach_ir::opaque_jdk::test_writes_value_of(name));
+            // A name of the JDK's own package, written in full, is the same type.
+            if matches!(*name, "Object" | "Number" | "Throwable" | "Exception" | "RuntimeException") {
+                assert!(jreach_ir::opaque_jdk::test_writes_value_of(&qualified));
+            }
+        }
+    }
 }

@@ -30,11 +30,15 @@ pub(crate) fn test_receiver_ctor(ctx: &FileContext<'_>, m: &MethodInfo) -> Optio
 pub(crate) fn unmodelled_params(f: &Function) -> Option<String> {
     for p in &f.params {
         match p.ty {
+            // A test passes a value of its own (`jreach_ir::opaque_jdk`).
+            Ty::Ref if jreach_ir::opaque_jdk::test_writes_value_of(&p.java_ty) => {}
             Ty::Ref => {
                 return Some(format!(
                     "parameter `{}` needs a value of type {}, which jreach cannot see: its source is not in this \
                      file, its package or the imported classes of its source root, and of the JDK's types \
-                     jreach models String (and CharSequence, as a String), the boxed types, List, Map and Optional",
+                     jreach models String (and CharSequence, as a String), the boxed types, List, Map and \
+                     Optional, and writes values of readers, writers, streams, Locale, BigDecimal and a few \
+                     more",
                     p.name, p.java_ty
                 ))
             }

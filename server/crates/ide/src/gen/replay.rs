@@ -8,7 +8,8 @@ use jreach_syntax::{MethodInfo, SourceFile, Target};
 use jreach_synth::{JavaValue, Outcome, TestRequest};
 
 use super::inputs::{
-    array_value, built_value, lambda_value, list_value, map_value, receiver_body, receiver_fields, setup_calls,
+    array_value, built_value, lambda_value, list_value, map_value, opaque_jdk_imports, opaque_jdk_value, receiver_body,
+    receiver_fields, setup_calls,
     setup_inputs, static_assignments, stub_value,
 };
 use super::java_values::{java_value, writable_inline};
@@ -89,6 +90,8 @@ pub(crate) fn request_choosing(
             stub_value(l, f, args)?
         } else if let Some(b) = setup.built_params.iter().find(|b| b.param == i) {
             built_value(b, f, args)?
+        } else if let Some(v) = opaque_jdk_value(i, f, args) {
+            v
         } else {
             java_value(a, p.ty, f)
                 .ok_or_else(|| format!("jreach cannot write the input `{}` ({a}) into a test", p.name))?
@@ -188,7 +191,7 @@ pub(crate) fn request_choosing(
         receiver_calls: setup_calls(&f.setup.receiver_calls, f, args)?,
         receiver_body: receiver_body(f, args)?,
         receiver_fields: receiver_fields(f, args)?,
-        imports: opts.imported_sources.iter().map(|s| s.qualified.clone()).collect(),
+        imports: opts.imported_sources.iter().map(|s| s.qualified.clone()).chain(opaque_jdk_imports(f)).collect(),
         unmodelled_before_target: unseen_call_before(f, &run.blocks[..first_target]),
         declares_checked: declares_throws(file, &target.method),
         receiver_call_choices: vec![],

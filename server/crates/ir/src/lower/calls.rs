@@ -146,6 +146,10 @@ impl<'t> Lowerer<'t> {
             // The call may change the array or object, and the replay could not tell.
             self.unsupported(format!("{callee} receives an array or object that it may change"));
         }
+        if let Some(present) = recv.and_then(|r| self.presence_of(r)) {
+            let absent = self.emit(Op::Unary(UnOp::Not, present), Ty::Bool, None);
+            self.raise_if(absent, "NullPointerException", e);
+        }
         self.unknown_call_throws(&callee);
         if self.synthesis() && self.ends_jvm(obj_text, name, args.len()) {
             // It may throw (a security manager refusing it), else it never returns.

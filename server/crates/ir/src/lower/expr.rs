@@ -458,6 +458,20 @@ impl<'t> Lowerer<'t> {
                 Some(e),
             );
         }
+        if matches!(bin, BinOp::Eq | BinOp::Ne) {
+            // `x == null` of a parameter of a JDK type a test writes a value of.
+            let present = match (self.is_null_const(a), self.is_null_const(b)) {
+                (false, true) => self.presence_of(a),
+                (true, false) => self.presence_of(b),
+                _ => None,
+            };
+            if let Some(present) = present {
+                return match bin {
+                    BinOp::Ne => present,
+                    _ => self.emit(Op::Unary(UnOp::Not, present), Ty::Bool, Some(e)),
+                };
+            }
+        }
         if ta == Ty::Ref || tb == Ty::Ref {
             if bin == BinOp::Add {
                 return self.opaque(format!("the string `{}`", self.text(e)), Ty::Ref, Some(e));

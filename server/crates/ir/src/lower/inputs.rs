@@ -8,6 +8,7 @@ use jreach_syntax::{text_of, MethodInfo, Node, SourceFile};
 
 use super::{named_children, this_field_name, unparen, Classes, ListModel, LowerOptions, Lowerer};
 use crate::func::*;
+use crate::opaque_jdk::test_writes_value_of;
 use crate::types::{ArrTy, Leaf, Ty};
 
 /// An optional call a test may make, with the method it calls.
@@ -23,6 +24,7 @@ type PlannedBuild = (BuiltParam, Option<MethodInfo>, Vec<PlannedCall>, Option<Me
 pub(super) struct InputPlan {
     built: Vec<PlannedBuild>,
     lambda_params: Vec<LambdaParam>,
+    opaque_params: Vec<OpaqueParam>,
     stub_params: Vec<StubParam>,
     list_params: Vec<ListParam>,
     map_params: Vec<MapParam>,
@@ -63,6 +65,7 @@ pub(super) fn plan_inputs(
     // choice and the constructor's arguments become inputs after the others.
     let mut built = Vec::new();
     let mut lambda_params = Vec::new();
+    let mut opaque_params = Vec::new();
     let mut stub_params = Vec::new();
     let mut list_params = Vec::new();
     let mut map_params = Vec::new();
@@ -316,9 +319,21 @@ pub(super) fn plan_inputs(
             built[k].0.aliases = aliases;
         }
     }
+    // Parameters and constructor arguments of JDK types a test writes values of: null or not.
+    if synthesis {
+        for i in 0..params.len() {
+            if params[i].ty == Ty::Ref && test_writes_value_of(&params[i].java_ty) {
+                let present = params.len();
+                let name = built_param_name(&params[i].name, "present");
+                params.push(ParamInfo { name, ty: Ty::Bool, java_ty: "boolean".into() });
+                opaque_params.push(OpaqueParam { param: i, present });
+            }
+        }
+    }
     InputPlan {
         built,
         lambda_params,
+        opaque_params,
         stub_params,
         list_params,
         map_params,
@@ -397,7 +412,8 @@ pub(super) fn built_param_name(param: &str, what: &str) -> String {
 }
 
 /// The constructor a test creates objects of class `c` with: a non-private one of a class whose
-/// constructors jreach inlines, whose parameters are of types jreach sees, the one with the most
+/// constructors jreach inlines, whose parameters are of types jreach sees (failing that, also of
+/// the JDK types a test writes values of, [`crate::opaque_jdk`]), the one with the most
 /// parameters (the most freedom); without one, a static method of the class returning one (a
 /// factory); `Some(None)` for the implicit constructor of a class that declares none.
 fn test_ctor(classes: &Classes, methods: &[MethodInfo], c: u16) -> Option<Option<MethodInfo>> {
@@ -408,26 +424,29 @@ fn test_ctor(classes: &Classes, methods: &[MethodInfo], c: u16) -> Option<Option
     if classes.implicit_ctor[c as usize] {
         return Some(None);
     }
-    // Arguments of types jreach cannot see could not be written into the test.
-    let of_class = |m: &&MethodInfo| {
-        classes.test_may_call(c, m)
-            && !m.has_error
-            && m.classes.join(".") == d.name
-            && m.params.iter().all(|p| classes.ty_of(&p.ty) != Ty::Ref)
+    // Arguments of types jreach cannot see could not be written into the test; failing others,
+    // those of the JDK's types whose values a test writes (`new JsonWriter(new StringWriter())`).
+    let route = |opaque_ok: bool| {
+        let of_class = |m: &&MethodInfo| {
+            classes.test_may_call(c, m)
+                && !m.has_error
+                && m.classes.join(".") == d.name
+                && m.params.iter().all(|p| classes.ty_of(&p.ty) != Ty::Ref || (opaque_ok && test_writes_value_of(&p.ty)))
+        };
+        let most_params = |ms: Vec<&MethodInfo>| ms.into_iter().rev().max_by_key(|m| m.params.len()).cloned();
+        let ctor = most_params(methods.iter().filter(of_class).filter(|m| m.is_constructor).collect());
+        // No constructor a test may call: a static factory of the class (`Money.of(5)`).
+        ctor.or_else(|| {
+            most_params(
+                methods
+                    .iter()
+                    .filter(of_class)
+                    .filter(|m| m.is_static && !m.is_constructor && classes.ty_of(&m.return_ty) == Ty::Obj(c))
+                    .collect(),
+            )
+        })
     };
-    let most_params = |ms: Vec<&MethodInfo>| ms.into_iter().rev().max_by_key(|m| m.params.len()).cloned();
-    let ctor = most_params(methods.iter().filter(of_class).filter(|m| m.is_constructor).collect());
-    // No constructor a test may call: a static factory of the class (`Money.of(5)`).
-    ctor.or_else(|| {
-        most_params(
-            methods
-                .iter()
-                .filter(of_class)
-                .filter(|m| m.is_static && !m.is_constructor && classes.ty_of(&m.return_ty) == Ty::Obj(c))
-                .collect(),
-        )
-    })
-    .map(Some)
+    route(false).or_else(|| route(true)).map(Some)
 }
 
 /// Whether a test can make objects of class `c` only by reflection: a class it can name and
@@ -778,6 +797,7 @@ impl<'t> Lowerer<'t> {
         let InputPlan {
             built,
             lambda_params,
+            opaque_params,
             stub_params,
             list_params,
             map_params,
@@ -833,6 +853,10 @@ impl<'t> Lowerer<'t> {
             }
         }
         self.b.setup_mut().lambda_params = lambda_params;
+        for o in &opaque_params {
+            self.opaque_presence.push((inputs[o.param], inputs[o.present]));
+        }
+        self.b.setup_mut().opaque_params = opaque_params;
         for l in &stub_params {
             if self.cur.is_none() {
                 break;

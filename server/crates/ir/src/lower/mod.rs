@@ -352,6 +352,7 @@ pub fn lower_in(ctx: &FileContext<'_>, method: &MethodInfo, opts: &LowerOptions)
         optionals: vec![],
         statics: vec![],
         receiver_stub: vec![],
+        opaque_presence: vec![],
         declared_java: None,
         classes,
     };
@@ -571,6 +572,9 @@ struct Lowerer<'t> {
     /// Synthesis, for a method of an abstract class: what each abstract method of the receiver
     /// (an anonymous subclass) returns, in the order of its class's `stub`.
     receiver_stub: Vec<Option<ValueId>>,
+    /// Synthesis: the parameters of JDK types a test writes values of (`Setup::opaque_params`),
+    /// each with the input saying it is not null.
+    opaque_presence: Vec<(ValueId, ValueId)>,
 }
 
 /// A field of an object: the object, its class, the field's index and type.

@@ -288,9 +288,44 @@ impl<'t> Lowerer<'t> {
                 self.raise_if(is_null, "NullPointerException", at);
             }
             Ty::Ref if self.is_null_const(v) => self.raise("NullPointerException", Some(at)),
-            Ty::Ref => self.may_throw_here("a reference that may be null"),
+            Ty::Ref => match self.presence_of(v) {
+                Some(present) => {
+                    let absent = self.emit(Op::Unary(UnOp::Not, present), Ty::Bool, None);
+                    self.raise_if(absent, "NullPointerException", at);
+                }
+                None => self.may_throw_here("a reference that may be null"),
+            },
             _ => {}
         }
+    }
+
+    /// For a parameter of a JDK type a test writes a value of (`Setup::opaque_params`): the
+    /// input saying it is not null.
+    pub(super) fn presence_of(&self, v: ValueId) -> Option<ValueId> {
+        if self.opaque_presence.is_empty() {
+            return None;
+        }
+        // Through φs the builder has not yet found trivial (a join after the inputs are made):
+        // the one value every φ on the way comes from.
+        let mut leaves = Vec::new();
+        let mut seen = Vec::new();
+        let mut stack = vec![v];
+        while let Some(x) = stack.pop() {
+            if seen.contains(&x) {
+                continue;
+            }
+            seen.push(x);
+            match &self.b.func().value(x).op {
+                Op::Phi(ins) => stack.extend(ins.iter().map(|(_, i)| *i)),
+                _ if !leaves.contains(&x) => leaves.push(x),
+                _ => {}
+            }
+            if leaves.len() > 1 {
+                return None;
+            }
+        }
+        let leaf = *leaves.first()?;
+        self.opaque_presence.iter().find(|(p, _)| *p == leaf).map(|(_, present)| *present)
     }
 
     /// A method call on a null string throws NullPointerException.
