@@ -198,19 +198,13 @@ pub(crate) fn solve_goal(f: &Function, goal: &Bool, opts: &SolveOptions) -> Verd
         if first < budget {
             let search_start = std::time::Instant::now();
             let mut kept: Vec<Bool> = Vec::new();
-            // The least aliasing: every created input an object or collection of its own, when
-            // that still reaches the target; better still, none of them null (a test passing
-            // `null` where the code calls a method on it reaches little past that call, and a
-            // line that starts with that call throws before it counts as run).
+            // Every created input and JDK value not null, each one that can be while the target
+            // stays reachable (a test passing `null` where the code calls a method on it reaches
+            // little past that call, and a line that starts with that call throws before it
+            // counts as run); then the least aliasing: every created input an object or
+            // collection of its own.
             let own = own_objects(f, &params);
-            let present = present_objects(f, &params);
-            let mut tries = Vec::new();
-            if !present.is_empty() {
-                tries.push(Bool::and(&[own.clone(), present].concat()));
-            }
-            if !own.is_empty() {
-                tries.push(Bool::and(&own));
-            }
+            let tries = present_objects(f, &params).into_iter().chain((!own.is_empty()).then(|| Bool::and(&own)));
             for wanted in tries {
                 let left = budget.saturating_sub(search_start.elapsed());
                 if left.is_zero() {
@@ -219,10 +213,11 @@ pub(crate) fn solve_goal(f: &Function, goal: &Bool, opts: &SolveOptions) -> Verd
                 let mut limit = Params::new();
                 limit.set_u32("timeout", left.as_millis().max(1) as u32);
                 solver.set_params(&limit);
-                if interruptible(opts, || solver.check_assumptions(std::slice::from_ref(&wanted))) == SatResult::Sat {
+                let mut assumptions = kept.clone();
+                assumptions.push(wanted.clone());
+                if interruptible(opts, || solver.check_assumptions(&assumptions)) == SatResult::Sat {
                     best = read_model(&solver, f, &params);
                     kept.push(wanted);
-                    break;
                 }
             }
             'params: for (p, term) in f.params.iter().zip(&params) {
