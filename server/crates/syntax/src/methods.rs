@@ -39,12 +39,23 @@ pub struct MethodInfo {
     pub has_error: bool,
     /// For a method of a class body without a name of its own, the one object it runs on when a
     /// test can name that object: the enum constant whose body it is (`State.OPEN`), or the
-    /// static field holding the anonymous class (`TypeAdapters.INTEGER`). The name of that
-    /// constant or field; its class is `classes`. Such a method reads no state of its own
-    /// object (the body and, for an enum, the enum declare no instance fields), so it is taken
-    /// as static; one the body declares without `@Override` is taken as private (no code outside
-    /// the body can call it).
-    pub held_by: Option<String>,
+    /// static field holding the anonymous class (`TypeAdapters.INTEGER`). Such a method reads no
+    /// state of its own object (the body and, for an enum, the enum declare no instance fields),
+    /// so it is taken as static; one the body declares without `@Override` is taken as private
+    /// (no code outside the body can call it).
+    pub held_by: Option<HeldBy>,
+}
+
+/// The member of a class that holds the object a method runs on ([`MethodInfo::held_by`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HeldBy {
+    /// The enum constant's or the static field's name; its class is the method's `classes`.
+    pub member: String,
+    /// For a field declared with another type than the one its anonymous class extends
+    /// (`TypeAdapter<Calendar> CALENDAR = new IntegerFieldsTypeAdapter<Calendar>(...) {...}`):
+    /// that type as written, which a test casts the field to, since the method may be declared
+    /// only there.
+    pub cast_to: Option<String>,
 }
 
 impl MethodInfo {
@@ -200,7 +211,7 @@ impl MethodInfo {
 
 /// [`MethodInfo::held_by`] of the declaration `method`: the enum constant or static field
 /// holding the class body it is declared in, when that object has no state of its own.
-fn held_by(method: Node<'_>, file: &SourceFile) -> Option<String> {
+fn held_by(method: Node<'_>, file: &SourceFile) -> Option<HeldBy> {
     let src = &file.text;
     let body = method.parent().filter(|b| b.kind() == "class_body")?;
     let declares_fields = |body: Node<'_>, only_instance: bool| {
@@ -224,7 +235,7 @@ fn held_by(method: Node<'_>, file: &SourceFile) -> Option<String> {
             if decls.is_some_and(|d| declares_fields(d, true)) {
                 return None;
             }
-            Some(text_of(holder.child_by_field_name("name")?, src).to_string())
+            Some(HeldBy { member: text_of(holder.child_by_field_name("name")?, src).to_string(), cast_to: None })
         }
         "object_creation_expression" => {
             let declarator = holder.parent().filter(|d| d.kind() == "variable_declarator")?;
@@ -245,7 +256,13 @@ fn held_by(method: Node<'_>, file: &SourceFile) -> Option<String> {
             if !(in_class && is_static) || words.contains(&"private") {
                 return None;
             }
-            Some(text_of(declarator.child_by_field_name("name")?, src).to_string())
+            let declared = field.child_by_field_name("type").map(|t| text_of(t, src));
+            let created = holder.child_by_field_name("type").map(|t| text_of(t, src));
+            let cast_to = match (declared, created) {
+                (Some(d), Some(c)) if d != c && !c.contains("<>") => Some(c.to_string()),
+                _ => None,
+            };
+            Some(HeldBy { member: text_of(declarator.child_by_field_name("name")?, src).to_string(), cast_to })
         }
         _ => None,
     }
@@ -504,7 +521,7 @@ class A {
         let f = SourceFile::parse(src);
         let held: Vec<(String, Option<String>, bool, bool)> = MethodInfo::all(&f)
             .into_iter()
-            .map(|m| (m.name.clone(), m.held_by.clone(), m.is_static, m.is_private))
+            .map(|m| (m.name.clone(), m.held_by.map(|h| h.member), m.is_static, m.is_private))
             .collect();
         let some = |s: &str| Some(s.to_string());
         assert_eq!(
@@ -523,8 +540,31 @@ class A {
             ]
         );
         let t = find_target(&f, 4).unwrap();
-        assert_eq!(t.method.held_by.as_deref(), Some("R"));
+        assert_eq!(t.method.held_by, Some(HeldBy { member: "R".into(), cast_to: None }));
         assert_eq!(find_target(&f, 11).unwrap_err(), TargetError::InLocalOrAnonymousClass { line: 11 });
+    }
+
+    #[test]
+    fn a_field_of_a_wider_type_is_cast_to_the_anonymous_class_s_supertype() {
+        let src = r#"class A {
+    public static final Object LOW = new Base<Integer>(3) {
+        @Override
+        int level(int x) { return x; }
+    };
+    static final Base<Integer> SAME = new Base<Integer>(4) {
+        @Override
+        int level(int x) { return -x; }
+    };
+    abstract static class Base<T> {
+        Base(int n) { }
+        abstract int level(int x);
+    }
+}
+"#;
+        let f = SourceFile::parse(src);
+        let held: Vec<Option<HeldBy>> = MethodInfo::all(&f).into_iter().map(|m| m.held_by).collect();
+        assert_eq!(held[0], Some(HeldBy { member: "LOW".into(), cast_to: Some("Base<Integer>".into()) }));
+        assert_eq!(held[1], Some(HeldBy { member: "SAME".into(), cast_to: None }));
     }
 
     #[test]

@@ -399,9 +399,10 @@ pub struct TestRequest {
     /// that creates the receiver (`Fraction.getFraction`), which takes `receiver_args`.
     pub receiver_factory: Option<String>,
     /// For a method of an object a static member of its class holds (an enum constant's body,
-    /// an anonymous class in a static field): that member's name. The test calls the method on
-    /// it (`TypeAdapters.INTEGER.write(out, 1)`) as it calls a static method on the class.
-    pub held_by: Option<String>,
+    /// an anonymous class in a static field): that member. The test calls the method on it
+    /// (`TypeAdapters.INTEGER.write(out, 1)`, cast when the field's type is wider) as it calls
+    /// a static method on the class.
+    pub held_by: Option<jreach_syntax::HeldBy>,
 }
 
 impl TestRequest {

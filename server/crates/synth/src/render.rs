@@ -261,8 +261,12 @@ pub(crate) fn method_parts(req: &TestRequest, junit: JUnit) -> Parts {
         let class = if class.is_empty() { req.method.clone() } else { class };
         format!("new {class}({arg_list})")
     } else if req.is_static || class.is_empty() {
-        if let Some(member) = &req.held_by {
-            format!("{class}.{member}.{}({arg_list})", req.method)
+        if let Some(held) = &req.held_by {
+            let member = format!("{class}.{}", held.member);
+            match &held.cast_to {
+                Some(ty) => format!("(({ty}) {member}).{}({arg_list})", req.method),
+                None => format!("{member}.{}({arg_list})", req.method),
+            }
         } else if class.is_empty() {
             format!("{}({arg_list})", req.method)
         } else {
@@ -949,6 +953,23 @@ mod tests {
         assert!(text.ends_with("}\n"));
         let dedented: String = text.lines().map(|l| format!("{}\n", &l[4..])).collect();
         expect.assert_eq(&dedented);
+    }
+
+    #[test]
+    fn a_held_object_s_method_is_called_on_its_member_cast_when_the_field_is_wider() {
+        let held = |cast_to: Option<&str>| TestRequest {
+            held_by: Some(jreach_syntax::HeldBy { member: "LOW".into(), cast_to: cast_to.map(String::from) }),
+            ..base()
+        };
+        let call = |req: &TestRequest| {
+            let text = render_method(req, &test_method_name(req));
+            text.lines().find(|l| l.contains("LOW")).map(|l| l.trim().to_string()).unwrap_or_default()
+        };
+        assert_eq!(call(&held(None)), "assertEquals(Integer.MIN_VALUE, Calc.LOW.abs(Integer.MIN_VALUE));");
+        assert_eq!(
+            call(&held(Some("Base<Integer>"))),
+            "assertEquals(Integer.MIN_VALUE, ((Base<Integer>) Calc.LOW).abs(Integer.MIN_VALUE));"
+        );
     }
 
     #[test]
