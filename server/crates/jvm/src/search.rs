@@ -28,6 +28,7 @@ pub struct Harness {
 pub fn slots(req: &TestRequest) -> Harness {
     let mut start = Vec::new();
     let mut req = req.clone();
+    open_jdk_values(&mut req);
     // An array that two values share stays as it is (a slot each would part them).
     let mut ids = std::collections::HashMap::<(String, i64), usize>::new();
     for v in req.args.iter().chain(req.receiver_args.iter().map(|(_, v)| v)) {
@@ -66,6 +67,41 @@ pub fn slots(req: &TestRequest) -> Harness {
         }
     }
     Harness { req, start }
+}
+
+/// Values of JDK types jreach does not model (`new StringWriter()`, `TimeZone.getTimeZone("UTC")`,
+/// or null) that the model chose without knowing what they do, as a parameter, a constructor
+/// argument of the receiver or of a created object: the search may choose another of the
+/// readable candidates (`jreach_synth::jdk_choices`), the model's first.
+fn open_jdk_values(req: &mut TestRequest) {
+    let own = req.classes.join(".");
+    let mut imports = Vec::new();
+    fn open(ty: &str, v: &mut JavaValue, own: &str, imports: &mut Vec<String>) {
+        if let JavaValue::Constructed { args, .. } = v {
+            for (t, a) in args.iter_mut() {
+                open(t, a, own, imports);
+            }
+        }
+        let Some(c) = jreach_synth::jdk_choices(ty, own) else { return };
+        if !(matches!(v, JavaValue::Null) || c.options.contains(v)) {
+            return;
+        }
+        let mut options = vec![v.clone()];
+        options.extend(c.options.into_iter().filter(|o| o != v));
+        *v = JavaValue::Choice { slot: None, options };
+        imports.extend(c.imports);
+    }
+    for (a, (_, ty)) in req.args.iter_mut().zip(&req.params) {
+        open(ty, a, &own, &mut imports);
+    }
+    for (ty, a) in &mut req.receiver_args {
+        open(ty, a, &own, &mut imports);
+    }
+    for i in imports {
+        if !req.imports.contains(&i) {
+            req.imports.push(i);
+        }
+    }
 }
 
 fn kind_of(v: &JavaValue) -> Option<SlotKind> {
@@ -1164,6 +1200,33 @@ mod tests {
             receiver_factory: None,
             held_by: None,
         }
+    }
+
+    #[test]
+    fn jdk_values_the_model_chose_blindly_are_choices_its_own_first() {
+        let writer = JavaValue::Constructed {
+            class: "StringWriter".into(),
+            args: vec![],
+            calls: vec![],
+            body: vec![],
+            factory: None,
+            builder: None,
+        };
+        let req = TestRequest {
+            params: vec![("zone".into(), "TimeZone".into()), ("out".into(), "Writer".into()), ("n".into(), "int".into())],
+            args: vec![JavaValue::Null, writer.clone(), JavaValue::Int(2)],
+            ..start_request()
+        };
+        let h = slots(&req);
+        let JavaValue::Choice { options, .. } = &h.req.args[0] else { panic!("{:?}", h.req.args[0]) };
+        assert_eq!(options[0], JavaValue::Null);
+        assert!(options.len() > 2, "the other zones too: {options:?}");
+        let JavaValue::Choice { options, .. } = &h.req.args[1] else { panic!("{:?}", h.req.args[1]) };
+        assert_eq!(options, &vec![writer.clone(), JavaValue::Null]);
+        assert!(h.req.imports.contains(&"java.util.TimeZone".to_string()));
+        // Both choices start at the model's value; the int is a slot as before.
+        let found = fill(&h.req, &h.start);
+        assert_eq!(found.args, req.args);
     }
 
     #[test]
