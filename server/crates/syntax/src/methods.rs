@@ -259,13 +259,38 @@ fn held_by(method: Node<'_>, file: &SourceFile) -> Option<HeldBy> {
             let declared = field.child_by_field_name("type").map(|t| text_of(t, src));
             let created = holder.child_by_field_name("type").map(|t| text_of(t, src));
             let cast_to = match (declared, created) {
-                (Some(d), Some(c)) if d != c && !c.contains("<>") => Some(c.to_string()),
+                (Some(d), Some(c)) if d != c && !c.contains("<>") => Some(qualified_nested(file, c)),
                 _ => None,
             };
             Some(HeldBy { member: text_of(declarator.child_by_field_name("name")?, src).to_string(), cast_to })
         }
         _ => None,
     }
+}
+
+/// `ty` (as written inside the file's classes) as a test class of the same package names it: a
+/// class nested in the file's classes by its dotted chain (`IntegerFieldsTypeAdapter<Calendar>`
+/// → `TypeAdapters.IntegerFieldsTypeAdapter<Calendar>`); other types as written.
+fn qualified_nested(file: &SourceFile, ty: &str) -> String {
+    let (base, rest) = ty.split_at(ty.find('<').unwrap_or(ty.len()));
+    if base.contains('.') {
+        return ty.to_string();
+    }
+    let mut stack = vec![(file.tree.root_node(), Vec::<String>::new())];
+    while let Some((n, chain)) = stack.pop() {
+        let mut chain = chain;
+        if matches!(n.kind(), "class_declaration" | "interface_declaration" | "enum_declaration" | "record_declaration") {
+            let Some(name) = n.child_by_field_name("name").map(|c| text_of(c, &file.text)) else { continue };
+            chain.push(name.to_string());
+            if name == base.trim() && chain.len() > 1 {
+                return format!("{}{rest}", chain.join("."));
+            }
+        }
+        for c in named_children(n) {
+            stack.push((c, chain.clone()));
+        }
+    }
+    ty.to_string()
 }
 
 fn named_children(n: Node<'_>) -> Vec<Node<'_>> {
@@ -563,7 +588,8 @@ class A {
 "#;
         let f = SourceFile::parse(src);
         let held: Vec<Option<HeldBy>> = MethodInfo::all(&f).into_iter().map(|m| m.held_by).collect();
-        assert_eq!(held[0], Some(HeldBy { member: "LOW".into(), cast_to: Some("Base<Integer>".into()) }));
+        // `Base` is nested in `A`: a test class names it `A.Base`.
+        assert_eq!(held[0], Some(HeldBy { member: "LOW".into(), cast_to: Some("A.Base<Integer>".into()) }));
         assert_eq!(held[1], Some(HeldBy { member: "SAME".into(), cast_to: None }));
     }
 
