@@ -413,6 +413,20 @@ impl<'f> Encoder<'f> {
             }
             Op::Const(c) => constant(c),
             Op::Unary(op, a) => unary(*op, &self.val(*a), vd.ty),
+            // A product of two unknowns is a constant of its own, equal to it: z3's rewriter
+            // flattens nested products into one, and a value squared in an unrolled loop
+            // (`b *= b`) became a multiplication of 2^k factors that z3 could not allocate (it
+            // crashed the process).
+            Op::Binary(BinOp::Mul, a, c)
+                if self.f.value(*a).ty.is_integral()
+                    && !matches!(self.f.value(*a).op, Op::Const(_))
+                    && !matches!(self.f.value(*c).op, Op::Const(_)) =>
+            {
+                let product = binary(BinOp::Mul, &self.val(*a), &self.val(*c), self.f.value(*a).ty);
+                let named = Dynamic::fresh_const("product", &product.get_sort());
+                self.side.push(named.eq(&product));
+                named
+            }
             Op::Binary(op, a, c) => binary(*op, &self.val(*a), &self.val(*c), self.f.value(*a).ty),
             Op::Cast(a) => cast(&self.val(*a), self.f.value(*a).ty, vd.ty),
             Op::Select(c, a, e) => bo(&self.val(*c)).ite(&self.val(*a), &self.val(*e)),

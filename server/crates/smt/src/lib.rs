@@ -46,14 +46,8 @@ pub fn limit_solver_memory(mb: u32) {
     SOLVER_MEMORY_MB.store(mb, std::sync::atomic::Ordering::Relaxed);
 }
 
-/// A new z3 solver, with the settings every query of jreach's runs under. z3's rewriter does not
-/// flatten nested products (`rewriter.flat`): a value squared in an unrolled loop (`b *= b`)
-/// would become one multiplication of 2^k factors, which z3 cannot allocate (it crashed the
-/// process). Without flattening, `check` on commons-lang takes the same CPU time (median of
-/// three, 80.0 s against 80.1 s).
+/// A new z3 solver for one of jreach's queries.
 pub(crate) fn new_solver() -> z3::Solver {
-    static SETTINGS: std::sync::Once = std::sync::Once::new();
-    SETTINGS.call_once(|| z3::set_global_param("rewriter.flat", "false"));
     z3::Solver::new()
 }
 
