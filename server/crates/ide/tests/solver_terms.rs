@@ -56,6 +56,7 @@ fn squares_unrolled_in_loops_leave_the_solver_standing() {
     // Whether jreach proves `r == 3` impossible (it is: an odd square is 1 modulo 8) is not this
     // test's point; `return r;` runs for every `x`, and nothing may say otherwise.
     let live = SQUARES.find("return r;").expect("the fixture has the line");
-    let wrong: Vec<_> = report.findings.iter().filter(|f| f.code() == UNREACHABLE_CODE && f.range.contains(&live)).collect();
+    let wrong: Vec<_> =
+        report.findings.iter().filter(|f| f.code() == UNREACHABLE_CODE && f.range.contains(&live)).collect();
     assert!(wrong.is_empty(), "a live line reported dead: {wrong:?}");
 }

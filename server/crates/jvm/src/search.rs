@@ -1213,7 +1213,11 @@ mod tests {
             builder: None,
         };
         let req = TestRequest {
-            params: vec![("zone".into(), "TimeZone".into()), ("out".into(), "Writer".into()), ("n".into(), "int".into())],
+            params: vec![
+                ("zone".into(), "TimeZone".into()),
+                ("out".into(), "Writer".into()),
+                ("n".into(), "int".into()),
+            ],
             args: vec![JavaValue::Null, writer.clone(), JavaValue::Int(2)],
             ..start_request()
         };

@@ -108,7 +108,7 @@ impl<'f> DeadCode<'f> {
     pub fn new(f: &'f Function, timeout: Duration, deadline: Instant) -> DeadCode<'f> {
         let all: Vec<BlockId> = f.block_ids().collect();
         let enc = Encoder::new(f, &all);
-        let solver = crate::new_solver();
+        let solver = Solver::new();
         let block_lits = all
             .iter()
             .map(|b| {

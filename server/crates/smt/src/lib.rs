@@ -46,11 +46,6 @@ pub fn limit_solver_memory(mb: u32) {
     SOLVER_MEMORY_MB.store(mb, std::sync::atomic::Ordering::Relaxed);
 }
 
-/// A new z3 solver for one of jreach's queries.
-pub(crate) fn new_solver() -> z3::Solver {
-    z3::Solver::new()
-}
-
 /// Runs `work` with a z3 context of its own, dropped when it returns: what the solver answers
 /// then does not depend on what the thread solved before (z3's search depends on the terms its
 /// context has seen), and the context's memory is given back.

@@ -87,7 +87,7 @@ impl GaveUp {
 }
 
 fn make_solver(opts: &SolveOptions) -> Solver {
-    let solver = crate::new_solver();
+    let solver = Solver::new();
     let mut p = Params::new();
     p.set_u32("timeout", opts.timeout.as_millis().min(u32::MAX as u128) as u32);
     solver.set_params(&p);

@@ -227,7 +227,8 @@ pub fn soundness_run(opts: &RunOptions, progress: &(dyn Fn(u64, &Stats) + Sync))
                 }
             }
             let o = check_generated(&g, &mut rng, opts.runs_per_method, opts.timeout);
-            let sample = ((i - opts.first) % every == 0 && (i - opts.first) / every < opts.jvm_sample).then(|| jvm::Sample::from_outcome(&g, &o));
+            let sample = ((i - opts.first) % every == 0 && (i - opts.first) / every < opts.jvm_sample)
+                .then(|| jvm::Sample::from_outcome(&g, &o));
             let mut a = acc.lock().unwrap_or_else(|e| e.into_inner());
             a.0.add(&o.stats);
             for v in &o.violations {

@@ -218,9 +218,9 @@ fn held_by(method: Node<'_>, file: &SourceFile) -> Option<HeldBy> {
         named_children(body).into_iter().any(|d| {
             d.kind() == "field_declaration"
                 && !(only_instance
-                    && named_children(d).into_iter().any(|m| {
-                        m.kind() == "modifiers" && text_of(m, src).split_whitespace().any(|w| w == "static")
-                    }))
+                    && named_children(d)
+                        .into_iter()
+                        .any(|m| m.kind() == "modifiers" && text_of(m, src).split_whitespace().any(|w| w == "static")))
         })
     };
     if declares_fields(body, false) {
@@ -280,7 +280,8 @@ fn qualified_nested(file: &SourceFile, ty: &str) -> String {
     let mut stack = vec![(file.tree.root_node(), Vec::<String>::new())];
     while let Some((n, chain)) = stack.pop() {
         let mut chain = chain;
-        if matches!(n.kind(), "class_declaration" | "interface_declaration" | "enum_declaration" | "record_declaration") {
+        if matches!(n.kind(), "class_declaration" | "interface_declaration" | "enum_declaration" | "record_declaration")
+        {
             let Some(name) = n.child_by_field_name("name").map(|c| text_of(c, &file.text)) else { continue };
             chain.push(name.to_string());
             if name == base.trim() && chain.len() > 1 {

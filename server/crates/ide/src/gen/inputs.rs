@@ -100,32 +100,25 @@ fn plain_value(i: usize, f: &Function, args: &[Value]) -> Result<JavaValue, Stri
 }
 
 /// For input `i` of a JDK type jreach does not model but a test writes a value of
-/// ([`jreach_ir::opaque_jdk`]): null when the model says so (`Setup::opaque_params`), else the
+/// (`Setup::opaque_params`, [`jreach_ir::opaque_jdk`]): null when the model says so, else the
 /// first of its candidates (`new StringWriter()`), which the model has no further say in (a
 /// search on the JVM tries the others). `None` for other inputs.
 pub(crate) fn opaque_jdk_value(i: usize, f: &Function, args: &[Value]) -> Option<JavaValue> {
-    let p = &f.params[i];
-    if p.ty != jreach_ir::Ty::Ref || !jreach_ir::opaque_jdk::test_writes_value_of(&p.java_ty) {
-        return None;
-    }
-    let present = f.setup.opaque_params.iter().find(|o| o.param == i).map(|o| &args[o.present]);
-    if matches!(present, Some(Value::Bool(false))) {
+    let o = f.setup.opaque_params.iter().find(|o| o.param == i)?;
+    if matches!(args[o.present], Value::Bool(false)) {
         return Some(JavaValue::Null);
     }
-    jreach_synth::jdk_choices(&p.java_ty, "").and_then(|c| c.options.into_iter().next())
+    jreach_synth::jdk_choices(&f.params[i].java_ty, "").and_then(|c| c.options.into_iter().next())
 }
 
 /// The classes a test may name when it writes the values of [`opaque_jdk_value`] of `f`'s
 /// inputs.
 pub(crate) fn opaque_jdk_imports(f: &Function) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    for i in 0..f.params.len() {
-        let p = &f.params[i];
-        if p.ty == jreach_ir::Ty::Ref && jreach_ir::opaque_jdk::test_writes_value_of(&p.java_ty) {
-            for import in jreach_synth::jdk_choices(&f.params[i].java_ty, "").map(|c| c.imports).unwrap_or_default() {
-                if !out.contains(&import) {
-                    out.push(import);
-                }
+    for o in &f.setup.opaque_params {
+        for import in jreach_synth::jdk_choices(&f.params[o.param].java_ty, "").map(|c| c.imports).unwrap_or_default() {
+            if !out.contains(&import) {
+                out.push(import);
             }
         }
     }

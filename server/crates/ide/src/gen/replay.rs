@@ -9,8 +9,7 @@ use jreach_synth::{JavaValue, Outcome, TestRequest};
 
 use super::inputs::{
     array_value, built_value, lambda_value, list_value, map_value, opaque_jdk_imports, opaque_jdk_value, receiver_body,
-    receiver_fields, setup_calls,
-    setup_inputs, static_assignments, stub_value,
+    receiver_fields, setup_calls, setup_inputs, static_assignments, stub_value,
 };
 use super::java_values::{java_value, writable_inline};
 use super::{GenOptions, MAX_STEPS};

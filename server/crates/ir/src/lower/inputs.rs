@@ -431,7 +431,9 @@ fn test_ctor(classes: &Classes, methods: &[MethodInfo], c: u16) -> Option<Option
             classes.test_may_call(c, m)
                 && !m.has_error
                 && m.classes.join(".") == d.name
-                && m.params.iter().all(|p| classes.ty_of(&p.ty) != Ty::Ref || (opaque_ok && test_writes_value_of(&p.ty)))
+                && m.params
+                    .iter()
+                    .all(|p| classes.ty_of(&p.ty) != Ty::Ref || (opaque_ok && test_writes_value_of(&p.ty)))
         };
         let most_params = |ms: Vec<&MethodInfo>| ms.into_iter().rev().max_by_key(|m| m.params.len()).cloned();
         let ctor = most_params(methods.iter().filter(of_class).filter(|m| m.is_constructor).collect());
