@@ -130,6 +130,7 @@ impl Classes {
                 boxes: None,
                 lambda: None,
                 stub: vec![],
+                subclassed: false,
             });
             out.constructible.push(false);
             out.bodies.push(d.child_by_field_name("body").map(|b| b.byte_range()));
@@ -173,6 +174,7 @@ impl Classes {
                 boxes: None,
                 lambda: None,
                 stub: vec![],
+                subclassed: false,
             });
             out.constructible.push(false);
             out.bodies.push(None);
@@ -197,6 +199,7 @@ impl Classes {
                 boxes: None,
                 lambda: None,
                 stub: vec![],
+                subclassed: false,
             });
             out.constructible.push(false);
             out.bodies.push(None);
@@ -219,6 +222,7 @@ impl Classes {
                 boxes: Some(prim),
                 lambda: None,
                 stub: vec![],
+                subclassed: false,
             });
             out.constructible.push(false);
             out.bodies.push(None);
@@ -233,7 +237,7 @@ impl Classes {
             if d.kind() == "interface_declaration" {
                 out.descs[k].lambda = single_abstract_method(*d, src, &out);
                 if out.descs[k].lambda.is_none() && !has_modifier(*d, src, "private") {
-                    out.descs[k].stub = stub_methods(*d, src, &out);
+                    out.descs[k].stub = stub_methods(*d, src, &out).unwrap_or_default();
                 }
                 continue;
             }
@@ -248,8 +252,11 @@ impl Classes {
             // methods, when it can write them all.
             let is_abstract = has_modifier(*d, src, "abstract");
             if is_abstract {
-                out.descs[k].stub = stub_methods(*d, src, &out);
-                buildable &= !out.descs[k].stub.is_empty() && d.child_by_field_name("interfaces").is_none();
+                let stub = stub_methods(*d, src, &out);
+                let subclassed = stub.is_some() && only_own_abstract_methods(*d, src, &decls);
+                out.descs[k].stub = stub.unwrap_or_default();
+                out.descs[k].subclassed = subclassed;
+                buildable &= subclassed;
             }
             if out.foreign[k] {
                 buildable &= has_modifier(*d, src, "public");
@@ -567,13 +574,14 @@ fn single_abstract_method(d: Node<'_>, src: &str, classes: &Classes) -> Option<L
 
 /// The abstract methods of a non-generic interface without super-interfaces (when there are
 /// several) or of an abstract class, when a test can write every parameter type and return
-/// value: an anonymous class implements them. Empty otherwise.
-fn stub_methods(d: Node<'_>, src: &str, classes: &Classes) -> Vec<StubMethod> {
+/// value: an anonymous class implements them (for an abstract class, possibly none). `None`
+/// when a test cannot write them (or an interface has fewer than two: a lambda implements one).
+fn stub_methods(d: Node<'_>, src: &str, classes: &Classes) -> Option<Vec<StubMethod>> {
     if d.child_by_field_name("type_parameters").is_some() || d.child_by_field_name("extends_interfaces").is_some() {
-        return vec![];
+        return None;
     }
     let interface = d.kind() == "interface_declaration";
-    let Some(body) = d.child_by_field_name("body") else { return vec![] };
+    let body = d.child_by_field_name("body")?;
     // A type as a test in the package writes it: primitives, strings, boxes, the file's classes.
     let writable = |text: &str| -> Option<String> {
         let t = text.trim();
@@ -603,13 +611,13 @@ fn stub_methods(d: Node<'_>, src: &str, classes: &Classes) -> Vec<StubMethod> {
         if !interface && !has_modifier(m, src, "public") && !has_modifier(m, src, "protected") {
             // A package-private abstract method: `public` in the anonymous class still overrides
             // it, but keep to the common case.
-            return vec![];
+            return None;
         }
         if m.child_by_field_name("type_parameters").is_some() || m.child_by_field_name("dimensions").is_some() {
-            return vec![];
+            return None;
         }
         let (Some(name), Some(ret_node)) = (m.child_by_field_name("name"), m.child_by_field_name("type")) else {
-            return vec![];
+            return None;
         };
         let ret_text = text_of(ret_node, src);
         let ret = if ret_text == "void" { Ty::Void } else { classes.ty_of(ret_text) };
@@ -619,25 +627,58 @@ fn stub_methods(d: Node<'_>, src: &str, classes: &Classes) -> Vec<StubMethod> {
             Ty::Obj(c) => classes.descs[c as usize].is_enum() || classes.descs[c as usize].boxes.is_some(),
             t => t.is_numeric() || t == Ty::Bool,
         };
-        let Some(ret_java) = writable(ret_text).filter(|_| literal) else { return vec![] };
+        let Some(ret_java) = writable(ret_text).filter(|_| literal) else { return None };
         let mut params = Vec::new();
         for p in m.child_by_field_name("parameters").map(named_children).unwrap_or_default() {
             if p.kind() != "formal_parameter" || p.child_by_field_name("dimensions").is_some() {
-                return vec![];
+                return None;
             }
             let (Some(ty), Some(pname)) = (p.child_by_field_name("type"), p.child_by_field_name("name")) else {
-                return vec![];
+                return None;
             };
-            let Some(ty) = writable(text_of(ty, src)) else { return vec![] };
+            let Some(ty) = writable(text_of(ty, src)) else { return None };
             params.push((ty, text_of(pname, src).to_string()));
         }
         out.push(StubMethod { name: text_of(name, src).to_string(), params, ret, ret_java });
     }
     // An interface with one method gets a lambda instead.
     if interface && out.len() < 2 {
-        return vec![];
+        return None;
     }
-    out
+    Some(out)
+}
+
+/// Interfaces without methods, which an anonymous subclass of a class implementing them need
+/// not implement anything of.
+const MARKER_INTERFACES: &[&str] = &["Serializable", "java.io.Serializable", "Cloneable", "java.lang.Cloneable"];
+
+/// Whether the class declaration `d` implements no interface but markers ([`MARKER_INTERFACES`]),
+/// and extends nothing or a class declared in `decls` that is not abstract: what an anonymous
+/// subclass then has to implement are `d`'s own abstract methods.
+fn only_own_abstract_methods(d: Node<'_>, src: &str, decls: &[Node<'_>]) -> bool {
+    let markers_only = d.child_by_field_name("interfaces").is_none_or(|list| {
+        let mut types = Vec::new();
+        let mut stack = vec![list];
+        while let Some(n) = stack.pop() {
+            if n.kind() == "type_list" {
+                types.extend(named_children(n));
+            } else {
+                stack.extend(named_children(n));
+            }
+        }
+        types.iter().all(|t| MARKER_INTERFACES.contains(&text_of(*t, src).trim()))
+    });
+    let concrete_super = d.child_by_field_name("superclass").is_none_or(|sup| {
+        let Some(ty) = named_children(sup).into_iter().next() else { return false };
+        let name = text_of(ty, src).trim();
+        let simple = name.rsplit('.').next().unwrap_or(name);
+        decls.iter().any(|other| {
+            other.kind() == "class_declaration"
+                && other.child_by_field_name("name").is_some_and(|n| text_of(n, src) == simple)
+                && !has_modifier(*other, src, "abstract")
+        })
+    });
+    markers_only && concrete_super
 }
 
 /// `K, V` (type arguments as written) split at the comma outside nested `<...>`, trimmed.

@@ -322,8 +322,13 @@ pub struct ClassDesc {
     /// For an interface with a single abstract method: that method, which a lambda implements.
     pub lambda: Option<LambdaDesc>,
     /// For an interface with several abstract methods whose parameter and return types a test
-    /// can write: those methods, which an anonymous class implements (empty otherwise).
+    /// can write: those methods, which an anonymous class implements (empty otherwise). For an
+    /// abstract class a test subclasses ([`ClassDesc::subclassed`]): its abstract methods.
     pub stub: Vec<StubMethod>,
+    /// Whether a test makes one as an anonymous subclass (`new Shape(2) { ... }`, or
+    /// `new Style() {}` when nothing is abstract): an abstract class whose abstract methods are
+    /// all in `stub` and that implements no interface but markers (`Serializable`).
+    pub subclassed: bool,
 }
 
 /// An abstract method of an interface that a test implements in an anonymous class.
@@ -783,6 +788,9 @@ pub struct Setup {
     /// per method of the class's `stub`, the index of the parameter holding what it returns
     /// (`None` for `void`). Empty otherwise.
     pub receiver_returns: Vec<Option<usize>>,
+    /// Whether the receiver is an anonymous subclass of the method's abstract class
+    /// ([`ClassDesc::subclassed`]), whose methods `receiver_returns` answer (possibly none).
+    pub receiver_subclassed: bool,
     /// Whether lowering again with `setup_calls` would let the test call methods on the
     /// objects it creates (there are candidates, and this lowering did not offer them).
     pub calls_possible: bool,

@@ -106,7 +106,7 @@ fn bench(c: &mut Criterion) {
         junit: JUnit::V5,
         receiver_args: vec![],
         receiver_calls: vec![],
-        receiver_body: vec![],
+        receiver_body: None,
         receiver_fields: None,
         statics: vec![],
         imports: vec![],

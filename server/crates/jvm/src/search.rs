@@ -1190,7 +1190,7 @@ mod tests {
             junit: JUnit::V5,
             receiver_args: vec![],
             receiver_calls: vec![],
-            receiver_body: vec![],
+            receiver_body: None,
             receiver_fields: None,
             statics: vec![],
             imports: vec![],
@@ -1208,7 +1208,7 @@ mod tests {
             class: "StringWriter".into(),
             args: vec![],
             calls: vec![],
-            body: vec![],
+            body: None,
             factory: None,
             builder: None,
         };
@@ -1274,7 +1274,7 @@ mod tests {
             class: "BigInteger".into(),
             args: vec![("long".into(), JavaValue::Long(n))],
             calls: vec![],
-            body: vec![],
+            body: None,
             factory: Some("BigInteger.valueOf".into()),
             builder: None,
         };

@@ -389,7 +389,7 @@ fn search_start(
         junit: jreach_synth::JUnit::V5,
         receiver_args: vec![],
         receiver_calls: vec![],
-        receiver_body: vec![],
+        receiver_body: None,
         receiver_fields: None,
         statics: vec![],
         imports: vec![],

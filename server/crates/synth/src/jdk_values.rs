@@ -298,7 +298,7 @@ fn new(class: &str, args: Vec<(&str, JavaValue)>) -> JavaValue {
         class: class.to_string(),
         args: args.into_iter().map(|(t, v)| (t.to_string(), v)).collect(),
         calls: vec![],
-        body: vec![],
+        body: None,
         factory: None,
         builder: None,
     }
@@ -310,7 +310,7 @@ fn factory(class: &str, method: &str, args: Vec<(&str, JavaValue)>) -> JavaValue
         class: class.to_string(),
         args: args.into_iter().map(|(t, v)| (t.to_string(), v)).collect(),
         calls: vec![],
-        body: vec![],
+        body: None,
         factory: Some(format!("{class}.{method}")),
         builder: None,
     }

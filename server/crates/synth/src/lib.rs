@@ -77,8 +77,9 @@ pub enum JavaValue {
         /// Methods the test calls on it next (it is then held in a local).
         calls: Vec<JavaCall>,
         /// For an abstract class: the methods of the anonymous subclass the test creates
-        /// (`new Shape(2) { ... }`), each returning one value; empty otherwise.
-        body: Vec<StubMethodValue>,
+        /// (`new Shape(2) { ... }`, `new Style() {}`), each returning one value; `None`: an
+        /// object of the class itself.
+        body: Option<Vec<StubMethodValue>>,
         /// The static method creating it instead of a constructor, with its class (`Money.of`).
         factory: Option<String>,
         /// When a builder creates it: the builder's class as Java code names it and the method
@@ -374,8 +375,8 @@ pub struct TestRequest {
     /// arguments as (Java type, value).
     pub receiver_calls: Vec<JavaCall>,
     /// For a method of an abstract class: the methods of the anonymous subclass the test creates
-    /// as the receiver; empty otherwise.
-    pub receiver_body: Vec<StubMethodValue>,
+    /// as the receiver (`new Style() {}` when there are none); `None`: the class itself.
+    pub receiver_body: Option<Vec<StubMethodValue>>,
     /// For an instance method of a class with no constructor, factory or builder a test may
     /// call: the receiver's fields, which the test sets through reflection on an object it
     /// allocates without running a constructor. `None`: the receiver is constructed.

@@ -69,10 +69,9 @@ pub fn literal(v: &JavaValue) -> String {
                 return start;
             }
             let new = start;
-            if body.is_empty() {
-                new
-            } else {
-                anonymous_class(&new, body)
+            match body {
+                Some(methods) => anonymous_class(&new, methods),
+                None => new,
             }
         }
         JavaValue::EnumConstant { class, name } => format!("{class}.{name}"),
@@ -163,6 +162,9 @@ pub fn literal(v: &JavaValue) -> String {
 /// `new_expr` (`new Shape()`, `new Base(2)`) followed by the body of an anonymous class with
 /// `methods`, over several lines (see [`NEST`]).
 pub(crate) fn anonymous_class(new_expr: &str, methods: &[crate::StubMethodValue]) -> String {
+    if methods.is_empty() {
+        return format!("{new_expr} {{}}");
+    }
     let mut lines = vec![format!("{new_expr} {{")];
     for (k, m) in methods.iter().enumerate() {
         if k > 0 {

@@ -476,7 +476,7 @@ mod tests {
             receiver_factory: None,
             held_by: None,
             statics: vec![],
-            receiver_body: vec![],
+            receiver_body: None,
             receiver_fields: None,
         }
     }

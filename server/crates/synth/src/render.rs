@@ -292,7 +292,10 @@ pub(crate) fn method_parts(req: &TestRequest, junit: JUnit) -> Parts {
                 Some(factory) => format!("{factory}({})", ctor_args.join(", ")),
                 None => format!("new {class}({})", ctor_args.join(", ")),
             };
-            let new = if req.receiver_body.is_empty() { new } else { anonymous_class(&new, &req.receiver_body) };
+            let new = match &req.receiver_body {
+                Some(methods) => anonymous_class(&new, methods),
+                None => new,
+            };
             parts.lines.push(format!("{class} {receiver} = {new};"));
         }
         parts.lines.extend(call_lines(&receiver, &req.receiver_calls));
@@ -937,7 +940,7 @@ mod tests {
             receiver_factory: None,
             held_by: None,
             statics: vec![],
-            receiver_body: vec![],
+            receiver_body: None,
             receiver_fields: None,
         }
     }
@@ -1211,7 +1214,7 @@ mod tests {
             class: "Bank.Account".into(),
             args: vec![("String".into(), Str(owner.into())), ("long".into(), Int(cents))],
             calls: vec![],
-            body: vec![],
+            body: None,
             factory: None,
             builder: None,
         };
@@ -1420,7 +1423,7 @@ mod tests {
             receiver_factory: None,
             held_by: None,
             statics: vec![],
-            receiver_body: vec![],
+            receiver_body: None,
             receiver_fields: None,
             ..base()
         };

@@ -72,7 +72,7 @@ fn req(method: &str, params: &[(&str, &str)], args: Vec<JavaValue>, ret: &str, o
         receiver_factory: None,
         held_by: None,
         statics: vec![],
-        receiver_body: vec![],
+        receiver_body: None,
         receiver_fields: None,
     }
 }

@@ -291,16 +291,19 @@ pub(crate) fn stub_value(l: &jreach_ir::StubParam, f: &Function, args: &[Value])
 
 /// The methods of the anonymous subclass a test creates as the receiver of a method of an
 /// abstract class (none for other receivers).
-pub(crate) fn receiver_body(f: &Function, args: &[Value]) -> Result<Vec<StubMethodValue>, String> {
+pub(crate) fn receiver_body(f: &Function, args: &[Value]) -> Result<Option<Vec<StubMethodValue>>, String> {
     let returns = &f.setup.receiver_returns;
+    if !f.setup.receiver_subclassed {
+        return Ok(None);
+    }
     if returns.is_empty() {
-        return Ok(vec![]);
+        return Ok(Some(vec![]));
     }
     let class = f.name.rsplit_once('.').map(|(c, _)| c).unwrap_or("");
     let Some(desc) = f.classes.iter().find(|d| d.name == class) else {
         return Err(format!("no description of the receiver's class {class}"));
     };
-    stub_methods(&desc.stub, returns, f, args)
+    stub_methods(&desc.stub, returns, f, args).map(Some)
 }
 
 /// The methods of an anonymous class: `stub`'s, returning the values of inputs `returns`.
@@ -337,7 +340,10 @@ pub(crate) fn built_value(b: &jreach_ir::BuiltParam, f: &Function, args: &[Value
                 class: f.classes[b.class as usize].name.clone(),
                 args: ctor_args,
                 calls: setup_calls(&b.calls, f, args)?,
-                body: stub_methods(&f.classes[b.class as usize].stub, &b.returns, f, args)?,
+                body: match &f.classes[b.class as usize] {
+                    d if d.subclassed => Some(stub_methods(&d.stub, &b.returns, f, args)?),
+                    _ => None,
+                },
                 factory: b.factory.clone(),
                 builder: b.builder.as_ref().map(|(k, build)| (f.classes[*k as usize].name.clone(), build.clone())),
             }

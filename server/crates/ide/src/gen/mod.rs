@@ -204,7 +204,7 @@ fn gen_target(file: &SourceFile, target: &Target, opts: &GenOptions) -> Result<G
         if let Some(why) = unmodelled_params(&f) {
             return Ok(GenResult::Unknown(why));
         }
-        if m.class_is_abstract && !m.is_static && f.setup.receiver_returns.is_empty() {
+        if m.class_is_abstract && !m.is_static && !f.setup.receiver_subclassed {
             return Ok(GenResult::Unknown(abstract_receiver(m)));
         }
         let targets = f.blocks_of_stmt(target.stmt.start);

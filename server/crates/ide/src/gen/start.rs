@@ -36,10 +36,14 @@ fn start_for(file: &SourceFile, target: &Target, opts: &GenOptions) -> Option<Te
     let ctx = FileContext::new(file, None, None);
     // A receiver no constructor makes may come from a static factory of its class.
     let factory = receiver_factory(&ctx, m);
-    if factory.is_none() && (unsupported_signature(&ctx, m).is_some() || (m.class_is_abstract && !m.is_static)) {
+    if factory.is_none() && unsupported_signature(&ctx, m).is_some() {
         return None;
     }
     let f = lower_for_synthesis(file, &ctx, m, opts, 2);
+    // An abstract class's receiver is an anonymous subclass, when a test can write one.
+    if m.class_is_abstract && !m.is_static && !f.setup.receiver_subclassed {
+        return None;
+    }
     // A parameter of a JDK type jreach does not model is a choice among values a test can write
     // (`Locale.US`, `String.class`, ...), which the search makes; any other such type, no start.
     // An array of references jreach does not track starts empty (the search may grow it).
@@ -60,7 +64,7 @@ fn start_for(file: &SourceFile, target: &Target, opts: &GenOptions) -> Option<Te
                         class: own_class.clone(),
                         args: vec![],
                         calls: vec![],
-                        body: vec![],
+                        body: None,
                         factory: None,
                         builder: None,
                     };

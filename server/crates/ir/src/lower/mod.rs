@@ -315,9 +315,14 @@ pub fn lower_in(ctx: &FileContext<'_>, method: &MethodInfo, opts: &LowerOptions)
     // The receiver of an abstract class's method is an anonymous subclass: what each of its
     // methods returns is an input.
     let mut receiver_returns = Vec::new();
+    let mut receiver_subclassed = false;
     if let (LowerMode::Synthesis { .. }, false) = (opts.mode, method.is_static || method.is_constructor) {
         if let Some(&c) = classes.by_name.get(&method.class_name()) {
-            receiver_returns = inputs::stub_return_inputs(&mut params, "this", &classes.descs[c as usize].stub);
+            let desc = &classes.descs[c as usize];
+            receiver_subclassed = desc.subclassed;
+            if desc.subclassed {
+                receiver_returns = inputs::stub_return_inputs(&mut params, "this", &desc.stub);
+            }
         }
     }
     let plan = inputs::plan_inputs(file, methods, method, opts, classes, &mut params, own_params, receiver_end);
@@ -420,6 +425,7 @@ pub fn lower_in(ctx: &FileContext<'_>, method: &MethodInfo, opts: &LowerOptions)
         lw.receiver_stub = receiver_returns.iter().map(|r| r.map(|i| inputs[i])).collect();
         lw.b.setup_mut().receiver_returns = receiver_returns;
     }
+    lw.b.setup_mut().receiver_subclassed = receiver_subclassed;
     let at = method.node(file);
     let (receiver_calls, values) = lw.create_inputs(plan, &params, &inputs, at);
     // The receiver's constructor takes the arguments as the test creates them.
