@@ -620,3 +620,24 @@ fn string_builders_shared_changed_elsewhere_or_in_loops() {
     assert!(matches!(answer(src, 9), GenResult::Test(_)));
     assert!(matches!(answer(src, 17), GenResult::Test(_)));
 }
+
+#[test]
+fn methods_of_private_classes_are_reached_through_their_callers() {
+    // A test cannot name `T.Rule`: its method is reached through `T.f`, which creates one.
+    let src = "public class T {\n  private static class Rule {\n    int limit;\n    Rule(int limit) { this.limit = limit; }\n    int check(int x) {\n      if (x > limit) {\n        return 1;\n      }\n      return 0;\n    }\n  }\n  public static int f(int x) {\n    return new Rule(5).check(x);\n  }\n  private static class Unused {\n    int g(int x) {\n      if (x == 3) {\n        return 1;\n      }\n      return 0;\n    }\n  }\n}\n";
+    match answer(src, 7) {
+        GenResult::Test(req) => {
+            assert_eq!(req.method, "f", "{req:?}");
+            let text = jreach_synth::render_class(&req);
+            assert!(!text.contains("Rule"), "{text}");
+        }
+        other => panic!("{other:?}"),
+    }
+    // Nothing a test may call calls `Unused.g`: no test, and it says why.
+    match answer(src, 18) {
+        GenResult::Unknown(why) => assert!(why.contains("is in the private class T.Unused"), "{why}"),
+        other => panic!("{other:?}"),
+    }
+    // Not a proof either: another class of the file may still subclass it.
+    assert_not_unreachable(src, 18);
+}

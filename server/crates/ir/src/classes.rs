@@ -19,9 +19,9 @@ pub(crate) struct Classes {
     pub(crate) descs: Vec<ClassDesc>,
     /// By simple name and by dotted chain.
     pub(crate) by_name: HashMap<String, u16>,
-    /// Per class: whether a test can create its objects through its own constructors, which
-    /// jreach inlines (a concrete top-level or static class without instance initializer blocks
-    /// whose superclass chain jreach sees, see `supers`).
+    /// Per class: whether `new C(...)` runs its own constructors, which jreach inlines (a
+    /// concrete top-level or static class without instance initializer blocks whose superclass
+    /// chain jreach sees, see `supers`); a test creates objects so too unless it is `hidden`.
     pub(crate) constructible: Vec<bool>,
     /// Per class: the byte range of its body.
     pub(crate) bodies: Vec<Option<std::ops::Range<usize>>>,
@@ -38,6 +38,9 @@ pub(crate) struct Classes {
     /// Per class: whether some class may extend it (it is not final, and a class of the file
     /// extends it or it has a constructor a subclass could call).
     pub(crate) subclassable: Vec<bool>,
+    /// Per class: whether it, or a class enclosing it, is private, so that a test cannot name
+    /// it: its objects come only from the code under test.
+    pub(crate) hidden: Vec<bool>,
     /// Per class: whether a test could make one by reflection if nothing else works: a concrete
     /// class (not abstract, enum or interface) it can name (top-level or static, not private;
     /// public if from another package) without a `final` field of primitive or String type
@@ -233,6 +236,7 @@ impl Classes {
         }
         let mut has_block = vec![false; decls.len()];
         out.reflectable = vec![false; out.descs.len()];
+        out.hidden = vec![false; out.descs.len()];
         for (k, d) in decls.iter().enumerate() {
             if d.kind() == "interface_declaration" {
                 out.descs[k].lambda = single_abstract_method(*d, src, &out);
@@ -246,8 +250,9 @@ impl Classes {
             }
             let Some(body) = d.child_by_field_name("body") else { continue };
             let mut fields = Vec::new();
+            // `buildable` so far: jreach follows `new C(...)` in code (a class without an outer
+            // instance); a test may also write it unless the class is hidden from tests.
             let mut buildable = chains[k].len() == 1 || has_modifier(*d, src, "static");
-            buildable &= !has_modifier(*d, src, "private");
             // An abstract class: a test creates an anonymous subclass implementing its abstract
             // methods, when it can write them all.
             let is_abstract = has_modifier(*d, src, "abstract");
@@ -261,8 +266,10 @@ impl Classes {
             if out.foreign[k] {
                 buildable &= has_modifier(*d, src, "public");
             }
-            let mut reflectable = buildable && !is_abstract && d.kind() == "class_declaration";
             let constructible = buildable;
+            out.hidden[k] = hidden_from_tests(*d, src);
+            buildable &= !out.hidden[k];
+            let mut reflectable = buildable && !is_abstract && d.kind() == "class_declaration";
             let mut no_ctor = true;
             for member in named_children(body) {
                 match member.kind() {
@@ -459,7 +466,7 @@ impl Classes {
         if self.foreign.get(c as usize).copied().unwrap_or(false) {
             m.is_public
         } else {
-            !m.is_private
+            !m.hidden_from_tests()
         }
     }
 
@@ -646,6 +653,22 @@ fn stub_methods(d: Node<'_>, src: &str, classes: &Classes) -> Option<Vec<StubMet
         return None;
     }
     Some(out)
+}
+
+/// Whether the class declaration `d` or a class enclosing it is private.
+fn hidden_from_tests(d: Node<'_>, src: &str) -> bool {
+    let mut up = Some(d);
+    while let Some(n) = up {
+        let is_type = matches!(
+            n.kind(),
+            "class_declaration" | "enum_declaration" | "record_declaration" | "interface_declaration"
+        );
+        if is_type && has_modifier(n, src, "private") {
+            return true;
+        }
+        up = n.parent();
+    }
+    false
 }
 
 /// Interfaces without methods, which an anonymous subclass of a class implementing them need

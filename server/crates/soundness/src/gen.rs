@@ -136,9 +136,11 @@ const STATE_MEMBERS: &str = "    static int F;
 /// The object type of a stateful class: `Box` with an `int v` that `new Box()` sets through
 /// what Java runs for it (JLS 12.5): field initializers and an instance initializer block in
 /// textual order, an initializer reading a field its constructor's parameter shadows, and a
-/// constructor delegating with `this(...)`, each present or not.
+/// constructor delegating with `this(...)`, each present or not. The class is private or not
+/// (the method's own `new Box()` runs its constructor either way).
 fn box_class(rng: &mut Rng) -> String {
-    let mut out = String::from("    static class Box {\n");
+    let private = if rng.pct(50) { "private " } else { "" };
+    let mut out = format!("    {private}static class Box {{\n");
     let k = |rng: &mut Rng| rng.range(-4, 9);
     if rng.pct(50) {
         out.push_str(&format!("        int v = {};\n", k(rng)));

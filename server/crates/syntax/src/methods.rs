@@ -27,8 +27,14 @@ pub struct MethodInfo {
     pub return_ty: String,
     pub is_static: bool,
     pub is_constructor: bool,
+    /// Declared `private` (or taken as such: see `held_by`): no subclass overrides it, and a
+    /// test cannot call it.
     pub is_private: bool,
     pub is_public: bool,
+    /// Whether its class, or a class enclosing that, is private: a test cannot name the class,
+    /// so it reaches the method only through code that calls it ([`MethodInfo::hidden_from_tests`]).
+    /// Unlike a private method, another class of the file may still override it.
+    pub class_is_private: bool,
     /// Whether the enclosing class is abstract or an interface (no `new C()` possible).
     pub class_is_abstract: bool,
     /// Byte range of the whole declaration.
@@ -79,6 +85,24 @@ impl MethodInfo {
     /// The top-level class (the one a test class is named after).
     pub fn top_class(&self) -> &str {
         self.classes.first().map(String::as_str).unwrap_or("")
+    }
+
+    /// Whether a test cannot call it: it is private, or its class is
+    /// ([`MethodInfo::class_is_private`]).
+    pub fn hidden_from_tests(&self) -> bool {
+        self.is_private || self.class_is_private
+    }
+
+    /// Why a test cannot call it, for messages: "`f(int)` is private", "`f(int)` is in the
+    /// private class `Outer.Rule`"; `None` when it can.
+    pub fn why_hidden(&self) -> Option<String> {
+        if self.is_private {
+            Some(format!("{} is private", self.signature()))
+        } else if self.class_is_private {
+            Some(format!("{} is in the private class {}", self.signature(), self.classes.join(".")))
+        } else {
+            None
+        }
     }
 
     /// `name(type, type)`: how messages name the method.
@@ -159,6 +183,7 @@ impl MethodInfo {
         };
         let mut classes = Vec::new();
         let mut class_is_abstract = false;
+        let mut class_is_private = false;
         let mut up = node.parent();
         let mut first = true;
         while let Some(n) = up {
@@ -169,6 +194,9 @@ impl MethodInfo {
                 if let Some(cn) = n.child_by_field_name("name") {
                     classes.push(text_of(cn, src).to_string());
                 }
+                class_is_private |= n
+                    .children(&mut n.walk())
+                    .any(|ch| ch.kind() == "modifiers" && text_of(ch, src).split_whitespace().any(|w| w == "private"));
                 if first {
                     let mut c = n.walk();
                     let abstract_mod = n.children(&mut c).any(|ch| {
@@ -200,6 +228,7 @@ impl MethodInfo {
             is_constructor,
             is_private,
             is_public,
+            class_is_private,
             class_is_abstract,
             range: node.byte_range(),
             body: body.byte_range(),

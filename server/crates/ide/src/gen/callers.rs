@@ -1,7 +1,8 @@
-//! The methods through which a test can reach a private method or constructor: the methods of
-//! the same top-level class whose bodies call it by name with as many arguments (on no receiver,
-//! `this`, or the class's name; `new C(...)` for a constructor), and, when those are private
-//! too, their callers in turn.
+//! The methods through which a test can reach a private method or constructor (or one of a
+//! private class): the methods of the same top-level class whose bodies call it by name with as
+//! many arguments (on no receiver, `this`, or the class's name; on any object for an instance
+//! method of a nested class; `new C(...)` for a constructor), and, when a test cannot call those
+//! either, their callers in turn.
 
 use std::collections::HashSet;
 
@@ -21,7 +22,7 @@ pub(crate) fn target_entries(file: &SourceFile, line: usize) -> Option<(Target, 
     if target.method.has_error {
         return None;
     }
-    let entries = if target.method.is_private {
+    let entries = if target.method.hidden_from_tests() {
         let ctx = FileContext::new(file, None, None);
         entry_callers(&ctx, &target.method, MAX_CALLERS)
     } else {
@@ -44,7 +45,7 @@ pub(crate) fn entry_callers(ctx: &FileContext<'_>, m: &MethodInfo, max: usize) -
             for c in ctx.methods().iter().filter(|c| same_class(c)) {
                 if !seen.contains(&c.range) && calls(file, c, callee) {
                     seen.insert(c.range.clone());
-                    if c.is_private {
+                    if c.hidden_from_tests() {
                         next.push(c.clone());
                     } else {
                         entries.push(c.clone());
@@ -63,7 +64,7 @@ pub(crate) fn entry_callers(ctx: &FileContext<'_>, m: &MethodInfo, max: usize) -
 }
 
 /// Whether the body of `caller` calls `callee` (by name and number of arguments, on no receiver,
-/// `this` or the class's name).
+/// `this` or the class's name, or any object for an instance method of a nested class).
 fn calls(file: &SourceFile, caller: &MethodInfo, callee: &MethodInfo) -> bool {
     let mut stack = vec![caller.body_node(file)];
     while let Some(n) = stack.pop() {
@@ -98,8 +99,11 @@ fn invokes(file: &SourceFile, call: Node<'_>, callee: &MethodInfo) -> bool {
     if text(name) != callee.name {
         return false;
     }
+    // A method of a nested class runs on objects the enclosing classes hold in fields and
+    // locals (`rule.check(x)`, `new Rule(5).check(x)`): any receiver may be one.
     let receiver_ok = match call.child_by_field_name("object") {
         None => true,
+        Some(_) if callee.classes.len() > 1 && !callee.is_static => true,
         Some(o) => {
             let o = text(o);
             o == "this" || callee.classes.iter().any(|c| c == o) || o == callee.classes.join(".")

@@ -120,7 +120,7 @@ fn gen_inner(file: &SourceFile, line: usize, opts: &GenOptions) -> Result<GenRes
         let at = first_error_line(file, m).unwrap_or(line);
         return Err(GenError::Syntax { method: m.signature(), line: at + 1 });
     }
-    if m.is_private {
+    if m.hidden_from_tests() {
         return through_callers(file, &target, opts);
     }
     gen_target(file, &target, opts)
@@ -152,15 +152,12 @@ fn through_callers(file: &SourceFile, target: &Target, opts: &GenOptions) -> Res
         }
     }
     let line = target.line + 1;
+    let hidden = m.why_hidden().unwrap_or_else(|| m.signature());
     Ok(GenResult::Unknown(if tried.is_empty() {
-        format!(
-            "{} is private: a test cannot call it directly, and no method of its class that a test can call calls it",
-            m.signature()
-        )
+        format!("{hidden}: a test cannot call it directly, and no method of its class that a test can call calls it")
     } else {
         format!(
-            "{} is private: a test cannot call it directly, and no method calling it reached line {line} ({})",
-            m.signature(),
+            "{hidden}: a test cannot call it directly, and no method calling it reached line {line} ({})",
             tried.join("; ")
         )
     }))

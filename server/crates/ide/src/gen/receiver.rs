@@ -77,8 +77,8 @@ pub(crate) fn unsupported_signature(ctx: &FileContext<'_>, m: &MethodInfo) -> Op
             return Some(format!("{} is an inner class: jreach cannot create an instance yet", m.class_name()));
         }
     }
-    if m.is_private {
-        return Some(format!("{} is private: a test cannot call it directly", m.signature()));
+    if let Some(why) = m.why_hidden() {
+        return Some(format!("{why}: a test cannot call it directly"));
     }
     None
 }
@@ -91,7 +91,7 @@ pub(crate) fn unsupported_signature(ctx: &FileContext<'_>, m: &MethodInfo) -> Op
 pub(crate) fn receiver_constructor(ctx: &FileContext<'_>, m: &MethodInfo) -> Result<Option<MethodInfo>, ()> {
     let ctors: Vec<MethodInfo> =
         ctx.methods().iter().filter(|c| c.is_constructor && c.classes == m.classes && !c.has_error).cloned().collect();
-    if ctors.is_empty() || ctors.iter().any(|c| c.params.is_empty() && !c.is_private) {
+    if ctors.is_empty() || ctors.iter().any(|c| c.params.is_empty() && !c.hidden_from_tests()) {
         return Ok(None);
     }
     let writable = |ty: &str| {
@@ -103,7 +103,7 @@ pub(crate) fn receiver_constructor(ctx: &FileContext<'_>, m: &MethodInfo) -> Res
     let fewest = |ok: &dyn Fn(&str) -> bool| {
         ctors
             .iter()
-            .filter(|c| !c.is_private && c.params.iter().all(|p| ok(&p.ty)))
+            .filter(|c| !c.hidden_from_tests() && c.params.iter().all(|p| ok(&p.ty)))
             .min_by_key(|c| c.params.len())
             .cloned()
     };

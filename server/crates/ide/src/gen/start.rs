@@ -141,7 +141,7 @@ fn start_for(file: &SourceFile, target: &Target, opts: &GenOptions) -> Option<Te
 /// booleans, strings or JDK values a search chooses (`Fraction.getFraction(int, int)`,
 /// `Range.of(T, T)`), the fewest strings and JDK values first, then the fewest parameters.
 fn receiver_factory(ctx: &FileContext<'_>, m: &MethodInfo) -> Option<MethodInfo> {
-    if m.is_static || m.is_constructor || m.is_private || m.class_is_abstract {
+    if m.is_static || m.is_constructor || m.hidden_from_tests() || m.class_is_abstract {
         return None;
     }
     if receiver_constructor(ctx, m).is_ok() || ctx.receiver_by_reflection(m) {
@@ -156,7 +156,7 @@ fn receiver_factory(ctx: &FileContext<'_>, m: &MethodInfo) -> Option<MethodInfo>
     let hard = |ty: &str| !matches!(search_value(&test_ty(ty)), Some(v) if !matches!(v, JavaValue::Str(_)));
     ctx.methods()
         .iter()
-        .filter(|f| f.classes == m.classes && f.is_static && !f.is_private && !f.has_error)
+        .filter(|f| f.classes == m.classes && f.is_static && !f.hidden_from_tests() && !f.has_error)
         .filter(|f| f.return_ty.split('<').next().map(str::trim) == Some(class.as_str()))
         .filter(|f| {
             f.params
@@ -198,7 +198,9 @@ fn receiver_call_choices(ctx: &FileContext<'_>, m: &MethodInfo) -> Vec<jreach_sy
     let mut methods: Vec<&MethodInfo> = ctx
         .methods()
         .iter()
-        .filter(|c| c.classes == m.classes && !c.is_static && !c.is_constructor && !c.is_private && !c.has_error)
+        .filter(|c| {
+            c.classes == m.classes && !c.is_static && !c.is_constructor && !c.hidden_from_tests() && !c.has_error
+        })
         .filter(|c| !matches!(c.name.as_str(), "equals" | "hashCode" | "toString" | "clone" | "finalize"))
         // (Not a method of an anonymous class inside it, which has no name of its own.)
         .filter(|c| {

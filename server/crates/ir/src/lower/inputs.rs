@@ -418,7 +418,7 @@ pub(super) fn built_param_name(param: &str, what: &str) -> String {
 /// factory); `Some(None)` for the implicit constructor of a class that declares none.
 fn test_ctor(classes: &Classes, methods: &[MethodInfo], c: u16) -> Option<Option<MethodInfo>> {
     let d = &classes.descs[c as usize];
-    if d.buildable || d.is_immutable() || !classes.constructible[c as usize] {
+    if d.buildable || d.is_immutable() || !classes.constructible[c as usize] || classes.hidden[c as usize] {
         return None;
     }
     if classes.implicit_ctor[c as usize] {
