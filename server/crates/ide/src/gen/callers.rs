@@ -1,8 +1,8 @@
 //! The methods through which a test can reach a private method or constructor (or one of a
 //! private class): the methods of the same top-level class whose bodies call it by name with as
 //! many arguments (on no receiver, `this`, or the class's name; on any object for an instance
-//! method of a nested class; `new C(...)` for a constructor), and, when a test cannot call those
-//! either, their callers in turn.
+//! method of a nested class; `new C(...)` for a constructor) or refer to it (`this::name`), and,
+//! when a test cannot call those either, their callers in turn.
 
 use std::collections::HashSet;
 
@@ -71,6 +71,7 @@ fn calls(file: &SourceFile, caller: &MethodInfo, callee: &MethodInfo) -> bool {
         let hit = match n.kind() {
             "method_invocation" => !callee.is_constructor && invokes(file, n, callee),
             "object_creation_expression" => callee.is_constructor && creates(file, n, callee),
+            "method_reference" => !callee.is_constructor && references(file, n, callee),
             _ => false,
         };
         if hit {
@@ -93,6 +94,19 @@ fn creates(file: &SourceFile, new: Node<'_>, callee: &MethodInfo) -> bool {
         && arity == callee.params.len()
 }
 
+/// `this::name` or `C::name` naming `callee` (whatever its arity: the functional interface
+/// decides which overload, and any may be the one).
+fn references(file: &SourceFile, r: Node<'_>, callee: &MethodInfo) -> bool {
+    let text = |n: Node<'_>| &file.text[n.byte_range()];
+    let parts: Vec<Node<'_>> = r.named_children(&mut r.walk()).collect();
+    let (Some(object), Some(name)) = (parts.first(), parts.last()) else { return false };
+    if parts.len() != 2 || name.kind() != "identifier" || text(*name) != callee.name {
+        return false;
+    }
+    let o = text(*object);
+    o == "this" || callee.classes.iter().any(|c| c == o) || o == callee.classes.join(".")
+}
+
 fn invokes(file: &SourceFile, call: Node<'_>, callee: &MethodInfo) -> bool {
     let text = |n: Node<'_>| &file.text[n.byte_range()];
     let Some(name) = call.child_by_field_name("name") else { return false };
@@ -111,4 +125,25 @@ fn invokes(file: &SourceFile, call: Node<'_>, callee: &MethodInfo) -> bool {
     };
     let arity = call.child_by_field_name("arguments").map_or(0, |a| a.named_child_count());
     receiver_ok && arity == callee.params.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The names of the entries through which a test reaches the private method named `name`.
+    fn entries(src: &str, name: &str) -> Vec<String> {
+        let file = SourceFile::parse(src);
+        let ctx = FileContext::new(&file, None, None);
+        let m = ctx.methods().iter().find(|m| m.name == name).expect("the method").clone();
+        entry_callers(&ctx, &m, MAX_CALLERS).into_iter().map(|c| c.name).collect()
+    }
+
+    #[test]
+    fn calls_references_and_objects_of_nested_classes() {
+        let src = "public class T {\n  private static int twice(int x) { return 2 * x; }\n  private int thrice(int x) { return 3 * x; }\n  public static int viaCall(int x) { return twice(x); }\n  public int viaRef(int[] xs) { return java.util.Arrays.stream(xs).map(this::thrice).sum(); }\n  public static int viaClassRef(int[] xs) { return java.util.Arrays.stream(xs).map(T::twice).sum(); }\n  private static class Rule {\n    int check(int x) { return x; }\n  }\n  public static int viaObject(int x) { return new Rule().check(x); }\n  public static int unrelated(String s) { return s.length(); }\n}\n";
+        assert_eq!(entries(src, "twice"), vec!["viaCall", "viaClassRef"]);
+        assert_eq!(entries(src, "thrice"), vec!["viaRef"]);
+        assert_eq!(entries(src, "check"), vec!["viaObject"]);
+    }
 }
