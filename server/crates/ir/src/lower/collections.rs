@@ -23,11 +23,32 @@ impl<'t> Lowerer<'t> {
         self.check_object_not_null(o, e);
         let mut other = self.konst(Const::Bool(true));
         for obj in objs {
-            let differs = self.bin(BinOp::Ne, o, *obj);
+            let obj = self.known_object(*obj);
+            let differs = self.bin(BinOp::Ne, o, obj);
             other = self.bin(BinOp::And, other, differs);
         }
         self.cut_if(other, what);
         true
+    }
+
+    /// A list, map or optional the lowering knows, to compare with in the current block. One the
+    /// method creates is the constant of its allocation, which may have been emitted on another
+    /// path lowered earlier (a block that need not come before this one): the same constant is
+    /// emitted again here, so that every use follows its definition.
+    pub(super) fn known_object(&mut self, obj: ValueId) -> ValueId {
+        match self.b.func().value(obj).op {
+            Op::Obj(ObjOp::Ref(id), ref args) if args.is_empty() => {
+                let ty = self.ty(obj);
+                self.emit(Op::Obj(ObjOp::Ref(id), vec![]), ty, None)
+            }
+            _ => obj,
+        }
+    }
+
+    /// Whether `o` is the known object `obj` (see [`Self::known_object`]).
+    pub(super) fn is_object(&mut self, o: ValueId, obj: ValueId) -> ValueId {
+        let obj = self.known_object(obj);
+        self.bin(BinOp::Eq, o, obj)
     }
 
     /// `f(x)` for the `x` of `items` whose object (`obj(x)`) `o` is, as a chain of selects.
@@ -41,7 +62,8 @@ impl<'t> Lowerer<'t> {
         let mut v = f(self, items.last().expect("at least one"));
         for x in items.iter().rev().skip(1) {
             let value = f(self, x);
-            let same = self.bin(BinOp::Eq, o, obj(x));
+            let known = self.known_object(obj(x));
+            let same = self.bin(BinOp::Eq, o, known);
             v = self.select(same, value, v);
         }
         v
@@ -207,7 +229,7 @@ impl<'t> Lowerer<'t> {
     fn list_add(&mut self, o: ValueId, lists: &[ListModel], x: ValueId) {
         self.mark_mutated(lists);
         for l in lists {
-            let is_l = self.bin(BinOp::Eq, o, l.obj);
+            let is_l = self.is_object(o, l.obj);
             let size = self.list_size(l);
             let cap = self.int(Ty::Int, l.elems.len() as i64);
             let full = self.bin(BinOp::Ge, size, cap);
@@ -233,7 +255,7 @@ impl<'t> Lowerer<'t> {
         self.mark_mutated(lists);
         let old = self.per_list(o, lists, &|lw, l| lw.list_element_at(l, i));
         for l in lists {
-            let is_l = self.bin(BinOp::Eq, o, l.obj);
+            let is_l = self.is_object(o, l.obj);
             for (k, var) in l.elems.iter().enumerate() {
                 let kk = self.int(Ty::Int, k as i64);
                 let at_k = self.bin(BinOp::Eq, i, kk);
@@ -251,7 +273,7 @@ impl<'t> Lowerer<'t> {
     fn list_remove_at(&mut self, o: ValueId, lists: &[ListModel], i: ValueId, when: ValueId) {
         self.mark_mutated(lists);
         for l in lists {
-            let is_l = self.bin(BinOp::Eq, o, l.obj);
+            let is_l = self.is_object(o, l.obj);
             let act = self.bin(BinOp::And, is_l, when);
             for k in 0..l.elems.len() {
                 let Some(next) = l.elems.get(k + 1) else { break };
@@ -383,7 +405,7 @@ impl<'t> Lowerer<'t> {
             ("clear", 0) => {
                 self.mark_mutated(&lists);
                 for l in &lists {
-                    let is_l = self.bin(BinOp::Eq, o, l.obj);
+                    let is_l = self.is_object(o, l.obj);
                     let size = self.list_size(l);
                     let zero = self.int(Ty::Int, 0);
                     let v = self.select(is_l, zero, size);
@@ -585,7 +607,7 @@ impl<'t> Lowerer<'t> {
         let null = self.null_of(maps[0].value_ty);
         let old = self.per_map(o, maps, &|lw, m| lw.map_lookup(m, x, null).0);
         for m in maps {
-            let is_m = self.bin(BinOp::Eq, o, m.obj);
+            let is_m = self.is_object(o, m.obj);
             let hits = self.map_hits(m, x);
             let mut found = self.konst(Const::Bool(false));
             for hit in &hits {
