@@ -42,6 +42,9 @@ pub const OPAQUE_JDK_TYPES: &[&str] = &[
     "ByteArrayOutputStream",
     "StringBuilder",
     "StringBuffer",
+    "BitSet",
+    "Properties",
+    "ParsePosition",
 ];
 
 /// Whether `java_ty` (as the code writes it: `final Reader`, `java.io.Reader`) is one of

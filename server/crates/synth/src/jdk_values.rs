@@ -241,6 +241,22 @@ pub fn jdk_choices(java_ty: &str, own_class: &str) -> Option<JdkChoices> {
             c.import("java.io.OutputStream");
             c.import("java.io.ByteArrayOutputStream");
         }
+        ("BitSet", None) => {
+            // The search sets bits through the words (and their number): bit `k` is bit `k % 64`
+            // of word `k / 64`.
+            c.push(new("BitSet", vec![]));
+            let words = JavaValue::Array { elem_ty: "long".into(), id: 1, items: vec![JavaValue::Long(1)] };
+            c.push(factory("BitSet", "valueOf", vec![("long[]", words)]));
+            c.import("java.util.BitSet");
+        }
+        ("Properties", None) => {
+            c.push(new("Properties", vec![]));
+            c.import("java.util.Properties");
+        }
+        ("ParsePosition", None) => {
+            c.push(new("ParsePosition", vec![("int", JavaValue::Int(0))]));
+            c.import("java.text.ParsePosition");
+        }
         ("Random", None) => {
             c.push(JavaValue::Expr("new Random(1)".into()));
             c.import("java.util.Random");
@@ -357,6 +373,12 @@ mod tests {
     fn numbers_keep_their_parts_open_to_the_search() {
         assert_eq!(written("BigDecimal"), vec!["BigDecimal.valueOf(15L, 1)", "null"]);
         assert_eq!(written("final Number")[..3], ["1", "1L", "1.5"]);
+    }
+
+    #[test]
+    fn bit_sets_come_from_searched_words() {
+        assert_eq!(written("java.util.BitSet"), vec!["new BitSet()", "BitSet.valueOf(new long[] {1L})", "null"]);
+        assert_eq!(written("ParsePosition"), vec!["new ParsePosition(0)", "null"]);
     }
 
     #[test]
