@@ -4,7 +4,7 @@
 //! that return one value, short lists, short arrays of new objects, printable-only strings,
 //! bounded loops.
 
-use jreach_ide::{gen, GenOptions, GenResult};
+use jreach_ide::{gen, search_start, GenOptions, GenResult};
 use jreach_syntax::SourceFile;
 
 fn answer(src: &str, line: usize) -> GenResult {
@@ -640,4 +640,18 @@ fn methods_of_private_classes_are_reached_through_their_callers() {
     }
     // Not a proof either: another class of the file may still subclass it.
     assert_not_unreachable(src, 18);
+}
+
+#[test]
+fn search_starts_create_their_objects() {
+    // The start enters the method's body, so every created input has a way to be made: two
+    // parameters of one class (the second may be the first), beside a string the model cannot
+    // see through.
+    let src = "public class T {\n  public static class Box {\n    int v;\n    public Box(int v) { this.v = v; }\n  }\n  public static int f(Box a, Box b, String s) {\n    int h = s.hashCode();\n    if (h == 123456789 && a.v == b.v) {\n      return 1;\n    }\n    return 0;\n  }\n}\n";
+    let file = SourceFile::parse(src);
+    let start = search_start(&file, 8, &GenOptions::default()).expect("a start");
+    assert_eq!(start.method, "f");
+    assert_eq!(start.args.len(), 3, "{start:?}");
+    let text = jreach_synth::render_class(&start);
+    assert!(text.contains("T.f("), "{text}");
 }

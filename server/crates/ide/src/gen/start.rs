@@ -95,7 +95,12 @@ fn start_for(file: &SourceFile, target: &Target, opts: &GenOptions) -> Option<Te
         prefer_small: true,
         cancel: opts.cancel.clone(),
     };
-    let Verdict::Sat(args) = solve_reach(&f, &[f.entry], &solve) else { return None };
+    // The method's first statement, past the creation of its inputs (whose choices the solver
+    // leaves open when asked only for the entry: a created object's `how` out of range).
+    let body = m.body_node(file);
+    let first = body.named_children(&mut body.walk()).find(|n| !n.is_extra()).map(|n| n.start_byte());
+    let firsts = first.map(|at| f.blocks_of_stmt(at)).filter(|b| !b.is_empty()).unwrap_or_else(|| vec![f.entry]);
+    let Verdict::Sat(args) = solve_reach(&f, &firsts, &solve) else { return None };
     let mut req = replay::request(file, target, &f, &targets, &args, opts, false, &given).ok()?;
     // An empty array's element type as the test declares it (type variables instantiated).
     for name in empty_arrays {
