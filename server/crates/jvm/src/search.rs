@@ -56,8 +56,13 @@ pub fn slots(req: &TestRequest) -> Harness {
     for s in &mut req.statics {
         walk(&mut s.value);
     }
-    // A place in the receiver's call sequence: which call (none first), then its arguments.
-    for choice in &mut req.receiver_call_choices {
+    // A place in the receiver's call sequence, or in a parameter's (`Constructed::choices`,
+    // rendered for the test's parameters only): which call (none first), then its arguments.
+    let param_choices = req.args.iter_mut().flat_map(|a| match a {
+        JavaValue::Constructed { choices, builder: None, .. } => choices.iter_mut(),
+        _ => [].iter_mut(),
+    });
+    for choice in req.receiver_call_choices.iter_mut().chain(param_choices) {
         choice.slot = Some(start.len());
         start.push(JavaValue::Chosen { index: 0, of: choice.calls.len() + 1 });
         for (_, args) in &mut choice.calls {
@@ -251,10 +256,17 @@ pub fn fill(harness: &TestRequest, values: &[JavaValue]) -> TestRequest {
                 items.iter_mut().for_each(|i| put(i, values))
             }
             JavaValue::Object { fields, .. } => fields.iter_mut().for_each(|(_, f)| put(f, values)),
-            JavaValue::Constructed { args, calls, .. } => {
+            JavaValue::Constructed { args, calls, choices, .. } => {
                 args.iter_mut().for_each(|(_, a)| put(a, values));
-                for (_, args) in calls {
+                for (_, args) in calls.iter_mut() {
                     args.iter_mut().for_each(|(_, a)| put(a, values));
+                }
+                // The calls the search picked join the object's calls.
+                for choice in std::mem::take(choices) {
+                    if let Some((method, mut args)) = picked(&choice, values) {
+                        args.iter_mut().for_each(|(_, a)| put(a, values));
+                        calls.push((method, args));
+                    }
                 }
             }
             JavaValue::Optional { item: Some(item), .. } => put(item, values),
@@ -274,17 +286,22 @@ pub fn fill(harness: &TestRequest, values: &[JavaValue]) -> TestRequest {
     req.statics.iter_mut().for_each(|s| put(&mut s.value, values));
     // The calls the search picked join the receiver's calls.
     for choice in std::mem::take(&mut req.receiver_call_choices) {
-        let Some(k) = choice.slot else { continue };
-        let index = match values[k] {
-            JavaValue::Chosen { index, .. } => index,
-            _ => 0,
-        };
-        if let Some((method, mut args)) = index.checked_sub(1).and_then(|i| choice.calls.get(i)).cloned() {
+        if let Some((method, mut args)) = picked(&choice, values) {
             args.iter_mut().for_each(|(_, a)| put(a, values));
             req.receiver_calls.push((method, args));
         }
     }
     req
+}
+
+/// The call a [`jreach_synth::CallChoice`]'s input picks in `values` (none for index 0 or no slot),
+/// with its arguments still holes.
+fn picked(choice: &jreach_synth::CallChoice, values: &[JavaValue]) -> Option<jreach_synth::JavaCall> {
+    let index = match values[choice.slot?] {
+        JavaValue::Chosen { index, .. } => index,
+        _ => 0,
+    };
+    index.checked_sub(1).and_then(|i| choice.calls.get(i)).cloned()
 }
 
 /// A value as the runner's `Inputs` reads it from JSON.
@@ -1208,6 +1225,7 @@ mod tests {
             class: "StringWriter".into(),
             args: vec![],
             calls: vec![],
+            choices: vec![],
             body: None,
             factory: None,
             builder: None,
@@ -1274,6 +1292,7 @@ mod tests {
             class: "BigInteger".into(),
             args: vec![("long".into(), JavaValue::Long(n))],
             calls: vec![],
+            choices: vec![],
             body: None,
             factory: Some("BigInteger.valueOf".into()),
             builder: None,
@@ -1336,6 +1355,41 @@ mod tests {
         assert!(test.receiver_call_choices.is_empty());
         assert!(h.req.has_search_holes() && !test.has_search_holes());
         assert!(!jreach_synth::render_method(&test, "t").contains("switch"));
+    }
+
+    #[test]
+    fn calls_on_a_created_parameter_are_chosen_and_become_its_calls() {
+        let calls = vec![("add".to_string(), vec![("String".to_string(), JavaValue::Str("a".into()))])];
+        let options = JavaValue::Constructed {
+            class: "Options".into(),
+            args: vec![],
+            calls: vec![],
+            choices: vec![jreach_synth::CallChoice { slot: None, calls }],
+            body: None,
+            factory: None,
+            builder: None,
+        };
+        let req = TestRequest {
+            params: vec![("options".into(), "Options".into()), ("n".into(), "int".into())],
+            args: vec![options, JavaValue::Int(3)],
+            ..start_request()
+        };
+        let h = slots(&req);
+        assert_eq!(h.start, vec![JavaValue::Int(3), JavaValue::Chosen { index: 0, of: 2 }, JavaValue::Str("a".into())]);
+        let text = jreach_synth::render_method(&h.req, "t");
+        assert!(text.contains("Options options = new Options();"), "{text}");
+        assert!(
+            text.contains(
+                "switch (Math.floorMod(jreach.runner.Inputs.i(1), 2)) { case 1 -> options.add(jreach.runner.Inputs.str(2)); default -> { } }"
+            ),
+            "{text}"
+        );
+        // The search picks the call with "-v": the test calls it, and chooses nothing.
+        let picked = vec![JavaValue::Int(3), JavaValue::Chosen { index: 1, of: 2 }, JavaValue::Str("-v".into())];
+        let test = fill(&h.req, &picked);
+        let text = jreach_synth::render_method(&test, "t");
+        assert!(text.contains("Options options = new Options();\n") && text.contains("options.add(\"-v\");"), "{text}");
+        assert!(!text.contains("switch") && !test.has_search_holes(), "{text}");
     }
 
     #[test]

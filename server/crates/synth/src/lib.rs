@@ -76,6 +76,11 @@ pub enum JavaValue {
         args: Vec<(String, JavaValue)>,
         /// Methods the test calls on it next (it is then held in a local).
         calls: Vec<JavaCall>,
+        /// For a parameter, in a search: places after `calls` where the harness calls one of
+        /// the object's methods or none ([`CallChoice`]), so that the search may bring it into a
+        /// state (options after an `addOption`). The search writes the calls it picked into
+        /// `calls`; never in a test that is offered.
+        choices: Vec<CallChoice>,
         /// For an abstract class: the methods of the anonymous subclass the test creates
         /// (`new Shape(2) { ... }`, `new Style() {}`), each returning one value; `None`: an
         /// object of the class itself.

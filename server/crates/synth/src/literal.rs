@@ -48,7 +48,7 @@ pub fn literal(v: &JavaValue) -> String {
         JavaValue::Slot(k, kind) => format!("jreach.runner.Inputs.{}({k})", kind.accessor()),
         JavaValue::Object { class, .. } => format!("new {class}()"),
         JavaValue::ObjectRef(_) | JavaValue::SameAs(_) | JavaValue::SameItem(_) => "null".into(),
-        JavaValue::Constructed { class, args, body, factory, builder, calls } => {
+        JavaValue::Constructed { class, args, body, factory, builder, calls, .. } => {
             let args: Vec<String> = args.iter().map(|(ty, v)| literal_as(ty, v)).collect();
             let start = match (factory, builder) {
                 (Some(f), _) => format!("{f}({})", args.join(", ")),

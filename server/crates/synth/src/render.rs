@@ -234,8 +234,9 @@ pub(crate) fn method_parts(req: &TestRequest, junit: JUnit) -> Parts {
     for (arg, v) in args.iter().zip(&req.args) {
         if let (Some(local), Some(ty)) = (&arg.local, &arg.decl_ty) {
             parts.lines.push(format!("{ty} {local} = {};", arg.literal));
-            if let JavaValue::Constructed { calls, builder: None, .. } = v {
+            if let JavaValue::Constructed { calls, choices, builder: None, .. } = v {
                 parts.lines.extend(call_lines(local, calls));
+                parts.lines.extend(choices.iter().filter_map(|c| choice_line(local, c)));
             }
         }
     }
@@ -553,7 +554,9 @@ fn arguments(req: &TestRequest) -> Vec<Arg> {
         args.push(Arg { literal, local: None, decl_ty });
     }
     let set_up = |v: &JavaValue| match v {
-        JavaValue::Constructed { calls, builder: None, .. } => !calls.is_empty(),
+        JavaValue::Constructed { calls, choices, builder: None, .. } => {
+            !calls.is_empty() || choices.iter().any(|c| c.slot.is_some())
+        }
         JavaValue::Array { items, .. } => {
             items.iter().any(|i| matches!(i, JavaValue::SameItem(_) | JavaValue::SameAs(_)))
         }
@@ -1214,6 +1217,7 @@ mod tests {
             class: "Bank.Account".into(),
             args: vec![("String".into(), Str(owner.into())), ("long".into(), Int(cents))],
             calls: vec![],
+            choices: vec![],
             body: None,
             factory: None,
             builder: None,

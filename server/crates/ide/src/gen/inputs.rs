@@ -340,6 +340,7 @@ pub(crate) fn built_value(b: &jreach_ir::BuiltParam, f: &Function, args: &[Value
                 class: f.classes[b.class as usize].name.clone(),
                 args: ctor_args,
                 calls: setup_calls(&b.calls, f, args)?,
+                choices: vec![],
                 body: match &f.classes[b.class as usize] {
                     d if d.subclassed => Some(stub_methods(&d.stub, &b.returns, f, args)?),
                     _ => None,

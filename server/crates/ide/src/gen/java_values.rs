@@ -40,6 +40,7 @@ pub(crate) fn field_java_value(v: &Value, ty: Ty, f: &Function) -> Option<JavaVa
         class: class.clone(),
         args: vec![(prim.java_name().to_string(), j)],
         calls: vec![],
+        choices: vec![],
         body: None,
         factory: Some(format!("{class}.valueOf")),
         builder: None,

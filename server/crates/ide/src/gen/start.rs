@@ -14,7 +14,7 @@ use jreach_syntax::{MethodInfo, SourceFile, Target};
 use jreach_synth::{is_searched_collection, jdk_choices, JavaValue, TestRequest};
 
 use super::receiver::{is_static_nested, receiver_constructor, unsupported_signature};
-use super::{callers, lower_for_synthesis, replay, GenOptions};
+use super::{callers, lower_for_synthesis, replay, with_package_sources, GenOptions};
 
 /// A test for the statement on 0-based `line` with the simplest inputs jreach can write for its
 /// method (for a private method, for the first method of its class calling it that works): the
@@ -64,6 +64,7 @@ fn start_for(file: &SourceFile, target: &Target, opts: &GenOptions) -> Option<Te
                         class: own_class.clone(),
                         args: vec![],
                         calls: vec![],
+                        choices: vec![],
                         body: None,
                         factory: None,
                         builder: None,
@@ -138,6 +139,7 @@ fn start_for(file: &SourceFile, target: &Target, opts: &GenOptions) -> Option<Te
     if !m.is_static && !m.is_constructor {
         req.receiver_call_choices = receiver_call_choices(&ctx, m);
     }
+    parameter_call_choices(file, m, opts, &mut req);
     Some(req)
 }
 
@@ -191,21 +193,56 @@ fn search_value(ty: &str) -> Option<JavaValue> {
 /// At most this many calls on the receiver a search on the JVM makes before the call under test.
 const SEQUENCE_CALLS: usize = 6;
 
+/// At most this many calls on each parameter the test creates (fewer than on the receiver: each
+/// place is more inputs for the search to move).
+const PARAMETER_SEQUENCE_CALLS: usize = 3;
+
 /// At most this many of the class's methods are candidates for those calls.
 const SEQUENCE_METHODS: usize = 12;
 
 /// The calls a search may make on the receiver of `m` to bring it into a state (a stack after
-/// two pushes): the instance methods of its class a test may call whose arguments are numbers,
-/// characters, booleans or strings (type variables as the test takes them), fewest arguments
-/// first. Each of [`SEQUENCE_CALLS`] places holds none or one of them.
+/// two pushes); see [`call_choices`].
 fn receiver_call_choices(ctx: &FileContext<'_>, m: &MethodInfo) -> Vec<jreach_synth::CallChoice> {
+    call_choices(ctx, &m.classes, None, SEQUENCE_CALLS)
+}
+
+/// For each parameter the start creates as an object of a class of the file, its package or
+/// its imports (held in a local): the calls a search may make on it before the call under test
+/// (options after an `addOption`), see [`call_choices`].
+fn parameter_call_choices(file: &SourceFile, m: &MethodInfo, opts: &GenOptions, req: &mut TestRequest) {
+    let with_package = with_package_sources(file, m, &opts.package_sources, &opts.imported_sources);
+    let (source, foreign_from) = match &with_package {
+        Some((f, foreign_from)) => (f, *foreign_from),
+        None => (file, None),
+    };
+    let ctx = FileContext::new(source, foreign_from, with_package.as_ref().map(|_| file.text.len()));
+    for a in &mut req.args {
+        if let JavaValue::Constructed { class, choices, builder: None, .. } = a {
+            let chain: Vec<String> = class.split('.').map(str::to_string).collect();
+            *choices = call_choices(&ctx, &chain, foreign_from, PARAMETER_SEQUENCE_CALLS);
+        }
+    }
+}
+
+/// The calls a search may make on an object of the class named by `classes` (outermost first)
+/// to bring it into a state: the instance methods of that class a test may call (only public
+/// ones of a class declared from `foreign_from` on, another package's) whose arguments are
+/// numbers, characters, booleans or strings (type variables as the test takes them), those
+/// returning nothing or the object first, then fewest arguments first. Each of `places` places
+/// holds none or one of them.
+fn call_choices(
+    ctx: &FileContext<'_>,
+    classes: &[String],
+    foreign_from: Option<usize>,
+    places: usize,
+) -> Vec<jreach_synth::CallChoice> {
     let mut calls: Vec<jreach_synth::JavaCall> = Vec::new();
+    let foreign = |c: &MethodInfo| foreign_from.is_some_and(|at| c.range.start >= at);
     let mut methods: Vec<&MethodInfo> = ctx
         .methods()
         .iter()
-        .filter(|c| {
-            c.classes == m.classes && !c.is_static && !c.is_constructor && !c.hidden_from_tests() && !c.has_error
-        })
+        .filter(|c| c.classes == classes && !c.is_static && !c.is_constructor && !c.hidden_from_tests() && !c.has_error)
+        .filter(|c| !foreign(c) || c.is_public)
         .filter(|c| !matches!(c.name.as_str(), "equals" | "hashCode" | "toString" | "clone" | "finalize"))
         // (Not a method of an anonymous class inside it, which has no name of its own.)
         .filter(|c| {
@@ -213,7 +250,15 @@ fn receiver_call_choices(ctx: &FileContext<'_>, m: &MethodInfo) -> Vec<jreach_sy
             decl.is_some_and(|d| matches!(d.kind(), "class_declaration" | "enum_declaration" | "record_declaration"))
         })
         .collect();
-    methods.sort_by_key(|c| c.params.len());
+    // Calls that change the object first: those returning nothing or the object itself
+    // (`addOption(...)` returning the options), then the rest, which may change it too;
+    // fewest arguments first.
+    let own = classes.last().map(String::as_str).unwrap_or_default();
+    let changes = |c: &MethodInfo| {
+        let ret = c.return_ty.trim();
+        ret == "void" || ret == own || ret.split('<').next() == Some(own)
+    };
+    methods.sort_by_key(|c| (!changes(c), c.params.len()));
     for c in methods {
         let args: Option<Vec<(String, JavaValue)>> = c
             .params
@@ -234,7 +279,7 @@ fn receiver_call_choices(ctx: &FileContext<'_>, m: &MethodInfo) -> Vec<jreach_sy
     if calls.is_empty() {
         return vec![];
     }
-    (0..SEQUENCE_CALLS).map(|_| jreach_synth::CallChoice { slot: None, calls: calls.clone() }).collect()
+    (0..places).map(|_| jreach_synth::CallChoice { slot: None, calls: calls.clone() }).collect()
 }
 
 /// Element types of arrays a search may start empty: types of `java.lang` a test names without
