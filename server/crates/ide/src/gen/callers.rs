@@ -1,8 +1,8 @@
 //! The methods through which a test can reach a private method or constructor (or one of a
 //! private class): the methods of the same top-level class whose bodies call it by name with as
 //! many arguments (on no receiver, `this`, or the class's name; on any object for an instance
-//! method of a nested class; `new C(...)` for a constructor) or refer to it (`this::name`), and,
-//! when a test cannot call those either, their callers in turn.
+//! method of a nested class; `new C(...)` or `this(...)` for a constructor) or refer to it
+//! (`this::name`), and, when a test cannot call those either, their callers in turn.
 
 use std::collections::HashSet;
 
@@ -71,6 +71,8 @@ fn calls(file: &SourceFile, caller: &MethodInfo, callee: &MethodInfo) -> bool {
         let hit = match n.kind() {
             "method_invocation" => !callee.is_constructor && invokes(file, n, callee),
             "object_creation_expression" => callee.is_constructor && creates(file, n, callee),
+            // `this(...)` in another constructor of the class.
+            "explicit_constructor_invocation" => callee.is_constructor && delegates(file, n, caller, callee),
             "method_reference" => !callee.is_constructor && references(file, n, callee),
             _ => false,
         };
@@ -88,7 +90,7 @@ fn creates(file: &SourceFile, new: Node<'_>, callee: &MethodInfo) -> bool {
     let Some(ty) = new.child_by_field_name("type") else { return false };
     let ty = &file.text[ty.byte_range()];
     let simple = ty.rsplit('.').next().unwrap_or(ty);
-    let arity = new.child_by_field_name("arguments").map_or(0, |a| a.named_child_count());
+    let arity = arity(new);
     new.child_by_field_name("body").is_none()
         && callee.classes.last().is_some_and(|c| c == simple)
         && arity == callee.params.len()
@@ -123,8 +125,19 @@ fn invokes(file: &SourceFile, call: Node<'_>, callee: &MethodInfo) -> bool {
             o == "this" || callee.classes.iter().any(|c| c == o) || o == callee.classes.join(".")
         }
     };
-    let arity = call.child_by_field_name("arguments").map_or(0, |a| a.named_child_count());
-    receiver_ok && arity == callee.params.len()
+    receiver_ok && arity(call) == callee.params.len()
+}
+
+/// `this(args)` in a constructor of `callee`'s class, with as many arguments.
+fn delegates(file: &SourceFile, call: Node<'_>, caller: &MethodInfo, callee: &MethodInfo) -> bool {
+    let this = call.child_by_field_name("constructor").is_some_and(|c| &file.text[c.byte_range()] == "this");
+    this && caller.classes == callee.classes && arity(call) == callee.params.len()
+}
+
+/// The number of arguments of a call or creation (comments between them are no argument).
+fn arity(call: Node<'_>) -> usize {
+    call.child_by_field_name("arguments")
+        .map_or(0, |a| a.named_children(&mut a.walk()).filter(|n| !n.is_extra()).count())
 }
 
 #[cfg(test)]
@@ -145,5 +158,17 @@ mod tests {
         assert_eq!(entries(src, "twice"), vec!["viaCall", "viaClassRef"]);
         assert_eq!(entries(src, "thrice"), vec!["viaRef"]);
         assert_eq!(entries(src, "check"), vec!["viaObject"]);
+    }
+
+    #[test]
+    fn delegating_constructors_and_commented_arguments() {
+        let src = "public class T {\n  private final int n;\n  private T(int n, boolean flag) { this.n = flag ? n : -n; }\n  public T(int n) { this(n, true /* positive */); }\n  private int scaled(int k, boolean up) { return up ? n * k : n / k; }\n  public int up(int k) { return scaled(k, true /* up */); }\n}\n";
+        let file = SourceFile::parse(src);
+        let ctx = FileContext::new(&file, None, None);
+        let private_ctor = ctx.methods().iter().find(|m| m.is_constructor && m.params.len() == 2).unwrap().clone();
+        let names: Vec<usize> =
+            entry_callers(&ctx, &private_ctor, MAX_CALLERS).into_iter().map(|c| c.params.len()).collect();
+        assert_eq!(names, vec![1], "the public constructor delegates to it");
+        assert_eq!(entries(src, "scaled"), vec!["up"]);
     }
 }
