@@ -655,3 +655,22 @@ fn search_starts_create_their_objects() {
     let text = jreach_synth::render_class(&start);
     assert!(text.contains("T.f("), "{text}");
 }
+
+#[test]
+fn statements_of_class_initialization_are_reached_by_loading_the_class() {
+    let src = "package p;\npublic class T {\n  static final int LIMIT = limit();\n  static int[] table = new int[4];\n  static {\n    table[0] = 1;\n    Runnable later = () -> {\n      table[1] = 2;\n    };\n  }\n  private static int limit() {\n    return 7;\n  }\n  public static class Inner {\n    static int n;\n    static {\n      n = 3;\n    }\n  }\n}\n";
+    for (line, class) in [(6, "p.T"), (12, "p.T"), (17, "p.T$Inner")] {
+        match answer(src, line) {
+            GenResult::Test(req) => {
+                assert!(req.initializes_class && req.declares_checked, "{req:?}");
+                let text = jreach_synth::render_class(&req);
+                assert!(text.contains(&format!("Class.forName(\"{class}\");")), "line {line}: {text}");
+                assert!(text.contains("throws Exception"), "{text}");
+            }
+            other => panic!("line {line}: {other:?}"),
+        }
+    }
+    // The lambda's body runs when something calls it, not as the class is initialized.
+    let lambda = gen(&SourceFile::parse(src), 7, &GenOptions::default());
+    assert!(!matches!(lambda, Ok(GenResult::Test(_))), "{lambda:?}");
+}

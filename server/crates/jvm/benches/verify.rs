@@ -115,6 +115,7 @@ fn bench(c: &mut Criterion) {
         receiver_call_choices: vec![],
         receiver_factory: None,
         held_by: None,
+        initializes_class: false,
     };
     g.bench_function("search_loop_bound_3002", |b| {
         b.iter(|| {

@@ -1216,6 +1216,7 @@ mod tests {
             receiver_call_choices: vec![],
             receiver_factory: None,
             held_by: None,
+            initializes_class: false,
         }
     }
 

@@ -398,6 +398,7 @@ fn search_start(
         receiver_call_choices: vec![],
         receiver_factory: None,
         held_by: None,
+        initializes_class: false,
     }
 }
 

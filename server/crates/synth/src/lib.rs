@@ -409,6 +409,11 @@ pub struct TestRequest {
     /// (`TypeAdapters.INTEGER.write(out, 1)`, cast when the field's type is wider) as it calls
     /// a static method on the class.
     pub held_by: Option<jreach_syntax::HeldBy>,
+    /// The test reaches its line by loading the class (`Class.forName("pkg.Outer$Inner")`), whose
+    /// static initializers the JVM then runs; `method`, `params` and `args` are unused. It runs
+    /// the line only in a JVM where nothing initialized the class before (each of jreach's runs
+    /// and each forked test JVM; in one shared by many tests, the first test using the class).
+    pub initializes_class: bool,
 }
 
 impl TestRequest {

@@ -475,6 +475,7 @@ mod tests {
             receiver_call_choices: vec![],
             receiver_factory: None,
             held_by: None,
+            initializes_class: false,
             statics: vec![],
             receiver_body: None,
             receiver_fields: None,

@@ -29,7 +29,9 @@ const INLINE_MAX: usize = 40;
 /// `<method>_reachesLine<N>`, or `new<Class>_reachesLine<N>` for a constructor: a valid Java
 /// identifier that says what the test reaches.
 pub fn test_method_name(req: &TestRequest) -> String {
-    let base = if req.is_constructor {
+    let base = if req.initializes_class {
+        format!("initialize{}", identifier(&req.classes.join("")))
+    } else if req.is_constructor {
         let class = req.classes.last().map(String::as_str).unwrap_or(req.method.as_str());
         format!("new{}", identifier(class))
     } else {
@@ -258,7 +260,14 @@ pub(crate) fn method_parts(req: &TestRequest, junit: JUnit) -> Parts {
     }
     let arg_list =
         args.iter().map(|a| a.local.clone().unwrap_or_else(|| a.literal.clone())).collect::<Vec<_>>().join(", ");
-    let call = if req.is_constructor {
+    let call = if req.initializes_class {
+        let nested = req.classes.join("$");
+        let binary = match &req.package {
+            Some(package) => format!("{package}.{nested}"),
+            None => nested,
+        };
+        format!("Class.forName({})", literal(&JavaValue::Str(binary)))
+    } else if req.is_constructor {
         let class = if class.is_empty() { req.method.clone() } else { class };
         format!("new {class}({arg_list})")
     } else if req.is_static || class.is_empty() {
@@ -829,6 +838,13 @@ fn comment_lines(req: &TestRequest) -> Vec<String> {
     } else {
         lines.push(format!("// Reaches line {}: {target}", req.target_line));
     }
+    if req.initializes_class {
+        lines.push(format!(
+            "// The JVM runs the line as it initializes {}, on the class's first use:",
+            req.classes.join(".")
+        ));
+        lines.push("// here, unless a test before this one in the same JVM used the class.".to_string());
+    }
     let conds: Vec<String> = req
         .path_condition
         .iter()
@@ -942,6 +958,7 @@ mod tests {
             receiver_call_choices: vec![],
             receiver_factory: None,
             held_by: None,
+            initializes_class: false,
             statics: vec![],
             receiver_body: None,
             receiver_fields: None,
@@ -965,6 +982,7 @@ mod tests {
     fn a_held_object_s_method_is_called_on_its_member_cast_when_the_field_is_wider() {
         let held = |cast_to: Option<&str>| TestRequest {
             held_by: Some(jreach_syntax::HeldBy { member: "LOW".into(), cast_to: cast_to.map(String::from) }),
+            initializes_class: false,
             ..base()
         };
         let call = |req: &TestRequest| {
@@ -1058,6 +1076,7 @@ mod tests {
             receiver_args: vec![("int".into(), Int(4)), ("int".into(), Int(2))],
             receiver_factory: Some("Calc.of".into()),
             held_by: None,
+            initializes_class: false,
             params: vec![],
             args: vec![],
             ..base()
@@ -1426,6 +1445,7 @@ mod tests {
             receiver_call_choices: vec![],
             receiver_factory: None,
             held_by: None,
+            initializes_class: false,
             statics: vec![],
             receiver_body: None,
             receiver_fields: None,

@@ -71,6 +71,7 @@ fn req(method: &str, params: &[(&str, &str)], args: Vec<JavaValue>, ret: &str, o
         receiver_call_choices: vec![],
         receiver_factory: None,
         held_by: None,
+        initializes_class: false,
         statics: vec![],
         receiver_body: None,
         receiver_fields: None,

@@ -63,16 +63,46 @@ pub(crate) fn entry_callers(ctx: &FileContext<'_>, m: &MethodInfo, max: usize) -
     entries
 }
 
+/// The private methods of `m`'s top-level class through which the code there reaches private
+/// method `m` (`m` itself first, then those calling it, up to [`MAX_DEPTH`] deep).
+pub(crate) fn private_chain(ctx: &FileContext<'_>, m: &MethodInfo) -> Vec<MethodInfo> {
+    let file = ctx.file();
+    let same_class = |c: &MethodInfo| c.classes.first() == m.classes.first() && c.package == m.package && !c.has_error;
+    let mut chain = vec![m.clone()];
+    let mut frontier = vec![m.clone()];
+    for _ in 0..MAX_DEPTH {
+        let mut next = Vec::new();
+        for callee in &frontier {
+            for c in ctx.methods().iter().filter(|c| same_class(c) && c.hidden_from_tests()) {
+                if !chain.iter().any(|k| k.range == c.range) && calls(file, c, callee) {
+                    chain.push(c.clone());
+                    next.push(c.clone());
+                }
+            }
+        }
+        if next.is_empty() {
+            break;
+        }
+        frontier = next;
+    }
+    chain
+}
+
 /// Whether the body of `caller` calls `callee` (by name and number of arguments, on no receiver,
 /// `this` or the class's name, or any object for an instance method of a nested class).
 fn calls(file: &SourceFile, caller: &MethodInfo, callee: &MethodInfo) -> bool {
-    let mut stack = vec![caller.body_node(file)];
+    calls_in(file, caller.body_node(file), &caller.classes, callee)
+}
+
+/// Whether the code under `root`, of the class named by `classes`, calls `callee` (see [`calls`]).
+pub(crate) fn calls_in(file: &SourceFile, root: Node<'_>, classes: &[String], callee: &MethodInfo) -> bool {
+    let mut stack = vec![root];
     while let Some(n) = stack.pop() {
         let hit = match n.kind() {
             "method_invocation" => !callee.is_constructor && invokes(file, n, callee),
             "object_creation_expression" => callee.is_constructor && creates(file, n, callee),
             // `this(...)` in another constructor of the class.
-            "explicit_constructor_invocation" => callee.is_constructor && delegates(file, n, caller, callee),
+            "explicit_constructor_invocation" => callee.is_constructor && delegates(file, n, classes, callee),
             "method_reference" => !callee.is_constructor && references(file, n, callee),
             _ => false,
         };
@@ -129,9 +159,9 @@ fn invokes(file: &SourceFile, call: Node<'_>, callee: &MethodInfo) -> bool {
 }
 
 /// `this(args)` in a constructor of `callee`'s class, with as many arguments.
-fn delegates(file: &SourceFile, call: Node<'_>, caller: &MethodInfo, callee: &MethodInfo) -> bool {
+fn delegates(file: &SourceFile, call: Node<'_>, classes: &[String], callee: &MethodInfo) -> bool {
     let this = call.child_by_field_name("constructor").is_some_and(|c| &file.text[c.byte_range()] == "this");
-    this && caller.classes == callee.classes && arity(call) == callee.params.len()
+    this && classes == callee.classes && arity(call) == callee.params.len()
 }
 
 /// The number of arguments of a call or creation (comments between them are no argument).

@@ -8,6 +8,7 @@
 use std::time::{Duration, Instant};
 
 mod callers;
+mod class_init;
 mod concolic;
 mod inputs;
 mod java_values;
@@ -114,6 +115,10 @@ pub fn gen(file: &SourceFile, line: usize, opts: &GenOptions) -> Result<GenResul
 }
 
 fn gen_inner(file: &SourceFile, line: usize, opts: &GenOptions) -> Result<GenResult, GenError> {
+    // A statement of a static initializer block runs as the JVM initializes its class.
+    if let Some(classes) = class_init::static_block_at(file, line) {
+        return Ok(GenResult::Test(Box::new(class_init::request(file, classes, line, opts.junit))));
+    }
     let target = find_target(file, line)?;
     let m = &target.method;
     if m.has_error {
@@ -150,6 +155,10 @@ fn through_callers(file: &SourceFile, target: &Target, opts: &GenOptions) -> Res
             GenResult::Unknown(why) => tried.push(format!("{}: {why}", caller.signature())),
             GenResult::Unreachable(_) => tried.push(format!("{}: not on its paths", caller.signature())),
         }
+    }
+    // Called from a static initializer: it runs as the JVM initializes the class.
+    if let Some(classes) = class_init::initializing_class(&ctx, m) {
+        return Ok(GenResult::Test(Box::new(class_init::request(file, classes, target.line, opts.junit))));
     }
     let line = target.line + 1;
     let hidden = m.why_hidden().unwrap_or_else(|| m.signature());

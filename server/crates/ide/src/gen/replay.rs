@@ -196,6 +196,7 @@ pub(crate) fn request_choosing(
         receiver_call_choices: vec![],
         receiver_factory: None,
         held_by: m.held_by.clone(),
+        initializes_class: false,
         statics: static_assignments(f, args)?,
     })
 }
