@@ -97,12 +97,16 @@ fn start_for(file: &SourceFile, target: &Target, opts: &GenOptions) -> Option<Te
         cancel: opts.cancel.clone(),
     };
     // The method's first statement, past the creation of its inputs (whose choices the solver
-    // leaves open when asked only for the entry: a created object's `how` out of range).
+    // leaves open when asked only for the entry: a created object's `how` out of range); failing
+    // that (the model sees no way there, or cannot write its inputs), the entry.
     let body = m.body_node(file);
     let first = body.named_children(&mut body.walk()).find(|n| !n.is_extra()).map(|n| n.start_byte());
-    let firsts = first.map(|at| f.blocks_of_stmt(at)).filter(|b| !b.is_empty()).unwrap_or_else(|| vec![f.entry]);
-    let Verdict::Sat(args) = solve_reach(&f, &firsts, &solve) else { return None };
-    let mut req = replay::request(file, target, &f, &targets, &args, opts, false, &given).ok()?;
+    let firsts = first.map(|at| f.blocks_of_stmt(at)).filter(|b| !b.is_empty());
+    let mut req =
+        firsts.into_iter().chain([vec![f.entry]]).find_map(|blocks| match solve_reach(&f, &blocks, &solve) {
+            Verdict::Sat(args) => replay::request(file, target, &f, &targets, &args, opts, false, &given).ok(),
+            _ => None,
+        })?;
     // An empty array's element type as the test declares it (type variables instantiated).
     for name in empty_arrays {
         let Some(pos) = req.params.iter().position(|(n, _)| *n == name) else { continue };
