@@ -671,6 +671,10 @@ fn statements_of_class_initialization_are_reached_by_loading_the_class() {
         }
     }
     // The lambda's body runs when something calls it, not as the class is initialized.
+    // Nor does a local class's block, whose class a test cannot name.
+    let local = "public class T {\n  public static int f() {\n    class Local {\n      static int n;\n      static {\n        n = 3;\n      }\n    }\n    return Local.n;\n  }\n}\n";
+    let local = gen(&SourceFile::parse(local), 5, &GenOptions::default());
+    assert!(!matches!(local, Ok(GenResult::Test(_))), "{local:?}");
     let lambda = gen(&SourceFile::parse(src), 7, &GenOptions::default());
     assert!(!matches!(lambda, Ok(GenResult::Test(_))), "{lambda:?}");
 }

@@ -102,8 +102,8 @@ pub(crate) fn request(file: &SourceFile, classes: Vec<String>, line: usize, juni
     }
 }
 
-/// The names of the classes declaring `n` (outermost first); `None` inside a class without a
-/// name (an anonymous or local class's initializer is no class's to load).
+/// The names of the classes declaring `n` (outermost first); `None` inside an anonymous or a
+/// local class (whose binary names, `Outer$1Local`, a test does not write).
 fn classes_of(file: &SourceFile, n: Node<'_>) -> Option<Vec<String>> {
     let mut classes = Vec::new();
     let mut up = n.parent();
@@ -113,7 +113,8 @@ fn classes_of(file: &SourceFile, n: Node<'_>) -> Option<Vec<String>> {
                 let name = p.child_by_field_name("name")?;
                 classes.push(file.text[name.byte_range()].to_string());
             }
-            "object_creation_expression" | "block" | "lambda_expression" if classes.is_empty() => return None,
+            // An anonymous class, or a local class declared in a body: no name a test loads.
+            "object_creation_expression" | "block" | "constructor_body" | "lambda_expression" => return None,
             _ => {}
         }
         up = p.parent();
