@@ -155,6 +155,27 @@ fn straight_code_before_an_exception_is_not_counted_as_run() {
     assert!([17, 18, 19].iter().all(|l| report.completed("p/A.java", *l)), "{:?}", report.completed);
 }
 
+/// A switch whose first case throws at once.
+const S: &str = "package p;\npublic class S {\n    public static int k(int n, int[] a) {\n        int r = 1;\n        switch (n) {\n        case 3:\n            r += a[2];\n            // falls through\n        case 2:\n            r += a[1];\n        }\n        return r;\n    }\n}\n";
+
+#[test]
+fn code_before_a_switch_counts_once_the_case_taken_reaches_a_probe() {
+    // As JaCoCo: no probe before the switch, nor on its edge to `case 3` (no other way in), so
+    // `a[2]` throwing leaves lines 4 and 5 uncounted; a case that gets on counts them.
+    let fx = fixture(&[("p/S.java", S)]);
+    let mut runner = fx.runner();
+    let call = "assertThrows(ArrayIndexOutOfBoundsException.class, () -> S.k(3, new int[0]));";
+    let report = runner.run(&fx.request(&test_calling(call), 5000)).unwrap();
+    assert_eq!(report.status, RunStatus::Pass, "{report:?}");
+    assert!(report.ran("p/S.java", 4) && report.ran("p/S.java", 7), "{:?}", report.lines);
+    assert!(!report.completed("p/S.java", 4) && !report.completed("p/S.java", 5), "{:?}", report.completed);
+    for call in ["assertEquals(1, S.k(5, new int[0]));", "assertEquals(1, S.k(3, new int[3]));"] {
+        let report = runner.run(&fx.request(&test_calling(call), 5000)).unwrap();
+        assert_eq!(report.status, RunStatus::Pass, "{report:?}");
+        assert!([4, 5, 12].iter().all(|l| report.completed("p/S.java", *l)), "{call}: {:?}", report.completed);
+    }
+}
+
 #[test]
 fn system_exit_is_refused_and_an_endless_loop_costs_only_its_runner() {
     let fx = fixture(&[("p/A.java", A)]);

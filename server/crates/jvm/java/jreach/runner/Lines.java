@@ -20,7 +20,8 @@ import org.objectweb.asm.Opcodes;
  * the first instruction of each line-number entry. Unlike JaCoCo's probes (at the end of a block),
  * a line counts as run when it starts, so a line whose call throws is seen too. A second kind,
  * {@code Probe.done(id, line)} for each line with code since the last such place, goes where
- * JaCoCo's probes go: before each jump, switch, return and throw, and before a label the code
+ * JaCoCo's probes go: before each jump, return and throw, in each case of a switch (for the code
+ * before the switch, at the case's first such place: see {@code beforeSwitch}), and before a label the code
  * falls through to when control also reaches it from elsewhere or it starts a line with a call
  * (JaCoCo's rule). A line that only started (a call on it threw, or an exception came before the
  * next such place) is "hit" but not "done", and JaCoCo does not count it as covered. (A
@@ -164,6 +165,14 @@ final class Lines {
         private final Set<Integer> probedLabels;
         /** The lines with code since the last probe point, in order. */
         private final java.util.LinkedHashSet<Integer> sequence = new java.util.LinkedHashSet<>();
+        /**
+         * Per target of a switch: the lines with code before the switch, not yet counted. JaCoCo
+         * puts no probe before a switch, only on its edges to labels control also reaches from
+         * elsewhere; code before it counts once a probe after it runs on the case taken. Here it
+         * counts at the first probe point in each case (never on the edge: a case that throws at
+         * once leaves it uncounted here, where JaCoCo may count it; the safe way to differ).
+         */
+        private final Map<Label, java.util.LinkedHashSet<Integer>> beforeSwitch = new HashMap<>();
 
         ProbeAdder(MethodVisitor mv, int id, Set<Integer> probedLabels) {
             super(Opcodes.ASM9, mv);
@@ -194,7 +203,19 @@ final class Lines {
             } else if (probedLabels.contains(nth)) {
                 done();
             }
+            java.util.LinkedHashSet<Integer> carried = beforeSwitch.get(label);
+            if (carried != null) sequence.addAll(carried);
             super.visitLabel(label);
+        }
+
+        /** Before a switch: what ran so far counts in the case taken (see {@link #beforeSwitch}). */
+        private void switching(Label dflt, Label[] targets) {
+            flush();
+            if (line >= 0) sequence.add(line);
+            for (Label l : targets) beforeSwitch.computeIfAbsent(l, k -> new java.util.LinkedHashSet<>()).addAll(sequence);
+            beforeSwitch.computeIfAbsent(dflt, k -> new java.util.LinkedHashSet<>()).addAll(sequence);
+            sequence.clear();
+            ended = true;
         }
 
         /**
@@ -268,8 +289,8 @@ final class Lines {
         }
         @Override public void visitLdcInsn(Object v) { plain(); super.visitLdcInsn(v); }
         @Override public void visitIincInsn(int v, int inc) { plain(); super.visitIincInsn(v, inc); }
-        @Override public void visitTableSwitchInsn(int lo, int hi, Label d, Label... l) { leaving(false); super.visitTableSwitchInsn(lo, hi, d, l); }
-        @Override public void visitLookupSwitchInsn(Label d, int[] k, Label[] l) { leaving(false); super.visitLookupSwitchInsn(d, k, l); }
+        @Override public void visitTableSwitchInsn(int lo, int hi, Label d, Label... l) { switching(d, l); super.visitTableSwitchInsn(lo, hi, d, l); }
+        @Override public void visitLookupSwitchInsn(Label d, int[] k, Label[] l) { switching(d, l); super.visitLookupSwitchInsn(d, k, l); }
         @Override public void visitMultiANewArrayInsn(String d, int n) { plain(); super.visitMultiANewArrayInsn(d, n); }
     }
 }
