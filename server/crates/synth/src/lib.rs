@@ -244,8 +244,9 @@ impl JavaValue {
             JavaValue::Slot(..) | JavaValue::Choice { .. } | JavaValue::Chosen { .. } => true,
             JavaValue::Array { items, .. } | JavaValue::List { items, .. } => items.iter().any(Self::has_search_holes),
             JavaValue::Object { fields, .. } => fields.iter().any(|(_, f)| f.has_search_holes()),
-            JavaValue::Constructed { args, calls, .. } => {
-                args.iter().chain(calls.iter().flat_map(|(_, a)| a)).any(|(_, a)| a.has_search_holes())
+            JavaValue::Constructed { args, calls, choices, .. } => {
+                !choices.is_empty()
+                    || args.iter().chain(calls.iter().flat_map(|(_, a)| a)).any(|(_, a)| a.has_search_holes())
             }
             JavaValue::Optional { item, .. } => item.as_deref().is_some_and(Self::has_search_holes),
             JavaValue::Map { entries, .. } => entries.iter().any(|(k, v)| k.has_search_holes() || v.has_search_holes()),
