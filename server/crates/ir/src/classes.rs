@@ -69,9 +69,10 @@ impl Classes {
         // Each declaration with the names of the types around it and its own, found on the way
         // down (`enclosing_classes` from each would cost the depth squared per class: 3,000 nested
         // classes took minutes).
-        let mut found: Vec<(Node<'_>, Rc<Vec<String>>)> = Vec::new();
-        let mut stack = vec![(file.tree.root_node(), Rc::new(Vec::new()))];
-        while let Some((n, mut chain)) = stack.pop() {
+        // Also whether it or a type around it is private (see `hidden`).
+        let mut found: Vec<(Node<'_>, Rc<Vec<String>>, bool)> = Vec::new();
+        let mut stack = vec![(file.tree.root_node(), Rc::new(Vec::new()), false)];
+        while let Some((n, mut chain, mut hidden)) = stack.pop() {
             if matches!(
                 n.kind(),
                 "class_declaration" | "enum_declaration" | "interface_declaration" | "record_declaration"
@@ -79,14 +80,17 @@ impl Classes {
                 let mut own = (*chain).clone();
                 own.push(n.child_by_field_name("name").map(|n| text_of(n, src).to_string()).unwrap_or_default());
                 chain = Rc::new(own);
+                hidden |= has_modifier(n, src, "private");
                 if n.kind() != "record_declaration" {
-                    found.push((n, chain.clone()));
+                    found.push((n, chain.clone(), hidden));
                 }
             }
-            stack.extend(named_children(n).into_iter().map(|c| (c, chain.clone())));
+            stack.extend(named_children(n).into_iter().map(|c| (c, chain.clone(), hidden)));
         }
-        found.sort_by_key(|(n, _)| n.start_byte());
-        let (decls, decl_chains): (Vec<Node<'_>>, Vec<Rc<Vec<String>>>) = found.into_iter().unzip();
+        found.sort_by_key(|(n, _, _)| n.start_byte());
+        let decl_hidden: Vec<bool> = found.iter().map(|(_, _, h)| *h).collect();
+        let (decls, decl_chains): (Vec<Node<'_>>, Vec<Rc<Vec<String>>>) =
+            found.into_iter().map(|(n, chain, _)| (n, chain)).unzip();
         let mut out = Classes::default();
         let mut chains = Vec::new();
         // Names the file itself declares: code in it means its own types by them, whatever the
@@ -267,7 +271,7 @@ impl Classes {
                 buildable &= has_modifier(*d, src, "public");
             }
             let constructible = buildable;
-            out.hidden[k] = hidden_from_tests(*d, src);
+            out.hidden[k] = decl_hidden[k];
             buildable &= !out.hidden[k];
             let mut reflectable = buildable && !is_abstract && d.kind() == "class_declaration";
             let mut no_ctor = true;
@@ -653,22 +657,6 @@ fn stub_methods(d: Node<'_>, src: &str, classes: &Classes) -> Option<Vec<StubMet
         return None;
     }
     Some(out)
-}
-
-/// Whether the class declaration `d` or a class enclosing it is private.
-fn hidden_from_tests(d: Node<'_>, src: &str) -> bool {
-    let mut up = Some(d);
-    while let Some(n) = up {
-        let is_type = matches!(
-            n.kind(),
-            "class_declaration" | "enum_declaration" | "record_declaration" | "interface_declaration"
-        );
-        if is_type && has_modifier(n, src, "private") {
-            return true;
-        }
-        up = n.parent();
-    }
-    false
 }
 
 /// Interfaces without methods, which an anonymous subclass of a class implementing them need

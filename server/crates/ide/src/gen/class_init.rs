@@ -46,22 +46,35 @@ pub(crate) fn static_block_at(file: &SourceFile, line: usize) -> Option<Vec<Stri
 pub(crate) fn initializing_class(ctx: &FileContext<'_>, m: &MethodInfo) -> Option<Vec<String>> {
     let file = ctx.file();
     let chain = private_chain(ctx, m);
-    let mut stack = vec![file.tree.root_node()];
-    while let Some(n) = stack.pop() {
+    // Top down, with the classes around each node (`None` inside a body: an anonymous or local
+    // class there has no name a test loads); walking up from each initializer instead would
+    // cost the nesting depth squared apiece.
+    let mut stack: Vec<(Node<'_>, Option<Vec<String>>)> = vec![(file.tree.root_node(), Some(vec![]))];
+    while let Some((n, classes)) = stack.pop() {
+        let classes = match n.kind() {
+            "class_declaration" | "enum_declaration" | "interface_declaration" | "record_declaration" => {
+                classes.zip(n.child_by_field_name("name")).map(|(mut c, name)| {
+                    c.push(file.text[name.byte_range()].to_string());
+                    c
+                })
+            }
+            "object_creation_expression" | "block" | "constructor_body" | "lambda_expression" => None,
+            _ => classes,
+        };
         let initializer = match n.kind() {
             "static_initializer" => true,
             "field_declaration" => has_modifier(n, &file.text, "static"),
             _ => false,
         };
         if initializer {
-            if let Some(classes) = classes_of(file, n) {
-                if classes.first() == m.classes.first() && chain.iter().any(|c| calls_in(file, n, &classes, c)) {
+            if let Some(classes) = classes.filter(|c| !c.is_empty() && c.first() == m.classes.first()) {
+                if chain.iter().any(|c| calls_in(file, n, &classes, c)) {
                     return Some(classes);
                 }
             }
             continue;
         }
-        stack.extend(n.named_children(&mut n.walk()));
+        stack.extend(n.named_children(&mut n.walk()).map(|c| (c, classes.clone())));
     }
     None
 }
