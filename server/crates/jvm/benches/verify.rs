@@ -116,6 +116,7 @@ fn bench(c: &mut Criterion) {
         receiver_factory: None,
         held_by: None,
         initializes_class: false,
+        also_runs: vec![],
     };
     g.bench_function("search_loop_bound_3002", |b| {
         b.iter(|| {

@@ -1217,6 +1217,7 @@ mod tests {
             receiver_factory: None,
             held_by: None,
             initializes_class: false,
+            also_runs: vec![],
         }
     }
 

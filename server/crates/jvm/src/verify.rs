@@ -40,6 +40,17 @@ pub struct Verifier {
     /// Set from another thread to end a search early (a cancelled request).
     pub cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
     searches: u64,
+    last_reached: Option<Reached>,
+}
+
+/// A test that ran its target line on the JVM, with the lines of the target's file the run
+/// covered (as JaCoCo counts them).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Reached {
+    /// The test as it was run.
+    pub test: TestRequest,
+    /// 1-based lines of the target's file that ran to a probe point, the target among them.
+    pub covered: Vec<usize>,
 }
 
 impl Verifier {
@@ -57,12 +68,21 @@ impl Verifier {
             search_budget: DEFAULT_SEARCH_BUDGET,
             cancel: None,
             searches: 0,
+            last_reached: None,
         })
     }
 
     /// How many JVMs this verifier has started.
     pub fn jvm_starts(&self) -> u32 {
         self.runner.starts
+    }
+
+    /// The last run that reached its target line, and what it covered. Whatever verified a test
+    /// ([`Verifier::check`], [`offer`], [`Verifier::search`], [`concolic_for`]) ran it last, so
+    /// right after, this is that test's run; a caller compares [`Reached::test`] with the test
+    /// it holds before it trusts the lines.
+    pub fn last_reached(&self) -> Option<&Reached> {
+        self.last_reached.as_ref()
     }
 
     /// Runs `req`, a test for a line of `file` whose text is `text`.
@@ -242,6 +262,7 @@ impl Verifier {
 
     fn run_once(&mut self, project: &Project, text: &str, req: &TestRequest) -> Result<Attempt, RunnerError> {
         let (_, _, test_path) = names(req);
+        self.last_reached = None;
         let report = self.runner.run(&self.run_request(project, text, req, false))?;
         let line = req.target_line;
         let ran = report.ran(&project.relative, line);
@@ -253,6 +274,8 @@ impl Verifier {
         }
         Ok(match report.status {
             RunStatus::Pass if report.completed(&project.relative, line) => {
+                let covered = report.completed.get(&project.relative).cloned().unwrap_or_default();
+                self.last_reached = Some(Reached { test: req.clone(), covered });
                 Attempt::Reached(report.compile_ms, report.run_ms)
             }
             RunStatus::Pass if ran => Attempt::Missed(format!(

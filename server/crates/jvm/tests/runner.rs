@@ -420,6 +420,7 @@ fn search_start(
         receiver_factory: None,
         held_by: None,
         initializes_class: false,
+        also_runs: vec![],
     }
 }
 

@@ -14,12 +14,15 @@
 //!   appended to the existing one, and the write itself, which never loses a file: it is atomic and
 //!   refuses to replace a file that changed after [`place`] read it ([`is_conflict`] recognises that
 //!   refusal);
-//! - [`detect_junit`] and [`test_root_for`]: what the project around a source file expects.
+//! - [`detect_junit`] and [`test_root_for`]: what the project around a source file expects;
+//! - [`markers_in`]: the comments jreach's tests start with, read back from a test file (which
+//!   line each test reaches and which others it runs).
 //!
 //! Rendering is a pure function of the request: the same request always gives the same text.
 
 mod jdk_values;
 mod literal;
+mod marker;
 mod place;
 mod project;
 mod read;
@@ -29,6 +32,7 @@ use std::fmt;
 
 pub use jdk_values::{is_searched_collection, jdk_choices, JdkChoices};
 pub use literal::{literal, literal_as};
+pub use marker::{line_ranges, markers_in, parse_line_ranges, quoted_target, Marker};
 pub use place::{is_conflict, place, place_in, test_path, write, ConflictError, Placement};
 pub use project::{detect_junit, imported_sources, package_sources, test_root_for, ImportedSource};
 pub use read::{read_source, MAX_SOURCE_BYTES};
@@ -415,6 +419,10 @@ pub struct TestRequest {
     /// the line only in a JVM where nothing initialized the class before (each of jreach's runs
     /// and each forked test JVM; in one shared by many tests, the first test using the class).
     pub initializes_class: bool,
+    /// Other lines of the target's file that the test's run on the JVM covered, 1-based and
+    /// sorted; the comment names them (`// Also runs lines 7-9, 12.`), so that `jreach fill`
+    /// knows them again in the test file. Empty unless the caller ran the test and cares.
+    pub also_runs: Vec<usize>,
 }
 
 impl TestRequest {

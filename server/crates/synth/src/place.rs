@@ -476,6 +476,7 @@ mod tests {
             receiver_factory: None,
             held_by: None,
             initializes_class: false,
+            also_runs: vec![],
             statics: vec![],
             receiver_body: None,
             receiver_fields: None,

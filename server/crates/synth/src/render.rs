@@ -22,7 +22,7 @@ use crate::{nested, JUnit, JavaValue, Outcome, TestRequest, NEST};
 /// Width the path comment wraps at, not counting the method body's indentation.
 const COMMENT_WIDTH: usize = 92;
 /// Longest target text quoted in the comment.
-const TARGET_TEXT_MAX: usize = 100;
+pub(crate) const TARGET_TEXT_MAX: usize = 100;
 /// Literals longer than this get a local variable even when they are the only argument.
 const INLINE_MAX: usize = 40;
 
@@ -829,14 +829,17 @@ fn exception_package(name: &str) -> Option<&'static str> {
     })
 }
 
-/// `// Reaches line N: ...` and the wrapped `// Path: ...` lines.
+/// `// Reaches line N: ...`, what else the test runs, and the wrapped `// Path: ...` lines.
 fn comment_lines(req: &TestRequest) -> Vec<String> {
     let mut lines = Vec::new();
-    let target = truncate(&sanitize_comment(&req.target_text), TARGET_TEXT_MAX);
+    let target = crate::marker::quoted_target(&req.target_text);
     if target.is_empty() {
         lines.push(format!("// Reaches line {}", req.target_line));
     } else {
         lines.push(format!("// Reaches line {}: {target}", req.target_line));
+    }
+    if !req.also_runs.is_empty() {
+        lines.push(crate::marker::also_runs_comment(&req.also_runs));
     }
     if req.initializes_class {
         lines.push(format!(
@@ -915,7 +918,7 @@ pub(crate) fn sanitize_comment(text: &str) -> String {
     out
 }
 
-fn truncate(text: &str, max: usize) -> String {
+pub(crate) fn truncate(text: &str, max: usize) -> String {
     if text.chars().count() <= max {
         return text.to_string();
     }
@@ -959,6 +962,7 @@ mod tests {
             receiver_factory: None,
             held_by: None,
             initializes_class: false,
+            also_runs: vec![],
             statics: vec![],
             receiver_body: None,
             receiver_fields: None,
@@ -983,6 +987,7 @@ mod tests {
         let held = |cast_to: Option<&str>| TestRequest {
             held_by: Some(jreach_syntax::HeldBy { member: "LOW".into(), cast_to: cast_to.map(String::from) }),
             initializes_class: false,
+            also_runs: vec![],
             ..base()
         };
         let call = |req: &TestRequest| {
@@ -1019,6 +1024,17 @@ mod tests {
                 }
             "#]],
         );
+    }
+
+    #[test]
+    fn the_lines_a_test_also_runs_are_named_and_read_back() {
+        let req = TestRequest { also_runs: vec![9, 10, 11, 14], ..base() };
+        let text = render_method(&req, "abs_reachesLine12");
+        assert!(text.contains("// Reaches line 12: return -x;\n        // Also runs lines 9-11, 14.\n"), "{text}");
+        let found = crate::markers_in(&text);
+        assert_eq!(found.len(), 1, "{text}");
+        assert_eq!((found[0].target_line, found[0].also_runs.clone()), (12, vec![9, 10, 11, 14]));
+        assert_eq!(found[0].quoted, crate::quoted_target(&req.target_text));
     }
 
     #[test]
@@ -1077,6 +1093,7 @@ mod tests {
             receiver_factory: Some("Calc.of".into()),
             held_by: None,
             initializes_class: false,
+            also_runs: vec![],
             params: vec![],
             args: vec![],
             ..base()
@@ -1446,6 +1463,7 @@ mod tests {
             receiver_factory: None,
             held_by: None,
             initializes_class: false,
+            also_runs: vec![],
             statics: vec![],
             receiver_body: None,
             receiver_fields: None,

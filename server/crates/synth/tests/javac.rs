@@ -72,6 +72,7 @@ fn req(method: &str, params: &[(&str, &str)], args: Vec<JavaValue>, ret: &str, o
         receiver_factory: None,
         held_by: None,
         initializes_class: false,
+        also_runs: vec![],
         statics: vec![],
         receiver_body: None,
         receiver_fields: None,

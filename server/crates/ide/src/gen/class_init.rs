@@ -112,6 +112,7 @@ pub(crate) fn request(file: &SourceFile, classes: Vec<String>, line: usize, juni
         receiver_factory: None,
         held_by: None,
         initializes_class: true,
+        also_runs: vec![],
     }
 }
 

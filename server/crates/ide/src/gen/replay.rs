@@ -197,6 +197,7 @@ pub(crate) fn request_choosing(
         receiver_factory: None,
         held_by: m.held_by.clone(),
         initializes_class: false,
+        also_runs: vec![],
         statics: static_assignments(f, args)?,
     })
 }
