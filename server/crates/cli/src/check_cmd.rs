@@ -576,7 +576,7 @@ fn sarif_report(diags: &[&Diag], summary: &Summary) -> Value {
 }
 
 /// A `file://` URI for an absolute path (reserved characters percent-encoded).
-fn file_uri(path: &str) -> String {
+pub(crate) fn file_uri(path: &str) -> String {
     let mut s = String::from("file://");
     for b in path.bytes() {
         if b.is_ascii_alphanumeric() || b"/-._~".contains(&b) {

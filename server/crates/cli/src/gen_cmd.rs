@@ -3,11 +3,11 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use jreach_ide::{concolic, gen, search_start, ConcolicLimits, Engine, GenError, GenOptions, GenResult};
-use jreach_jvm::{concolic_for, offer, search_for, Offer, Verifier};
+use jreach_ide::{Engine, GenOptions};
 use jreach_synth::{self as synth, JUnit, TestRequest};
 use serde_json::json;
 
+use crate::answer::{answer, Answer, Jvm};
 use crate::input::{read_java, EXIT_ERROR, EXIT_USAGE};
 use crate::{EngineArg, JUnitArg};
 
@@ -70,23 +70,12 @@ pub fn run(a: GenArgs) -> u8 {
         ..Default::default()
     };
     let loc = format!("{}:{}", a.file.display(), a.line);
-    match gen(&file, a.line - 1, &opts) {
-        Err(GenError::Target(e)) if e.not_yet() => report(EXIT_UNKNOWN, "unknown", &format!("{loc}: {e}"), None),
-        Err(GenError::Target(e)) => report(EXIT_USAGE, "error", &format!("{loc}: {e}"), None),
-        Err(e @ GenError::Syntax { .. }) => report(EXIT_USAGE, "error", &format!("{loc}: {e}"), None),
-        Ok(GenResult::Unreachable(why)) => report(EXIT_UNREACHABLE, "unreachable", &format!("{loc}: {why}"), None),
-        Ok(GenResult::Unknown(why)) => match searched(&a, &file, &opts) {
-            Ok(req) => write_test(&a, &loc, req, None, report),
-            Err(Some(searched)) => report(EXIT_UNKNOWN, "unknown", &format!("{loc}: {why}; {searched}"), None),
-            Err(None) => report(EXIT_UNKNOWN, "unknown", &format!("{loc}: {why}"), None),
-        },
-        Ok(GenResult::Test(req)) => {
-            let (req, note) = match verified(&a, &file.text, *req) {
-                Ok(ok) => ok,
-                Err(why) => return report(EXIT_UNKNOWN, "unknown", &format!("{loc}: {why}"), None),
-            };
-            write_test(&a, &loc, req, note, report)
-        }
+    let mut jvm = Jvm::new(a.classpath.clone(), a.no_run, a.search);
+    match answer(&a.file, &file, a.line, &opts, &mut jvm) {
+        Answer::NotTarget(why) => report(EXIT_USAGE, "error", &format!("{loc}: {why}"), None),
+        Answer::Unreachable(why) => report(EXIT_UNREACHABLE, "unreachable", &format!("{loc}: {why}"), None),
+        Answer::Unknown(why) => report(EXIT_UNKNOWN, "unknown", &format!("{loc}: {why}"), None),
+        Answer::Test { req, note } => write_test(&a, &loc, *req, note, report),
     }
 }
 
@@ -126,52 +115,5 @@ fn write_test(
             }
         }
         0
-    }
-}
-
-/// A test found on the JVM, verified, when jreach's model found none: by concolic rounds, then by
-/// a search from the simplest inputs. `Err`: none, with what the user should hear of the search
-/// when it ran (none with `--no-run` or `--search 0`, or when jreach cannot write a call to start
-/// from).
-fn searched(a: &GenArgs, file: &jreach_syntax::SourceFile, opts: &GenOptions) -> Result<TestRequest, Option<String>> {
-    if a.no_run || a.search == 0.0 {
-        return Err(None);
-    }
-    let mut verifier = Verifier::new(a.classpath.clone()).map_err(|e| format!("not run: {e}"));
-    if let Ok(v) = verifier.as_mut() {
-        v.search_budget = Duration::from_secs_f64(a.search);
-        // Concolic rounds first: the model's inputs, with what the calls it does not model
-        // return on the JVM.
-        let limits = ConcolicLimits { time: v.search_budget, ..Default::default() };
-        let found = concolic_for(v, &a.file, &file.text, |run| concolic(file, a.line - 1, opts, limits, run));
-        if let Some(req) = found {
-            return Ok(req);
-        }
-    }
-    let start = search_start(file, a.line - 1, opts).ok_or(None)?;
-    match search_for(verifier.as_mut().map_err(|e| e.clone()), &a.file, &file.text, &start) {
-        Ok(Some(req)) => Ok(req),
-        Ok(None) => {
-            Err(Some(format!("a search on the JVM ({} s, --search) found no inputs that run it either", a.search)))
-        }
-        Err(why) => Err(Some(why)),
-    }
-}
-
-/// The test to write and, when it was not run, a note saying why: the test is run on the JVM
-/// first (unless `--no-run`) and kept only if it ran its line; see [`jreach_jvm::offer`].
-fn verified(a: &GenArgs, text: &str, req: TestRequest) -> Result<(TestRequest, Option<String>), String> {
-    let mut verifier = if a.no_run {
-        Err("not run (--no-run)".to_string())
-    } else {
-        Verifier::new(a.classpath.clone()).map_err(|e| format!("not run: {e}"))
-    };
-    if let Ok(v) = verifier.as_mut() {
-        v.search_budget = Duration::from_secs_f64(a.search);
-    }
-    match offer(verifier.as_mut().map_err(|e| e.clone()), &a.file, text, req) {
-        Offer::Verified(req) => Ok((*req, None)),
-        Offer::Unverified(req, why) => Ok((*req, Some(why))),
-        Offer::Declined(why) => Err(why),
     }
 }

@@ -1,13 +1,19 @@
 //! The `jreach` command line: `gen` (a test reaching a line, or a proof it cannot run), `check`
-//! (provably dead statements of files and trees) and `dump` (the IR of a method).
+//! (provably dead statements of files and trees), `fill` (the statements a coverage report or a
+//! change leaves uncovered, each answered like `gen`), `lsp` and `dump` (the IR of a method).
 //!
 //! Exit codes of `gen` are a contract (see DESIGN.md): 0 test written, 3 proved unreachable,
 //! 4 unknown, 1 error, 2 usage or parse error.
 
+mod answer;
+mod changes;
 mod check_cache;
 mod check_cmd;
 mod check_timings;
+mod coverage;
 mod dump_cmd;
+mod fill_cmd;
+mod fill_report;
 mod gen_cmd;
 mod input;
 
@@ -128,6 +134,56 @@ enum Command {
         #[arg(long, conflicts_with = "cache_dir")]
         no_cache: bool,
     },
+    /// Give the statements no test runs a test, a proof that they are dead, or a reason: those
+    /// a JaCoCo report shows uncovered, narrowed to a change (--diff) or to lines (--lines).
+    Fill {
+        /// JaCoCo XML reports (default: target/site/jacoco/jacoco.xml or Gradle's
+        /// jacocoTestReport.xml, here or in a module folder below).
+        #[arg(long, value_name = "PATH")]
+        jacoco: Vec<PathBuf>,
+        /// Only lines the working tree adds or changes since this git revision (with no report:
+        /// every statement it changes).
+        #[arg(long, value_name = "REV")]
+        diff: Option<String>,
+        /// Only these lines, `FILE:A-B` or `FILE:N` (repeatable; with no report: every
+        /// statement in them).
+        #[arg(long, value_name = "FILE:A-B")]
+        lines: Vec<String>,
+        /// Source roots the report's files are found under (default: each report's module's
+        /// src/main/java, and ./src/main/java).
+        #[arg(long, value_name = "DIR")]
+        sources: Vec<PathBuf>,
+        /// Root folder for the tests (default: each file's project test sources, as for `gen`).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Seconds the whole run may take; statements not reached by then are reported unknown.
+        #[arg(long, value_name = "SECS", default_value_t = 600.0)]
+        budget: f64,
+        /// Files worked on at once (each worker runs its own JVM).
+        #[arg(long, default_value_t = 1)]
+        jobs: usize,
+        #[arg(long, value_enum, default_value = "text")]
+        format: fill_report::FillFormat,
+        /// Decide and run everything, write no test.
+        #[arg(long)]
+        dry_run: bool,
+        /// Solver time limit per query, in seconds.
+        #[arg(long, default_value_t = 10.0)]
+        timeout: f64,
+        /// Seconds a search on the JVM may take per statement; 0 turns the search off.
+        #[arg(long, value_name = "SECS", default_value_t = 5.0)]
+        search: f64,
+        /// JUnit version (default: what each project uses, else 5).
+        #[arg(long, value_enum)]
+        junit: Option<JUnitArg>,
+        /// Do not run tests on the JVM (only tests jreach vouches for on its model are written,
+        /// and a test covers only its own line).
+        #[arg(long)]
+        no_run: bool,
+        /// Class path of the project's dependencies for running tests (`:`-separated).
+        #[arg(long, value_name = "PATHS")]
+        classpath: Option<std::ffi::OsString>,
+    },
     /// Run the language server on stdin/stdout (diagnostics, "Generate test reaching line N").
     Lsp,
     /// Print the IR of a method.
@@ -148,7 +204,7 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    if matches!(cli.command, Command::Gen { .. } | Command::Check { .. }) {
+    if matches!(cli.command, Command::Gen { .. } | Command::Check { .. } | Command::Fill { .. }) {
         if let Some(w) = jreach_ide::solver_version_warning() {
             eprintln!("warning: {w}");
         }
@@ -191,6 +247,44 @@ fn main() -> ExitCode {
                 fail_on_findings,
                 timings,
                 cache_dir,
+            })
+        }
+        Command::Fill {
+            jacoco,
+            diff,
+            lines,
+            sources,
+            out,
+            budget,
+            jobs,
+            format,
+            dry_run,
+            timeout,
+            search,
+            junit,
+            no_run,
+            classpath,
+        } => {
+            let classpath = classpath.map(|cp| std::env::split_paths(&cp).collect()).unwrap_or_default();
+            let junit = junit.map(|j| match j {
+                JUnitArg::V4 => jreach_synth::JUnit::V4,
+                JUnitArg::V5 => jreach_synth::JUnit::V5,
+            });
+            fill_cmd::run(fill_cmd::FillArgs {
+                jacoco,
+                diff,
+                lines,
+                sources,
+                out,
+                budget,
+                jobs,
+                format,
+                dry_run,
+                timeout,
+                search,
+                junit,
+                no_run,
+                classpath,
             })
         }
         Command::Dump { file, method, mode, unroll, setup_calls } => {

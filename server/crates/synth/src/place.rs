@@ -65,6 +65,16 @@ fn conflict(path: &Path, kind: io::ErrorKind, reason: &str) -> io::Error {
 /// package or class name that is not made of Java identifiers (`package a/../b;` in broken code)
 /// is refused with [`io::ErrorKind::InvalidInput`] instead of becoming a path outside the root.
 pub fn test_path(test_root: &Path, req: &TestRequest) -> io::Result<PathBuf> {
+    test_file(test_root, req.package.as_deref(), &test_class_name(req))
+}
+
+/// The test file of the tests for top-level class `top` of package `package` under `test_root`
+/// (where [`test_path`] puts them).
+pub fn test_path_of_class(test_root: &Path, package: Option<&str>, top: &str) -> io::Result<PathBuf> {
+    test_file(test_root, package, &format!("{}Test", crate::render::identifier(top)))
+}
+
+fn test_file(test_root: &Path, package: Option<&str>, class: &str) -> io::Result<PathBuf> {
     let refuse = |what: String| {
         Err(io::Error::new(
             io::ErrorKind::InvalidInput,
@@ -72,14 +82,13 @@ pub fn test_path(test_root: &Path, req: &TestRequest) -> io::Result<PathBuf> {
         ))
     };
     let mut path = test_root.to_path_buf();
-    if let Some(pkg) = req.package.as_deref() {
+    if let Some(pkg) = package {
         if !jreach_syntax::is_package_name(pkg) {
             return refuse(format!("`{pkg}` is not a Java package name"));
         }
         path.extend(pkg.split('.'));
     }
-    let class = test_class_name(req);
-    if !jreach_syntax::is_java_identifier(&class) {
+    if !jreach_syntax::is_java_identifier(class) {
         return refuse(format!("`{class}` is not a Java class name"));
     }
     path.push(format!("{class}.java"));
