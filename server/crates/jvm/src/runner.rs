@@ -236,6 +236,8 @@ pub struct Runner {
     /// The runner's jar.
     runner_classes: PathBuf,
     scratch: PathBuf,
+    /// This runner's name among the process's: `<pid>-<n>`.
+    id: String,
     process: Option<Process>,
     next_id: u64,
     /// How many times a JVM was started (the first start included).
@@ -250,9 +252,14 @@ impl Runner {
     /// the first run.
     pub fn new(jdk: Jdk, cache_root: &Path) -> Result<Runner, RunnerError> {
         let runner_classes = build(&jdk, cache_root)?;
-        let scratch = cache_root.join("scratch").join(std::process::id().to_string());
+        // A name per runner, not per process: `fill --jobs 2` runs two in one process, and
+        // neither may remove the other's working folder or write its class archive.
+        static RUNNERS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let nth = RUNNERS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let id = format!("{}-{nth}", std::process::id());
+        let scratch = cache_root.join("scratch").join(&id);
         std::fs::create_dir_all(&scratch).map_err(|e| RunnerError::Io { path: scratch.clone(), error: e })?;
-        Ok(Runner { jdk, runner_classes, scratch, process: None, next_id: 0, starts: 0 })
+        Ok(Runner { jdk, runner_classes, scratch, id, process: None, next_id: 0, starts: 0 })
     }
 
     fn spawn(&mut self) -> Result<(), RunnerError> {
@@ -306,7 +313,7 @@ impl Runner {
     }
 
     fn archive_tmp(&self) -> PathBuf {
-        self.runner_classes.with_file_name(format!("runner.jsa.{}", std::process::id()))
+        self.runner_classes.with_file_name(format!("runner.jsa.{}", self.id))
     }
 
     /// Ends the runner by closing its input, so that it exits normally (and writes the class
