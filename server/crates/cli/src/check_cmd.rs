@@ -557,6 +557,12 @@ fn sarif_report(diags: &[&Diag], summary: &Summary) -> Value {
             })
         })
         .collect();
+    sarif_log(rules, results, summary.errors == 0, summary.json())
+}
+
+/// A SARIF 2.1.0 log of one jreach run: its rules, results, whether it went through, and the
+/// summary as the run's properties.
+pub(crate) fn sarif_log(rules: Vec<Value>, results: Vec<Value>, successful: bool, properties: Value) -> Value {
     json!({
         "version": "2.1.0",
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
@@ -569,8 +575,8 @@ fn sarif_report(diags: &[&Diag], summary: &Summary) -> Value {
             }},
             "columnKind": "utf16CodeUnits",
             "results": results,
-            "invocations": [{"executionSuccessful": summary.errors == 0}],
-            "properties": summary.json(),
+            "invocations": [{"executionSuccessful": successful}],
+            "properties": properties,
         }],
     })
 }

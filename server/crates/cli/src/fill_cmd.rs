@@ -24,22 +24,70 @@ use crate::changes::{self, Lines};
 use crate::coverage::{self, Coverage};
 use crate::fill_report::{self, FillFormat};
 use crate::input::{read_java, EXIT_ERROR, EXIT_USAGE};
+use crate::JUnitArg;
 
+/// `jreach fill`'s arguments.
+#[derive(clap::Args)]
 pub struct FillArgs {
+    /// JaCoCo XML reports (default: target/site/jacoco/jacoco.xml or Gradle's
+    /// jacocoTestReport.xml, here or in a module folder below).
+    #[arg(long, value_name = "PATH")]
     pub jacoco: Vec<PathBuf>,
+    /// Only lines the working tree adds or changes since this git revision (with no report:
+    /// every statement it changes).
+    #[arg(long, value_name = "REV")]
     pub diff: Option<String>,
+    /// Only these lines, `FILE:A-B` or `FILE:N` (repeatable; with no report: every statement in
+    /// them).
+    #[arg(long, value_name = "FILE:A-B")]
     pub lines: Vec<String>,
+    /// Source roots the report's files are found under (default: each report's module's
+    /// src/main/java, and ./src/main/java).
+    #[arg(long, value_name = "DIR")]
     pub sources: Vec<PathBuf>,
+    /// Root folder for the tests (default: each file's project test sources, as for `gen`).
+    #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Seconds the whole run may take; statements not answered by then are reported unknown.
+    #[arg(long, value_name = "SECS", default_value_t = 600.0)]
     pub budget: f64,
+    /// Files worked on at once (each worker runs its own JVM).
+    #[arg(long, default_value_t = 1)]
     pub jobs: usize,
+    #[arg(long, value_enum, default_value = "text")]
     pub format: FillFormat,
+    /// Decide and run everything, write no test.
+    #[arg(long)]
     pub dry_run: bool,
+    /// Solver time limit per query, in seconds.
+    #[arg(long, default_value_t = 10.0)]
     pub timeout: f64,
+    /// Seconds a search on the JVM may take per statement; 0 turns the search off.
+    #[arg(long, value_name = "SECS", default_value_t = 5.0)]
     pub search: f64,
-    pub junit: Option<JUnit>,
+    /// JUnit version (default: what each project uses, else 5).
+    #[arg(long, value_enum)]
+    pub junit: Option<JUnitArg>,
+    /// Do not run tests on the JVM (only tests jreach vouches for on its model are written, and
+    /// a test covers only its own line).
+    #[arg(long)]
     pub no_run: bool,
-    pub classpath: Vec<PathBuf>,
+    /// Class path of the project's dependencies for running tests (`:`-separated).
+    #[arg(long, value_name = "PATHS")]
+    pub classpath: Option<std::ffi::OsString>,
+}
+
+impl FillArgs {
+    fn junit(&self) -> Option<JUnit> {
+        self.junit.map(|j| match j {
+            JUnitArg::V4 => JUnit::V4,
+            JUnitArg::V5 => JUnit::V5,
+        })
+    }
+
+    fn classpath(&self) -> Vec<PathBuf> {
+        self.classpath.as_ref().map(|cp| std::env::split_paths(cp).collect()).unwrap_or_default()
+    }
 }
 
 /// What became of one uncovered statement.
@@ -150,7 +198,7 @@ pub fn run(a: FillArgs) -> u8 {
                 std::thread::Builder::new()
                     .stack_size(crate::check_cmd::WORKER_STACK)
                     .spawn_scoped(s, move || {
-                        let mut jvm = Jvm::new(a.classpath.clone(), a.no_run, a.search);
+                        let mut jvm = Jvm::new(a.classpath(), a.no_run, a.search);
                         loop {
                             let next = queue.lock().unwrap_or_else(|p| p.into_inner()).pop();
                             let Some((path, t)) = next else { break };
@@ -377,7 +425,7 @@ fn fill_file(
                 .collect()
         }
     };
-    let junit = a.junit.unwrap_or_else(|| synth::detect_junit(path).unwrap_or(JUnit::V5));
+    let junit = a.junit().unwrap_or_else(|| synth::detect_junit(path).unwrap_or(JUnit::V5));
     let package = file.package();
     let test_root = a.out.clone().unwrap_or_else(|| synth::test_root_for(path, package.as_deref()));
     let mut covered = covered_by_earlier_tests(&file, &test_root);

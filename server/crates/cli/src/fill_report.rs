@@ -241,21 +241,7 @@ fn sarif(o: &Outcome) -> Value {
             })
         })
         .collect();
-    json!({
-        "version": "2.1.0",
-        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-        "runs": [{
-            "tool": {"driver": {
-                "name": "jreach",
-                "version": env!("CARGO_PKG_VERSION"),
-                "informationUri": "https://github.com/jreach/jreach",
-                "rules": rules,
-            }},
-            "results": results,
-            "invocations": [{"executionSuccessful": counts(&o.results).errors == 0}],
-            "properties": summary_json(o),
-        }],
-    })
+    crate::check_cmd::sarif_log(rules, results, counts(&o.results).errors == 0, summary_json(o))
 }
 
 #[cfg(test)]

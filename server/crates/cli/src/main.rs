@@ -30,7 +30,7 @@ struct Cli {
 }
 
 #[derive(Copy, Clone, Debug, ValueEnum)]
-enum JUnitArg {
+pub(crate) enum JUnitArg {
     #[value(name = "4")]
     V4,
     #[value(name = "5")]
@@ -136,54 +136,7 @@ enum Command {
     },
     /// Give the statements no test runs a test, a proof that they are dead, or a reason: those
     /// a JaCoCo report shows uncovered, narrowed to a change (--diff) or to lines (--lines).
-    Fill {
-        /// JaCoCo XML reports (default: target/site/jacoco/jacoco.xml or Gradle's
-        /// jacocoTestReport.xml, here or in a module folder below).
-        #[arg(long, value_name = "PATH")]
-        jacoco: Vec<PathBuf>,
-        /// Only lines the working tree adds or changes since this git revision (with no report:
-        /// every statement it changes).
-        #[arg(long, value_name = "REV")]
-        diff: Option<String>,
-        /// Only these lines, `FILE:A-B` or `FILE:N` (repeatable; with no report: every
-        /// statement in them).
-        #[arg(long, value_name = "FILE:A-B")]
-        lines: Vec<String>,
-        /// Source roots the report's files are found under (default: each report's module's
-        /// src/main/java, and ./src/main/java).
-        #[arg(long, value_name = "DIR")]
-        sources: Vec<PathBuf>,
-        /// Root folder for the tests (default: each file's project test sources, as for `gen`).
-        #[arg(long)]
-        out: Option<PathBuf>,
-        /// Seconds the whole run may take; statements not reached by then are reported unknown.
-        #[arg(long, value_name = "SECS", default_value_t = 600.0)]
-        budget: f64,
-        /// Files worked on at once (each worker runs its own JVM).
-        #[arg(long, default_value_t = 1)]
-        jobs: usize,
-        #[arg(long, value_enum, default_value = "text")]
-        format: fill_report::FillFormat,
-        /// Decide and run everything, write no test.
-        #[arg(long)]
-        dry_run: bool,
-        /// Solver time limit per query, in seconds.
-        #[arg(long, default_value_t = 10.0)]
-        timeout: f64,
-        /// Seconds a search on the JVM may take per statement; 0 turns the search off.
-        #[arg(long, value_name = "SECS", default_value_t = 5.0)]
-        search: f64,
-        /// JUnit version (default: what each project uses, else 5).
-        #[arg(long, value_enum)]
-        junit: Option<JUnitArg>,
-        /// Do not run tests on the JVM (only tests jreach vouches for on its model are written,
-        /// and a test covers only its own line).
-        #[arg(long)]
-        no_run: bool,
-        /// Class path of the project's dependencies for running tests (`:`-separated).
-        #[arg(long, value_name = "PATHS")]
-        classpath: Option<std::ffi::OsString>,
-    },
+    Fill(fill_cmd::FillArgs),
     /// Run the language server on stdin/stdout (diagnostics, "Generate test reaching line N").
     Lsp,
     /// Print the IR of a method.
@@ -249,44 +202,7 @@ fn main() -> ExitCode {
                 cache_dir,
             })
         }
-        Command::Fill {
-            jacoco,
-            diff,
-            lines,
-            sources,
-            out,
-            budget,
-            jobs,
-            format,
-            dry_run,
-            timeout,
-            search,
-            junit,
-            no_run,
-            classpath,
-        } => {
-            let classpath = classpath.map(|cp| std::env::split_paths(&cp).collect()).unwrap_or_default();
-            let junit = junit.map(|j| match j {
-                JUnitArg::V4 => jreach_synth::JUnit::V4,
-                JUnitArg::V5 => jreach_synth::JUnit::V5,
-            });
-            fill_cmd::run(fill_cmd::FillArgs {
-                jacoco,
-                diff,
-                lines,
-                sources,
-                out,
-                budget,
-                jobs,
-                format,
-                dry_run,
-                timeout,
-                search,
-                junit,
-                no_run,
-                classpath,
-            })
-        }
+        Command::Fill(args) => fill_cmd::run(args),
         Command::Dump { file, method, mode, unroll, setup_calls } => {
             dump_cmd::run(&file, &method, mode, unroll, setup_calls)
         }
