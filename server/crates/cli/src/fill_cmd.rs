@@ -206,7 +206,17 @@ pub fn run(a: FillArgs) -> u8 {
                                 b.set_message(path.file_name().unwrap_or_default().to_string_lossy().into_owned());
                             }
                             let found = fill_file(a, &path, &t, &mut jvm, deadline, &spent, bar.as_ref());
-                            results.lock().unwrap_or_else(|p| p.into_inner()).extend(found);
+                            let mut all = results.lock().unwrap_or_else(|p| p.into_inner());
+                            all.extend(found);
+                            // Without a terminal (a CI log), a line per file instead of the bar.
+                            if bar.is_none() {
+                                eprintln!(
+                                    "fill: {}/{total} statements after {} ({:.0} s)",
+                                    all.len(),
+                                    path.display(),
+                                    started.elapsed().as_secs_f64()
+                                );
+                            }
                         }
                     })
                     .ok()
