@@ -211,7 +211,7 @@ pub fn run(a: FillArgs) -> u8 {
                             // Without a terminal (a CI log), a line per file instead of the bar.
                             if bar.is_none() {
                                 eprintln!(
-                                    "fill: {}/{total} statements after {} ({:.0} s)",
+                                    "fill: {}/{total} statements answered, {} done ({:.0} s)",
                                     all.len(),
                                     path.display(),
                                     started.elapsed().as_secs_f64()
