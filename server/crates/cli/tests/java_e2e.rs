@@ -332,7 +332,9 @@ impl Harness {
         let classes = dir.path().join("classes");
         let sources = java_files(&fixtures_dir());
         assert!(!sources.is_empty(), "no Java fixtures under {}", fixtures_dir().display());
-        let sources: Vec<PathBuf> = sources.into_iter().chain(java_files(&examples_dir())).collect();
+        // The examples' code, not their projects' own tests (`examples/shop/src/test`).
+        let examples = java_files(&examples_dir()).into_iter().filter(|p| !p.to_string_lossy().contains("/src/test/"));
+        let sources: Vec<PathBuf> = sources.into_iter().chain(examples).collect();
         let ran = run(
             Command::new("javac").args(["-g", "-nowarn", "--release", "17", "-d"]).arg(&classes).args(&sources),
             Duration::from_secs(300),
