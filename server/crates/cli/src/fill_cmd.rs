@@ -125,6 +125,8 @@ pub struct Outcome {
     pub not_statements: Vec<(PathBuf, usize)>,
     /// Files the report names that no source root holds.
     pub missing_sources: Vec<String>,
+    /// What the user should know about the inputs (a report older than the sources).
+    pub warnings: Vec<String>,
     /// Lines with code and lines run, per the reports (none without a report).
     pub report_lines: Option<(usize, usize)>,
     pub elapsed: Duration,
@@ -292,6 +294,7 @@ fn targets(a: &FillArgs) -> Result<(BTreeMap<PathBuf, FileTargets>, Outcome), (u
         }
         let (found, missing) = coverage::locate(&cov, &roots);
         outcome.missing_sources = missing;
+        outcome.warnings.extend(stale(&reports, found.keys()));
         outcome.report_lines = Some(cov.line_counts());
         lines = found;
     }
@@ -333,6 +336,24 @@ fn targets(a: &FillArgs) -> Result<(BTreeMap<PathBuf, FileTargets>, Outcome), (u
         }
     }
     Ok((out, outcome))
+}
+
+/// A warning when a source file changed after the oldest of `reports` was written: its lines
+/// may have moved since, and the report's line numbers then name other statements.
+fn stale<'p>(reports: &[PathBuf], files: impl Iterator<Item = &'p PathBuf>) -> Option<String> {
+    let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
+    let (oldest, report) = reports.iter().filter_map(|r| Some((modified(r)?, r))).min()?;
+    let newer: Vec<String> = files
+        .filter(|f| modified(f).is_some_and(|m| m > oldest))
+        .map(|f| f.file_name().unwrap_or_default().to_string_lossy().into_owned())
+        .collect();
+    let (first, more) = (newer.first()?, newer.len() - 1);
+    let others =
+        if more == 0 { String::new() } else { format!(" and {more} other file{}", if more == 1 { "" } else { "s" }) };
+    Some(format!(
+        "{first}{others} changed after {} was written: lines may have moved since; run the tests again for a fresh report",
+        report.display()
+    ))
 }
 
 /// The 1-based line of the statement that 1-based `line` belongs to: the line itself when a
@@ -540,6 +561,24 @@ mod tests {
                 (15, None),
             ]
         );
+    }
+
+    #[test]
+    fn a_report_older_than_a_source_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let (report, source) = (dir.path().join("jacoco.xml"), dir.path().join("A.java"));
+        std::fs::write(&report, "<report/>").unwrap();
+        std::fs::write(&source, "class A {}").unwrap();
+        let at = |p: &Path, secs: u64| {
+            let t = std::time::SystemTime::UNIX_EPOCH + Duration::from_secs(secs);
+            std::fs::File::options().write(true).open(p).unwrap().set_modified(t).unwrap();
+        };
+        at(&report, 2_000_000_000);
+        at(&source, 1_000_000_000);
+        assert_eq!(stale(std::slice::from_ref(&report), [&source].into_iter()), None);
+        at(&source, 2_000_000_001);
+        let warning = stale(std::slice::from_ref(&report), [&source].into_iter()).expect("a warning");
+        assert!(warning.starts_with("A.java changed after"), "{warning}");
     }
 
     #[test]

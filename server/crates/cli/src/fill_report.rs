@@ -126,6 +126,9 @@ fn text(o: &Outcome) -> String {
             if o.not_statements.len() == 1 { "" } else { "s" }
         );
     }
+    for w in &o.warnings {
+        let _ = writeln!(out, "warning: {w}");
+    }
     if !o.missing_sources.is_empty() {
         let _ = writeln!(
             out,
@@ -147,6 +150,9 @@ fn markdown(o: &Outcome) -> String {
     let c = counts(&o.results);
     let mut out = String::from("### jreach fill\n\n");
     let _ = writeln!(out, "{}.\n", summary_line(o));
+    for w in &o.warnings {
+        let _ = writeln!(out, "> **Warning**: {}\n", cell(w));
+    }
     if c.statements > 0 {
         out.push_str("| | Line | Statement | Result |\n|---|---|---|---|\n");
         for r in &o.results {
@@ -184,7 +190,7 @@ fn summary_json(o: &Outcome) -> Value {
     json!({
         "statements": c.statements, "tests": c.tests, "covered": c.covered, "unreachable": c.dead,
         "unknown": c.unknown, "errors": c.errors, "not_statements": o.not_statements.len(),
-        "missing_sources": o.missing_sources, "seconds": o.elapsed.as_secs_f64(),
+        "missing_sources": o.missing_sources, "warnings": o.warnings, "seconds": o.elapsed.as_secs_f64(),
         "budget_seconds": o.budget.as_secs_f64(), "budget_spent": o.budget_spent, "dry_run": o.dry_run,
         "report_lines": o.report_lines.map(|(all, ran)| json!({"lines": all, "covered": ran})),
     })
