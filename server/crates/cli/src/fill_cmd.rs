@@ -294,7 +294,9 @@ fn targets(a: &FillArgs) -> Result<(BTreeMap<PathBuf, FileTargets>, Outcome), (u
         }
         let (found, missing) = coverage::locate(&cov, &roots);
         outcome.missing_sources = missing;
-        outcome.warnings.extend(stale(&reports, found.keys()));
+        let named: Vec<PathBuf> =
+            cov.files.keys().filter_map(|rel| roots.iter().map(|r| r.join(rel)).find(|p| p.is_file())).collect();
+        outcome.warnings.extend(stale(&reports, named.iter()));
         outcome.report_lines = Some(cov.line_counts());
         lines = found;
     }
