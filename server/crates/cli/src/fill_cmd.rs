@@ -493,8 +493,10 @@ fn fill_file(
                     req.also_runs = ran.iter().copied().filter(|&l| l != line).collect();
                     match write_test(&test_root, &req, a.dry_run) {
                         Ok((test_file, method)) => {
+                            let class = test_file.file_stem().unwrap_or_default().to_string_lossy();
+                            let by = format!("{class}.{method}");
                             for &l in &ran {
-                                covered.entry(l).or_insert_with(|| method.clone());
+                                covered.entry(l).or_insert_with(|| by.clone());
                             }
                             Verdict::Test {
                                 test_file,
