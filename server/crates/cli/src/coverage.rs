@@ -218,4 +218,16 @@ mod tests {
         );
         assert_eq!(missing, ["Top.java"]);
     }
+
+    #[test]
+    fn a_gradle_report_belongs_to_its_module() {
+        let dir = tempfile::tempdir().unwrap();
+        let report = dir.path().join("app/build/reports/jacoco/test/jacocoTestReport.xml");
+        std::fs::create_dir_all(report.parent().unwrap()).unwrap();
+        std::fs::write(&report, REPORT).unwrap();
+        std::fs::create_dir_all(dir.path().join("app/src/main/java")).unwrap();
+        assert_eq!(find_reports(dir.path()), std::slice::from_ref(&report));
+        let root = source_root_of(&report).expect("a source root");
+        assert_eq!(root, std::fs::canonicalize(dir.path().join("app/src/main/java")).unwrap());
+    }
 }

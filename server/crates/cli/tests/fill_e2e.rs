@@ -421,3 +421,22 @@ fn fill_diff_answers_only_the_changed_statements_and_dry_run_writes_nothing() {
         assert!(run.ran(file, *line), "{file}:{line} changed, got a test, and did not run");
     }
 }
+
+#[test]
+fn fill_lines_without_a_report_answers_the_statements_named() {
+    // No JVM (`--no-run`): only tests jreach vouches for on its model, each covering its line.
+    let project = shop();
+    let project = project.path();
+    let file = project.join("src/main/java/shop/Pricing.java");
+    let report = fill(project, &["--no-run", "--lines", &format!("{}:33-48", file.display())]);
+    let lines: Vec<u64> = report["lines"].as_array().unwrap().iter().map(|l| l["line"].as_u64().unwrap()).collect();
+    // discountPercent's statements (the method spans lines 33-48; 33 is its declaration).
+    assert_eq!(lines, [34, 35, 36, 38, 39, 41, 42, 44, 45, 47], "{report:#}");
+    assert_eq!(report["summary"]["unreachable"], 1, "{report:#}");
+    let bad = Command::new(jreach()).args(["fill", "--lines", "Nowhere.java:3"]).current_dir(project).output().unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("Nowhere.java: no such file"));
+    let none = Command::new(jreach()).arg("fill").current_dir(project).output().unwrap();
+    assert_eq!(none.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&none.stderr).contains("no JaCoCo XML report"), "{none:?}");
+}
