@@ -79,10 +79,7 @@ pub struct FillArgs {
 
 impl FillArgs {
     fn junit(&self) -> Option<JUnit> {
-        self.junit.map(|j| match j {
-            JUnitArg::V4 => JUnit::V4,
-            JUnitArg::V5 => JUnit::V5,
-        })
+        self.junit.map(JUnit::from)
     }
 
     fn classpath(&self) -> Vec<PathBuf> {
@@ -245,9 +242,10 @@ pub fn run(a: FillArgs) -> u8 {
     }
 }
 
-/// The statements of one file to answer, ascending (1-based lines).
-#[derive(Debug, Default)]
+/// One file to work on: as read and parsed when its lines were mapped to statements, and the
+/// statements to answer, ascending (1-based lines).
 struct FileTargets {
+    file: SourceFile,
     lines: BTreeSet<usize>,
 }
 
@@ -324,9 +322,9 @@ fn targets(a: &FillArgs) -> Result<(BTreeMap<PathBuf, FileTargets>, Outcome), (u
     let mut out = BTreeMap::new();
     for (path, ls) in lines {
         let file = read_java(&path)?;
-        let mut t = FileTargets::default();
+        let mut t = FileTargets { file, lines: BTreeSet::new() };
         for l in ls {
-            match statement_line(&file, l) {
+            match statement_line(&t.file, l) {
                 Some(s) => {
                     t.lines.insert(s);
                 }
@@ -369,13 +367,9 @@ fn statement_line(file: &SourceFile, line: usize) -> Option<usize> {
         Err(_) => {}
     }
     let range = file.lines.line_range(line0)?;
-    let mut node = file.tree.root_node().descendant_for_byte_range(range.start, range.start)?;
-    // The first non-blank byte of the line.
+    // The node at the line's first non-blank byte.
     let first = file.text[range.clone()].find(|c: char| !c.is_whitespace()).map(|i| range.start + i)?;
-    if let Some(n) = file.tree.root_node().descendant_for_byte_range(first, first) {
-        node = n;
-    }
-    let mut up = Some(node);
+    let mut up = file.tree.root_node().descendant_for_byte_range(first, first);
     while let Some(n) = up {
         if jreach_syntax::is_statement_kind(n.kind()) {
             let start = file.lines.line_of(n.start_byte());
@@ -392,7 +386,7 @@ fn statement_line(file: &SourceFile, line: usize) -> Option<usize> {
 /// The statement's first line, as a test's comment quotes it.
 fn statement_text(file: &SourceFile, line: usize) -> String {
     match find_target(file, line - 1) {
-        Ok(t) => file.text[t.stmt].lines().next().unwrap_or("").trim().to_string(),
+        Ok(t) => t.first_line(file).to_string(),
         Err(_) => file.lines.line_range(line - 1).map(|r| file.text[r].trim().to_string()).unwrap_or_default(),
     }
 }
@@ -443,25 +437,11 @@ fn fill_file(
     spent: &Arc<AtomicBool>,
     bar: Option<&indicatif::ProgressBar>,
 ) -> Vec<LineResult> {
-    let file = match read_java(path) {
-        Ok(f) => f,
-        Err((_, msg)) => {
-            return t
-                .lines
-                .iter()
-                .map(|&line| LineResult {
-                    file: path.to_path_buf(),
-                    line,
-                    statement: String::new(),
-                    verdict: Verdict::Error(msg.clone()),
-                })
-                .collect()
-        }
-    };
+    let file = &t.file;
     let junit = a.junit().unwrap_or_else(|| synth::detect_junit(path).unwrap_or(JUnit::V5));
     let package = file.package();
     let test_root = a.out.clone().unwrap_or_else(|| synth::test_root_for(path, package.as_deref()));
-    let mut covered = covered_by_earlier_tests(&file, &test_root);
+    let mut covered = covered_by_earlier_tests(file, &test_root);
     let base = GenOptions {
         timeout: Duration::from_secs_f64(a.timeout),
         junit,
@@ -475,7 +455,7 @@ fn fill_file(
     // own that takes the other branch).
     let mut results = Vec::new();
     for &line in t.lines.iter().rev() {
-        let statement = statement_text(&file, line);
+        let statement = statement_text(file, line);
         let verdict = if let Some(by) = covered.get(&line) {
             Verdict::Covered { by: by.clone() }
         } else if spent.load(Ordering::Relaxed) || Instant::now() >= deadline {
@@ -484,7 +464,7 @@ fn fill_file(
             let left = deadline.saturating_duration_since(Instant::now());
             let opts = GenOptions { timeout: base.timeout.min(left), ..base.clone() };
             jvm.search = a.search.min(left.as_secs_f64());
-            let answered = answer(path, &file, line, &opts, jvm);
+            let answered = answer(path, file, line, &opts, jvm);
             let cut = spent.load(Ordering::Relaxed);
             match answered {
                 Answer::Test { mut req, note } => {
@@ -493,8 +473,7 @@ fn fill_file(
                     req.also_runs = ran.iter().copied().filter(|&l| l != line).collect();
                     match write_test(&test_root, &req, a.dry_run) {
                         Ok((test_file, method)) => {
-                            let class = test_file.file_stem().unwrap_or_default().to_string_lossy();
-                            let by = format!("{class}.{method}");
+                            let by = fill_report::test_name(&test_file, &method);
                             for &l in &ran {
                                 covered.entry(l).or_insert_with(|| by.clone());
                             }

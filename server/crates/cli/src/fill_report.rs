@@ -61,7 +61,8 @@ fn shown(path: &Path) -> String {
     }
 }
 
-fn test_name(test_file: &Path, method: &str) -> String {
+/// `CartTest.add_reachesLine12`: a test as people name it.
+pub(crate) fn test_name(test_file: &Path, method: &str) -> String {
     let class = test_file.file_stem().unwrap_or_default().to_string_lossy();
     format!("{class}.{method}")
 }

@@ -55,11 +55,7 @@ pub fn run(a: GenArgs) -> u8 {
         Ok(f) => f,
         Err((code, msg)) => return report(code, "error", &msg, None),
     };
-    let junit = match a.junit {
-        Some(JUnitArg::V4) => JUnit::V4,
-        Some(JUnitArg::V5) => JUnit::V5,
-        None => synth::detect_junit(&a.file).unwrap_or(JUnit::V5),
-    };
+    let junit = a.junit.map(JUnit::from).unwrap_or_else(|| synth::detect_junit(&a.file).unwrap_or(JUnit::V5));
     let opts = GenOptions {
         unroll: a.unroll,
         timeout: Duration::from_secs_f64(a.timeout),

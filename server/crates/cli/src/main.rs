@@ -37,6 +37,15 @@ pub(crate) enum JUnitArg {
     V5,
 }
 
+impl From<JUnitArg> for jreach_synth::JUnit {
+    fn from(j: JUnitArg) -> Self {
+        match j {
+            JUnitArg::V4 => jreach_synth::JUnit::V4,
+            JUnitArg::V5 => jreach_synth::JUnit::V5,
+        }
+    }
+}
+
 #[derive(Copy, Clone, Debug, ValueEnum, PartialEq, Eq)]
 enum EngineArg {
     /// Conditional definitions encoded with sharing (default).

@@ -349,6 +349,14 @@ pub struct Target {
     pub line: usize,
 }
 
+impl Target {
+    /// The statement's text up to the end of its first line, trimmed: what a test's comment
+    /// quotes of it.
+    pub fn first_line<'f>(&self, file: &'f SourceFile) -> &'f str {
+        file.text[self.stmt.clone()].lines().next().unwrap_or("").trim()
+    }
+}
+
 /// Why a line does not name a statement jreach can target.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TargetError {

@@ -164,7 +164,7 @@ pub(crate) fn request_choosing(
         .count();
     let path =
         if reached { path_condition(&run.decisions[..decisions_before.min(run.decisions.len())], m) } else { vec![] };
-    let stmt_text = file.text[target.stmt.clone()].lines().next().unwrap_or("").trim().to_string();
+    let stmt_text = target.first_line(file).to_string();
     Ok(TestRequest {
         package: m.package.clone(),
         classes: m.classes.clone(),
