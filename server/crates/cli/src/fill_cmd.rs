@@ -15,13 +15,14 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use jreach_fill::coverage::{self, Coverage};
+use jreach_fill::statements::read_from_disk;
+use jreach_fill::{fill_file, statement_line, test_name, FillOptions, Jvm, LineResult, Verdict};
 use jreach_ide::GenOptions;
-use jreach_syntax::{find_target, SourceFile};
+use jreach_syntax::SourceFile;
 use jreach_synth::{self as synth, JUnit};
 
-use crate::answer::{answer, Answer, Jvm};
 use crate::changes::{self, Lines};
-use crate::coverage::{self, Coverage};
 use crate::fill_report::{self, FillFormat};
 use crate::input::{read_java, EXIT_ERROR, EXIT_USAGE};
 use crate::JUnitArg;
@@ -85,32 +86,6 @@ impl FillArgs {
     fn classpath(&self) -> Vec<PathBuf> {
         self.classpath.as_ref().map(|cp| std::env::split_paths(cp).collect()).unwrap_or_default()
     }
-}
-
-/// What became of one uncovered statement.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Verdict {
-    /// A test was written for it (or would be, with `--dry-run`).
-    Test { test_file: PathBuf, method: String, verified: bool, note: Option<String>, also_runs: Vec<usize> },
-    /// A test written for another line (in this run or an earlier one) runs it.
-    Covered { by: String },
-    /// It can never run.
-    Dead(String),
-    /// jreach cannot tell.
-    Unknown(String),
-    /// Writing its test failed.
-    Error(String),
-}
-
-/// One statement's result.
-#[derive(Clone, Debug)]
-pub struct LineResult {
-    pub file: PathBuf,
-    /// 1-based line where the statement starts.
-    pub line: usize,
-    /// The statement's first line.
-    pub statement: String,
-    pub verdict: Verdict,
 }
 
 /// Everything a run found, for the report.
@@ -204,7 +179,7 @@ pub fn run(a: FillArgs) -> u8 {
                             if let Some(b) = &bar {
                                 b.set_message(path.file_name().unwrap_or_default().to_string_lossy().into_owned());
                             }
-                            let found = fill_file(a, &path, &t, &mut jvm, deadline, &spent, bar.as_ref());
+                            let found = fill_one(a, &path, &t, &mut jvm, deadline, &spent, bar.as_ref());
                             let mut all = results.lock().unwrap_or_else(|p| p.into_inner());
                             all.extend(found);
                             // Without a terminal (a CI log), a line per file instead of the bar.
@@ -356,79 +331,8 @@ fn stale<'p>(reports: &[PathBuf], files: impl Iterator<Item = &'p PathBuf>) -> O
     ))
 }
 
-/// The 1-based line of the statement that 1-based `line` belongs to: the line itself when a
-/// statement starts there, else the start of the innermost statement spanning it (a call's
-/// arguments on the lines below it); `None` for lines outside statements (declarations).
-fn statement_line(file: &SourceFile, line: usize) -> Option<usize> {
-    let line0 = line.checked_sub(1)?;
-    match find_target(file, line0) {
-        Ok(_) => return Some(line),
-        Err(e) if e.not_yet() => return Some(line),
-        Err(_) => {}
-    }
-    let range = file.lines.line_range(line0)?;
-    // The node at the line's first non-blank byte.
-    let first = file.text[range.clone()].find(|c: char| !c.is_whitespace()).map(|i| range.start + i)?;
-    let mut up = file.tree.root_node().descendant_for_byte_range(first, first);
-    while let Some(n) = up {
-        if jreach_syntax::is_statement_kind(n.kind()) {
-            let start = file.lines.line_of(n.start_byte());
-            return (start < line0 && find_target(file, start).is_ok()).then_some(start + 1);
-        }
-        if matches!(n.kind(), "method_declaration" | "constructor_declaration" | "class_body") {
-            return None;
-        }
-        up = n.parent();
-    }
-    None
-}
-
-/// The statement's first line, as a test's comment quotes it.
-fn statement_text(file: &SourceFile, line: usize) -> String {
-    match find_target(file, line - 1) {
-        Ok(t) => t.first_line(file).to_string(),
-        Err(_) => file.lines.line_range(line - 1).map(|r| file.text[r].trim().to_string()).unwrap_or_default(),
-    }
-}
-
-/// The lines jreach's tests in `file`'s test files already cover, with the test that does,
-/// from their comments: a comment counts only while its line still holds the statement it
-/// quotes.
-fn covered_by_earlier_tests(file: &SourceFile, test_root: &Path) -> BTreeMap<usize, String> {
-    let mut covered = BTreeMap::new();
-    let package = file.package();
-    for top in top_classes(file) {
-        let Ok(test_file) = synth::test_path_of_class(test_root, package.as_deref(), &top) else { continue };
-        let Ok(text) = std::fs::read_to_string(&test_file) else { continue };
-        let name = test_file.file_name().unwrap_or_default().to_string_lossy().into_owned();
-        for m in synth::markers_in(&text) {
-            if m.target_line == 0 || synth::quoted_target(&statement_text(file, m.target_line)) != m.quoted {
-                continue;
-            }
-            let by = format!("{name}:{}", m.at);
-            for l in std::iter::once(m.target_line).chain(m.also_runs) {
-                covered.entry(l).or_insert_with(|| by.clone());
-            }
-        }
-    }
-    covered
-}
-
-/// The names of the file's top-level types.
-fn top_classes(file: &SourceFile) -> Vec<String> {
-    let root = file.tree.root_node();
-    let mut c = root.walk();
-    root.named_children(&mut c)
-        .filter(|n| {
-            n.kind().ends_with("_declaration") && n.kind() != "package_declaration" && n.kind() != "import_declaration"
-        })
-        .filter_map(|n| n.child_by_field_name("name"))
-        .map(|n| jreach_syntax::text_of(n, &file.text).to_string())
-        .collect()
-}
-
-/// Answers the statements of one file in order; see the module doc.
-fn fill_file(
+/// Answers the statements of one file ([`jreach_fill::fill_file`]) and writes its tests.
+fn fill_one(
     a: &FillArgs,
     path: &Path,
     t: &FileTargets,
@@ -440,111 +344,61 @@ fn fill_file(
     let file = &t.file;
     let junit = a.junit().unwrap_or_else(|| synth::detect_junit(path).unwrap_or(JUnit::V5));
     let package = file.package();
-    let test_root = a.out.clone().unwrap_or_else(|| synth::test_root_for(path, package.as_deref()));
-    let mut covered = covered_by_earlier_tests(file, &test_root);
-    let base = GenOptions {
-        timeout: Duration::from_secs_f64(a.timeout),
-        junit,
-        cancel: Some(spent.clone()),
-        package_sources: synth::package_sources(path, &file.text),
-        imported_sources: synth::imported_sources(path, &file.text),
-        ..Default::default()
+    let opts = FillOptions {
+        test_root: a.out.clone().unwrap_or_else(|| synth::test_root_for(path, package.as_deref())),
+        gen: GenOptions {
+            timeout: Duration::from_secs_f64(a.timeout),
+            junit,
+            cancel: Some(spent.clone()),
+            package_sources: synth::package_sources(path, &file.text),
+            imported_sources: synth::imported_sources(path, &file.text),
+            ..Default::default()
+        },
+        search: a.search,
+        deadline: Some(deadline),
+        stop_reason: format!("the --budget of {} s ran out", a.budget),
     };
-    // Last statements first: the path to a statement usually runs those above it in its
-    // method, so one test covers a block (the other way round, an `if` would get a test of its
-    // own that takes the other branch).
-    let mut results = Vec::new();
-    for &line in t.lines.iter().rev() {
-        let statement = statement_text(file, line);
-        let verdict = if let Some(by) = covered.get(&line) {
-            Verdict::Covered { by: by.clone() }
-        } else if spent.load(Ordering::Relaxed) || Instant::now() >= deadline {
-            Verdict::Unknown(format!("not tried: the --budget of {} s was spent", a.budget))
-        } else {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let opts = GenOptions { timeout: base.timeout.min(left), ..base.clone() };
-            jvm.search = a.search.min(left.as_secs_f64());
-            let answered = answer(path, file, line, &opts, jvm);
-            let cut = spent.load(Ordering::Relaxed);
-            match answered {
-                Answer::Test { mut req, note } => {
-                    let ran = if note.is_none() { jvm.covered(&req) } else { None };
-                    let ran = ran.unwrap_or_else(|| vec![line]);
-                    req.also_runs = ran.iter().copied().filter(|&l| l != line).collect();
-                    match write_test(&test_root, &req, a.dry_run) {
-                        Ok((test_file, method)) => {
-                            let by = fill_report::test_name(&test_file, &method);
-                            for &l in &ran {
-                                covered.entry(l).or_insert_with(|| by.clone());
-                            }
-                            Verdict::Test {
-                                test_file,
-                                method,
-                                verified: note.is_none(),
-                                note,
-                                also_runs: req.also_runs.clone(),
-                            }
-                        }
-                        Err(e) => Verdict::Error(e),
-                    }
-                }
-                Answer::Unreachable(why) => Verdict::Dead(why),
-                Answer::Unknown(_) | Answer::NotTarget(_) if cut => {
-                    Verdict::Unknown(format!("the --budget of {} s ran out while jreach worked on it", a.budget))
-                }
-                Answer::Unknown(why) | Answer::NotTarget(why) => Verdict::Unknown(why),
-            }
-        };
-        results.push(LineResult { file: path.to_path_buf(), line, statement, verdict });
+    let mut tick = |_: &LineResult| {
         if let Some(b) = bar {
             b.inc(1);
         }
+    };
+    let mut filled = fill_file(path, file, &t.lines, &opts, jvm, &read_from_disk, &mut tick);
+    if !a.dry_run {
+        for placed in &filled.tests {
+            if let Err(e) = synth::write(placed) {
+                lost_tests(&mut filled.results, &placed.path, &format!("cannot write {}: {e}", placed.path.display()));
+            }
+        }
     }
-    results
+    filled.results
 }
 
-/// Places the test under `root` and writes it unless `dry_run`: its file and method name.
-fn write_test(root: &Path, req: &synth::TestRequest, dry_run: bool) -> Result<(PathBuf, String), String> {
-    let placed = synth::place(root, req).map_err(|e| format!("cannot place the test under {}: {e}", root.display()))?;
-    if !dry_run {
-        synth::write(&placed).map_err(|e| format!("cannot write {}: {e}", placed.path.display()))?;
+/// The tests of `test_file` could not be written: their statements, and those only they
+/// covered, get the error.
+fn lost_tests(results: &mut [LineResult], test_file: &Path, why: &str) {
+    let lost: BTreeSet<String> = results
+        .iter()
+        .filter_map(|r| match &r.verdict {
+            Verdict::Test { test_file: f, method, .. } if f == test_file => Some(test_name(f, method)),
+            _ => None,
+        })
+        .collect();
+    for r in results.iter_mut() {
+        let gone = match &r.verdict {
+            Verdict::Test { test_file: f, .. } => f == test_file,
+            Verdict::Covered { by } => lost.contains(by),
+            _ => false,
+        };
+        if gone {
+            r.verdict = Verdict::Error(why.to_string());
+        }
     }
-    Ok((placed.path, placed.method_name))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    const SRC: &str = "package p;\nclass A {\n    A() {\n        super();\n    }\n    int f(int a) {\n        int x = g(a,\n              a + 1);\n        if (x > 0) {\n            return 1;\n        }\n        return 0;\n    }\n    int g(int a, int b) { return a + b; }\n}\n";
-
-    #[test]
-    fn lines_map_to_the_statements_they_belong_to() {
-        let f = SourceFile::parse(SRC);
-        let got: Vec<(usize, Option<usize>)> = (1..=15).map(|l| (l, statement_line(&f, l))).collect();
-        assert_eq!(
-            got,
-            [
-                (1, None),
-                (2, None),
-                (3, None),
-                (4, Some(4)),
-                (5, None),
-                (6, None),
-                (7, Some(7)),
-                // A call's argument on the next line: its statement.
-                (8, Some(7)),
-                (9, Some(9)),
-                (10, Some(10)),
-                // A block's closing brace: the statement the block belongs to.
-                (11, Some(9)),
-                (12, Some(12)),
-                (13, None),
-                (14, Some(14)),
-                (15, None),
-            ]
-        );
-    }
 
     #[test]
     fn a_report_older_than_a_source_is_named() {
@@ -562,21 +416,5 @@ mod tests {
         at(&source, 2_000_000_001);
         let warning = stale(std::slice::from_ref(&report), [&source].into_iter()).expect("a warning");
         assert!(warning.starts_with("A.java changed after"), "{warning}");
-    }
-
-    #[test]
-    fn earlier_tests_count_while_their_line_still_holds_the_statement() {
-        let dir = tempfile::tempdir().unwrap();
-        let test = dir.path().join("p/ATest.java");
-        std::fs::create_dir_all(test.parent().unwrap()).unwrap();
-        std::fs::write(
-            &test,
-            "class ATest {\n  void f_reachesLine10() {\n    // Reaches line 10: return 1;\n    // Also runs lines 7-9.\n  }\n  void stale() {\n    // Reaches line 12: return 2;\n    // Also runs lines 14.\n  }\n}\n",
-        )
-        .unwrap();
-        let f = SourceFile::parse(SRC);
-        let covered = covered_by_earlier_tests(&f, dir.path());
-        assert_eq!(covered.keys().copied().collect::<Vec<_>>(), [7, 8, 9, 10]);
-        assert_eq!(covered[&10], "ATest.java:3");
     }
 }

@@ -6,7 +6,9 @@ use std::path::Path;
 
 use serde_json::{json, Value};
 
-use crate::fill_cmd::{LineResult, Outcome, Verdict};
+use jreach_fill::{test_name, LineResult, Verdict};
+
+use crate::fill_cmd::Outcome;
 
 #[derive(Copy, Clone, Debug, clap::ValueEnum, PartialEq, Eq)]
 pub enum FillFormat {
@@ -59,12 +61,6 @@ fn shown(path: &Path) -> String {
         Some(rel) => rel.display().to_string(),
         None => path.display().to_string(),
     }
-}
-
-/// `CartTest.add_reachesLine12`: a test as people name it.
-pub(crate) fn test_name(test_file: &Path, method: &str) -> String {
-    let class = test_file.file_stem().unwrap_or_default().to_string_lossy();
-    format!("{class}.{method}")
 }
 
 /// One line of the verdict for people.

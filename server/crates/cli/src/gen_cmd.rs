@@ -7,9 +7,9 @@ use jreach_ide::{Engine, GenOptions};
 use jreach_synth::{self as synth, JUnit, TestRequest};
 use serde_json::json;
 
-use crate::answer::{answer, Answer, Jvm};
 use crate::input::{read_java, EXIT_ERROR, EXIT_USAGE};
 use crate::{EngineArg, JUnitArg};
+use jreach_fill::{answer, Answer, Jvm};
 
 pub struct GenArgs {
     pub file: PathBuf,

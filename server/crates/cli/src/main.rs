@@ -5,12 +5,10 @@
 //! Exit codes of `gen` are a contract (see DESIGN.md): 0 test written, 3 proved unreachable,
 //! 4 unknown, 1 error, 2 usage or parse error.
 
-mod answer;
 mod changes;
 mod check_cache;
 mod check_cmd;
 mod check_timings;
-mod coverage;
 mod dump_cmd;
 mod fill_cmd;
 mod fill_report;

@@ -1,6 +1,6 @@
 //! One target, one answer: jreach's model first, then the JVM (the test run before it is
 //! offered, concolic rounds, a search from the simplest inputs). Shared by `gen` (one line) and
-//! `fill` (many lines, one JVM for all of them).
+//! `fill` (many lines, one JVM for all of them), in the CLI and the server.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
