@@ -182,7 +182,9 @@ impl Server {
             "workspace": {
                 "applyEdit": true,
                 "configuration": true,
-                "workspaceEdit": {"documentChanges": true, "resourceOperations": operations}
+                "workspaceEdit": {"documentChanges": true, "resourceOperations": operations,
+                                  "changeAnnotationSupport": {"groupsOnLabel": true}},
+                "codeLens": {"refreshSupport": true}
             },
             "textDocument": {
                 "codeAction": {
@@ -488,6 +490,119 @@ fn the_command_applies_its_edit_through_the_client() {
     s.wait_for("progress end", |m| m["method"] == "$/progress" && m["params"]["value"]["kind"] == "end");
     // Our stand-in client applied the edit when the server asked (workspace/applyEdit).
     run_junit(project.root(), &test_file, "demo.CalcTest");
+    s.shutdown_and_exit();
+}
+
+const GAPS: &str = "package demo;
+
+public class Calc {
+    public static int classify(int x) {
+        if (x > 5 && x < 3) {
+            dead();
+        }
+        int y = x * 3;
+        if (y == 51) {
+            y = y + 1;
+            return y;
+        }
+        return 0;
+    }
+
+    static void dead() {
+    }
+}
+";
+
+/// Writes the JaCoCo XML report `mvn jacoco:report` would write for `demo/Calc.java` if the
+/// project's tests ran `ran` of its lines and not `missed`.
+fn write_report(project: &Project, ran: &[usize], missed: &[usize]) {
+    let report = project.root().join("target/site/jacoco/jacoco.xml");
+    std::fs::create_dir_all(report.parent().unwrap()).unwrap();
+    let mut lines: Vec<(usize, bool)> =
+        ran.iter().map(|&l| (l, true)).chain(missed.iter().map(|&l| (l, false))).collect();
+    lines.sort();
+    let lines: String = lines
+        .iter()
+        .map(|&(nr, r)| {
+            format!(r#"<line nr="{nr}" mi="{}" ci="{}" mb="0" cb="0"/>"#, if r { 0 } else { 3 }, if r { 3 } else { 0 })
+        })
+        .collect();
+    std::fs::write(
+        report,
+        format!(r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?><report name="demo"><package name="demo"><sourcefile name="Calc.java">{lines}</sourcefile></package></report>"#),
+    )
+    .unwrap();
+}
+
+fn code_lenses(s: &mut Server, uri: &str) -> Vec<Value> {
+    s.request("textDocument/codeLens", json!({"textDocument": {"uri": uri}})).as_array().cloned().unwrap_or_default()
+}
+
+#[test]
+fn a_files_coverage_gaps_get_their_tests_in_one_edit_shown_for_preview() {
+    let project = Project::new(GAPS);
+    let uri = project.uri();
+    let mut s = Server::start();
+    s.initialize(project.root(), json!({}));
+    s.open(&uri, GAPS);
+    // No report yet: no lens, and the command says what to do.
+    s.diagnostics(&uri, Some(1));
+    assert!(code_lenses(&mut s, &uri).is_empty());
+    let r = s.request("workspace/executeCommand", json!({"command": "jreach.fillFile", "arguments": [{"uri": uri}]}));
+    assert_eq!(r["status"], "error", "{r}");
+    assert!(r["message"].as_str().unwrap().contains("run the tests with JaCoCo"), "{r}");
+
+    // The tests ran the first lines of `classify`, not the dead call nor the `if`'s block.
+    write_report(&project, &[5, 8, 9, 13], &[6, 10, 11, 17]);
+    // The report is older than nothing: make the source older than the report.
+    let past = std::time::SystemTime::now() - Duration::from_secs(60);
+    std::fs::File::options().write(true).open(project.source()).unwrap().set_modified(past).unwrap();
+    let lenses = code_lenses(&mut s, &uri);
+    assert_eq!(lenses.len(), 1, "{lenses:?}");
+    // Line 6 is dead (shown as a warning), line 17 a declaration's brace: two statements left.
+    assert_eq!(lenses[0]["command"]["title"], "Generate tests for the 2 uncovered statements");
+    assert_eq!(lenses[0]["range"]["start"]["line"], 2, "on the class's line");
+    assert_eq!(lenses[0]["command"]["command"], "jreach.fillFile");
+
+    let args = lenses[0]["command"]["arguments"].clone();
+    let r = s.request(
+        "workspace/executeCommand",
+        json!({"command": "jreach.fillFile", "arguments": args, "workDoneToken": "fill"}),
+    );
+    assert_eq!(r["status"], "tests", "{r}");
+    // One test for the block: it runs line 10 on its way to line 11.
+    assert_eq!((r["tests"].as_u64(), r["covered"].as_u64(), r["unknown"].as_u64()), (Some(1), Some(1), Some(0)), "{r}");
+    let begin = s.wait_for("fill progress", |m| m["method"] == "$/progress" && m["params"]["value"]["kind"] == "begin");
+    assert_eq!(begin["params"]["token"], "fill");
+    assert_eq!(begin["params"]["value"]["cancellable"], true);
+    s.wait_for("fill progress report", |m| {
+        m["method"] == "$/progress"
+            && m["params"]["value"]["message"].as_str().is_some_and(|t| t.starts_with("1 of 2 statements"))
+    });
+    let apply = s.wait_for("the fill's edit", |m| m["method"] == "workspace/applyEdit");
+    let edit = &apply["params"]["edit"];
+    let annotations = edit["changeAnnotations"].as_object().expect("annotated for preview");
+    assert_eq!(annotations.len(), 1);
+    assert_eq!(annotations.values().next().unwrap()["needsConfirmation"], true);
+    let ops = edit["documentChanges"].as_array().unwrap();
+    assert_eq!(ops.len(), 2, "one new test file: create, then its text: {edit}");
+    let text = ops[1]["edits"][0]["newText"].as_str().unwrap();
+    assert!(text.contains("// Reaches line 11: return y;"), "{text}");
+    assert!(text.contains("// Also runs lines"), "{text}");
+
+    // The stand-in client applied it; the test passes under JUnit.
+    let test_file = project.root().join("src/test/java/demo/CalcTest.java");
+    run_junit(project.root(), &test_file, "demo.CalcTest");
+    // The lens knows the statements are covered now: nothing more to offer.
+    let after = code_lenses(&mut s, &uri);
+    assert!(after.is_empty(), "{after:?}");
+
+    // An unsaved buffer is not filled: its tests would be made for other code.
+    write_report(&project, &[5, 8, 9, 13], &[6, 10, 11, 17]);
+    std::fs::File::options().write(true).open(project.source()).unwrap().set_modified(past).unwrap();
+    s.change(&uri, 2, json!([{"range": range(12, 15, 12, 16), "text": "1"}]));
+    let r = s.request("workspace/executeCommand", json!({"command": "jreach.fillFile", "arguments": [{"uri": uri}]}));
+    assert_eq!(r["status"], "unsaved", "{r}");
     s.shutdown_and_exit();
 }
 

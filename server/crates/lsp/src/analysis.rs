@@ -353,7 +353,12 @@ pub fn generate(uri: &Uri, file: &SourceFile, line: u32, cx: &GenContext<'_>) ->
 }
 
 /// The test source root: `jreach.testRoot` (relative to the workspace root), else the project's.
-fn test_root(settings: &Settings, project: &Project, source: Option<&Path>, package: Option<&str>) -> Option<PathBuf> {
+pub(crate) fn test_root(
+    settings: &Settings,
+    project: &Project,
+    source: Option<&Path>,
+    package: Option<&str>,
+) -> Option<PathBuf> {
     if let Some(root) = settings.test_root.as_deref() {
         let root = PathBuf::from(root);
         if root.is_absolute() {

@@ -6,6 +6,8 @@
 //! - [`config`]: the settings (`unroll`, `timeout`, `junit`, `testRoot`, `diagnostics`).
 //! - [`analysis`]: what the server computes, as plain functions of a snapshot (also what the
 //!   benchmark measures).
+//! - [`fill`]: the workspace's JaCoCo report, a file's uncovered statements, the code lens
+//!   "Generate tests for the N uncovered statements" and the one edit that adds their tests.
 //! - [`server`]: the `tower-lsp-server` backend (documents, debounced diagnostics, actions,
 //!   commands, progress, cancellation).
 //! - [`wire`]: the frames between the client and the server, checked on the way in so that no
@@ -13,6 +15,7 @@
 
 pub mod analysis;
 pub mod config;
+pub mod fill;
 pub mod position;
 pub mod server;
 pub mod wire;

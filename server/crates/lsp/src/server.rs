@@ -1,5 +1,6 @@
 //! The `tower-lsp-server` backend: documents, debounced background diagnostics, code actions,
-//! the generate-test command, settings.
+//! the generate-test command, the code lens and command that fill a file's coverage gaps,
+//! settings.
 //!
 //! Rules the handlers follow:
 //! - A `didChange` applies its edits before its first `.await`, so edits are applied in the order
@@ -31,6 +32,7 @@ use crate::analysis::{
     TEST_CREATED_COMMAND,
 };
 use crate::config::Settings;
+use crate::fill::{self, WorkspaceCoverage, FILL_COMMAND};
 use crate::position::{self, Encoding};
 use jreach_jvm::SharedVerifier;
 
@@ -51,6 +53,10 @@ struct Caps {
     edit: EditCaps,
     work_done_progress: bool,
     configuration: bool,
+    /// Workspace edits may carry change annotations (and so ask for a preview).
+    change_annotations: bool,
+    /// `workspace/codeLens/refresh`.
+    code_lens_refresh: bool,
 }
 
 /// The state shared by handlers and background tasks.
@@ -74,6 +80,8 @@ struct State {
     verifier: SharedVerifier,
     /// Test files a resolved action creates, whose folders `TEST_CREATED_COMMAND` may make.
     offered_files: DashSet<PathBuf>,
+    /// The workspace's JaCoCo reports as last read (read again when they change).
+    coverage: std::sync::Mutex<Option<Arc<WorkspaceCoverage>>>,
     shut_down: Arc<AtomicBool>,
 }
 
@@ -101,6 +109,7 @@ impl Backend {
                 next_token: AtomicU64::new(1),
                 verifier: SharedVerifier::default(),
                 offered_files: DashSet::new(),
+                coverage: std::sync::Mutex::new(None),
                 shut_down,
             }),
         }
@@ -463,6 +472,222 @@ impl State {
     }
 }
 
+/// Filling a file's coverage gaps (`FILL_COMMAND` and its code lens).
+impl State {
+    /// The workspace's JaCoCo reports, read again when they changed; `Ok(None)` without a
+    /// workspace folder or a report.
+    fn workspace_coverage(&self) -> std::result::Result<Option<Arc<WorkspaceCoverage>>, String> {
+        let Some(root) = self.project.read().ok().and_then(|p| p.root.clone()) else { return Ok(None) };
+        let mut cached = self.coverage.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(c) = cached.as_ref().filter(|c| c.is_current(&root)) {
+            return Ok(Some(c.clone()));
+        }
+        let loaded = WorkspaceCoverage::load(&root)?.map(Arc::new);
+        cached.clone_from(&loaded);
+        Ok(loaded)
+    }
+
+    /// A test file as the editor has it: the open buffer, else the disk.
+    fn read_test(&self, path: &std::path::Path) -> std::io::Result<Option<String>> {
+        if let Some(doc) = Uri::from_file_path(path).and_then(|u| self.docs.get(&u).map(|d| d.file.text.clone())) {
+            return Ok(Some(doc));
+        }
+        jreach_fill::statements::read_from_disk(path)
+    }
+
+    /// What the lens and the command start from: the file as saved, whether the editor's buffer
+    /// differs from it, and where its tests go.
+    fn saved_source(&self, uri: &Uri) -> std::result::Result<SavedSource, String> {
+        let path = uri.to_file_path().map(|p| p.into_owned()).ok_or("the document is not a file")?;
+        let text = jreach_synth::read_source(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let open = self.docs.get(uri).map(|d| (d.version, d.file.text == text));
+        let file = SourceFile::parse(text);
+        let (settings, project) = (self.settings(), self.project.read().map(|p| p.clone()).unwrap_or_default());
+        let test_root = analysis::test_root(&settings, &project, Some(&path), file.package().as_deref())
+            .ok_or("no test root for the file")?;
+        // Dead code shown for the buffer counts only when the buffer is the saved file.
+        let dead = match open {
+            Some((version, true)) => {
+                self.dead.get(uri).filter(|d| d.0 == version).map(|d| d.1.clone()).unwrap_or_default()
+            }
+            _ => vec![],
+        };
+        Ok(SavedSource { path, file, unsaved: open.is_some_and(|(_, same)| !same), test_root, dead })
+    }
+
+    /// The statements of `uri` the report says no test runs (see [`fill::uncovered`]), with the
+    /// file they were read from; `Ok(None)` without a report that names the file.
+    fn uncovered(&self, uri: &Uri) -> std::result::Result<Option<(SavedSource, fill::Uncovered, bool)>, String> {
+        let Some(cov) = self.workspace_coverage()? else { return Ok(None) };
+        let saved = self.saved_source(uri)?;
+        if cov.uncovered_lines(&saved.path).is_none() {
+            return Ok(None);
+        }
+        let read = |p: &std::path::Path| self.read_test(p);
+        let u = fill::uncovered(&cov, &saved.path, &saved.file, &saved.test_root, &read, &saved.dead);
+        let stale = cov.older_than(&saved.path);
+        Ok(Some((saved, u, stale)))
+    }
+
+    /// `FILL_COMMAND`: a test, a proof or a reason for each statement of `uri` no test runs,
+    /// with progress and cancel; the tests come as one workspace edit (shown for preview where
+    /// the client can). Cancelled, it offers the tests found so far.
+    async fn fill(self: &Arc<Self>, uri: Uri, token: Option<ProgressToken>) -> Result<Value> {
+        let name = uri.path().as_str().rsplit('/').next().unwrap_or_default().to_string();
+        let decline = |status: &'static str, message: String| async move {
+            let typ = if status == "error" { MessageType::ERROR } else { MessageType::WARNING };
+            self.client.show_message(typ, format!("jreach: {message}")).await;
+            Ok(json!({"status": status, "message": message}))
+        };
+        let (saved, uncovered, stale) = match self.uncovered(&uri) {
+            Ok(Some(u)) => u,
+            Ok(None) => {
+                return decline(
+                    "error",
+                    format!(
+                        "no coverage report names {name}: run the tests with JaCoCo first (mvn test jacoco:report, \
+                         or Gradle's jacocoTestReport)"
+                    ),
+                )
+                .await
+            }
+            Err(e) => return decline("error", e).await,
+        };
+        if saved.unsaved {
+            return decline("unsaved", format!("save {name} first: tests are made for the file as saved")).await;
+        }
+        if stale {
+            return decline(
+                "stale",
+                format!("{name} changed after the coverage report was written: run the tests again for a fresh report"),
+            )
+            .await;
+        }
+        let total = uncovered.lines.len();
+        if total == 0 {
+            let message = format!("no uncovered statements in {name}");
+            self.client.show_message(MessageType::INFO, format!("jreach: {message}")).await;
+            return Ok(json!({"status": "none", "message": message}));
+        }
+        let title = format!("jreach: {} of {name}", fill::title(total).replacen("Generate", "generating", 1));
+        let progress = self.begin_progress(token, title, true).await;
+        let stop = Arc::new(AtomicBool::new(false));
+        let _guard = CancelOnDrop(stop.clone());
+        // The user's cancel stops the work and keeps what was found.
+        let user_cancelled = Arc::new(AtomicBool::new(false));
+        if let Some((_, n)) = &progress {
+            let (n, stop, user) = (n.clone(), stop.clone(), user_cancelled.clone());
+            tokio::spawn(async move {
+                n.notified().await;
+                user.store(true, Ordering::SeqCst);
+                stop.store(true, Ordering::SeqCst);
+            });
+        }
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<usize>();
+        let (settings, state, cancel) = (self.settings(), self.clone(), stop.clone());
+        let SavedSource { path, file, test_root, .. } = saved;
+        let lines = uncovered.lines;
+        let job = blocking("filling coverage gaps", move || {
+            let read = |p: &std::path::Path| state.read_test(p);
+            let cx = fill::FillContext { settings: &settings, test_root, cancel, read_test: &read };
+            fill::fill(&path, &file, &lines, &cx, &mut |r| {
+                let _ = tx.send(r.line);
+            })
+        });
+        tokio::pin!(job);
+        let mut done = 0;
+        let filled = loop {
+            tokio::select! {
+                r = &mut job => break r,
+                Some(line) = rx.recv() => {
+                    done += 1;
+                    let message = format!("{done} of {total} statements (line {line})");
+                    self.report_progress(&progress, message, (100 * done / total) as u32).await;
+                }
+            }
+        };
+        let filled = match filled {
+            Ok(f) => f,
+            Err(e) => {
+                self.end_progress(progress, "failed").await;
+                return Err(e);
+            }
+        };
+        let counts = fill::counts(&filled.results);
+        let cancelled = user_cancelled.load(Ordering::SeqCst);
+        let summary = fill::summary(counts);
+        self.end_progress(progress, &summary).await;
+        let results: Vec<Value> = filled.results.iter().map(fill::result_json).collect();
+        let answer = |status: &str| {
+            json!({"status": status, "tests": counts.tests, "covered": counts.covered, "dead": counts.dead,
+                   "unknown": counts.unknown, "errors": counts.errors, "cancelled": cancelled, "results": results})
+        };
+        let cut = if cancelled { " (cancelled: the tests found so far)" } else { "" };
+        if filled.tests.is_empty() {
+            self.client.show_message(MessageType::WARNING, format!("jreach: {name}: {summary}; no test{cut}")).await;
+            return Ok(answer("none"));
+        }
+        let files: Vec<String> = filled.tests.iter().map(|p| file_name(&p.path)).collect();
+        let caps = self.caps();
+        if !(caps.edit.document_changes && caps.edit.create_file) {
+            // The client cannot create files: the server writes the tests itself, as `generate`
+            // does for such clients.
+            for p in &filled.tests {
+                if let Err(e) = jreach_synth::write(p) {
+                    let why = format!("cannot write {}: {e}", p.path.display());
+                    self.client.show_message(MessageType::ERROR, format!("jreach: {why}")).await;
+                    return Ok(json!({"status": "error", "message": why}));
+                }
+            }
+            let msg = format!("jreach: {name}: {summary}; wrote {}{cut}", files.join(", "));
+            self.client.show_message(MessageType::INFO, msg).await;
+            return Ok(answer("tests"));
+        }
+        for dir in filled.tests.iter().filter(|p| p.original.is_none()).filter_map(|p| p.path.parent()) {
+            if let Err(e) = std::fs::create_dir_all(dir) {
+                let why = format!("cannot create {}: {e}", dir.display());
+                self.client.show_message(MessageType::ERROR, format!("jreach: {why}")).await;
+                return Ok(json!({"status": "error", "message": why}));
+            }
+        }
+        let annotate =
+            caps.change_annotations.then(|| (format!("jreach: tests for {name}"), format!("{summary}{cut}")));
+        let open_version = |u: &Uri| self.docs.get(u).map(|d| d.version);
+        let edit = match fill::workspace_edit(&filled.tests, caps.enc, &open_version, annotate) {
+            Ok(e) => e,
+            Err(why) => return decline("error", why).await,
+        };
+        // A preview waits for the user: no time limit but the request's own cancel.
+        match self.client.apply_edit(edit).await {
+            Ok(r) if r.applied => {
+                let msg = format!("jreach: {name}: {summary}; added to {}{cut}", files.join(", "));
+                self.client.show_message(MessageType::INFO, msg).await;
+                if caps.code_lens_refresh {
+                    let _ = self.client.code_lens_refresh().await;
+                }
+                Ok(answer("tests"))
+            }
+            Ok(r) => {
+                let why = r.failure_reason.unwrap_or_else(|| "the edit was not applied".into());
+                self.client.show_message(MessageType::INFO, format!("jreach: {name}: {why}")).await;
+                Ok(json!({"status": "discarded", "message": why}))
+            }
+            Err(e) => Err(internal(format!("jreach: workspace/applyEdit failed: {}", e.message))),
+        }
+    }
+}
+
+/// A source file as saved, for the fill.
+struct SavedSource {
+    path: PathBuf,
+    file: SourceFile,
+    /// The editor's buffer differs from the file on disk.
+    unsaved: bool,
+    test_root: PathBuf,
+    /// The dead code shown for the file.
+    dead: Vec<Finding>,
+}
+
 fn file_name(path: &std::path::Path) -> String {
     path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
 }
@@ -492,8 +717,10 @@ impl LanguageServer for Backend {
         };
         let work_done_progress = cap.window.as_ref().and_then(|w| w.work_done_progress).unwrap_or(false);
         let configuration = ws.and_then(|w| w.configuration).unwrap_or(false);
+        let change_annotations = we.is_some_and(|w| w.change_annotation_support.is_some());
+        let code_lens_refresh = ws.and_then(|w| w.code_lens.as_ref()).and_then(|c| c.refresh_support).unwrap_or(false);
         if let Ok(mut c) = self.state.caps.write() {
-            *c = Caps { enc, style, edit, work_done_progress, configuration };
+            *c = Caps { enc, style, edit, work_done_progress, configuration, change_annotations, code_lens_refresh };
         }
         #[allow(deprecated)]
         let root = params
@@ -527,8 +754,13 @@ impl LanguageServer for Backend {
                     resolve_provider: Some(true),
                     work_done_progress_options: WorkDoneProgressOptions { work_done_progress: Some(true) },
                 })),
+                code_lens_provider: Some(CodeLensOptions { resolve_provider: Some(false) }),
                 execute_command_provider: Some(ExecuteCommandOptions {
-                    commands: vec![GENERATE_COMMAND.to_string(), TEST_CREATED_COMMAND.to_string()],
+                    commands: vec![
+                        GENERATE_COMMAND.to_string(),
+                        TEST_CREATED_COMMAND.to_string(),
+                        FILL_COMMAND.to_string(),
+                    ],
                     work_done_progress_options: WorkDoneProgressOptions { work_done_progress: Some(true) },
                 }),
                 ..Default::default()
@@ -594,6 +826,37 @@ impl LanguageServer for Backend {
         }
     }
 
+    async fn code_lens(&self, params: CodeLensParams) -> Result<Option<Vec<CodeLens>>> {
+        let uri = params.text_document.uri;
+        let Some(file) = self.state.docs.get(&uri).map(|d| d.file.clone()) else { return Ok(None) };
+        if analysis::is_test_source(&uri, &file) {
+            return Ok(None);
+        }
+        let state = self.state.clone();
+        let u = uri.clone();
+        // Reads the report and the test files, and parses the saved file: off the handler.
+        let found = tokio::task::spawn_blocking(move || state.uncovered(&u)).await;
+        let (uncovered, stale) = match found {
+            Ok(Ok(Some((_, u, stale)))) => (u, stale),
+            Ok(Ok(None)) => return Ok(None),
+            Ok(Err(e)) => {
+                self.state.client.log_message(MessageType::WARNING, format!("jreach: coverage: {e}")).await;
+                return Ok(None);
+            }
+            Err(e) => return Err(internal(format!("jreach failed while reading the coverage report: {e}"))),
+        };
+        let Some(mut lens) = fill::lens(&uri, &file, &uncovered) else { return Ok(Some(vec![])) };
+        if stale {
+            // Its lines may have moved: said, not offered.
+            lens.command = Some(Command::new(
+                "jreach: the coverage report is older than this file; run the tests again".into(),
+                String::new(),
+                None,
+            ));
+        }
+        Ok(Some(vec![lens]))
+    }
+
     async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
         let uri = params.text_document.uri;
         let Some((version, file)) = self.state.docs.get(&uri).map(|d| (d.version, d.file.clone())) else {
@@ -652,6 +915,17 @@ impl LanguageServer for Backend {
     async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<LSPAny>> {
         if params.command == TEST_CREATED_COMMAND {
             return self.test_created(params.arguments).await;
+        }
+        if params.command == FILL_COMMAND {
+            let uri = params
+                .arguments
+                .first()
+                .and_then(|a| a.get("uri"))
+                .cloned()
+                .and_then(|u| serde_json::from_value::<Uri>(u).ok())
+                .ok_or_else(|| Error::invalid_params("expected one argument {\"uri\": ...}"))?;
+            let token = params.work_done_progress_params.work_done_token;
+            return self.state.fill(uri, token).await.map(Some);
         }
         if params.command != GENERATE_COMMAND {
             return Err(Error::invalid_params(format!("unknown command {}", params.command)));
