@@ -20,6 +20,15 @@ const SERVER_GENERATE = 'jreach.generateTest';
 /** Client-side command run after a resolved code action's edit: opens and saves the test. */
 const OPEN_GENERATED = 'jreach.openGeneratedTest';
 const ACTION_TITLE = /^Generate test reaching line \d+/;
+/** The server's command behind the code lens "Generate tests for the N uncovered statements"
+ *  (`{uri}`); its edit comes for preview, and answers with the statements' results. */
+const SERVER_FILL = 'jreach.fillFile';
+
+/** What `jreach.fillFile` answers (`results`: one per uncovered statement). */
+interface FillResult {
+  status: 'tests' | 'none' | 'discarded' | 'unsaved' | 'stale' | 'error' | string;
+  results?: { line: number; status: string; path?: string; method?: string }[];
+}
 
 /** What `jreach.generateTest` answers. */
 interface GenerateResult {
@@ -98,6 +107,14 @@ async function startClient(): Promise<LanguageClient | undefined> {
           }
           return params.items.map((item, i) => (item.section === SECTION ? serverSettings() : answer[i]));
         },
+      },
+      // After the coverage lens's tests are applied (from the preview), save and open them.
+      executeCommand: async (command, args, next) => {
+        const result = await next(command, args);
+        if (command === SERVER_FILL) {
+          await openFilledTests(result as FillResult | undefined);
+        }
+        return result;
       },
       // After a "Generate test" action's edit is applied, open (and save) the test file.
       resolveCodeAction: async (item, token, next) => {
@@ -239,6 +256,24 @@ async function generateTestHere(arg?: unknown): Promise<void> {
     await openTest(vscode.Uri.file(result.path), result.method);
   } else if (result) {
     output.appendLine(`jreach: no test for line ${line + 1}: ${result.message ?? result.status}`);
+  }
+}
+
+/** The test files a fill added tests to, saved, the first one opened at its first new test. */
+async function openFilledTests(result: FillResult | undefined): Promise<void> {
+  if (!result || result.status !== 'tests' || !result.results) {
+    return;
+  }
+  const tests = result.results.filter((r) => r.status === 'test' && r.path);
+  const paths = [...new Set(tests.map((r) => r.path as string))];
+  for (const p of paths.slice(1)) {
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(p));
+    if (doc.isDirty) {
+      await doc.save();
+    }
+  }
+  if (paths.length > 0) {
+    await openTest(vscode.Uri.file(paths[0]), tests.find((r) => r.path === paths[0])?.method);
   }
 }
 

@@ -118,6 +118,42 @@ local ok, err = pcall(function()
   assert(times("CalcTest") <= 1 and times("line 6") <= 1, "told twice: " .. vim.inspect(told))
   vim.notify = notify
   log("DEAD " .. done.message)
+
+  -- The workspace's JaCoCo report (as `mvn jacoco:report` writes it, newer than the saved
+  -- source): the tests ran the `if`s, not `return 1;` nor `return 0;`. The lens counts what the
+  -- tests above do not cover (the dead call is a warning, not a gap): `return 0;`.
+  vim.fn.mkdir(vim.env.WS .. "/target/site/jacoco", "p")
+  local lines = ""
+  for _, l in ipairs({ { 5, true }, { 6, false }, { 8, true }, { 9, false }, { 11, false }, { 15, false } }) do
+    lines = lines .. ('<line nr="%d" mi="%d" ci="%d" mb="0" cb="0"/>'):format(l[1], l[2] and 0 or 3, l[2] and 3 or 0)
+  end
+  vim.fn.writefile({ '<?xml version="1.0" encoding="UTF-8"?><report name="demo"><package name="demo">'
+    .. '<sourcefile name="Calc.java">' .. lines .. "</sourcefile></package></report>" },
+    vim.env.WS .. "/target/site/jacoco/jacoco.xml")
+  local function lens_titles()
+    local r = vim.lsp.buf_request_sync(bufnr, "textDocument/codeLens", { textDocument = { uri = vim.uri_from_bufnr(bufnr) } }, 10000)
+    local out = {}
+    for _, l in ipairs(r and r[client.id] and r[client.id].result or {}) do
+      table.insert(out, l.command and l.command.title)
+    end
+    return out
+  end
+  assert(vim.deep_equal(lens_titles(), { "Generate tests for the 1 uncovered statement" }), "lens: " .. vim.inspect(lens_titles()))
+  done = nil
+  local orig_fill = jreach.fill_file
+  jreach.fill_file = function(opts)
+    opts = opts or {}
+    opts.on_done = function(r) done = r end
+    return orig_fill(opts)
+  end
+  vim.api.nvim_set_current_buf(bufnr)
+  vim.cmd("JReachFillCoverage")
+  assert(vim.wait(120000, function() return done ~= nil end, 50), "no answer to :JReachFillCoverage")
+  assert(done.status == "tests" and done.tests == 1, "fill: " .. vim.inspect(done))
+  local filled = table.concat(vim.fn.readfile(test_path), "\n")
+  assert(filled:find("// Reaches line 11: return 0;", 1, true), "not saved: " .. filled)
+  assert(#lens_titles() == 0, "a lens after the fill: " .. vim.inspect(lens_titles()))
+  log("FILLED " .. test_path)
   vim.cmd("silent! wall")
   if vim.fn.has("nvim-0.11") == 1 then client:stop() else client.stop() end
   vim.wait(5000, function() return vim.lsp.get_client_by_id(client.id) == nil end, 50)

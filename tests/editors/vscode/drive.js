@@ -171,6 +171,35 @@ async function realClick(page, locator) {
       if (fs.readFileSync(testFile, 'utf8') !== before) throw new Error('a test was written for the dead line');
     });
 
+    // The workspace has a JaCoCo report: the code lens on the class offers tests for what the
+    // project's tests leave; its edit comes for preview and writes nothing until Apply.
+    await step('coverage-lens-previews-then-applies', async () => {
+      const before = fs.readFileSync(testFile, 'utf8');
+      await page.locator('.tabs-container .tab', { hasText: /^Calc\.java/ }).first().click();
+      const lens = page.locator('.editor-group-container.active .codelens-decoration a', {
+        hasText: /Generate tests for the \d+ uncovered statements?/,
+      }).first();
+      await lens.waitFor({ timeout: 30000 });
+      console.log('     lens:', await lens.innerText());
+      await page.screenshot({ path: path.join(shots, 'coverage-lens.png') });
+      await realClick(page, lens);
+      const apply = page.getByRole('button', { name: 'Apply', exact: true }).first();
+      await apply.waitFor({ timeout: 90000 });
+      await page.screenshot({ path: path.join(shots, 'coverage-preview.png') });
+      if (fs.readFileSync(testFile, 'utf8') !== before) throw new Error('tests were written before Apply');
+      // Changes that ask for confirmation come unticked: tick the test file's, then Apply.
+      const tick = page.locator('.monaco-list-row', { hasText: 'CalcTest.java' }).locator('input[type=checkbox]').first();
+      await realClick(page, tick);
+      await until(page, 'the change to be ticked', 10000, () => tick.isChecked());
+      await page.screenshot({ path: path.join(shots, 'coverage-preview-ticked.png') });
+      await realClick(page, apply);
+      await until(page, 'the test for `return 0;` saved in CalcTest.java', 60000, () =>
+        /Reaches line 14: return 0;/.test(fs.readFileSync(testFile, 'utf8')));
+      if (!fs.readFileSync(testFile, 'utf8').startsWith(before.slice(0, before.lastIndexOf('}')))) {
+        throw new Error('the earlier tests were not kept');
+      }
+    });
+
     // Settings reach the server: jreach.diagnostics.enabled off clears the warnings, on brings them back.
     // Settings files are edited in the editor (select all, type, save): code-server does not
     // notice edits made behind its back. `User`: the user settings; `Machine`: the remote

@@ -8,9 +8,12 @@
 #     src/test/java/demo/CalcTest.java;
 #   - Refactor… → "Generate test reaching line 12" (the code action, resolved lazily) adds a second
 #     test to it; the palette command on the dead line says "unreachable" and writes nothing;
+#   - with a JaCoCo report in the workspace, the code lens "Generate tests for the N uncovered
+#     statements" on the class fills what the tests so far leave (`return 0;`): the edit shows in
+#     the Refactor Preview first, writes nothing until Apply, then lands in CalcTest.java;
 #   - jreach.diagnostics.enabled off/on clears and restores the warnings; a wrong jreach.serverPath
 #     gives a clear error, and fixing it restarts the server;
-#   - both tests compile and pass under JUnit 5.
+#   - all three tests compile and pass under JUnit 5.
 #
 #   tests/editors/vscode/run.sh
 #   JREACH=target/release/jreach JREACH_E2E_CACHE=/tmp/jreach-e2e tests/editors/vscode/run.sh
@@ -125,6 +128,17 @@ public class Calc {
     }
 }
 JAVA
+# A JaCoCo report of the project's tests (as `mvn jacoco:report` writes it), newer than Calc.java:
+# they ran the three `if`s and none of the statements they guard, nor `return 0;`.
+mkdir -p "$WS/target/site/jacoco"
+touch -d '1 hour ago' "$WS/src/main/java/demo/Calc.java"
+{
+  printf '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><report name="demo"><package name="demo">'
+  printf '<sourcefile name="Calc.java">'
+  for l in 5 8 11; do printf '<line nr="%d" mi="0" ci="4" mb="0" cb="4"/>' "$l"; done
+  for l in 6 9 12 14 18; do printf '<line nr="%d" mi="2" ci="0" mb="0" cb="0"/>' "$l"; done
+  printf '</sourcefile></package></report>\n'
+} > "$WS/target/site/jacoco/jacoco.xml"
 cat > "$W/ud/User/settings.json" <<JSON
 {
   "security.workspace.trust.enabled": false,

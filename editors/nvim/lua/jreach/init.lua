@@ -1,6 +1,8 @@
 -- jreach for Neovim (0.7 through 0.11): starts `jreach lsp` for Java buffers and adds
 -- :JReachGenerateTest, which writes a JUnit test reaching the statement on the cursor line and
--- shows it in a split (or says why it cannot: unreachable, unknown).
+-- shows it in a split (or says why it cannot: unreachable, unknown), and :JReachFillCoverage,
+-- which writes tests for every statement of the file that the workspace's JaCoCo report says no
+-- test runs (also the code lens "Generate tests for the N uncovered statements").
 --
 --   require("jreach").setup({
 --     cmd = { "jreach", "lsp" },
@@ -23,6 +25,9 @@ local defaults = {
   -- Show the test after writing it: the command that opens it ("split", "vsplit", "edit",
   -- "tabedit"), or false to leave the windows as they are. A window already showing it is used.
   open = "split",
+  -- Refresh code lenses (the coverage gaps' "Generate tests for the N uncovered statements") on
+  -- entering and saving a Java buffer; run one with vim.lsp.codelens.run().
+  codelens = true,
   name = "jreach",
 }
 
@@ -185,6 +190,53 @@ function M.generate_test(opts)
   end, bufnr)
 end
 
+--- Fills the coverage gaps of `bufnr` (default: the current buffer): the server gives every
+--- statement its workspace's JaCoCo report says no test runs a test, a proof that it is dead or
+--- a reason, and adds the tests in one edit; they are saved and the first is shown.
+--- `on_done(result)` gets the server's answer: {status = "tests" | "none" | "unsaved" | "stale" |
+--- "error", results = {{line = ..., status = ..., path = ..., method = ...}, ...}, ...}.
+function M.fill_file(opts)
+  opts = opts or {}
+  local bufnr = (opts.bufnr == nil or opts.bufnr == 0) and vim.api.nvim_get_current_buf() or opts.bufnr
+  local client = M.client(bufnr)
+  if not client then
+    notify("jreach: no jreach server for this buffer (is it a Java file? see :checkhealth lsp)", vim.log.levels.WARN)
+    if opts.on_done then
+      opts.on_done({ status = "error", message = "no client" })
+    end
+    return
+  end
+  local name = vim.fn.fnamemodify(vim.api.nvim_buf_get_name(bufnr), ":t")
+  notify("jreach: generating tests for the uncovered statements of " .. name .. "...")
+  local params = { command = "jreach.fillFile", arguments = { { uri = vim.uri_from_bufnr(bufnr) } } }
+  request(client, "workspace/executeCommand", params, function(err, result)
+    if err then
+      notify("jreach: " .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
+      result = { status = "error", message = err.message }
+    elseif result and result.status == "tests" then
+      -- The server has applied the edit (workspace/applyEdit) and said what it found.
+      local first
+      for _, r in ipairs(result.results or {}) do
+        if r.status == "test" and r.path then
+          if M.config.save then
+            save(r.path)
+          end
+          first = first or r
+        end
+      end
+      if first then
+        show(first.path, first.method)
+      end
+      if M.config.codelens then
+        pcall(vim.lsp.codelens.refresh)
+      end
+    end
+    if opts.on_done then
+      opts.on_done(result or {})
+    end
+  end, bufnr)
+end
+
 function M.setup(opts)
   M.config = vim.tbl_deep_extend("force", vim.deepcopy(defaults), opts or {})
   if opts and opts.cmd then
@@ -211,6 +263,24 @@ function M.setup(opts)
     end
     notify("jreach: test written to " .. arg.path)
     show(arg.path, arg.method)
+  end
+  -- The coverage lens's command, run through the plugin so that the tests are saved and shown.
+  vim.lsp.commands["jreach.fillFile"] = function(_, ctx)
+    M.fill_file({ bufnr = ctx and ctx.bufnr })
+  end
+  vim.api.nvim_create_user_command("JReachFillCoverage", function()
+    M.fill_file()
+  end, { desc = "jreach: write tests for the statements of this file no test runs (per the JaCoCo report)" })
+  if M.config.codelens then
+    vim.api.nvim_create_autocmd({ "BufEnter", "BufWritePost" }, {
+      group = group,
+      pattern = "*.java",
+      callback = function(args)
+        if M.client(args.buf) then
+          pcall(vim.lsp.codelens.refresh)
+        end
+      end,
+    })
   end
   vim.api.nvim_create_user_command("JReachGenerateTest", function(cmd)
     local line = cmd.range > 0 and cmd.line1 or nil

@@ -240,12 +240,11 @@ pub fn workspace_edit(
                 }));
             }
             Some(original) => {
-                let lines = LineIndex::new(original);
-                let end = position::position(original, &lines, original.len(), enc);
                 let version = open_version(&uri);
+                let edits = line_edits(original, &p.content, enc).into_iter().map(|(r, t)| edit(r, &t)).collect();
                 ops.push(DocumentChangeOperation::Edit(TextDocumentEdit {
                     text_document: OptionalVersionedTextDocumentIdentifier { uri, version },
-                    edits: vec![edit(Range::new(Position::new(0, 0), end), &p.content)],
+                    edits,
                 }));
             }
         }
@@ -261,6 +260,38 @@ pub fn workspace_edit(
         change_annotations,
         ..Default::default()
     })
+}
+
+/// The edits that turn `old` into `new`, line by line: only what changed (the new tests, the
+/// imports they need), so that a preview shows what is added rather than a file replaced.
+fn line_edits(old: &str, new: &str, enc: Encoding) -> Vec<(Range, String)> {
+    let diff = similar::TextDiff::from_lines(old, new);
+    let lines = LineIndex::new(old);
+    // Where each line of `old` starts, as the diff splits it (its line ends included).
+    let mut starts = vec![0];
+    for l in diff.old_slices() {
+        starts.push(starts.last().copied().unwrap_or(0) + l.len());
+    }
+    let pos = |line: usize| position::position(old, &lines, starts[line.min(starts.len() - 1)], enc);
+    let mut edits: Vec<(std::ops::Range<usize>, String)> = Vec::new();
+    let mut last_end = None;
+    for op in diff.ops() {
+        if op.tag() == similar::DiffTag::Equal {
+            last_end = None;
+            continue;
+        }
+        let text: String = diff.new_slices()[op.new_range()].concat();
+        match (last_end, edits.last_mut()) {
+            // Touching the previous change (a deletion, then an insertion): one edit.
+            (Some(end), Some((range, t))) if end == op.old_range().start => {
+                range.end = op.old_range().end;
+                t.push_str(&text);
+            }
+            _ => edits.push((op.old_range(), text)),
+        }
+        last_end = Some(op.old_range().end);
+    }
+    edits.into_iter().map(|(r, t)| (Range::new(pos(r.start), pos(r.end)), t)).collect()
 }
 
 /// Counts of a fill's verdicts.
@@ -421,13 +452,48 @@ mod tests {
         assert_eq!(ops[0]["annotationId"], ANNOTATION);
         assert_eq!(ops[1]["edits"][0]["newText"], "class ATest {}\n");
         assert_eq!(ops[2]["textDocument"]["version"], 4);
-        assert_eq!(ops[2]["edits"][0]["range"]["end"], serde_json::json!({"line": 2, "character": 0}));
+        // Only the added line, not the whole file: what a preview shows.
+        assert_eq!(ops[2]["edits"].as_array().unwrap().len(), 1);
+        assert_eq!(
+            ops[2]["edits"][0]["range"],
+            serde_json::json!({"start": {"line": 1, "character": 0}, "end": {"line": 1, "character": 0}})
+        );
+        assert_eq!(ops[2]["edits"][0]["newText"], "  void t() {}\n");
         assert_eq!(ops[2]["edits"][0]["annotationId"], ANNOTATION);
         assert_eq!(json["changeAnnotations"][ANNOTATION]["needsConfirmation"], true);
         // Without annotation support: plain edits.
         let plain = serde_json::to_value(workspace_edit(&[old], Encoding::Utf16, &version, None).unwrap()).unwrap();
         assert!(plain["documentChanges"][0]["edits"][0].get("annotationId").is_none());
         assert!(plain.get("changeAnnotations").is_none());
+    }
+
+    /// Applies `edits` (LSP ranges over `text`, UTF-8 columns) to `text`.
+    fn apply(text: &str, edits: &[(Range, String)]) -> String {
+        let lines = LineIndex::new(text);
+        let mut out = text.to_string();
+        for (r, t) in edits.iter().rev() {
+            let bytes = position::byte_range(text, &lines, *r, Encoding::Utf8);
+            out.replace_range(bytes, t);
+        }
+        out
+    }
+
+    #[test]
+    fn line_edits_turn_the_old_text_into_the_new() {
+        let cases = [
+            ("class T {\n}\n", "import a.B;\nclass T {\n  void t() {}\n}\n"),
+            ("a\nb\nc", "a\nx\nc\nd"),
+            ("", "new\n"),
+            ("a\r\nb\r\n", "a\r\nz\r\nb\r\n"),
+            ("x\ny\n", ""),
+            ("é ✓\nb\n", "é ✓\nc\nb\n"),
+        ];
+        for (old, new) in cases {
+            let edits = line_edits(old, new, Encoding::Utf8);
+            assert_eq!(apply(old, &edits), new, "{old:?} -> {new:?}: {edits:?}");
+        }
+        // The import and the method: two edits, each only its lines.
+        assert_eq!(line_edits(cases[0].0, cases[0].1, Encoding::Utf8).len(), 2);
     }
 
     #[test]
