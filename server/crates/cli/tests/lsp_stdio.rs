@@ -534,6 +534,38 @@ fn write_report(project: &Project, ran: &[usize], missed: &[usize]) {
     .unwrap();
 }
 
+#[test]
+fn a_cancelled_fill_stops_and_says_so() {
+    let project = Project::new(GAPS);
+    let uri = project.uri();
+    write_report(&project, &[5, 8, 9, 13], &[6, 10, 11, 17]);
+    let past = std::time::SystemTime::now() - Duration::from_secs(60);
+    std::fs::File::options().write(true).open(project.source()).unwrap().set_modified(past).unwrap();
+    let mut s = Server::start();
+    s.initialize(project.root(), json!({}));
+    s.open(&uri, GAPS);
+    let id = s.request_id(
+        "workspace/executeCommand",
+        json!({"command": "jreach.fillFile", "arguments": [{"uri": uri}], "workDoneToken": "fill"}),
+    );
+    s.wait_for("fill progress", |m| m["method"] == "$/progress" && m["params"]["value"]["kind"] == "begin");
+    s.notify("window/workDoneProgress/cancel", json!({"token": "fill"}));
+    let r = s.response(id);
+    let r = &r["result"];
+    assert_eq!(r["cancelled"], true, "{r}");
+    // What was not answered says why; nothing is claimed that did not happen.
+    let results = r["results"].as_array().unwrap();
+    assert!(!results.is_empty(), "{r}");
+    for x in results {
+        match x["status"].as_str().unwrap() {
+            "test" | "covered" => {}
+            "unknown" => assert!(x["message"].as_str().unwrap().contains("cancelled"), "{x}"),
+            other => panic!("{other}: {x}"),
+        }
+    }
+    s.shutdown_and_exit();
+}
+
 fn code_lenses(s: &mut Server, uri: &str) -> Vec<Value> {
     s.request("textDocument/codeLens", json!({"textDocument": {"uri": uri}})).as_array().cloned().unwrap_or_default()
 }
