@@ -635,6 +635,13 @@ fn a_files_coverage_gaps_get_their_tests_in_one_edit_shown_for_preview() {
     s.change(&uri, 2, json!([{"range": range(12, 15, 12, 16), "text": "1"}]));
     let r = s.request("workspace/executeCommand", json!({"command": "jreach.fillFile", "arguments": [{"uri": uri}]}));
     assert_eq!(r["status"], "unsaved", "{r}");
+    // Nor is a single test made for it.
+    let r = s.request(
+        "workspace/executeCommand",
+        json!({"command": "jreach.generateTest", "arguments": [{"uri": uri, "line": 10}]}),
+    );
+    assert_eq!(r["status"], "unsaved", "{r}");
+    assert!(r["message"].as_str().unwrap().starts_with("save Calc.java first"), "{r}");
     s.shutdown_and_exit();
 }
 

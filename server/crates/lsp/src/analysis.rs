@@ -184,7 +184,7 @@ pub enum Generated {
     Edit { edit: WorkspaceEdit, path: PathBuf, method: String, created: bool, not_run: Option<String> },
     /// The client cannot create files: the server wrote the new test file itself.
     Written { path: PathBuf, method: String, not_run: Option<String> },
-    /// No test: why (`status` is `unreachable`, `unknown` or `error`).
+    /// No test: why (`status` is `unreachable`, `unknown`, `unsaved` or `error`).
     Declined { status: &'static str, message: String },
 }
 
@@ -219,6 +219,13 @@ pub fn generate(uri: &Uri, file: &SourceFile, line: u32, cx: &GenContext<'_>) ->
         return Generated::declined("unknown", "this file is a test: jreach writes tests for the code under test");
     }
     let source_path = uri.to_file_path().map(|p| p.into_owned());
+    if let Some(p) = &source_path {
+        // The test runs against the file as saved: made for other code, it would fail there.
+        if jreach_synth::read_source(p).is_ok_and(|saved| saved != file.text) {
+            let name = p.file_name().unwrap_or_default().to_string_lossy();
+            return Generated::declined("unsaved", format!("save {name} first: tests are made for the file as saved"));
+        }
+    }
     let junit = match (settings.junit, &source_path) {
         (JUnitSetting::Fixed(j), _) => j,
         (JUnitSetting::Auto, Some(p)) => synth::detect_junit(p).unwrap_or(JUnit::V5),
@@ -524,5 +531,12 @@ mod tests {
         let g = generate(&uri, &file, 10, &cx(&none, EditCaps::default()));
         assert!(matches!(&g, Generated::Written { .. }), "{g:?}");
         assert!(dir.path().join("src/test/java/p/ATest.java").is_file());
+        // A buffer that differs from the saved file is not tested: the test would run other code.
+        std::fs::create_dir_all(src.parent().unwrap()).unwrap();
+        std::fs::write(&src, SRC.replace("return x;", "return -x;")).unwrap();
+        let g = generate(&uri, &file, 10, &cx(&none, caps));
+        assert!(matches!(&g, Generated::Declined { status: "unsaved", .. }), "{g:?}");
+        std::fs::write(&src, SRC).unwrap();
+        assert!(matches!(generate(&uri, &file, 10, &cx(&none, caps)), Generated::Edit { .. }));
     }
 }
