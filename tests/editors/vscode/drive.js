@@ -198,6 +198,13 @@ async function realClick(page, locator) {
       if (!fs.readFileSync(testFile, 'utf8').startsWith(before.slice(0, before.lastIndexOf('}')))) {
         throw new Error('the earlier tests were not kept');
       }
+      // Then the test is opened on the new method (the extension saves first, then shows it):
+      // wait for that, or it takes the keyboard from the next step.
+      await page.locator('.editor-group-container.active .tab.active', { hasText: 'CalcTest.java' }).first()
+        .waitFor({ timeout: 15000 });
+      await page.waitForTimeout(1000);
+      await page.screenshot({ path: path.join(shots, 'coverage-applied.png') });
+
     });
 
     // Settings reach the server: jreach.diagnostics.enabled off clears the warnings, on brings them back.

@@ -132,9 +132,18 @@ pub fn uncovered(
     Uncovered { lines }
 }
 
-/// "Generate tests for the 3 uncovered statements".
+fn statements(n: usize) -> String {
+    format!("{n} uncovered statement{}", if n == 1 { "" } else { "s" })
+}
+
+/// "Generate tests for the 3 uncovered statements": the code lens.
 pub fn title(n: usize) -> String {
-    format!("Generate tests for the {n} uncovered statement{}", if n == 1 { "" } else { "s" })
+    format!("Generate tests for the {}", statements(n))
+}
+
+/// "jreach: tests for the 3 uncovered statements of Cart.java": the progress while they are made.
+pub fn progress_title(n: usize, file_name: &str) -> String {
+    format!("jreach: tests for the {} of {file_name}", statements(n))
 }
 
 /// The code lens on the line of the file's first top-level type, offering the tests for its

@@ -569,8 +569,7 @@ impl State {
             self.client.show_message(MessageType::INFO, format!("jreach: {message}")).await;
             return Ok(json!({"status": "none", "message": message}));
         }
-        let title = format!("jreach: {} of {name}", fill::title(total).replacen("Generate", "generating", 1));
-        let progress = self.begin_progress(token, title, true).await;
+        let progress = self.begin_progress(token, fill::progress_title(total, &name), true).await;
         let stop = Arc::new(AtomicBool::new(false));
         let _guard = CancelOnDrop(stop.clone());
         // The user's cancel stops the work and keeps what was found.
