@@ -1,12 +1,13 @@
 //! `jreach fill`: the statements no test runs (from a JaCoCo report, a change, or lines named)
 //! each get a test, a proof that they are dead, or a reason.
 //!
-//! The work is per source file: a worker (one of `--jobs`, each with its own JVM) takes a file
-//! and goes through its statements from the last up. A test is written as `gen` writes it (appended to
-//! the class's test file) and says in its comment which other lines its run covered; those
-//! lines are then off the list, so a block gets one test. The same comments, read back from the
-//! test file ([`jreach_synth::markers_in`]), make a second run add nothing. A watchdog ends
-//! every solver query and search when `--budget` runs out.
+//! Here: the arguments, the statements to answer per file, the workers and the budget, and the
+//! writing. The work is per source file: a worker (one of `--jobs`, each with its own JVM) takes
+//! a file and answers its statements with [`jreach_fill::fill_file`] (from the last up, each new
+//! test's covered lines taken off the list, so a block gets one test; the tests' comments, read
+//! back, make a second run add nothing), then writes the tests it gathered as `gen` writes them
+//! (appended to the class's test file). A watchdog ends every solver query and search when
+//! `--budget` runs out.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::IsTerminal;
