@@ -6,7 +6,7 @@ use std::path::Path;
 
 use serde_json::{json, Value};
 
-use jreach_fill::{test_name, LineResult, Verdict};
+use jreach_fill::{counts, test_name, Verdict};
 
 use crate::fill_cmd::Outcome;
 
@@ -18,31 +18,6 @@ pub enum FillFormat {
     Sarif,
     /// A summary and a table, fit for a pull-request comment.
     Markdown,
-}
-
-/// Counts of the verdicts.
-#[derive(Debug, Default, PartialEq, Eq)]
-pub struct Counts {
-    pub statements: usize,
-    pub tests: usize,
-    pub covered: usize,
-    pub dead: usize,
-    pub unknown: usize,
-    pub errors: usize,
-}
-
-pub fn counts(results: &[LineResult]) -> Counts {
-    let mut c = Counts { statements: results.len(), ..Counts::default() };
-    for r in results {
-        match r.verdict {
-            Verdict::Test { .. } => c.tests += 1,
-            Verdict::Covered { .. } => c.covered += 1,
-            Verdict::Dead(_) => c.dead += 1,
-            Verdict::Unknown(_) => c.unknown += 1,
-            Verdict::Error(_) => c.errors += 1,
-        }
-    }
-    c
 }
 
 pub fn render(o: &Outcome, format: FillFormat) -> String {
@@ -253,6 +228,7 @@ mod tests {
     use std::time::Duration;
 
     use expect_test::expect;
+    use jreach_fill::LineResult;
 
     use super::*;
 

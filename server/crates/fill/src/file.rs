@@ -45,6 +45,32 @@ pub struct LineResult {
     pub verdict: Verdict,
 }
 
+/// Counts of the verdicts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    pub statements: usize,
+    pub tests: usize,
+    /// Statements a test written for another one runs.
+    pub covered: usize,
+    pub dead: usize,
+    pub unknown: usize,
+    pub errors: usize,
+}
+
+pub fn counts(results: &[LineResult]) -> Counts {
+    let mut c = Counts { statements: results.len(), ..Counts::default() };
+    for r in results {
+        match r.verdict {
+            Verdict::Test { .. } => c.tests += 1,
+            Verdict::Covered { .. } => c.covered += 1,
+            Verdict::Dead(_) => c.dead += 1,
+            Verdict::Unknown(_) => c.unknown += 1,
+            Verdict::Error(_) => c.errors += 1,
+        }
+    }
+    c
+}
+
 /// `CartTest.add_reachesLine12`: a test as people name it.
 pub fn test_name(test_file: &Path, method: &str) -> String {
     let class = test_file.file_stem().unwrap_or_default().to_string_lossy();

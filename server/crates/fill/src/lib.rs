@@ -20,5 +20,5 @@ pub mod statements;
 
 pub use answer::{answer, Answer, Jvm};
 pub use coverage::Coverage;
-pub use file::{fill_file, test_name, FillOptions, Filled, LineResult, Verdict};
+pub use file::{counts, fill_file, test_name, Counts, FillOptions, Filled, LineResult, Verdict};
 pub use statements::{covered_by_earlier_tests, statement_line, statement_text};

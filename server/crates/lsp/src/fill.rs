@@ -12,7 +12,9 @@ use std::time::SystemTime;
 
 use jreach_fill::coverage::{self, Coverage};
 use jreach_fill::statements::ReadTest;
-use jreach_fill::{covered_by_earlier_tests, fill_file, statement_line, FillOptions, Filled, Jvm, LineResult, Verdict};
+use jreach_fill::{
+    covered_by_earlier_tests, fill_file, statement_line, Counts, FillOptions, Filled, Jvm, LineResult, Verdict,
+};
 use jreach_ide::{Finding, UNREACHABLE_CODE};
 use jreach_syntax::{LineIndex, SourceFile};
 use jreach_synth::{self as synth, JUnit, Placement};
@@ -303,31 +305,6 @@ fn line_edits(old: &str, new: &str, enc: Encoding) -> Vec<(Range, String)> {
     edits.into_iter().map(|(r, t)| (Range::new(pos(r.start), pos(r.end)), t)).collect()
 }
 
-/// Counts of a fill's verdicts.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Counts {
-    pub tests: usize,
-    /// Statements a new or earlier test runs besides its own.
-    pub covered: usize,
-    pub dead: usize,
-    pub unknown: usize,
-    pub errors: usize,
-}
-
-pub fn counts(results: &[LineResult]) -> Counts {
-    let mut c = Counts::default();
-    for r in results {
-        match r.verdict {
-            Verdict::Test { .. } => c.tests += 1,
-            Verdict::Covered { .. } => c.covered += 1,
-            Verdict::Dead(_) => c.dead += 1,
-            Verdict::Unknown(_) => c.unknown += 1,
-            Verdict::Error(_) => c.errors += 1,
-        }
-    }
-    c
-}
-
 /// "2 tests covering 5 statements, 1 dead, 1 unknown": what a fill found, for a message.
 pub fn summary(c: Counts) -> String {
     let plural = |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
@@ -507,7 +484,7 @@ mod tests {
 
     #[test]
     fn summaries_count_what_was_found() {
-        let c = Counts { tests: 2, covered: 3, dead: 1, unknown: 1, errors: 0 };
+        let c = Counts { statements: 7, tests: 2, covered: 3, dead: 1, unknown: 1, errors: 0 };
         assert_eq!(
             summary(c),
             "2 tests covering 5 statements, 1 dead statement (see the warnings), 1 statement jreach cannot tell about"

@@ -612,7 +612,7 @@ impl State {
                 return Err(e);
             }
         };
-        let counts = fill::counts(&filled.results);
+        let counts = jreach_fill::counts(&filled.results);
         let cancelled = user_cancelled.load(Ordering::SeqCst);
         let summary = fill::summary(counts);
         self.end_progress(progress, &summary).await;
