@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 
 use jreach_fill::coverage::{self, Coverage};
 use jreach_fill::statements::read_from_disk;
-use jreach_fill::{fill_file, statement_line, test_name, FillOptions, Jvm, LineResult, Verdict};
+use jreach_fill::{fill_file, options_for_file, statement_line, test_name, FillOptions, Jvm, LineResult, Verdict};
 use jreach_ide::GenOptions;
 use jreach_syntax::SourceFile;
 use jreach_synth::{self as synth, JUnit};
@@ -343,18 +343,19 @@ fn fill_one(
     bar: Option<&indicatif::ProgressBar>,
 ) -> Vec<LineResult> {
     let file = &t.file;
-    let junit = a.junit().unwrap_or_else(|| synth::detect_junit(path).unwrap_or(JUnit::V5));
     let package = file.package();
     let opts = FillOptions {
         test_root: a.out.clone().unwrap_or_else(|| synth::test_root_for(path, package.as_deref())),
-        gen: GenOptions {
-            timeout: Duration::from_secs_f64(a.timeout),
-            junit,
-            cancel: Some(spent.clone()),
-            package_sources: synth::package_sources(path, &file.text),
-            imported_sources: synth::imported_sources(path, &file.text),
-            ..Default::default()
-        },
+        gen: options_for_file(
+            path,
+            &file.text,
+            a.junit(),
+            GenOptions {
+                timeout: Duration::from_secs_f64(a.timeout),
+                cancel: Some(spent.clone()),
+                ..Default::default()
+            },
+        ),
         search: a.search,
         deadline: Some(deadline),
         stop_reason: format!("the --budget of {} s ran out", a.budget),

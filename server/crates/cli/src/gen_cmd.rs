@@ -9,7 +9,7 @@ use serde_json::json;
 
 use crate::input::{read_java, EXIT_ERROR, EXIT_USAGE};
 use crate::{EngineArg, JUnitArg};
-use jreach_fill::{answer, Answer, Jvm};
+use jreach_fill::{answer, options_for_file, Answer, Jvm};
 
 pub struct GenArgs {
     pub file: PathBuf,
@@ -55,16 +55,13 @@ pub fn run(a: GenArgs) -> u8 {
         Ok(f) => f,
         Err((code, msg)) => return report(code, "error", &msg, None),
     };
-    let junit = a.junit.map(JUnit::from).unwrap_or_else(|| synth::detect_junit(&a.file).unwrap_or(JUnit::V5));
-    let opts = GenOptions {
+    let base = GenOptions {
         unroll: a.unroll,
         timeout: Duration::from_secs_f64(a.timeout),
-        junit,
         engine: if a.engine == EngineArg::Naive { Engine::Naive } else { Engine::Shared },
-        package_sources: synth::package_sources(&a.file, &file.text),
-        imported_sources: synth::imported_sources(&a.file, &file.text),
         ..Default::default()
     };
+    let opts = options_for_file(&a.file, &file.text, a.junit.map(JUnit::from), base);
     let loc = format!("{}:{}", a.file.display(), a.line);
     let mut jvm = Jvm::new(a.classpath.clone(), a.no_run, a.search);
     match answer(&a.file, &file, a.line, &opts, &mut jvm) {

@@ -8,7 +8,7 @@ use std::time::Duration;
 use jreach_ide::{concolic, gen, search_start, ConcolicLimits, GenError, GenOptions, GenResult};
 use jreach_jvm::{concolic_for, offer, search_for, Offer, Verifier};
 use jreach_syntax::SourceFile;
-use jreach_synth::TestRequest;
+use jreach_synth::{self as synth, JUnit, TestRequest};
 
 /// The JVM a command runs its tests on, started on first use and kept for the next target.
 pub struct Jvm {
@@ -47,6 +47,18 @@ impl Jvm {
     pub fn covered(&self, test: &TestRequest) -> Option<Vec<usize>> {
         let Some(Ok(v)) = &self.made else { return None };
         v.last_reached().filter(|r| r.test == *test).map(|r| r.covered.clone())
+    }
+}
+
+/// `base` for the statements of the file at `path` (text `text`): the JUnit generation `junit`,
+/// else the one its project uses (else 5), and the sources of its package and of its imports,
+/// which tests may need.
+pub fn options_for_file(path: &Path, text: &str, junit: Option<JUnit>, base: GenOptions) -> GenOptions {
+    GenOptions {
+        junit: junit.unwrap_or_else(|| synth::detect_junit(path).unwrap_or(JUnit::V5)),
+        package_sources: synth::package_sources(path, text),
+        imported_sources: synth::imported_sources(path, text),
+        ..base
     }
 }
 

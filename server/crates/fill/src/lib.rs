@@ -18,7 +18,7 @@ pub mod coverage;
 pub mod file;
 pub mod statements;
 
-pub use answer::{answer, Answer, Jvm};
+pub use answer::{answer, options_for_file, Answer, Jvm};
 pub use coverage::Coverage;
 pub use file::{counts, fill_file, test_name, Counts, FillOptions, Filled, LineResult, Verdict};
 pub use statements::{covered_by_earlier_tests, statement_line, statement_text};

@@ -23,7 +23,7 @@ use tower_lsp_server::ls_types::{
     ResourceOp, TextDocumentEdit, TextEdit, Uri, WorkspaceEdit,
 };
 
-use crate::config::{JUnitSetting, Settings};
+use crate::config::Settings;
 use crate::position::{self, Encoding};
 
 /// The command behind "Generate test reaching line N"; its argument is [`ActionData`].
@@ -226,17 +226,14 @@ pub fn generate(uri: &Uri, file: &SourceFile, line: u32, cx: &GenContext<'_>) ->
             return Generated::declined("unsaved", format!("save {name} first: tests are made for the file as saved"));
         }
     }
-    let junit = match (settings.junit, &source_path) {
-        (JUnitSetting::Fixed(j), _) => j,
-        (JUnitSetting::Auto, Some(p)) => synth::detect_junit(p).unwrap_or(JUnit::V5),
-        (JUnitSetting::Auto, None) => JUnit::V5,
-    };
     let n = line + 1;
-    // The other files of the package as saved on disk.
-    let package_sources = source_path.as_deref().map(|p| synth::package_sources(p, &file.text)).unwrap_or_default();
-    let imported_sources = source_path.as_deref().map(|p| synth::imported_sources(p, &file.text)).unwrap_or_default();
-    let opts =
-        GenOptions { cancel: cx.cancel.clone(), package_sources, imported_sources, ..settings.gen_options(junit) };
+    let fixed = settings.junit.fixed();
+    let base = GenOptions { cancel: cx.cancel.clone(), ..settings.gen_options(fixed.unwrap_or(JUnit::V5)) };
+    // With the project around the saved file: its JUnit, its package's and imported sources.
+    let opts = match &source_path {
+        Some(p) => jreach_fill::options_for_file(p, &file.text, fixed, base),
+        None => base,
+    };
     let req = match gen(file, line as usize, &opts) {
         Err(GenError::Target(e)) if e.not_yet() => {
             return Generated::declined("unknown", format!("no test for line {n}: {e}"))

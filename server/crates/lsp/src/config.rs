@@ -20,6 +20,16 @@ pub enum JUnitSetting {
     Fixed(JUnit),
 }
 
+impl JUnitSetting {
+    /// The generation set, `None` for what the project uses.
+    pub fn fixed(self) -> Option<JUnit> {
+        match self {
+            JUnitSetting::Auto => None,
+            JUnitSetting::Fixed(j) => Some(j),
+        }
+    }
+}
+
 /// Everything a user can set.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Settings {

@@ -13,18 +13,19 @@ use std::time::SystemTime;
 use jreach_fill::coverage::{self, Coverage};
 use jreach_fill::statements::ReadTest;
 use jreach_fill::{
-    covered_by_earlier_tests, fill_file, statement_line, Counts, FillOptions, Filled, Jvm, LineResult, Verdict,
+    covered_by_earlier_tests, fill_file, options_for_file, statement_line, Counts, FillOptions, Filled, Jvm,
+    LineResult, Verdict,
 };
 use jreach_ide::{Finding, UNREACHABLE_CODE};
 use jreach_syntax::{LineIndex, SourceFile};
-use jreach_synth::{self as synth, JUnit, Placement};
+use jreach_synth::{JUnit, Placement};
 use tower_lsp_server::ls_types::{
     AnnotatedTextEdit, ChangeAnnotation, CodeLens, Command, CreateFile, CreateFileOptions, DocumentChangeOperation,
     DocumentChanges, OneOf, OptionalVersionedTextDocumentIdentifier, Position, Range, ResourceOp, TextDocumentEdit,
     TextEdit, Uri, WorkspaceEdit,
 };
 
-use crate::config::{JUnitSetting, Settings};
+use crate::config::Settings;
 use crate::position::{self, Encoding};
 
 /// The command behind the code lens; its argument is `{"uri": ...}`.
@@ -192,18 +193,10 @@ pub fn fill(
     progress: &mut dyn FnMut(&LineResult),
 ) -> Filled {
     let settings = cx.settings;
-    let junit = match settings.junit {
-        JUnitSetting::Fixed(j) => j,
-        JUnitSetting::Auto => synth::detect_junit(path).unwrap_or(JUnit::V5),
-    };
+    let base = jreach_ide::GenOptions { cancel: Some(cx.cancel.clone()), ..settings.gen_options(JUnit::V5) };
     let opts = FillOptions {
         test_root: cx.test_root.clone(),
-        gen: jreach_ide::GenOptions {
-            cancel: Some(cx.cancel.clone()),
-            package_sources: synth::package_sources(path, &file.text),
-            imported_sources: synth::imported_sources(path, &file.text),
-            ..settings.gen_options(junit)
-        },
+        gen: options_for_file(path, &file.text, settings.junit.fixed(), base),
         search: jreach_jvm::verify::DEFAULT_SEARCH_BUDGET.as_secs_f64(),
         deadline: None,
         stop_reason: "the request was cancelled".to_string(),
