@@ -251,12 +251,11 @@ fn targets(a: &FillArgs) -> Result<(BTreeMap<PathBuf, FileTargets>, Outcome), (u
         }
     }
     let mut roots: Vec<PathBuf> = a.sources.iter().map(|s| std::fs::canonicalize(s).unwrap_or(s.clone())).collect();
-    roots.extend(reports.iter().filter_map(|r| coverage::source_root_of(r)));
-    let plain = cwd.join("src/main/java");
-    if plain.is_dir() {
-        roots.push(plain);
+    for root in coverage::source_roots(&reports, &cwd) {
+        if !roots.contains(&root) {
+            roots.push(root);
+        }
     }
-    roots.dedup();
 
     let mut lines: Lines = BTreeMap::new();
     if !reports.is_empty() {

@@ -148,6 +148,19 @@ pub fn source_root_of(report: &Path) -> Option<PathBuf> {
     root.is_dir().then_some(root)
 }
 
+/// Where the files of `reports` are: each report's module's `src/main/java`, then `base`'s,
+/// those that exist, each once.
+pub fn source_roots(reports: &[PathBuf], base: &Path) -> Vec<PathBuf> {
+    let plain = std::fs::canonicalize(base.join("src/main/java")).ok().filter(|p| p.is_dir());
+    let mut roots: Vec<PathBuf> = Vec::new();
+    for root in reports.iter().filter_map(|r| source_root_of(r)).chain(plain) {
+        if !roots.contains(&root) {
+            roots.push(root);
+        }
+    }
+    roots
+}
+
 /// The lines of `cov` that hold code no test ran, as files below one of `roots`; the report's
 /// files found under none of them are returned second.
 pub fn locate(cov: &Coverage, roots: &[PathBuf]) -> (BTreeMap<PathBuf, BTreeSet<usize>>, Vec<String>) {

@@ -57,11 +57,7 @@ impl WorkspaceCoverage {
         for r in &found {
             cov.merge(coverage::read(r)?);
         }
-        let mut roots: Vec<PathBuf> = found.iter().filter_map(|r| coverage::source_root_of(r)).collect();
-        if let Ok(plain) = std::fs::canonicalize(root.join("src/main/java")) {
-            roots.push(plain);
-        }
-        roots.dedup();
+        let roots = coverage::source_roots(&found, root);
         let reports = found
             .into_iter()
             .map(|r| {
