@@ -500,19 +500,21 @@ impl State {
     fn saved_source(&self, uri: &Uri) -> std::result::Result<SavedSource, String> {
         let path = uri.to_file_path().map(|p| p.into_owned()).ok_or("the document is not a file")?;
         let text = jreach_synth::read_source(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        let open = self.docs.get(uri).map(|d| (d.version, d.file.text == text));
-        let file = SourceFile::parse(text);
+        let open = self.docs.get(uri).map(|d| (d.version, d.file.clone()));
+        let unsaved = open.as_ref().is_some_and(|(_, f)| f.text != text);
+        // A buffer that is the saved file lends its tree (the lens asks after every edit) and
+        // the dead code shown for it.
+        let (file, dead) = match open {
+            Some((version, f)) if !unsaved => {
+                let dead = self.dead.get(uri).filter(|d| d.0 == version).map(|d| d.1.clone()).unwrap_or_default();
+                (f, dead)
+            }
+            _ => (Arc::new(SourceFile::parse(text)), vec![]),
+        };
         let (settings, project) = (self.settings(), self.project.read().map(|p| p.clone()).unwrap_or_default());
         let test_root = analysis::test_root(&settings, &project, Some(&path), file.package().as_deref())
             .ok_or("no test root for the file")?;
-        // Dead code shown for the buffer counts only when the buffer is the saved file.
-        let dead = match open {
-            Some((version, true)) => {
-                self.dead.get(uri).filter(|d| d.0 == version).map(|d| d.1.clone()).unwrap_or_default()
-            }
-            _ => vec![],
-        };
-        Ok(SavedSource { path, file, unsaved: open.is_some_and(|(_, same)| !same), test_root, dead })
+        Ok(SavedSource { path, file, unsaved, test_root, dead })
     }
 
     /// The statements of `uri` the report says no test runs (see [`fill::uncovered`]), with the
@@ -679,7 +681,7 @@ impl State {
 /// A source file as saved, for the fill.
 struct SavedSource {
     path: PathBuf,
-    file: SourceFile,
+    file: Arc<SourceFile>,
     /// The editor's buffer differs from the file on disk.
     unsaved: bool,
     test_root: PathBuf,
