@@ -150,13 +150,13 @@ local function show(path, method)
   end
 end
 
---- Generates a test reaching `line` (1-based; default: the cursor line) of `bufnr`.
---- `on_done(result)` gets the server's answer: {status = "test", path = ..., method = ...} or
---- {status = "unreachable" | "unknown" | "error", message = ...}.
-function M.generate_test(opts)
+--- Runs the server command `command` for `opts.bufnr` (default: the current buffer) with the
+--- arguments `args(bufnr)`, after telling the user `working(bufnr)`; `on_result(result)` handles
+--- a successful answer, then `opts.on_done(result)` gets it (an error too). The server shows
+--- its own messages (window/showMessage): they are not repeated here.
+local function run_command(opts, command, args, working, on_result)
   opts = opts or {}
   local bufnr = (opts.bufnr == nil or opts.bufnr == 0) and vim.api.nvim_get_current_buf() or opts.bufnr
-  local line = opts.line or vim.api.nvim_win_get_cursor(0)[1]
   local client = M.client(bufnr)
   if not client then
     notify("jreach: no jreach server for this buffer (is it a Java file? see :checkhealth lsp)", vim.log.levels.WARN)
@@ -165,29 +165,39 @@ function M.generate_test(opts)
     end
     return
   end
-  local params = {
-    command = "jreach.generateTest",
-    arguments = { { uri = vim.uri_from_bufnr(bufnr), line = line - 1 } },
-  }
-  notify(("jreach: solving for line %d..."):format(line))
+  notify(working(bufnr))
+  local params = { command = command, arguments = { args(bufnr) } }
   request(client, "workspace/executeCommand", params, function(err, result)
     if err then
       notify("jreach: " .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
       result = { status = "error", message = err.message }
-    elseif result and result.status == "test" then
-      -- The server has said what it wrote (window/showMessage): not repeated here.
-      if M.config.save and result.path then
-        save(result.path)
-      end
-      if result.path then
-        show(result.path, result.method)
-      end
+    elseif result then
+      on_result(result)
     end
-    -- Otherwise the server has shown the reason already.
     if opts.on_done then
       opts.on_done(result or {})
     end
   end, bufnr)
+end
+
+--- Generates a test reaching `line` (1-based; default: the cursor line) of `bufnr`.
+--- `on_done(result)` gets the server's answer: {status = "test", path = ..., method = ...} or
+--- {status = "unreachable" | "unknown" | "unsaved" | "error", message = ...}.
+function M.generate_test(opts)
+  opts = opts or {}
+  local line = opts.line or vim.api.nvim_win_get_cursor(0)[1]
+  run_command(opts, "jreach.generateTest", function(bufnr)
+    return { uri = vim.uri_from_bufnr(bufnr), line = line - 1 }
+  end, function()
+    return ("jreach: solving for line %d..."):format(line)
+  end, function(result)
+    if result.status == "test" and result.path then
+      if M.config.save then
+        save(result.path)
+      end
+      show(result.path, result.method)
+    end
+  end)
 end
 
 --- Fills the coverage gaps of `bufnr` (default: the current buffer): the server gives every
@@ -196,45 +206,32 @@ end
 --- `on_done(result)` gets the server's answer: {status = "tests" | "none" | "unsaved" | "stale" |
 --- "error", results = {{line = ..., status = ..., path = ..., method = ...}, ...}, ...}.
 function M.fill_file(opts)
-  opts = opts or {}
-  local bufnr = (opts.bufnr == nil or opts.bufnr == 0) and vim.api.nvim_get_current_buf() or opts.bufnr
-  local client = M.client(bufnr)
-  if not client then
-    notify("jreach: no jreach server for this buffer (is it a Java file? see :checkhealth lsp)", vim.log.levels.WARN)
-    if opts.on_done then
-      opts.on_done({ status = "error", message = "no client" })
+  run_command(opts, "jreach.fillFile", function(bufnr)
+    return { uri = vim.uri_from_bufnr(bufnr) }
+  end, function(bufnr)
+    local name = vim.fn.fnamemodify(vim.api.nvim_buf_get_name(bufnr), ":t")
+    return "jreach: generating tests for the uncovered statements of " .. name .. "..."
+  end, function(result)
+    if result.status ~= "tests" then
+      return
     end
-    return
-  end
-  local name = vim.fn.fnamemodify(vim.api.nvim_buf_get_name(bufnr), ":t")
-  notify("jreach: generating tests for the uncovered statements of " .. name .. "...")
-  local params = { command = "jreach.fillFile", arguments = { { uri = vim.uri_from_bufnr(bufnr) } } }
-  request(client, "workspace/executeCommand", params, function(err, result)
-    if err then
-      notify("jreach: " .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
-      result = { status = "error", message = err.message }
-    elseif result and result.status == "tests" then
-      -- The server has applied the edit (workspace/applyEdit) and said what it found.
-      local first
-      for _, r in ipairs(result.results or {}) do
-        if r.status == "test" and r.path then
-          if M.config.save then
-            save(r.path)
-          end
-          first = first or r
+    -- The server has applied the edit (workspace/applyEdit) and said what it found.
+    local first
+    for _, r in ipairs(result.results or {}) do
+      if r.status == "test" and r.path then
+        if M.config.save then
+          save(r.path)
         end
-      end
-      if first then
-        show(first.path, first.method)
-      end
-      if M.config.codelens then
-        pcall(vim.lsp.codelens.refresh)
+        first = first or r
       end
     end
-    if opts.on_done then
-      opts.on_done(result or {})
+    if first then
+      show(first.path, first.method)
     end
-  end, bufnr)
+    if M.config.codelens then
+      pcall(vim.lsp.codelens.refresh)
+    end
+  end)
 end
 
 function M.setup(opts)
