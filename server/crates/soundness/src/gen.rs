@@ -13,15 +13,38 @@
 //! local that is stepped (`bi++`), compound-assigned and read into the `int`s, also through
 //! `compareTo`, `equals`, `intValue` and `hashCode`.
 //!
+//! About a third of the classes (module `nested`) hold a nested `static` class for class invariants: a
+//! `Pool` (`used`, `cap`), `Span` (`lo`, `hi`), `Latch` (`on`, `level`, sometimes `count`) or
+//! `Cursor` (`lo`, `pos`, `hi`), never extending anything, whose 2 or 3 `private` instance fields
+//! (`int`, and `boolean`) only its own constructors and instance methods write. Its 1 or 2
+//! constructors assign every field (`this.f = ...`, clamped or not) from their `int` parameters
+//! and literals, without calling a method or passing `this`; 2 to 4 mutators write the fields
+//! (`f++`, `f -= k`, `f = g`, `this.f += x`) under guards over the fields and their `int`
+//! parameters, some throwing `IllegalStateException`, some returning early, and keep an invariant
+//! (`0 <= used && used <= cap`, `lo <= hi`, `on ==> level > 0`, `lo <= pos && pos <= hi`), or one
+//! of them, a near twin, breaks it for some arguments or states (an off-by-one guard, a missing
+//! overflow check); an unclamped constructor breaks it from the start for some arguments, and a
+//! mutator may call a JDK method jreach cannot see into, sometimes while the invariant is broken
+//! for a moment. The checkers (`int check()`, `int probe(int k)`) guard statements with the
+//! invariant's negation (`if (used > cap) { ... }`, dead when it holds), with conditions that hold
+//! in some states, and with a few that only look dead (`hi - lo < 0` wraps). The method under test
+//! makes one or two objects from its `int`s, calls their methods in statements, conditions,
+//! `try`/`catch (IllegalStateException)` and loops of at most 4 iterations the inputs decide, and
+//! calls every checker before it returns. Nothing else reads or writes the fields, and the file
+//! uses no reflection.
+//!
 //! Every class compiles with `javac`: locals are initialised where declared, `return`, `break` and
 //! `continue` only end the block of an `if` without `else` (so no statement is unreachable in the
 //! sense of JLS 14.22), and loop conditions always read a counter (never a constant expression).
 //! Loops terminate: each has a counter that only the loop itself advances.
 //!
 //! The class is written twice at once: as is, and instrumented with a `hit(N);` call before the
-//! N-th statement of the method under test, for runs on the JVM.
+//! N-th statement of the method under test or of the nested class's constructors and methods, for
+//! runs on the JVM.
 
 use std::ops::Range;
+
+mod nested;
 
 /// SplitMix64: small, fast, and reproducible from a seed.
 #[derive(Clone, Debug)]
@@ -87,10 +110,21 @@ pub struct Generated {
     pub source: String,
     /// The same class with `hit(i);` before statement `i` of `m` and a `HIT` array.
     pub instrumented: String,
-    /// Byte ranges in `source` of the statements of `m`, by instrumentation id.
+    /// Byte ranges in `source` of the statements of `m` and of the nested class's constructors
+    /// and methods, by instrumentation id.
     pub stmts: Vec<Range<usize>>,
     /// The parameter types of `m`.
     pub params: Vec<JTy>,
+    /// The byte range in `source` of the nested class of the class-invariant feature, if any.
+    pub nested: Option<Range<usize>>,
+}
+
+impl Generated {
+    /// Whether the statement starting at byte `offset` is in the nested class of the
+    /// class-invariant feature (in one of its constructors or methods).
+    pub fn in_nested(&self, offset: usize) -> bool {
+        self.nested.as_ref().is_some_and(|r| r.contains(&offset))
+    }
 }
 
 struct Gen<'r> {
@@ -111,6 +145,10 @@ struct Gen<'r> {
     state: bool,
     /// The `StringBuilder` locals readable here.
     builders: Vec<String>,
+    /// The nested class of the class-invariant feature, if the class has one.
+    nested: Option<nested::Nested>,
+    /// The method's locals holding objects of the nested class (once declared).
+    objects: Vec<String>,
 }
 
 /// The state a method of a stateful class declares first (see the module doc).
@@ -307,6 +345,15 @@ impl Gen<'_> {
     /// variable meet and sometimes contradict each other).
     fn cmp(&mut self, d: u32) -> String {
         let op = *self.rng.pick(&["<", "<=", ">", ">=", "==", "!="]);
+        if !self.objects.is_empty() && self.rng.pct(10) {
+            // A checker of the nested class called in a condition of the method under test.
+            let n = self.nested.clone().expect("a nested class");
+            let q = self.rng.pick(&self.objects).clone();
+            let (name, np) = self.rng.pick(&n.checkers).clone();
+            let arg = if np == 0 { String::new() } else { self.var_of(JTy::Int, false).unwrap_or_else(|| "a0".into()) };
+            let c = self.rng.range(-1, 4);
+            return format!("({q}.{name}({arg}) {op} {})", paren_neg(c.to_string()));
+        }
         if self.state && self.rng.pct(35) {
             let c = self.rng.range(-1, 4);
             let read = match self.rng.below(6) {
@@ -430,6 +477,10 @@ impl Gen<'_> {
             self.state_stmt();
             self.end(id);
             self.w("\n");
+            return;
+        }
+        if !self.objects.is_empty() && self.rng.pct(30) {
+            self.nested_stmt(depth, id);
             return;
         }
         match kind {
@@ -767,8 +818,13 @@ pub fn generate(rng: &mut Rng, class: &str, size: i32) -> Generated {
         instrument: false,
         state: false,
         builders: vec!["s0".to_string()],
+        nested: None,
+        objects: Vec::new(),
     };
     let state = g.rng.pct(50);
+    // Drawn on a side stream, so that a class without the nested class is the one earlier
+    // versions generated from the same seed.
+    let with_nested = Rng::new(g.rng.clone().next_u64() ^ 0x6E65_7374_6564).pct(30);
     g.w(&format!("class {class} {{\n"));
     if state {
         let b = box_class(g.rng);
@@ -787,6 +843,14 @@ pub fn generate(rng: &mut Rng, class: &str, size: i32) -> Generated {
         let (x, y) = (g.int_expr(2), g.int_expr(2));
         g.w(&format!("        if ({c}) {{\n            return {x};\n        }}\n        return {y};\n    }}\n"));
         g.helpers.push(h);
+    }
+    // The nested class of the class-invariant feature.
+    let mut nested_range = None;
+    if with_nested {
+        let start = g.plain.len();
+        let n = g.nested_class();
+        nested_range = Some(start..g.plain.len());
+        g.nested = Some(n);
     }
     // The method under test.
     let names: Vec<String> = (0..params.len()).map(|i| format!("p{i}")).collect();
@@ -816,16 +880,55 @@ pub fn generate(rng: &mut Rng, class: &str, size: i32) -> Generated {
         g.w("\n");
         g.state = true;
     }
+    if let Some(n) = g.nested.clone() {
+        // One or two objects, then calls on them all through the method, and every checker
+        // called at the end.
+        for k in 0..1 + g.rng.below(2) {
+            let q = format!("q{k}");
+            g.indent(2);
+            let id = g.begin();
+            let e = g.nested_new();
+            g.w(&format!("{} {q} = {e};", n.class));
+            g.end(id);
+            g.w("\n");
+            g.objects.push(q);
+        }
+    }
     g.budget = size;
     while g.budget > 0 {
         g.stmt(2);
+    }
+    if let Some(n) = g.nested.clone() {
+        // A few more calls, so that every run that gets here changes the objects, then every
+        // checker.
+        for _ in 0..1 + g.rng.below(3) {
+            g.indent(2);
+            let id = g.begin();
+            g.nested_stmt(2, id);
+        }
+        for (name, np) in &n.checkers {
+            let q = g.rng.pick(&g.objects).clone();
+            let arg = if *np == 0 { String::new() } else { g.var_of(JTy::Int, false).unwrap_or_else(|| "a0".into()) };
+            g.indent(2);
+            let id = g.begin();
+            g.w(&format!("a0 += {q}.{name}({arg});"));
+            g.end(id);
+            g.w("\n");
+        }
     }
     g.indent(2);
     let id = g.begin();
     g.w("return (int) (a0 + a1 + b0) + (c0 ? 1 : 0);");
     g.end(id);
     g.w("\n    }\n}\n");
-    Generated { class: class.to_string(), source: g.plain, instrumented: g.instr, stmts: g.stmts, params }
+    Generated {
+        class: class.to_string(),
+        source: g.plain,
+        instrumented: g.instr,
+        stmts: g.stmts,
+        params,
+        nested: nested_range,
+    }
 }
 
 #[cfg(test)]
@@ -853,6 +956,54 @@ mod tests {
         for shape in ["new int[Math.floorMod(", "java.util.Random[] r"] {
             assert!(sources.iter().filter(|s| s.contains(shape)).count() >= 5, "few classes write {shape}");
         }
+    }
+
+    #[test]
+    fn about_a_third_of_the_classes_have_a_nested_class_only_it_writes() {
+        let all: Vec<Generated> = (0..300).map(|s| generate(&mut Rng::new(s), "G", 12)).collect();
+        let with: Vec<&Generated> = all.iter().filter(|g| g.nested.is_some()).collect();
+        assert!((60..=120).contains(&with.len()), "{} of 300 classes have a nested class", with.len());
+        let fields = ["used", "cap", "lo", "hi", "pos", "on", "level", "count"];
+        for g in &with {
+            let r = g.nested.clone().expect("a nested class");
+            let (inside, outside) = (&g.source[r.clone()], format!("{}{}", &g.source[..r.start], &g.source[r.end..]));
+            assert!(inside.contains("        private int "), "{inside}");
+            // `this` never escapes (nor is the class a subclass).
+            for escape in ["(this)", "(this,", " this)", " this,", "= this;", "extends"] {
+                assert!(!inside.contains(escape), "{inside}");
+            }
+            assert!(g.stmts.iter().any(|s| r.contains(&s.start)), "the nested class's statements have ids");
+            // Only the nested class reads or writes its fields; `m` makes objects and calls.
+            for f in fields {
+                for q in ["q0.", "q1."] {
+                    assert!(!outside.contains(&format!("{q}{f} ")), "{}", g.source);
+                }
+            }
+            assert!(outside.contains("q0 = new ") && outside.contains("a0 += q"), "{}", g.source);
+        }
+        let sources: Vec<&str> = with.iter().map(|g| g.source.as_str()).collect();
+        for shape in [
+            "class Pool",
+            "class Span",
+            "class Latch",
+            "class Cursor",
+            "private boolean on;",
+            "private int count;",
+            "throw new IllegalStateException();",
+            "throw new IllegalArgumentException();",
+            "return;",
+            "java.util.Objects.hash(",
+            "this.used += ",
+            "catch (IllegalStateException",
+            "< Math.floorMod(",
+            "int probe(int k)",
+            "int check()",
+        ] {
+            assert!(sources.iter().any(|s| s.contains(shape)), "no nested class has `{shape}`");
+        }
+        // Near twins break the invariant in some classes only.
+        let twins = sources.iter().filter(|s| s.contains("k > cap - used + 1") || s.contains("if (lo <= hi)")).count();
+        assert!(twins >= 1 && twins < with.len(), "{twins} twins");
     }
 
     #[test]

@@ -1,6 +1,8 @@
 //! The JVM as the final judge: instrumented copies of generated classes (a `hit(N);` call before
-//! statement N of `m`) are compiled with `javac` and run with `java` on the same inputs as the
-//! interpreter; every statement the JVM executes is compared against the findings.
+//! statement N of `m` and of the nested class's constructors and methods, which call the outer
+//! class's static `hit`) are compiled with `javac` and run with `java` on the same inputs as the
+//! interpreter; every statement the JVM executes, in `m` or in a method it called on its objects,
+//! is compared against the findings.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -96,16 +98,21 @@ pub fn run_samples(samples: &[Sample]) -> Result<(Stats, Vec<Violation>), String
         for id in parts.filter_map(|p| p.parse::<usize>().ok()) {
             let Some(range) = s.g.stmts.get(id) else { continue };
             stats.jvm_executed_checked += 1;
+            let nested = s.g.in_nested(range.start);
+            if nested {
+                stats.jvm_nested_executed_checked += 1;
+            }
             if let Some(fd) =
                 s.findings.iter().find(|fd| fd.code() == UNREACHABLE_CODE && fd.range.contains(&range.start))
             {
                 let text = s.g.source[range.start..].lines().next().unwrap_or("").to_string();
+                let place = if nested { " in the nested class" } else { "" };
                 violations.push(Violation {
                     class: c.to_string(),
                     source: s.g.source.clone(),
                     inputs: s.inputs[k].clone(),
                     finding: fd.clone(),
-                    observed: format!("the JVM executed `{text}`"),
+                    observed: format!("the JVM executed `{text}`{place}"),
                 });
             }
             if let Some((ids, true)) = s.interp_hits.get(k) {

@@ -5,7 +5,12 @@
 //! [`gen`] writes random methods over the modelled subset; [`check_generated`] runs `check_file` on
 //! one and then executes it on many inputs with the concrete interpreter (on a synthesis lowering
 //! with a loop bound no generated loop reaches); [`jvm`] runs an instrumented copy of a sample on
-//! the real JVM. Every executed statement is compared against the findings.
+//! the real JVM. Every executed statement is compared against the findings of every method of the
+//! file: a statement of `m`, and one of a method `m` calls, which runs inside `m`'s lowering (its
+//! static helpers, and the constructors and methods of the nested class of the class-invariant
+//! feature on the objects `m` creates, are inlined there at their own offsets) and is marked with
+//! its own `hit(N)` in the JVM's copy. So a statement of `Pool.check()` that `check` claims
+//! unreachable is refuted by any run of `m` that reaches it through `q0.check()`.
 
 pub mod gen;
 pub mod jvm;
@@ -36,10 +41,19 @@ pub struct Stats {
     pub executed_checked: u64,
     /// Evaluated conditions compared against constant-condition findings.
     pub conditions_checked: u64,
+    /// Classes with a nested class of the class-invariant feature ([`gen`]'s module doc).
+    pub nested_classes: u64,
+    /// `unreachable-code` findings inside those nested classes.
+    pub nested_unreachable_findings: u64,
+    /// Executed statements of the nested classes' constructors and methods among
+    /// `executed_checked`.
+    pub nested_executed_checked: u64,
     pub violations: u64,
     pub jvm_methods: u64,
     pub jvm_runs: u64,
     pub jvm_executed_checked: u64,
+    /// Executed statements of the nested classes among `jvm_executed_checked`.
+    pub jvm_nested_executed_checked: u64,
     pub jvm_violations: u64,
     /// Statements the JVM executed that the interpreter did not, on a run the interpreter
     /// completed (a disagreement between lowering and Java, not a wrong finding by itself).
@@ -57,10 +71,14 @@ impl Stats {
         self.runs += o.runs;
         self.executed_checked += o.executed_checked;
         self.conditions_checked += o.conditions_checked;
+        self.nested_classes += o.nested_classes;
+        self.nested_unreachable_findings += o.nested_unreachable_findings;
+        self.nested_executed_checked += o.nested_executed_checked;
         self.violations += o.violations;
         self.jvm_methods += o.jvm_methods;
         self.jvm_runs += o.jvm_runs;
         self.jvm_executed_checked += o.jvm_executed_checked;
+        self.jvm_nested_executed_checked += o.jvm_nested_executed_checked;
         self.jvm_violations += o.jvm_violations;
         self.jvm_interp_mismatches += o.jvm_interp_mismatches;
     }
@@ -114,20 +132,38 @@ pub fn inputs(rng: &mut Rng, params: &[JTy], n: usize) -> Vec<Vec<Value>> {
         .collect()
 }
 
-/// Checks one generated class: `check_file`, then `runs` concrete runs of `m`.
+/// Checks one generated class: `check_file`, then `runs` concrete runs of `m` ([`confront`]).
 pub fn check_generated(g: &Generated, rng: &mut Rng, runs: usize, timeout: Duration) -> Outcome {
     let file = SourceFile::parse(g.source.as_str());
     let report = check_file(&file, timeout);
-    let mut stats = Stats { methods: 1, statements: g.stmts.len() as u64, ..Stats::default() };
+    let mut out = confront(g, report.findings, rng, runs);
     for (_, v) in &report.methods {
         match v {
-            MethodVerdict::Verdict => stats.verdicts += 1,
-            MethodVerdict::NoVerdict(_) => stats.no_verdict += 1,
+            MethodVerdict::Verdict => out.stats.verdicts += 1,
+            MethodVerdict::NoVerdict(_) => out.stats.no_verdict += 1,
         }
     }
-    stats.unreachable_findings = report.findings.iter().filter(|f| f.code() == UNREACHABLE_CODE).count() as u64;
-    stats.condition_findings = report.findings.len() as u64 - stats.unreachable_findings;
-    let mut out = Outcome { stats, violations: vec![], interp_hits: vec![], inputs: vec![], findings: report.findings };
+    out
+}
+
+/// Runs `m` on `runs` random inputs in the interpreter and confronts `findings` (`check`'s, or
+/// planted ones in tests) with every statement and condition the runs executed: those of `m`
+/// and those of the methods the lowering of `m` inlines (the static helpers, and the
+/// constructors and methods of the nested class on the objects `m` creates), since an inlined
+/// statement begins in a block of `m`'s lowering at its own offset in the file.
+pub fn confront(g: &Generated, findings: Vec<Finding>, rng: &mut Rng, runs: usize) -> Outcome {
+    let file = SourceFile::parse(g.source.as_str());
+    let mut stats = Stats {
+        methods: 1,
+        statements: g.stmts.len() as u64,
+        nested_classes: g.nested.is_some() as u64,
+        ..Stats::default()
+    };
+    stats.unreachable_findings = findings.iter().filter(|f| f.code() == UNREACHABLE_CODE).count() as u64;
+    stats.condition_findings = findings.len() as u64 - stats.unreachable_findings;
+    stats.nested_unreachable_findings =
+        findings.iter().filter(|f| f.code() == UNREACHABLE_CODE && g.in_nested(f.range.start)).count() as u64;
+    let mut out = Outcome { stats, violations: vec![], interp_hits: vec![], inputs: vec![], findings };
     let Some(m) = MethodInfo::all(&file).into_iter().find(|m| m.name == "m") else { return out };
     let f = lower_method(&file, &m, &LowerOptions { mode: LowerMode::Synthesis { unroll: 6 }, ..Default::default() });
     let args_list = inputs(rng, &g.params, runs);
@@ -143,9 +179,14 @@ pub fn check_generated(g: &Generated, rng: &mut Rng, runs: usize, timeout: Durat
                 ids.push(id);
             }
             out.stats.executed_checked += 1;
+            let nested = g.in_nested(*s);
+            if nested {
+                out.stats.nested_executed_checked += 1;
+            }
             if let Some(fd) = out.findings.iter().find(|fd| fd.code() == UNREACHABLE_CODE && fd.range.contains(s)) {
                 let text = g.source[*s..].lines().next().unwrap_or("").to_string();
-                out.violations.push(violation(g, args, fd, format!("the interpreter executed `{text}`")));
+                let place = if nested { " in the nested class" } else { "" };
+                out.violations.push(violation(g, args, fd, format!("the interpreter executed `{text}`{place}")));
             }
         }
         for (origin, value) in &r.decisions {
