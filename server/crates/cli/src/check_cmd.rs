@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use jreach_ide::{
-    check_method_profiled, FileContext, Finding, MethodProfile, MethodVerdict, CONDITION_ALWAYS_FALSE,
+    check_method_profiled, ClassInvariants, FileContext, Finding, MethodProfile, MethodVerdict, CONDITION_ALWAYS_FALSE,
     CONDITION_ALWAYS_TRUE, UNREACHABLE_CODE,
 };
 use jreach_syntax::SourceFile;
@@ -140,6 +140,7 @@ fn check_one(path: &Path, timeout: Duration, file_budget: Duration, cache: Optio
     let deadline = Instant::now() + file_budget;
     let started = Instant::now();
     let ctx = FileContext::new(&src, None, None);
+    let invariants = ClassInvariants::new();
     r.context = started.elapsed();
     for m in ctx.methods() {
         if Instant::now() >= deadline {
@@ -150,7 +151,7 @@ fn check_one(path: &Path, timeout: Duration, file_budget: Duration, cache: Optio
             continue;
         }
         let t = Instant::now();
-        let (verdict, fs, profile) = check_method_profiled(&ctx, m, timeout);
+        let (verdict, fs, profile) = check_method_profiled(&ctx, &invariants, m, timeout);
         r.times.push(t.elapsed());
         r.profiles.push((m.signature(), src.lines.line_of(m.range.start) + 1, profile));
         r.verdicts.push(verdict);

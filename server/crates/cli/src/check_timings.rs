@@ -35,7 +35,8 @@ pub(crate) fn report(results: &[FileResult], wall: Duration) -> String {
         + total.reach.time
         + total.explain.time
         + total.exact_loops
-        + total.invariants;
+        + total.invariants
+        + total.class_invariants;
     let other = methods_time.saturating_sub(known);
     let share = |d: Duration| 100.0 * d.as_secs_f64() / busy.as_secs_f64().max(1e-9);
     let mut s = String::new();
@@ -59,6 +60,7 @@ pub(crate) fn report(results: &[FileResult], wall: Duration) -> String {
     phase("explain queries", total.explain.time, format!("  {}", queries(&total.explain)));
     phase("exact loops", total.exact_loops, "  (loops unrolled for proofs, when bounded)".to_string());
     phase("loop invariants", total.invariants, "  (Houdini over parity and bounds)".to_string());
+    phase("class invariants", total.class_invariants, "  (Houdini over the conditions of a class)".to_string());
     phase("other", other, "  (finding statements, describing findings)".to_string());
     let _ = writeln!(s, "  slowest methods:");
     for (t, r, (sig, line, p)) in slow.iter().take(SLOWEST) {

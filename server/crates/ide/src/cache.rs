@@ -21,6 +21,7 @@ use dashmap::DashMap;
 use jreach_syntax::{MethodInfo, Node, SourceFile};
 
 use crate::check::{check_method, CheckReport, Finding, MethodVerdict};
+use crate::class_invariants::ClassInvariants;
 use jreach_ir::lower::FileContext;
 
 /// Who a method is, independent of where it sits in the file.
@@ -154,6 +155,7 @@ impl MethodCache {
         let mut told = std::time::Instant::now();
         // Built once, on the first method that is not cached.
         let ctx = std::cell::OnceCell::new();
+        let invariants = ClassInvariants::new();
         for (n, &i) in todo.iter().enumerate() {
             if cancelled() {
                 return None;
@@ -162,7 +164,7 @@ impl MethodCache {
             let (hash, dep_starts) = hashes[i].clone();
             self.misses.fetch_add(1, Ordering::Relaxed);
             let ctx = ctx.get_or_init(|| FileContext::new(file, None, None));
-            let (verdict, findings) = check_method(ctx, m, timeout);
+            let (verdict, findings) = check_method(ctx, &invariants, m, timeout);
             let inside = |r: &std::ops::Range<usize>| m.range.start <= r.start && r.end <= m.range.end;
             let points_outside =
                 findings.iter().any(|f| !inside(&f.range) || f.related.iter().any(|r| !inside(&r.range)));
@@ -219,7 +221,7 @@ fn rebase(f: &Finding, old: usize, new: usize) -> Finding {
 }
 
 /// For each method, a hash of its text, of the texts of the same-file methods and constructors it
-/// may inline (transitively), of the file outside its methods (fields and their initializers,
+/// may inline (transitively; all of them for a method that may assume its class's invariants), of the file outside its methods (fields and their initializers,
 /// constants, class headers: the class table every lowering reads; as tokens, so white space and
 /// comments do not count), and of the time limit; and where those methods start.
 fn dependency_hashes(file: &SourceFile, methods: &[MethodInfo], timeout: Duration) -> Vec<(u64, Vec<usize>)> {
@@ -234,6 +236,10 @@ fn dependency_hashes(file: &SourceFile, methods: &[MethodInfo], timeout: Duratio
         .enumerate()
         .map(|(i, m)| {
             let mut deps = BTreeSet::from([i]);
+            if crate::class_invariants::may_assume(file, m) {
+                // Its class's invariants: every method of the file may write or keep them.
+                deps.extend(0..methods.len());
+            }
             let mut work = vec![i];
             while let Some(j) = work.pop() {
                 for name in &calls[j] {
@@ -414,6 +420,23 @@ mod tests {
         let before = cache.stats();
         same_as_check_file(&cache, &file);
         assert_eq!(cache.stats().misses, before.misses);
+    }
+
+    #[test]
+    fn editing_any_method_of_a_class_invalidates_what_its_invariants_proved() {
+        // `free` is dead only while `release` keeps `used >= 0`.
+        let src = "class P {\n    private int used;\n    void acquire() { used++; if (used < 0) used = 0; }\n    void release() {\n        if (used > 0) {\n            used--;\n        }\n    }\n    int free() {\n        if (used < 0) {\n            return -1;\n        }\n        return used;\n    }\n}\n";
+        let cache = MethodCache::new();
+        let mut file = SourceFile::parse(src);
+        let first = cache.check_file("p", &file, T, &|| false).unwrap();
+        assert_eq!(first.findings, check_file(&file, T).findings);
+        assert_eq!(dead(&first), 1, "{:#?}", first.findings);
+        // `release` now lets `used` go below zero: `free`'s finding must go.
+        let at = file.text.find("used > 0").unwrap();
+        file.apply_edits([(at..at + "used > 0".len(), "used > -5")]);
+        let second = cache.check_file("p", &file, T, &|| false).unwrap();
+        assert_eq!(dead(&second), 0, "{:#?}", second.findings);
+        same_as_check_file(&cache, &file);
     }
 
     #[test]

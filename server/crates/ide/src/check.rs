@@ -22,6 +22,8 @@ use std::time::{Duration, Instant};
 use jreach_ir::lower::{lower_in, FileContext, LowerOptions};
 use jreach_ir::{BinOp, BlockId, Blocker, Const, CutoffKind, Function, LowerMode, ObjOp, Op, StrOp, Terminator};
 use jreach_smt::{DeadCode, Decision, QueryStats, Status};
+
+use crate::class_invariants::ClassInvariants;
 use jreach_syntax::{methods::is_statement_kind, LineIndex, MethodInfo, Node, SourceFile};
 
 /// Code of a finding on dead statements.
@@ -49,6 +51,8 @@ pub struct Condition {
     pub pred: String,
     /// Where it is written; `None` for a branch of the lowering's own (an implicit check).
     pub span: Option<Range<usize>>,
+    /// Why it holds, when the code does not test it but a proof showed it (a class invariant).
+    pub note: Option<String>,
 }
 
 /// What a finding says, as data; [`Finding::message`] puts it in words.
@@ -101,9 +105,15 @@ impl Finding {
             }
             let parts: Vec<String> = reasons
                 .iter()
-                .map(|c| match &c.span {
-                    Some(s) => format!("`{}` (line {})", c.pred, line(s)),
-                    None => format!("`{}`", c.pred),
+                .map(|c| {
+                    let at = match &c.span {
+                        Some(s) => format!("`{}` (line {})", c.pred, line(s)),
+                        None => format!("`{}`", c.pred),
+                    };
+                    match &c.note {
+                        Some(note) => format!("{at}, which {note}"),
+                        None => at,
+                    }
                 })
                 .collect();
             format!(": {}", parts.join(", "))
@@ -168,8 +178,9 @@ pub struct CheckReport {
 pub fn check_file(file: &SourceFile, timeout: Duration) -> CheckReport {
     let mut report = CheckReport::default();
     let ctx = FileContext::new(file, None, None);
+    let invariants = ClassInvariants::new();
     for m in ctx.methods() {
-        let (verdict, findings) = check_method(&ctx, m, timeout);
+        let (verdict, findings) = check_method(&ctx, &invariants, m, timeout);
         report.findings.extend(findings);
         report.methods.push((m.signature(), verdict));
     }
@@ -197,6 +208,9 @@ pub struct MethodProfile {
     /// The search for loop invariants and the check on the lowering they strengthen (not counted
     /// in the fields above).
     pub invariants: Duration,
+    /// The search for the class's invariants (on the first method of the class that asks) and
+    /// the check on the lowering they strengthen (not counted in the fields above).
+    pub class_invariants: Duration,
 }
 
 impl MethodProfile {
@@ -210,6 +224,7 @@ impl MethodProfile {
         self.blocks += o.blocks;
         self.exact_loops += o.exact_loops;
         self.invariants += o.invariants;
+        self.class_invariants += o.class_invariants;
     }
 }
 
@@ -219,20 +234,27 @@ pub const METHOD_BUDGET_QUERIES: u32 = 2;
 /// Checks one method: its verdict and its findings (in source order). Each solver query gets at
 /// most `timeout`, and all of them together [`METHOD_BUDGET_QUERIES`] times that. Findings proved
 /// before the time ran out are kept; the verdict then says why the method was not fully decided.
-/// `ctx` is the context of the method's file (one for all its methods: see [`FileContext`]).
-pub fn check_method(ctx: &FileContext<'_>, m: &MethodInfo, timeout: Duration) -> (MethodVerdict, Vec<Finding>) {
-    let (verdict, findings, _) = check_method_profiled(ctx, m, timeout);
+/// `ctx` is the context of the method's file (one for all its methods: see [`FileContext`]), and
+/// `invariants` the class invariants proved in it so far (one for all its methods too).
+pub fn check_method(
+    ctx: &FileContext<'_>,
+    invariants: &ClassInvariants,
+    m: &MethodInfo,
+    timeout: Duration,
+) -> (MethodVerdict, Vec<Finding>) {
+    let (verdict, findings, _) = check_method_profiled(ctx, invariants, m, timeout);
     (verdict, findings)
 }
 
 /// [`check_method`], and where its time went.
 pub fn check_method_profiled(
     ctx: &FileContext<'_>,
+    invariants: &ClassInvariants,
     m: &MethodInfo,
     timeout: Duration,
 ) -> (MethodVerdict, Vec<Finding>, MethodProfile) {
     let mut profile = MethodProfile::default();
-    match crate::contain::contain(|| check_method_inner(ctx, m, timeout, &mut profile)) {
+    match crate::contain::contain(|| check_method_inner(ctx, invariants, m, timeout, &mut profile)) {
         Ok((verdict, findings)) => (verdict, findings, profile),
         Err(why) => (MethodVerdict::NoVerdict(why), vec![], profile),
     }
@@ -240,6 +262,7 @@ pub fn check_method_profiled(
 
 fn check_method_inner(
     ctx: &FileContext<'_>,
+    invariants: &ClassInvariants,
     m: &MethodInfo,
     timeout: Duration,
     profile: &mut MethodProfile,
@@ -280,6 +303,11 @@ fn check_method_inner(
         exact = invariant_findings(ctx, m, timeout);
         profile.invariants = started.elapsed();
     }
+    if unknown.is_none() && exact.is_none() {
+        let started = Instant::now();
+        exact = class_invariant_findings(ctx, invariants, m, timeout);
+        profile.class_invariants = started.elapsed();
+    }
     if let Some(more) = exact {
         out = more;
     }
@@ -303,6 +331,31 @@ const INVARIANT_BUDGET: Duration = Duration::from_secs(1);
 fn invariant_findings(ctx: &FileContext<'_>, m: &MethodInfo, timeout: Duration) -> Option<Vec<Finding>> {
     let budget = INVARIANT_BUDGET.min(timeout);
     let f = crate::loop_invariants::proved_lowering(ctx, m, LowerOptions::default().inline_depth, budget)?;
+    debug_assert!(f.sound_for_proofs());
+    let mut dc = DeadCode::new(&f, budget, Instant::now() + budget);
+    crate::live_runs::mark_live_by_runs(&f, m, &mut dc);
+    let mut ck = Checker { file: ctx.file(), m, f: &f, dc, unknown: None, out: Vec::new() };
+    ck.dead_statements();
+    ck.constant_conditions();
+    let Checker { unknown, out, .. } = ck;
+    unknown.is_none().then_some(out)
+}
+
+/// The time the search for a class's invariants may take (once per class and file), queries
+/// included, and the check of one method on the lowering they strengthen.
+const CLASS_INVARIANT_BUDGET: Duration = Duration::from_secs(2);
+
+/// The findings of `m` on its proof lowering strengthened by the invariants of its class that
+/// hold (`class_invariants`): they include the abstraction's. `None` when its class has none
+/// that `m` tests, or a question is left open.
+fn class_invariant_findings(
+    ctx: &FileContext<'_>,
+    invariants: &ClassInvariants,
+    m: &MethodInfo,
+    timeout: Duration,
+) -> Option<Vec<Finding>> {
+    let budget = CLASS_INVARIANT_BUDGET.min(timeout);
+    let f = crate::class_invariants::proved_lowering(ctx, invariants, m, LowerOptions::default().inline_depth, budget)?;
     debug_assert!(f.sound_for_proofs());
     let mut dc = DeadCode::new(&f, budget, Instant::now() + budget);
     crate::live_runs::mark_live_by_runs(&f, m, &mut dc);
@@ -431,7 +484,7 @@ impl Checker<'_> {
             Some(o) => {
                 let text = squeeze(&o.text);
                 let pred = if d.taken { text.clone() } else { negate(&text) };
-                Cond { text, pred, span: Some(o.span.clone()) }
+                Cond { text, pred, span: Some(o.span.clone()), note: o.note.clone() }
             }
             None => {
                 // A null check of a value with a source expression: `x != null` on the way.
@@ -448,7 +501,7 @@ impl Checker<'_> {
                 if let Some((value, span)) = named {
                     let text = format!("{value} == null");
                     let pred = if d.taken { text.clone() } else { format!("{value} != null") };
-                    return Cond { text, pred, span };
+                    return Cond { text, pred, span, note: None };
                 }
                 // The lowering's own branches: a zero divisor, or an unknown call that throws.
                 let what = match &self.f.value(*cond).op {
@@ -547,6 +600,8 @@ struct Cond {
     /// What holds when the branch goes this way (the condition or its negation).
     pred: String,
     span: Option<Range<usize>>,
+    /// Why it holds, for a condition a proof assumes ([`Condition::note`]).
+    note: Option<String>,
 }
 
 impl Cond {
@@ -556,17 +611,20 @@ impl Cond {
         } else {
             format!("no {}", what.trim_start_matches("a ").trim_start_matches("an "))
         };
-        Cond { text: what, pred, span: None }
+        Cond { text: what, pred, span: None, note: None }
     }
 
     fn condition(&self) -> Condition {
-        Condition { text: self.text.clone(), pred: self.pred.clone(), span: self.span.clone() }
+        Condition { text: self.text.clone(), pred: self.pred.clone(), span: self.span.clone(), note: self.note.clone() }
     }
 
     fn related(&self) -> Related {
         Related {
             range: self.span.clone().unwrap_or(0..0),
-            message: format!("`{}` holds on every path here", self.pred),
+            message: match &self.note {
+                Some(note) => format!("`{}` {note}", self.pred),
+                None => format!("`{}` holds on every path here", self.pred),
+            },
         }
     }
 }
@@ -741,7 +799,8 @@ mod tests {
         let src = "class A {\n  static int f(String s, int n) {\n    int k = Helper.count(s);\n    if (k > 3) {\n      if (\"x\".equals(s)) return 1;\n      return 2;\n    }\n    if (n == 7 && s == null) return 3;\n    return 0;\n  }\n}\n";
         let file = SourceFile::parse(src);
         let ctx = FileContext::new(&file, None, None);
-        let (verdict, findings, profile) = check_method_profiled(&ctx, &ctx.methods()[0], Duration::from_secs(10));
+        let (verdict, findings, profile) =
+            check_method_profiled(&ctx, &ClassInvariants::new(), &ctx.methods()[0], Duration::from_secs(10));
         assert_eq!(verdict, MethodVerdict::Verdict);
         assert!(findings.is_empty(), "{findings:#?}");
         assert_eq!(profile.reach.count() + profile.explain.count(), 0, "{profile:?}");
@@ -750,7 +809,8 @@ mod tests {
         let src = src.replace("n == 7 && s == null", "k > 5 && k < 2");
         let file = SourceFile::parse(&src);
         let ctx = FileContext::new(&file, None, None);
-        let (verdict, findings, profile) = check_method_profiled(&ctx, &ctx.methods()[0], Duration::from_secs(10));
+        let (verdict, findings, profile) =
+            check_method_profiled(&ctx, &ClassInvariants::new(), &ctx.methods()[0], Duration::from_secs(10));
         assert_eq!(verdict, MethodVerdict::Verdict);
         assert_eq!(findings.iter().filter(|f| f.code() == UNREACHABLE_CODE).count(), 1, "{findings:#?}");
         assert!(profile.reach.unsat >= 1, "{profile:?}");

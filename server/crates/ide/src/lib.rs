@@ -5,6 +5,7 @@
 
 mod cache;
 mod check;
+mod class_invariants;
 mod contain;
 mod dump;
 mod exact_loops;
@@ -17,6 +18,7 @@ pub use check::{
     check_file, check_method, check_method_profiled, CheckReport, Condition, Conflict, Finding, FindingKind,
     MethodProfile, MethodVerdict, Related, CONDITION_ALWAYS_FALSE, CONDITION_ALWAYS_TRUE, UNREACHABLE_CODE,
 };
+pub use class_invariants::ClassInvariants;
 pub use dump::{dump, DumpMode};
 pub use gen::{
     concolic, gen, search_start, synthesis_options, ConcolicLimits, Engine, GenError, GenOptions, GenResult, RunOnJvm,

@@ -182,6 +182,7 @@ fn cutoff_tag(k: &CutoffKind) -> &'static str {
         CutoffKind::EndsJvm(_) => "ends-jvm",
         CutoffKind::Unwinding => "unwinding",
         CutoffKind::InvariantBroken(_) => "invariant-broken",
+        CutoffKind::ClassInvariantBroken(_) => "class-invariant-broken",
         CutoffKind::Assumed => "assumed",
     }
 }
@@ -245,7 +246,7 @@ mod tests {
         let c = fb.push(e, Op::Binary(BinOp::Lt, p, zero), Ty::Bool, None);
         let t = fb.create_block();
         let join = fb.create_block();
-        let origin = CondOrigin { span: off("a < 0")..off("a < 0") + 5, text: "a < 0".into() };
+        let origin = CondOrigin { span: off("a < 0")..off("a < 0") + 5, text: "a < 0".into(), note: None };
         fb.terminate(e, Terminator::Branch { cond: c, then_to: t, else_to: join, origin: Some(origin) });
         fb.seal(t);
         fb.mark_stmt(t, off("a = -a"));

@@ -583,6 +583,9 @@ pub struct CondOrigin {
     pub span: Range<usize>,
     /// The condition's text as written.
     pub text: String,
+    /// Why it holds, for a condition the lowering assumes rather than the code tests (a class
+    /// invariant: "holds whenever a method of `Pool` starts ...").
+    pub note: Option<String>,
 }
 
 /// Why a lowering is no ground for a proof of unreachability: what it left out.
@@ -611,6 +614,15 @@ pub enum Blocker {
     ///
     /// [`LowerOptions::loop_invariants`]: crate::lower::LowerOptions::loop_invariants
     Invariant,
+    /// Proofs only: candidate invariants of the receiver's class were checked where the method
+    /// ends, throws out or calls what jreach cannot see ([`CutoffKind::ClassInvariantBroken`]) and
+    /// assumed on entry and after such calls ([`LowerOptions::class_invariants`]). Sound once no
+    /// input reaches a failing check in *every* constructor and instance method of the class
+    /// with the same candidates; only that proof (`jreach_ide::class_invariants`) removes this
+    /// blocker ([`Function::class_invariants_proved`]).
+    ///
+    /// [`LowerOptions::class_invariants`]: crate::lower::LowerOptions::class_invariants
+    ClassInvariant,
 }
 
 impl Blocker {
@@ -632,6 +644,7 @@ impl fmt::Display for Blocker {
             Blocker::Narrowing(why) | Blocker::Unsupported(why) => f.write_str(why),
             Blocker::Unwinding => f.write_str("a loop may run more often than the proof unrolled it"),
             Blocker::Invariant => f.write_str("a candidate loop invariant is not proved"),
+            Blocker::ClassInvariant => f.write_str("a candidate class invariant is not proved"),
         }
     }
 }
@@ -661,7 +674,12 @@ pub enum CutoffKind {
     /// Proofs with candidate loop invariants: candidate `n` does not hold here (at a loop's entry,
     /// or at the end of an iteration). Records [`Blocker::Invariant`].
     InvariantBroken(u32),
-    /// Proofs with loop invariants: the states at a loop head that the invariants exclude.
+    /// Proofs with candidate class invariants: candidate `n` does not hold here (where a
+    /// constructor or method ends or throws out, or before a call jreach cannot see into).
+    /// Records [`Blocker::ClassInvariant`].
+    ClassInvariantBroken(u32),
+    /// Proofs with loop or class invariants: the states at a loop head (or where a method
+    /// starts or an unseen call returns) that the invariants exclude.
     /// Sound only together with the proof that no [`CutoffKind::InvariantBroken`] block runs
     /// (kept under [`Blocker::Invariant`] until then).
     Assumed,
@@ -678,7 +696,8 @@ impl fmt::Display for CutoffKind {
             CutoffKind::EndsJvm(call) => write!(f, "{call} ends the JVM"),
             CutoffKind::Unwinding => f.write_str("a loop iteration past the unrolled ones"),
             CutoffKind::InvariantBroken(n) => write!(f, "candidate loop invariant {n} does not hold"),
-            CutoffKind::Assumed => f.write_str("a state the loop invariants exclude"),
+            CutoffKind::ClassInvariantBroken(n) => write!(f, "candidate class invariant {n} does not hold"),
+            CutoffKind::Assumed => f.write_str("a state the loop or class invariants exclude"),
         }
     }
 }
@@ -1086,6 +1105,26 @@ impl Function {
     /// candidates hold at every loop head where they are assumed.
     pub fn invariants_proved(&mut self) {
         self.proof_blockers.retain(|b| *b != Blocker::Invariant);
+    }
+
+    /// The blocks where candidate class invariant `n` is found broken
+    /// ([`CutoffKind::ClassInvariantBroken`]), per candidate.
+    pub fn class_invariant_blocks(&self) -> std::collections::BTreeMap<u32, Vec<BlockId>> {
+        let mut out: std::collections::BTreeMap<u32, Vec<BlockId>> = Default::default();
+        for b in self.block_ids() {
+            if let Terminator::Cutoff(CutoffKind::ClassInvariantBroken(n)) = self.block(b).term {
+                out.entry(n).or_default().push(b);
+            }
+        }
+        out
+    }
+
+    /// Removes [`Blocker::ClassInvariant`]: to be called only when no input reaches any of
+    /// [`Function::class_invariant_blocks`] in this lowering *and* in the lowering of every
+    /// constructor and instance method of the class with the same candidates (what
+    /// `jreach_ide::class_invariants` proves), so the candidates hold whenever a method starts.
+    pub fn class_invariants_proved(&mut self) {
+        self.proof_blockers.retain(|b| *b != Blocker::ClassInvariant);
     }
 
     /// Removes [`Blocker::Unwinding`]: to be called only when no input reaches any of

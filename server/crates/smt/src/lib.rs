@@ -56,6 +56,6 @@ pub fn with_own_context<R: Send + Sync>(work: impl FnOnce() -> R + Send + Sync) 
 pub use explain::{DeadCode, Decision, QueryStats, Status};
 pub use naive::{solve_naive, solve_naive_with};
 pub use solve::{
-    discharge_invariants, discharge_unwinding, solve_reach, solve_reach_avoiding, solve_reach_fixing, GaveUp,
-    SolveOptions, Verdict,
+    broken_class_invariants, discharge_invariants, discharge_unwinding, solve_reach, solve_reach_avoiding,
+    solve_reach_fixing, GaveUp, SolveOptions, Verdict,
 };

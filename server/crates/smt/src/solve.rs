@@ -135,6 +135,20 @@ pub fn discharge_invariants(f: &mut Function, opts: &SolveOptions) -> Result<(),
     }
 }
 
+/// The candidate class invariants whose checks in `f` some input may reach, or the solver could
+/// not clear within `opts` (`Function::class_invariant_blocks`). Removing
+/// `Blocker::ClassInvariant` needs more than this function can see (every constructor and method
+/// of the class with the same candidates), so it is left to the caller.
+pub fn broken_class_invariants(f: &Function, opts: &SolveOptions) -> Vec<u32> {
+    let mut failed = Vec::new();
+    for (n, blocks) in f.class_invariant_blocks() {
+        if !matches!(solve_reach(f, &blocks, opts), Verdict::Unsat) {
+            failed.push(n);
+        }
+    }
+    failed
+}
+
 /// Like [`solve_reach`], with the values in `fixed` (results of calls jreach does not model, as a
 /// run on the JVM showed them: a concolic round) taken as those constants. A value outside the
 /// slice of the targets is not constrained. The answer is about this guess only: UNSAT says

@@ -297,7 +297,8 @@ fn gen_target(file: &SourceFile, target: &Target, opts: &GenOptions) -> Result<G
             Verdict::Unknown(why) => return Ok(GenResult::Unknown(solver_gave_up(&why, opts))),
             Verdict::Sat(_)
                 if exact_loops_unreachable(&ctx, target, &over, opts)
-                    || invariant_unreachable(&ctx, target, &over, opts) =>
+                    || invariant_unreachable(&ctx, target, &over, opts)
+                    || class_invariant_unreachable(&ctx, target, opts) =>
             {
                 return Ok(GenResult::Unreachable(unreachable_message(&target)))
             }
@@ -350,6 +351,20 @@ fn invariant_unreachable(ctx: &FileContext<'_>, target: &Target, over: &Function
     let targets = f.blocks_of_stmt(target.stmt.start);
     let solve =
         SolveOptions { timeout: opts.timeout.min(EXACT_QUERY), prefer_small: false, cancel: opts.cancel.clone() };
+    f.sound_for_proofs() && !targets.is_empty() && matches!(solve_reach(&f, &targets, &solve), Verdict::Unsat)
+}
+
+/// Whether the target is dead on the proof lowering that assumes the invariants of its class
+/// (as `check` tries them), when the abstraction could not tell.
+fn class_invariant_unreachable(ctx: &FileContext<'_>, target: &Target, opts: &GenOptions) -> bool {
+    let memo = crate::class_invariants::ClassInvariants::new();
+    let budget = opts.timeout.min(EXACT_QUERY);
+    let Some(f) = crate::class_invariants::proved_lowering(ctx, &memo, &target.method, opts.inline_depth, budget)
+    else {
+        return false;
+    };
+    let targets = f.blocks_of_stmt(target.stmt.start);
+    let solve = SolveOptions { timeout: budget, prefer_small: false, cancel: opts.cancel.clone() };
     f.sound_for_proofs() && !targets.is_empty() && matches!(solve_reach(&f, &targets, &solve), Verdict::Unsat)
 }
 

@@ -569,7 +569,7 @@ mod tests {
         let c = fb.push(e, Op::Binary(BinOp::Lt, p, zero), Ty::Bool, None);
         let then_b = fb.create_block();
         let join = fb.create_block();
-        let origin = CondOrigin { span: 10..15, text: "a < 0".into() };
+        let origin = CondOrigin { span: 10..15, text: "a < 0".into(), note: None };
         fb.terminate(e, Terminator::Branch { cond: c, then_to: then_b, else_to: join, origin: Some(origin) });
         fb.seal(then_b);
         let a = fb.use_var(var, then_b);

@@ -103,6 +103,7 @@ impl<'t> Lowerer<'t> {
             CutoffKind::Unsupported(why) => self.b.add_proof_blocker(Blocker::Unsupported(why.clone())),
             CutoffKind::Unwinding => self.b.add_proof_blocker(Blocker::Unwinding),
             CutoffKind::InvariantBroken(_) => self.b.add_proof_blocker(Blocker::Invariant),
+            CutoffKind::ClassInvariantBroken(_) => self.b.add_proof_blocker(Blocker::ClassInvariant),
             // Sound under the invariants' proof, which `InvariantBroken` blocks wait for.
             CutoffKind::Assumed => {}
             // Exact (the call never returns normally), but proofs do not rely on it: `check` keeps

@@ -43,7 +43,7 @@ impl<'t> Lowerer<'t> {
         if self.cur.is_none() {
             return;
         }
-        let origin = CondOrigin { span: e.byte_range(), text: self.text(e).to_string() };
+        let origin = CondOrigin { span: e.byte_range(), text: self.text(e).to_string(), note: None };
         self.branch(v, t, f, Some(origin));
     }
 

@@ -202,11 +202,17 @@ impl<'t> Lowerer<'t> {
     /// and the receiver's fields as they were (and records that as a proof blocker), but not
     /// static fields.
     pub(super) fn unknown_call_throws(&mut self, callee: &str) {
+        self.before_unseen_call();
         for kind in CALL_MAY_CHANGE {
-            if kind == StateKind::StaticFields || !self.synthesis() {
+            // A constructor checked for class invariants lets `this` escape to nothing, so no
+            // call can reach its fields.
+            let unreachable_fields = kind == StateKind::ReceiverFields
+                && self.class_role == super::class_invariants::ClassInvariantRole::Constructor;
+            if (kind == StateKind::StaticFields || !self.synthesis()) && !unreachable_fields {
                 self.forget(kind, callee, None);
             }
         }
+        self.after_unseen_call();
         if self.synthesis() && (!self.mems.is_empty() || !self.field_mems.is_empty() || !self.this_fields.is_empty()) {
             // A lambda the call runs may write what it captured.
             self.b.add_proof_blocker(Blocker::Narrowing(format!(

@@ -77,13 +77,13 @@ impl<'t> Lowerer<'t> {
                 InvariantKind::AtLeast(n) => format!("{var} >= {n} at every iteration"),
                 InvariantKind::AtMost(n) => format!("{var} <= {n} at every iteration"),
             };
-            let origin = CondOrigin { span: s.byte_range(), text };
+            let origin = CondOrigin { span: s.byte_range(), text, note: None };
             self.end_unless(holds, CutoffKind::Assumed, Some(origin));
         }
     }
 
     /// Goes on where `holds`; the other side ends in a `kind` cutoff.
-    fn end_unless(&mut self, holds: ValueId, kind: CutoffKind, origin: Option<CondOrigin>) {
+    pub(super) fn end_unless(&mut self, holds: ValueId, kind: CutoffKind, origin: Option<CondOrigin>) {
         let (ok, cut) = (self.b.create_block(), self.b.create_block());
         self.branch(holds, ok, cut, origin);
         self.b.seal(ok);

@@ -34,9 +34,11 @@ use crate::classes::{split_type_args, Classes};
 use crate::exceptions::is_subclass;
 use crate::func::*;
 use crate::types::{normalize, ArrTy, Const, Ty};
+pub use class_invariants::{ClassInvariant, FieldAtom, FieldCond};
 pub use literal::{parse_char_literal, parse_float_literal, parse_int_literal, parse_string_literal};
 
 mod calls;
+mod class_invariants;
 mod collections;
 mod emit;
 mod expr;
@@ -93,6 +95,13 @@ pub struct LowerOptions {
     /// [`CutoffKind::InvariantBroken`] block) and assumed at the loop head after its havoc (Houdini:
     /// the caller drops the candidates whose checks some input reaches, and lowers again).
     pub loop_invariants: Vec<InvariantCandidate>,
+    /// Over-approximation only, for a constructor or instance method of the class they are
+    /// about: candidate invariants of the receiver's class, established by constructors,
+    /// assumed and kept by methods (`class_invariants`; a failing check ends in a
+    /// [`CutoffKind::ClassInvariantBroken`] block). The caller must give them only for a class
+    /// whose fields they read are written by its own constructors and methods alone, and whose
+    /// constructors let `this` escape to nothing.
+    pub class_invariants: Vec<ClassInvariant>,
 }
 
 /// A candidate invariant of a loop: a property of one integral local at the loop's head.
@@ -129,6 +138,7 @@ impl Default for LowerOptions {
             receiver_by_reflection: false,
             proof_unroll: None,
             loop_invariants: Vec::new(),
+            class_invariants: Vec::new(),
         }
     }
 }
@@ -360,6 +370,11 @@ pub fn lower_in(ctx: &FileContext<'_>, method: &MethodInfo, opts: &LowerOptions)
         opaque_presence: vec![],
         declared_java: None,
         classes,
+        class_role: match (opts.class_invariants.is_empty(), synthesis, method.is_static, method.is_constructor) {
+            (false, false, false, true) => class_invariants::ClassInvariantRole::Constructor,
+            (false, false, false, false) => class_invariants::ClassInvariantRole::Method,
+            _ => class_invariants::ClassInvariantRole::None,
+        },
     };
     lw.b.set_classes(lw.classes.descs.clone());
     lw.receiver_class = lw.classes.by_name.get(&method.class_name()).copied();
@@ -434,6 +449,9 @@ pub fn lower_in(ctx: &FileContext<'_>, method: &MethodInfo, opts: &LowerOptions)
         let reflected = (synthesis && opts.receiver_by_reflection)
             .then(|| receiver_fields.iter().map(|(i, name)| (name.clone(), inputs[*i])).collect());
         lw.init_this_fields(method, receiver_ctor.as_ref().map(|c| (c, receiver_args)), reflected);
+        if lw.class_role == class_invariants::ClassInvariantRole::Method {
+            lw.assume_class_invariants();
+        }
         for (call, m) in &receiver_calls {
             if lw.cur.is_none() {
                 break;
@@ -466,8 +484,13 @@ pub fn lower_in(ctx: &FileContext<'_>, method: &MethodInfo, opts: &LowerOptions)
         }
     }
     lw.b.seal(ret_block);
-    let rv = ret_var.map(|v| lw.b.use_var(v, ret_block));
-    lw.b.terminate(ret_block, Terminator::Return(rv));
+    lw.cur = Some(ret_block);
+    if lw.class_role != class_invariants::ClassInvariantRole::None {
+        lw.check_class_invariants();
+    }
+    let end = lw.cur.take().expect("the checks go on where the candidates hold");
+    let rv = ret_var.map(|v| lw.b.use_var(v, end));
+    lw.b.terminate(end, Terminator::Return(rv));
     lw.b.finish()
 }
 
@@ -581,6 +604,8 @@ struct Lowerer<'t> {
     /// Synthesis: the parameters of JDK types a test writes values of (`Setup::opaque_params`),
     /// each with the input saying it is not null.
     opaque_presence: Vec<(ValueId, ValueId)>,
+    /// What this lowering does with [`LowerOptions::class_invariants`].
+    class_role: class_invariants::ClassInvariantRole,
 }
 
 /// A field of an object: the object, its class, the field's index and type.

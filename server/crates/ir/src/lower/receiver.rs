@@ -71,7 +71,8 @@ impl<'t> Lowerer<'t> {
                 .map(|(_, v)| *v);
             let v = if let Some(input) = input {
                 input
-            } else if exact {
+            } else if exact || self.class_role == class_invariants::ClassInvariantRole::Constructor {
+                // A constructor runs on a fresh object: its fields hold their defaults.
                 self.zero_of(*ty)
             } else {
                 self.nondet(NondetKind::Havoc { what: format!("this.{name}") }, *ty, None)

@@ -501,8 +501,11 @@ impl<'t> Lowerer<'t> {
                         self.bin(BinOp::Eq, sel, c)
                     };
                     let next = self.b.create_block();
-                    let origin =
-                        CondOrigin { span: case.byte_range(), text: format!("{sel_text} == {}", self.text(case)) };
+                    let origin = CondOrigin {
+                        span: case.byte_range(),
+                        text: format!("{sel_text} == {}", self.text(case)),
+                        note: None,
+                    };
                     self.branch(eq, group_blocks[i], next, Some(origin));
                     self.b.seal(next);
                     self.cur = Some(next);
@@ -635,7 +638,7 @@ impl<'t> Lowerer<'t> {
             let i = lw.read(idx);
             let more = lw.bin(BinOp::Lt, i, len);
             let body_b = lw.b.create_block();
-            let origin = CondOrigin { span: s.byte_range(), text: origin_text.clone() };
+            let origin = CondOrigin { span: s.byte_range(), text: origin_text.clone(), note: None };
             lw.branch(more, body_b, exit, Some(origin));
             lw.b.seal(body_b);
             lw.cur = Some(body_b);

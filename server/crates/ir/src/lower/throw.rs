@@ -74,6 +74,7 @@ impl<'t> Lowerer<'t> {
                 }
             }
         }
+        self.before_throw_out();
         if let Some(c) = self.cur.take() {
             self.b.terminate(c, Terminator::Throw { class: simple, span: at.map(|n| n.byte_range()) });
         }
@@ -101,6 +102,7 @@ impl<'t> Lowerer<'t> {
                 }
             }
         }
+        self.before_throw_out();
         if let Some(c) = self.cur.take() {
             self.b.terminate(c, Terminator::Throw { class: "Throwable".into(), span: None });
         }
@@ -157,6 +159,7 @@ impl<'t> Lowerer<'t> {
                 }
             }
         }
+        self.before_throw_out();
         if let Some(c) = self.cur.take() {
             self.b.terminate(c, Terminator::Throw { class: "VirtualMachineError".into(), span: None });
         }
