@@ -83,8 +83,12 @@ impl<'t> Lowerer<'t> {
                         _ => return None,
                     }
                 } else {
+                    // Java compares `byte`, `short` and `char` as `int`s (binary numeric
+                    // promotion), so a constant is never wrapped to their width.
                     let x = self.field_atom(a, None)?;
+                    let x = self.promoted(x);
                     let y = self.field_atom(b, Some(self.ty(x)))?;
+                    let y = self.promoted(y);
                     let (tx, ty) = (self.ty(x), self.ty(y));
                     let (x, y) = if tx == ty {
                         (x, y)
@@ -117,6 +121,14 @@ impl<'t> Lowerer<'t> {
                 self.bin(op, x, y)
             }
         })
+    }
+
+    /// `v` as an `int` if it is a narrower integral value.
+    fn promoted(&mut self, v: ValueId) -> ValueId {
+        match self.ty(v) {
+            Ty::Byte | Ty::Short | Ty::Char => self.convert(v, Ty::Int),
+            _ => v,
+        }
     }
 
     /// The value of an operand; a constant takes the type `like` (the other operand's).
