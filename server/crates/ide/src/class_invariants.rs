@@ -174,6 +174,11 @@ fn prove(ctx: &FileContext<'_>, class_body: usize, budget: Duration) -> Option<V
     if members.iter().any(|m| m.has_error) {
         return None;
     }
+    // A native method may write the fields where no lowering sees it.
+    let mut c = body.walk();
+    if body.named_children(&mut c).any(|k| k.kind() == "method_declaration" && modifiers(file, k).contains(&"native")) {
+        return None;
+    }
     let has_ctor = members.iter().any(|m| m.is_constructor);
     if !has_ctor {
         // The implicit constructor: the fields' initial values.
@@ -917,6 +922,15 @@ mod tests {
         assert!(class_cands(serial).contains("qualifies false"));
         let sub = "class A extends B {\n  private int n;\n  void f() { if (n < 0) throw new AssertionError(); }\n}\n";
         assert!(class_cands(sub).contains("qualifies false"));
+    }
+
+    #[test]
+    fn a_native_method_which_may_write_the_fields_unseen_leaves_no_invariant() {
+        let src = "class C {\n  private int n;\n  void inc() { if (n < 9) n++; }\n  int get() {\n    if (n < 0) {\n      return -1;\n    }\n    return n;\n  }\n}\n";
+        let dead = |src: &str| crate::check_file(&SourceFile::parse(src), Duration::from_secs(10)).findings.len();
+        assert!(dead(src) > 0, "`n >= 0` is kept by `inc`");
+        let native = src.replace("  int get()", "  native void set();\n  int get()");
+        assert_eq!(dead(&native), 0);
     }
 
     #[test]
