@@ -934,6 +934,15 @@ mod tests {
     }
 
     #[test]
+    fn a_field_of_a_type_jreach_does_not_track_compared_with_null_is_no_candidate_and_no_crash() {
+        // `Writer` is a reference jreach does not track: `out == null` has no term to check.
+        let src = "class S {\n  private final java.io.Writer out;\n  private int n;\n  S(java.io.Writer out) { this.out = out; }\n  int f() {\n    if (out == null) {\n      return -1;\n    }\n    n++;\n    return n;\n  }\n}\n";
+        let report = crate::check_file(&SourceFile::parse(src), Duration::from_secs(10));
+        assert!(report.methods.iter().all(|(_, v)| *v == crate::MethodVerdict::Verdict), "{:?}", report.methods);
+        assert!(report.findings.is_empty(), "{:#?}", report.findings);
+    }
+
+    #[test]
     fn writes_in_lambdas_nested_classes_or_through_other_references_disqualify_a_field() {
         let src = "class A {\n  private int a;\n  private int b;\n  private int c;\n  private int d;\n  private int e;\n  void f(A o) { Runnable r = () -> a++; o.b = 1; this.c = 2; d += 1; }\n  class In { void g() { c = 5; } }\n  void h() { if (a > 0 && b > 0 && c > 0 && d > 0 && e > 0) {} }\n}\nclass B {\n  private int d;\n  void k(A x) { d = 4; this.d = 5; x.e = 1; }\n}\n";
         expect![[r#"fields {"d"}, qualifies true, candidates ["d <= 0", "d > 0"]"#]].assert_eq(&class_cands(src));

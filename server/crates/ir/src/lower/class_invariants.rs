@@ -73,7 +73,9 @@ impl<'t> Lowerer<'t> {
                 if matches!(a, FieldAtom::Null) || matches!(b, FieldAtom::Null) {
                     let other = if matches!(a, FieldAtom::Null) { b } else { a };
                     let v = self.field_atom(other, None)?;
-                    if !matches!(self.ty(v), Ty::Str | Ty::Obj(_) | Ty::Arr(_) | Ty::Ref) {
+                    // Strings and objects of the file's classes: references jreach does not
+                    // track (`Ty::Ref`) have no null test the solver knows.
+                    if !matches!(self.ty(v), Ty::Str | Ty::Obj(_)) {
                         return None;
                     }
                     let is_null = self.is_null(v);
