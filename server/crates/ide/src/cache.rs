@@ -231,12 +231,13 @@ fn dependency_hashes(file: &SourceFile, methods: &[MethodInfo], timeout: Duratio
         by_name.entry(m.name.as_str()).or_default().push(i);
     }
     let calls: Vec<BTreeSet<&str>> = methods.iter().map(|m| called_names(file, m)).collect();
+    let invariants = ClassInvariants::new();
     methods
         .iter()
         .enumerate()
         .map(|(i, m)| {
             let mut deps = BTreeSet::from([i]);
-            if crate::class_invariants::may_assume(file, m) {
+            if invariants.may_assume(file, m) {
                 // Its class's invariants: every method of the file may write or keep them.
                 deps.extend(0..methods.len());
             }

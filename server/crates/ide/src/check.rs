@@ -332,13 +332,7 @@ fn invariant_findings(ctx: &FileContext<'_>, m: &MethodInfo, timeout: Duration) 
     let budget = INVARIANT_BUDGET.min(timeout);
     let f = crate::loop_invariants::proved_lowering(ctx, m, LowerOptions::default().inline_depth, budget)?;
     debug_assert!(f.sound_for_proofs());
-    let mut dc = DeadCode::new(&f, budget, Instant::now() + budget);
-    crate::live_runs::mark_live_by_runs(&f, m, &mut dc);
-    let mut ck = Checker { file: ctx.file(), m, f: &f, dc, unknown: None, out: Vec::new() };
-    ck.dead_statements();
-    ck.constant_conditions();
-    let Checker { unknown, out, .. } = ck;
-    unknown.is_none().then_some(out)
+    findings_on(ctx.file(), m, &f, budget, |_| true)
 }
 
 /// The time the search for a class's invariants may take (once per class and file), queries
@@ -357,13 +351,7 @@ fn class_invariant_findings(
     let budget = CLASS_INVARIANT_BUDGET.min(timeout);
     let f = crate::class_invariants::proved_lowering(ctx, invariants, m, LowerOptions::default().inline_depth, budget)?;
     debug_assert!(f.sound_for_proofs());
-    let mut dc = DeadCode::new(&f, budget, Instant::now() + budget);
-    crate::live_runs::mark_live_by_runs(&f, m, &mut dc);
-    let mut ck = Checker { file: ctx.file(), m, f: &f, dc, unknown: None, out: Vec::new() };
-    ck.dead_statements();
-    ck.constant_conditions();
-    let Checker { unknown, out, .. } = ck;
-    unknown.is_none().then_some(out)
+    findings_on(ctx.file(), m, &f, budget, |_| true)
 }
 
 /// The findings of `m` with its loops unrolled instead of abstracted (`exact_loops`), when
@@ -378,15 +366,28 @@ fn exact_loop_findings(ctx: &FileContext<'_>, m: &MethodInfo, timeout: Duration)
         return None;
     }
     let budget = EXACT_BUDGET.min(timeout);
-    let mut dc = DeadCode::new(&f, budget, Instant::now() + budget);
-    crate::live_runs::mark_live_by_runs(&f, m, &mut dc);
     // The unrolled loops stand for the method only if no input needs another iteration.
-    for b in f.unwinding_blocks() {
-        if !matches!(dc.block(b), Status::Dead) {
-            return None;
-        }
+    findings_on(ctx.file(), m, &f, budget, |dc| {
+        f.unwinding_blocks().iter().all(|b| matches!(dc.block(*b), Status::Dead))
+    })
+}
+
+/// The findings of `m` on `f`, a lowering other than its plain abstraction, within `budget`,
+/// when `stands_for_m` (asked after the runs, before any other question) says it is a sound
+/// lowering of `m`, and no question is left open.
+fn findings_on(
+    file: &SourceFile,
+    m: &MethodInfo,
+    f: &Function,
+    budget: Duration,
+    stands_for_m: impl FnOnce(&mut DeadCode<'_>) -> bool,
+) -> Option<Vec<Finding>> {
+    let mut dc = DeadCode::new(f, budget, Instant::now() + budget);
+    crate::live_runs::mark_live_by_runs(f, m, &mut dc);
+    if !stands_for_m(&mut dc) {
+        return None;
     }
-    let mut ck = Checker { file: ctx.file(), m, f: &f, dc, unknown: None, out: Vec::new() };
+    let mut ck = Checker { file, m, f, dc, unknown: None, out: Vec::new() };
     ck.dead_statements();
     ck.constant_conditions();
     let Checker { unknown, out, .. } = ck;

@@ -65,11 +65,12 @@ const PLAIN_INTERFACES: &[&str] = &[
     "Comparator",
 ];
 
-/// The class invariants proved per class of a file, worked out on first use: one per file and
-/// z3 context, shared by the methods `check` asks about.
+/// The class invariants proved per class of a file, and each class's fields that may carry one,
+/// worked out on first use: one per file and z3 context, shared by the methods `check` asks about.
 #[derive(Default)]
 pub struct ClassInvariants {
     proved: std::cell::RefCell<HashMap<usize, Option<Vec<ClassInvariant>>>>,
+    fields: std::cell::RefCell<HashMap<usize, BTreeSet<String>>>,
 }
 
 impl ClassInvariants {
@@ -83,9 +84,27 @@ impl ClassInvariants {
         if let Some(known) = self.proved.borrow().get(&class_body) {
             return known.clone();
         }
-        let found = prove(ctx, class_body, budget);
+        let found = prove(ctx, self, class_body, budget);
         self.proved.borrow_mut().insert(class_body, found.clone());
         found
+    }
+
+    /// [`eligible_fields`] of the class `body` (a walk of the whole file, made once per class).
+    fn fields(&self, file: &SourceFile, body: Node<'_>) -> BTreeSet<String> {
+        self.fields.borrow_mut().entry(body.start_byte()).or_insert_with(|| eligible_fields(file, body)).clone()
+    }
+
+    /// Whether `m`'s verdict may rest on invariants of its class: an instance method that tests
+    /// a field that could carry one. Such a verdict depends on every constructor and method of
+    /// the class, and on every write of its fields anywhere in the file (the per-method cache
+    /// keys it by the whole file).
+    pub(crate) fn may_assume(&self, file: &SourceFile, m: &MethodInfo) -> bool {
+        if m.is_static || m.is_constructor {
+            return false;
+        }
+        let Some(body) = class_body_of(file, m) else { return false };
+        let fields = self.fields(file, body);
+        !fields.is_empty() && tests_any(file, m.body_node(file), &fields)
     }
 }
 
@@ -106,16 +125,12 @@ pub(crate) fn proved_lowering(
     inline_depth: u32,
     budget: Duration,
 ) -> Option<Function> {
-    if m.is_static || m.is_constructor || m.has_error {
-        return None;
-    }
     let file = ctx.file();
-    let body = class_body_of(file, m)?;
     // Cheap first: does `m` test a field that could carry an invariant at all?
-    let fields = eligible_fields(file, body);
-    if fields.is_empty() || !tests_any(file, m.body_node(file), &fields) {
+    if m.has_error || !memo.may_assume(file, m) {
         return None;
     }
+    let body = class_body_of(file, m)?;
     let invs = memo.of_class(ctx, body.start_byte(), budget)?;
     let read: BTreeSet<String> = invs.iter().flat_map(|i| fields_of(&i.cond)).collect();
     if !tests_any(file, m.body_node(file), &read) {
@@ -137,22 +152,14 @@ pub(crate) fn proved_lowering(
     Some(f)
 }
 
-/// Whether `m`'s verdict may rest on invariants of its class: an instance method that tests a
-/// field that could carry one. Such a verdict depends on every constructor and method of the
-/// class, and on every write of its fields anywhere in the file (the per-method cache keys it
-/// by the whole file).
-pub(crate) fn may_assume(file: &SourceFile, m: &MethodInfo) -> bool {
-    if m.is_static || m.is_constructor {
-        return false;
-    }
-    let Some(body) = class_body_of(file, m) else { return false };
-    let fields = eligible_fields(file, body);
-    !fields.is_empty() && tests_any(file, m.body_node(file), &fields)
-}
-
 /// Houdini over the class whose body starts at `class_body`: the candidates every constructor
 /// establishes and every instance method keeps, given all of them on entry.
-fn prove(ctx: &FileContext<'_>, class_body: usize, budget: Duration) -> Option<Vec<ClassInvariant>> {
+fn prove(
+    ctx: &FileContext<'_>,
+    memo: &ClassInvariants,
+    class_body: usize,
+    budget: Duration,
+) -> Option<Vec<ClassInvariant>> {
     let file = ctx.file();
     let body = file.tree.root_node().descendant_for_byte_range(class_body, class_body)?;
     let body = std::iter::successors(Some(body), |n| n.parent())
@@ -161,7 +168,7 @@ fn prove(ctx: &FileContext<'_>, class_body: usize, budget: Duration) -> Option<V
     if !class_qualifies(file, decl) {
         return None;
     }
-    let fields = eligible_fields(file, body);
+    let fields = memo.fields(file, body);
     if fields.is_empty() || !constructors_keep_this(file, body) {
         return None;
     }
@@ -739,18 +746,15 @@ impl Converter<'_> {
             "binary_expression" => {
                 let op = e.child_by_field_name("operator")?.kind();
                 let (l, r) = (e.child_by_field_name("left")?, e.child_by_field_name("right")?);
-                let cmp = match op {
-                    "==" => BinOp::Eq,
-                    "!=" => BinOp::Ne,
-                    "<" => BinOp::Lt,
-                    "<=" => BinOp::Le,
-                    ">" => BinOp::Gt,
-                    ">=" => BinOp::Ge,
-                    "&&" => return Some(FieldCond::And(Box::new(self.cond(l)?), Box::new(self.cond(r)?))),
-                    "||" => return Some(FieldCond::Or(Box::new(self.cond(l)?), Box::new(self.cond(r)?))),
-                    _ => return None,
-                };
-                Some(FieldCond::Cmp(cmp, self.atom(l)?, self.atom(r)?))
+                match op {
+                    "&&" => Some(FieldCond::And(Box::new(self.cond(l)?), Box::new(self.cond(r)?))),
+                    "||" => Some(FieldCond::Or(Box::new(self.cond(l)?), Box::new(self.cond(r)?))),
+                    _ => {
+                        let comparisons = [BinOp::Eq, BinOp::Ne, BinOp::Lt, BinOp::Le, BinOp::Gt, BinOp::Ge];
+                        let cmp = comparisons.into_iter().find(|c| c.symbol() == op)?;
+                        Some(FieldCond::Cmp(cmp, self.atom(l)?, self.atom(r)?))
+                    }
+                }
             }
             "unary_expression" if self.file.text[e.byte_range()].trim_start().starts_with('!') => {
                 Some(FieldCond::Not(Box::new(self.cond(e.child_by_field_name("operand")?)?)))
@@ -853,17 +857,7 @@ fn render(c: &FieldCond) -> String {
         _ => render(x),
     };
     match c {
-        FieldCond::Cmp(op, a, b) => {
-            let op = match op {
-                BinOp::Eq => "==",
-                BinOp::Ne => "!=",
-                BinOp::Lt => "<",
-                BinOp::Le => "<=",
-                BinOp::Gt => ">",
-                _ => ">=",
-            };
-            format!("{} {op} {}", atom(a), atom(b))
-        }
+        FieldCond::Cmp(op, a, b) => format!("{} {} {}", atom(a), op.symbol(), atom(b)),
         FieldCond::Is(a) => atom(a),
         FieldCond::Not(x) => format!("!{}", sub(x)),
         FieldCond::And(a, b) => format!("{} && {}", sub(a), sub(b)),

@@ -1091,9 +1091,23 @@ impl Function {
     /// The blocks where candidate loop invariant `n` is found broken
     /// ([`CutoffKind::InvariantBroken`]), per candidate.
     pub fn invariant_blocks(&self) -> std::collections::BTreeMap<u32, Vec<BlockId>> {
+        self.cutoffs_per_candidate(|k| match k {
+            CutoffKind::InvariantBroken(n) => Some(*n),
+            _ => None,
+        })
+    }
+
+    /// The blocks ending in a cutoff that `candidate` numbers, per number.
+    fn cutoffs_per_candidate(
+        &self,
+        candidate: impl Fn(&CutoffKind) -> Option<u32>,
+    ) -> std::collections::BTreeMap<u32, Vec<BlockId>> {
         let mut out: std::collections::BTreeMap<u32, Vec<BlockId>> = Default::default();
         for b in self.block_ids() {
-            if let Terminator::Cutoff(CutoffKind::InvariantBroken(n)) = self.block(b).term {
+            if let Some(n) = match &self.block(b).term {
+                Terminator::Cutoff(k) => candidate(k),
+                _ => None,
+            } {
                 out.entry(n).or_default().push(b);
             }
         }
@@ -1110,13 +1124,10 @@ impl Function {
     /// The blocks where candidate class invariant `n` is found broken
     /// ([`CutoffKind::ClassInvariantBroken`]), per candidate.
     pub fn class_invariant_blocks(&self) -> std::collections::BTreeMap<u32, Vec<BlockId>> {
-        let mut out: std::collections::BTreeMap<u32, Vec<BlockId>> = Default::default();
-        for b in self.block_ids() {
-            if let Terminator::Cutoff(CutoffKind::ClassInvariantBroken(n)) = self.block(b).term {
-                out.entry(n).or_default().push(b);
-            }
-        }
-        out
+        self.cutoffs_per_candidate(|k| match k {
+            CutoffKind::ClassInvariantBroken(n) => Some(*n),
+            _ => None,
+        })
     }
 
     /// Removes [`Blocker::ClassInvariant`]: to be called only when no input reaches any of
