@@ -25,6 +25,14 @@ use clap::{Parser, Subcommand, ValueEnum};
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Write every solver query of `check`, `gen` or `fill` that takes at least --slow-query-secs
+    /// into DIR, as an SMT-LIB file that z3 replays (with the method, the question and the
+    /// answer in its header): for studying time-outs.
+    #[arg(long, global = true, value_name = "DIR")]
+    slow_queries: Option<PathBuf>,
+    /// The threshold of --slow-queries, in seconds.
+    #[arg(long, global = true, value_name = "SECS", default_value_t = 1.0, requires = "slow_queries")]
+    slow_query_secs: f64,
 }
 
 #[derive(Copy, Clone, Debug, ValueEnum)]
@@ -167,6 +175,19 @@ fn main() -> ExitCode {
     if matches!(cli.command, Command::Gen { .. } | Command::Check { .. } | Command::Fill { .. }) {
         if let Some(w) = jreach_ide::solver_version_warning() {
             eprintln!("warning: {w}");
+        }
+    }
+    if let Some(dir) = &cli.slow_queries {
+        let at_least = match std::time::Duration::try_from_secs_f64(cli.slow_query_secs) {
+            Ok(d) => d,
+            Err(_) => {
+                eprintln!("error: --slow-query-secs must be a number of seconds, not {}", cli.slow_query_secs);
+                return ExitCode::from(2);
+            }
+        };
+        if let Err(e) = jreach_ide::log_slow_queries(dir, at_least) {
+            eprintln!("error: cannot create the folder for slow queries {}: {e}", dir.display());
+            return ExitCode::from(2);
         }
     }
     if let Command::Check { solver_memory, .. } = cli.command {

@@ -26,5 +26,6 @@ pub use gen::{
 };
 pub use jreach_ir::lower::FileContext;
 pub use jreach_smt::{
-    limit_solver_memory, solver_version_warning, with_own_context as with_own_solver_context, QueryStats,
+    limit_solver_memory, log_slow_queries, solver_version_warning, with_own_context as with_own_solver_context,
+    QueryStats,
 };

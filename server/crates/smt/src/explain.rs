@@ -1,16 +1,21 @@
 //! Dead code with reasons: which blocks and branch edges of a function no input can reach, and why.
 //!
 //! One [`DeadCode`] holds one encoding of the whole function and one incremental solver. Every
-//! question is asked through assumptions, so the solver keeps what it learns between questions:
+//! question is asked through an assumption, so the solver keeps what it learns between questions:
 //!
-//! - *Is block `b` reachable?* `r_b ⇒ guard(b)` is asserted once and `r_b` assumed. A model
-//!   answers many questions at once: every block and edge whose guard is true in it is live.
+//! - *Is block `b` reachable?* When it is asked (not before), `r ⇒ guard(b)` is asserted for a
+//!   fresh literal `r`, which is assumed. The solver holds the guards of the questions asked so
+//!   far only: asserting every block's guard up front made z3 take in every string, floating-point
+//!   and arithmetic term of the function for the first question, and queries that answer in
+//!   milliseconds alone took seconds or ran out of time (`--slow-queries` shows them). A model
+//!   answers many questions at once: every block and edge on the path its inputs take is live.
 //! - *Why is block `t` dead?* The **decisions** of `t` are the branch outcomes every path to `t`
 //!   takes: branches of the dominators of `t` whose one side leads to `t` and the other does not
 //!   (the function is a DAG, so "leads to" is one backward walk). Each decision is a tracked
-//!   literal `d ⇒ (cond == outcome)`; if the decisions alone are unsatisfiable (the values are
-//!   terms of the parameters, so no extra definitions are needed), the unsat core, minimised by
-//!   deletion, names the conditions that contradict each other.
+//!   literal `d ⇒ (cond == outcome)`, asserted in a scope popped after the explanation; if the
+//!   decisions alone are unsatisfiable (the values are terms of the parameters, so no extra
+//!   definitions are needed), the unsat core, minimised by deletion, names the conditions that
+//!   contradict each other.
 //!
 //! An UNSAT answer is a proof only for a lowering without proof blockers: the caller checks that.
 
@@ -22,6 +27,7 @@ use z3::ast::Bool;
 use z3::{Params, SatResult, Solver};
 
 use crate::encode::Encoder;
+use crate::slow_log;
 use crate::solve::GaveUp;
 
 /// What the solver says about a block or an edge.
@@ -82,11 +88,8 @@ pub struct DeadCode<'f> {
     f: &'f Function,
     enc: Encoder<'f>,
     solver: Solver,
-    block_lits: Vec<Bool>,
     blocks: Vec<Option<Status>>,
     edges: HashMap<Decision, Status>,
-    edge_lits: HashMap<Decision, Bool>,
-    decision_lits: HashMap<Decision, Bool>,
     idom: Vec<Option<BlockId>>,
     /// Why a query ran out of time (or was canceled), once one did: the later ones are not
     /// asked (a method whose queries time out would otherwise take a timeout per block).
@@ -108,24 +111,12 @@ impl<'f> DeadCode<'f> {
     pub fn new(f: &'f Function, timeout: Duration, deadline: Instant) -> DeadCode<'f> {
         let all: Vec<BlockId> = f.block_ids().collect();
         let enc = Encoder::new(f, &all);
-        let solver = Solver::new();
-        let block_lits = all
-            .iter()
-            .map(|b| {
-                let lit = Bool::fresh_const("reach");
-                solver.assert(lit.implies(enc.guard(*b)));
-                lit
-            })
-            .collect();
         DeadCode {
             f,
             enc,
-            solver,
-            block_lits,
+            solver: Solver::new(),
             blocks: vec![None; f.blocks.len()],
             edges: HashMap::new(),
-            edge_lits: HashMap::new(),
-            decision_lits: HashMap::new(),
             idom: dominators(f),
             gave_up: None,
             timeout,
@@ -145,8 +136,8 @@ impl<'f> DeadCode<'f> {
         if let Some(s) = &self.blocks[b.index()] {
             return s.clone();
         }
-        let lit = self.block_lits[b.index()].clone();
-        let s = self.ask(&lit);
+        let goal = self.enc.guard(b).clone();
+        let s = self.ask(&goal, || format!("can block b{} run", b.index()));
         self.blocks[b.index()] = Some(s.clone());
         s
     }
@@ -158,15 +149,16 @@ impl<'f> DeadCode<'f> {
         if let Some(s) = self.edges.get(&d) {
             return Some(s.clone());
         }
-        let lit = Bool::fresh_const("edge");
-        self.solver.assert(lit.implies(self.enc.edge_guard(d.block, succ)));
-        self.edge_lits.insert(d, lit.clone());
-        let s = self.ask(&lit);
+        let goal = self.enc.edge_guard(d.block, succ);
+        let s =
+            self.ask(&goal, || format!("can the branch ending block b{} go to its {} side", d.block.index(), d.taken));
         self.edges.insert(d, s.clone());
         Some(s)
     }
 
-    fn ask(&mut self, lit: &Bool) -> Status {
+    /// Whether `goal` (a block's or an edge's guard) can hold: `r ⇒ goal` is asserted for a fresh
+    /// literal `r`, which is assumed.
+    fn ask(&mut self, goal: &Bool, question: impl FnOnce() -> String) -> Status {
         if let Some(why) = &self.gave_up {
             return Status::Unknown(why.clone());
         }
@@ -178,9 +170,13 @@ impl<'f> DeadCode<'f> {
         let mut p = Params::new();
         p.set_u32("timeout", self.timeout.min(left).as_millis().clamp(1, u32::MAX as u128) as u32);
         self.solver.set_params(&p);
+        let lit = Bool::fresh_const("reach");
+        self.solver.assert(lit.implies(goal));
         let started = Instant::now();
-        let r = self.solver.check_assumptions(std::slice::from_ref(lit));
-        self.reach_stats.record(r, started.elapsed());
+        let r = self.solver.check_assumptions(std::slice::from_ref(&lit));
+        let took = started.elapsed();
+        self.reach_stats.record(r, took);
+        slow_log::record(&self.solver, &self.f.name, question, std::slice::from_ref(&lit), r, took);
         match r {
             SatResult::Unsat => Status::Dead,
             SatResult::Unknown => {
@@ -292,6 +288,15 @@ impl<'f> DeadCode<'f> {
     /// (the contradiction lies in the shape of the paths, not in a few conditions) or the solver
     /// gives up.
     pub fn conflict(&mut self, decisions: &[Decision]) -> Option<Vec<Decision>> {
+        self.solver.push();
+        let core = self.conflict_in_scope(decisions);
+        self.solver.pop(1);
+        core
+    }
+
+    /// [`DeadCode::conflict`] in a scope the caller pushed and pops: the decisions' literals are
+    /// asserted in it.
+    fn conflict_in_scope(&mut self, decisions: &[Decision]) -> Option<Vec<Decision>> {
         let mut lits = Vec::new();
         for d in decisions {
             if let Some(l) = self.decision_lit(*d) {
@@ -337,16 +342,13 @@ impl<'f> DeadCode<'f> {
         r
     }
 
+    /// A literal tracking `d`, its implication asserted in the current scope.
     fn decision_lit(&mut self, d: Decision) -> Option<Bool> {
-        if let Some(l) = self.decision_lits.get(&d) {
-            return Some(l.clone());
-        }
         let Terminator::Branch { cond, .. } = &self.f.block(d.block).term else { return None };
         let c = self.enc.value(*cond)?.as_bool()?;
         let lit = Bool::fresh_const("decision");
         let holds = if d.taken { c } else { c.not() };
         self.solver.assert(lit.implies(&holds));
-        self.decision_lits.insert(d, lit.clone());
         Some(lit)
     }
 }

@@ -11,12 +11,14 @@ mod encode;
 mod explain;
 mod ffi;
 mod naive;
+mod slow_log;
 mod solve;
 mod sorts;
 pub mod strings;
 
 pub use encode::Encoder;
 pub use ffi::solver_version;
+pub use slow_log::log_slow_queries;
 
 /// The oldest libz3 jreach runs on without known faults: Debian's 4.8.12 crashes inside
 /// `Z3_solver_check_assumptions` on real code. `scripts/setup.sh` installs a current release.

@@ -192,7 +192,9 @@ pub(crate) fn solve_goal(f: &Function, goal: &Bool, opts: &SolveOptions) -> Verd
     if cancelled(opts) {
         return Verdict::Unknown(GaveUp::Canceled);
     }
-    match interruptible(opts, || solver.check()) {
+    let answer = interruptible(opts, || solver.check());
+    crate::slow_log::record(&solver, &f.name, || "can any target run".into(), &[], answer, started.elapsed());
+    match answer {
         SatResult::Unsat => return Verdict::Unsat,
         SatResult::Unknown => {
             let why =
