@@ -34,6 +34,10 @@ impl Sample {
     }
 }
 
+/// How many (class, inputs) pairs whose runs on the JVM and on the interpreter disagree are
+/// printed (with the class's source) to stderr; all are counted.
+const MISMATCHES_SHOWN: usize = 5;
+
 /// Compiles and runs the samples in one JVM; counts and violations.
 pub fn run_samples(samples: &[Sample]) -> Result<(Stats, Vec<Violation>), String> {
     let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
@@ -90,6 +94,8 @@ pub fn run_samples(samples: &[Sample]) -> Result<(Stats, Vec<Violation>), String
     }
     let mut stats = Stats { jvm_methods: samples.len() as u64, ..Stats::default() };
     let mut violations = Vec::new();
+    // The (class, run) pairs whose mismatches were printed, so each is shown once.
+    let mut shown = std::collections::HashSet::new();
     for line in String::from_utf8_lossy(&java.stdout).lines() {
         let mut parts = line.split_whitespace();
         let (Some(c), Some(k)) = (parts.next(), parts.next().and_then(|k| k.parse::<usize>().ok())) else { continue };
@@ -118,6 +124,15 @@ pub fn run_samples(samples: &[Sample]) -> Result<(Stats, Vec<Violation>), String
             if let Some((ids, true)) = s.interp_hits.get(k) {
                 if !ids.contains(&id) {
                     stats.jvm_interp_mismatches += 1;
+                    if shown.len() < MISMATCHES_SHOWN && shown.insert((c.to_string(), k)) {
+                        let text = s.g.source[range.start..].lines().next().unwrap_or("").trim().to_string();
+                        eprintln!(
+                            "MISMATCH in {c}: the JVM executed statement {id} `{text}` on ({}), which the \
+                             interpreter's run on the same inputs did not\n{}",
+                            s.inputs[k].join(", "),
+                            s.g.source
+                        );
+                    }
                 }
             }
         }

@@ -234,6 +234,9 @@ pub struct RunOptions {
     /// Write each generated class to `DIR/G<index>.java` before checking it.
     pub save: Option<std::path::PathBuf>,
     pub jvm_sample: u64,
+    /// Check only the methods that go to the JVM (every `methods / jvm_sample`-th): replays a
+    /// run's JVM sample without the rest.
+    pub sampled_only: bool,
     pub seed: u64,
     pub runs_per_method: usize,
     pub size: i32,
@@ -256,6 +259,10 @@ pub fn soundness_run(opts: &RunOptions, progress: &(dyn Fn(u64, &Stats) + Sync))
     let pool = rayon::ThreadPoolBuilder::new().stack_size(WORKER_STACK).build().expect("a thread pool");
     pool.install(|| {
         (opts.first..opts.first + opts.methods).into_par_iter().for_each(|i| {
+            let sampled = (i - opts.first) % every == 0 && (i - opts.first) / every < opts.jvm_sample;
+            if opts.sampled_only && !sampled {
+                return;
+            }
             if opts.trace {
                 eprintln!("start G{i}");
             }
@@ -268,8 +275,7 @@ pub fn soundness_run(opts: &RunOptions, progress: &(dyn Fn(u64, &Stats) + Sync))
                 }
             }
             let o = check_generated(&g, &mut rng, opts.runs_per_method, opts.timeout);
-            let sample = ((i - opts.first) % every == 0 && (i - opts.first) / every < opts.jvm_sample)
-                .then(|| jvm::Sample::from_outcome(&g, &o));
+            let sample = sampled.then(|| jvm::Sample::from_outcome(&g, &o));
             let mut a = acc.lock().unwrap_or_else(|e| e.into_inner());
             a.0.add(&o.stats);
             for v in &o.violations {

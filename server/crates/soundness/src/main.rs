@@ -75,6 +75,7 @@ fn main() {
         trace: false,
         save: None,
         jvm_sample: 20,
+        sampled_only: false,
         seed: 1,
         runs_per_method: 32,
         size: 16,
@@ -84,6 +85,11 @@ fn main() {
     let mut show = 5usize;
     let mut i = 0;
     while i < args.len() {
+        if args[i] == "--sampled-only" {
+            opts.sampled_only = true;
+            i += 1;
+            continue;
+        }
         if args[i] == "--save" {
             let Some(dir) = args.get(i + 1) else {
                 eprintln!("--save needs a directory");
@@ -99,7 +105,7 @@ fn main() {
         }
         let val = args.get(i + 1).and_then(|v| v.parse::<u64>().ok());
         let Some(v) = val else {
-            eprintln!("usage: jreach-soundness [--methods N] [--first I] [--trace 0|1] [--save DIR] [--jvm-sample K] [--seed S] [--runs R] [--size Z] [--timeout-ms T] [--show V]");
+            eprintln!("usage: jreach-soundness [--methods N] [--first I] [--trace 0|1] [--save DIR] [--jvm-sample K] [--sampled-only] [--seed S] [--runs R] [--size Z] [--timeout-ms T] [--show V]");
             std::process::exit(2);
         };
         match args[i].as_str() {

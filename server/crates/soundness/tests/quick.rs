@@ -14,6 +14,7 @@ fn no_executed_statement_is_reported_unreachable() {
         trace: false,
         save: None,
         jvm_sample: if has_java { 20 } else { 0 },
+        sampled_only: false,
         seed: 2024,
         runs_per_method: 24,
         size: 14,
