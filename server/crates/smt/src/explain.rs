@@ -136,7 +136,7 @@ impl<'f> DeadCode<'f> {
         if let Some(s) = &self.blocks[b.index()] {
             return s.clone();
         }
-        let goal = self.enc.guard(b).clone();
+        let goal = self.enc.guard(b);
         let s = self.ask(&goal, || format!("can block b{} run", b.index()));
         self.blocks[b.index()] = Some(s.clone());
         s
