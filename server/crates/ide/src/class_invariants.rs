@@ -551,15 +551,7 @@ fn eval(cond: &FieldCond, values: &HashMap<String, Value>) -> Option<bool> {
     };
     Some(match cond {
         FieldCond::Cmp(op, a, b) => match (atom(a)?, atom(b)?) {
-            (Value::Int(x), Value::Int(y)) => match op {
-                BinOp::Eq => x == y,
-                BinOp::Ne => x != y,
-                BinOp::Lt => x < y,
-                BinOp::Le => x <= y,
-                BinOp::Gt => x > y,
-                BinOp::Ge => x >= y,
-                _ => return None,
-            },
+            (Value::Int(x), Value::Int(y)) if op.is_comparison() => jreach_ir::interp::compare(*op, x, y),
             (Value::Bool(x), Value::Bool(y)) if matches!(op, BinOp::Eq | BinOp::Ne) => (x == y) == (*op == BinOp::Eq),
             // A field compared with null holds null here only if its value is null.
             (x, Value::Null) | (Value::Null, x) if matches!(op, BinOp::Eq | BinOp::Ne) => {

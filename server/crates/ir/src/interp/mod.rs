@@ -381,9 +381,10 @@ fn binary(op: BinOp, a: Value, b: Value) -> Result<Value, String> {
     })
 }
 
-/// A comparison. On floats, Rust's `PartialOrd` is IEEE like Java's: every comparison with NaN is
-/// false except `!=`, and `0.0 == -0.0`.
-fn compare<T: PartialOrd>(op: BinOp, x: T, y: T) -> bool {
+/// A comparison (`op.is_comparison()`; panics on any other operator). On floats, Rust's
+/// `PartialOrd` is IEEE like Java's: every comparison with NaN is false except `!=`, and
+/// `0.0 == -0.0`.
+pub fn compare<T: PartialOrd>(op: BinOp, x: T, y: T) -> bool {
     match op {
         BinOp::Eq => x == y,
         BinOp::Ne => x != y,
