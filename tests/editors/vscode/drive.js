@@ -30,7 +30,9 @@ function line(page, text) {
 async function realClick(page, locator) {
   await locator.waitFor({ timeout: 15000 });
   await page.waitForTimeout(300);
-  const b = await locator.boundingBox();
+  // Code lenses are drawn again when the server refreshes them: the element found a moment ago
+  // may be gone (no box) until the new one is drawn, so wait for a box.
+  const b = await until(page, 'the element to be drawn', 15000, () => locator.boundingBox());
   await page.mouse.move(b.x + 5, b.y + 5);
   await page.mouse.move(b.x + 20, b.y + b.height / 2);
   await locator.click();
