@@ -77,6 +77,25 @@ fn lambdas_answering_differently_per_call() {
 }
 
 #[test]
+fn code_the_method_hands_on_is_not_judged_by_the_method_s_model() {
+    // Statements of a lambda and of an anonymous class that `f` creates: they run when the code
+    // they are handed to calls them, which the lowering of `f` does not follow. The model makes
+    // no claim (even where the condition cannot hold inside the lambda's own code) and says why;
+    // the search on the JVM starts from a call to `f`.
+    let src = "public class T {\n  public static void f(java.util.List<Integer> xs, int k) {\n    xs.forEach(x -> {\n      if (x > k && x < k) {\n        System.out.println(x);\n      }\n    });\n    xs.sort(new java.util.Comparator<Integer>() {\n      @Override\n      public int compare(Integer a, Integer b) {\n        return a - b;\n      }\n    });\n  }\n}\n";
+    for (line, inside) in [(5, "a lambda"), (11, "a local or anonymous class")] {
+        match answer(src, line) {
+            GenResult::Unknown(why) => {
+                assert!(why.contains(&format!("is in {inside} that f(java.util.List<Integer>, int) creates")), "{why}")
+            }
+            other => panic!("line {line}: {other:?}"),
+        }
+        let start = search_start(&SourceFile::parse(src), line - 1, &GenOptions::default()).expect("a start");
+        assert_eq!((start.method.as_str(), start.target_line), ("f", line), "{start:?}");
+    }
+}
+
+#[test]
 fn lists_longer_than_synthesis_builds() {
     let src = "import java.util.List;\npublic class T {\n  public static int f(List<String> xs) {\n    if (xs.size() == 9) {\n      return 1;\n    }\n    return 0;\n  }\n}\n";
     assert_not_unreachable(src, 5);

@@ -409,7 +409,7 @@ pub fn check(
 mod tests {
     use super::*;
 
-    const SRC: &str = "package p;\n\npublic class A {\n    public static int f(int x) {\n        if (x > 5 && x < 3) {\n            dead();\n        }\n        Runnable r = () -> {\n            x++;\n        };\n        return x;\n    }\n    static void dead() {}\n}\n";
+    const SRC: &str = "package p;\n\npublic class A {\n    public static int f(int x) {\n        if (x > 5 && x < 3) {\n            dead();\n        }\n        Runnable r = () -> {\n            x++;\n        };\n        return x;\n    }\n    static void dead() {}\n    static final Runnable R = () -> {\n        System.out.println();\n    };\n}\n";
 
     fn uri() -> Uri {
         Uri::from_file_path("/tmp/p/src/main/java/p/A.java").unwrap()
@@ -443,9 +443,12 @@ mod tests {
         assert_eq!(titles(&list(4, &[])), ["Generate test reaching line 5"]);
         assert!(list(0, &[]).is_empty(), "a package declaration");
         assert!(list(2, &[]).is_empty(), "a class header");
+        // A lambda's statement is reached through the method creating it; one outside any
+        // method is not a target yet.
+        assert_eq!(titles(&list(8, &[])), ["Generate test reaching line 9"]);
         assert_eq!(
-            titles(&list(8, &[]))[0],
-            "Generate test reaching line 9 [line 9 is inside a lambda, which jreach cannot target yet]"
+            titles(&list(14, &[]))[0],
+            "Generate test reaching line 15 [line 15 is inside a lambda, which jreach cannot target yet]"
         );
         let dead = Finding {
             range: SRC.find("dead();").unwrap()..SRC.find("dead();").unwrap() + 7,

@@ -12,7 +12,7 @@ pub mod tree;
 mod unicode_escapes;
 
 pub use line_index::LineIndex;
-pub use methods::{find_target, is_statement_kind, HeldBy, MethodInfo, Param, Target, TargetError};
+pub use methods::{find_target, is_statement_kind, Enclosure, HeldBy, MethodInfo, Param, Target, TargetError};
 pub use source::{is_java_identifier, is_package_name, SourceFile};
 pub use tree_sitter::{Node, Tree};
 pub use unicode_escapes::unicode_escape_hazard;

@@ -342,11 +342,35 @@ fn find_node<'t>(file: &'t SourceFile, range: &Range<usize>, kind_ok: impl Fn(&s
 /// The statement a line points at.
 #[derive(Clone, Debug)]
 pub struct Target {
+    /// The method whose run reaches the statement: the one it is written in, or for a statement
+    /// of a lambda or of a local or anonymous class (see `enclosure`), the method that creates it.
     pub method: MethodInfo,
     /// Byte range of the innermost statement starting on the line.
     pub stmt: Range<usize>,
     /// 0-based line.
     pub line: usize,
+    /// Set when the statement is in a lambda, or in a method of a local or anonymous class that
+    /// no member holds (`MethodInfo::held_by`), inside `method`: it runs only when that code is
+    /// called, which a lowering of `method` does not follow (it has no blocks for the
+    /// statement), so only a run on the JVM can reach it.
+    pub enclosure: Option<Enclosure>,
+}
+
+/// What a statement is written in inside its [`Target::method`] (the outermost such thing).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Enclosure {
+    Lambda,
+    LocalOrAnonymousClass,
+}
+
+impl Enclosure {
+    /// "a lambda", "a local or anonymous class": for messages.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Enclosure::Lambda => "a lambda",
+            Enclosure::LocalOrAnonymousClass => "a local or anonymous class",
+        }
+    }
 }
 
 impl Target {
@@ -473,30 +497,42 @@ pub fn find_target(file: &SourceFile, line: usize) -> Result<Target, TargetError
         }
         return Err(TargetError::NoStatement { line });
     };
+    // A statement of a lambda or of a class declared in a method belongs to the method that
+    // creates it (the outermost such code decides what the statement is `in`); outside any
+    // method, the error names what it is in.
+    let mut enclosure: Option<Enclosure> = None;
+    let enclosed_error = |enclosure: Option<Enclosure>, otherwise: TargetError| match enclosure {
+        Some(Enclosure::Lambda) => TargetError::InLambda { line },
+        Some(Enclosure::LocalOrAnonymousClass) => TargetError::InLocalOrAnonymousClass { line },
+        None => otherwise,
+    };
     let mut up = stmt.parent();
     while let Some(n) = up {
         match n.kind() {
-            "lambda_expression" => return Err(TargetError::InLambda { line }),
+            "lambda_expression" => enclosure = Some(Enclosure::Lambda),
             "method_declaration" | "constructor_declaration" => {
                 if let Some(cls) = n.parent().and_then(|b| b.parent()) {
                     let held = || held_by(n, file).is_some();
                     if (matches!(cls.kind(), "object_creation_expression" | "local_class_declaration") && !held())
                         || cls.parent().is_some_and(|p| p.kind() == "block")
                     {
-                        return Err(TargetError::InLocalOrAnonymousClass { line });
+                        // On to the code that declares the class (past its body).
+                        enclosure = Some(Enclosure::LocalOrAnonymousClass);
+                        up = cls.parent();
+                        continue;
                     }
                 }
                 let method = MethodInfo::from_node(n, file).ok_or(TargetError::NotInMethod { line })?;
-                return Ok(Target { method, stmt: stmt.byte_range(), line });
+                return Ok(Target { method, stmt: stmt.byte_range(), line, enclosure });
             }
-            "static_initializer" => return Err(TargetError::InInitializer { line }),
-            "field_declaration" => return Err(TargetError::InFieldInitializer { line }),
-            "class_body" => return Err(TargetError::InInitializer { line }),
+            "static_initializer" => return Err(enclosed_error(enclosure, TargetError::InInitializer { line })),
+            "field_declaration" => return Err(enclosed_error(enclosure, TargetError::InFieldInitializer { line })),
+            "class_body" => return Err(enclosed_error(enclosure, TargetError::InInitializer { line })),
             _ => {}
         }
         up = n.parent();
     }
-    Err(TargetError::NotInMethod { line })
+    Err(enclosed_error(enclosure, TargetError::NotInMethod { line }))
 }
 
 #[cfg(test)]
@@ -634,10 +670,46 @@ class A {
     }
 
     #[test]
+    fn statements_of_lambdas_and_classes_in_a_method_belong_to_the_method() {
+        let src = r#"class A {
+    static void sort(java.util.List<String> xs) {
+        xs.sort((a, b) -> {
+            return a.length() - b.length();
+        });
+        Runnable r = new Runnable() {
+            @Override
+            public void run() {
+                Runnable inner = () -> {
+                    System.out.println();
+                };
+            }
+        };
+        class Local {
+            void go() {
+                int y = 1;
+            }
+        }
+    }
+    static final java.util.Comparator<String> BY_LENGTH = (a, b) -> {
+        return a.length() - b.length();
+    };
+}
+"#;
+        let f = SourceFile::parse(src);
+        let at = |line: usize| find_target(&f, line).map(|t| (t.method.name, t.enclosure));
+        assert_eq!(at(2), Ok(("sort".into(), None)));
+        assert_eq!(at(3), Ok(("sort".into(), Some(Enclosure::Lambda))));
+        // The outermost: a lambda in an anonymous class is reached by what creates the class.
+        assert_eq!(at(9), Ok(("sort".into(), Some(Enclosure::LocalOrAnonymousClass))));
+        assert_eq!(at(15), Ok(("sort".into(), Some(Enclosure::LocalOrAnonymousClass))));
+        // Outside any method, the error says what the statement is in.
+        assert_eq!(at(20), Err(TargetError::InLambda { line: 20 }));
+    }
+
+    #[test]
     fn lines_that_are_not_targets() {
         let f = SourceFile::parse(SRC);
         assert_eq!(find_target(&f, 2).unwrap_err(), TargetError::InFieldInitializer { line: 2 });
-        assert_eq!(find_target(&f, 7).unwrap_err(), TargetError::InLambda { line: 7 });
         assert_eq!(find_target(&f, 1).unwrap_err(), TargetError::NoStatement { line: 1 });
         assert!(matches!(find_target(&f, 99).unwrap_err(), TargetError::LineOutOfRange { .. }));
     }

@@ -215,11 +215,17 @@ fn gen_target(file: &SourceFile, target: &Target, opts: &GenOptions) -> Result<G
         }
         let targets = f.blocks_of_stmt(target.stmt.start);
         if targets.is_empty() {
-            return Ok(GenResult::Unknown(format!(
-                "line {} is not part of what jreach models of {}",
-                line + 1,
-                m.signature()
-            )));
+            return Ok(GenResult::Unknown(match target.enclosure {
+                // Runs when the code calls it (a JDK method it is passed to, an object it is
+                // part of), which the lowering does not follow.
+                Some(enclosure) => format!(
+                    "line {} is in {} that {} creates, whose code jreach does not model",
+                    line + 1,
+                    enclosure.describe(),
+                    m.signature()
+                ),
+                None => format!("line {} is not part of what jreach models of {}", line + 1, m.signature()),
+            }));
         }
         let verdict = match opts.engine {
             Engine::Shared => solve_reach(&f, &targets, &solve_opts),
