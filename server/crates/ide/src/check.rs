@@ -748,6 +748,62 @@ mod tests {
     }
 
     #[test]
+    fn captured_variables_shadow_fields_of_the_same_name() {
+        // Inside the anonymous and local classes, `width` is the parameter the object captured
+        // (`prefixed(20).encode(0)` returns "wide"), not the constant field: nothing is dead.
+        // Where nothing shadows it, the field's constant still decides.
+        let src = r#"class S {
+  interface Codec { String encode(int value); }
+  private static final int width = 5;
+  static Codec prefixed(int width) {
+    return new Codec() {
+      @Override
+      public String encode(int value) {
+        if (width > 10) {
+          return "wide";
+        }
+        return "narrow";
+      }
+    };
+  }
+  static int local(java.util.List<Integer> xs) {
+    int sum = 0;
+    for (int width : xs) {
+      class Step {
+        int at(int v) {
+          if (width > 10) {
+            return v;
+          }
+          return 0;
+        }
+      }
+      sum += new Step().at(width);
+    }
+    return sum;
+  }
+  static Codec plain() {
+    return new Codec() {
+      @Override
+      public String encode(int value) {
+        if (width > 10) {
+          return "wide";
+        }
+        return "narrow";
+      }
+    };
+  }
+}
+"#;
+        let fs = check(src);
+        let dead: Vec<usize> = fs
+            .iter()
+            .filter(|f| f.code() == UNREACHABLE_CODE)
+            .map(|f| file_lines(src).line_of(f.range.start) + 1)
+            .collect();
+        assert_eq!(dead, [35], "{fs:#?}");
+    }
+
+    #[test]
     fn consecutive_dead_statements_are_one_finding() {
         let src = "class A {\n  void f(int x) {\n    int y = 0;\n    if (x != x + 0) {\n      y = 1;\n      y = 2;\n    }\n    return;\n  }\n  int g(int a) {\n    if (a >= 0) return 1; else return 2;\n  }\n}\n";
         let fs = check(src);

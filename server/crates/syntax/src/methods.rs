@@ -44,8 +44,9 @@ pub struct MethodInfo {
     /// The declaration contains syntax errors.
     pub has_error: bool,
     /// For a method of a class body without a name of its own, the one object it runs on when a
-    /// test can name that object: the enum constant whose body it is (`State.OPEN`), or the
-    /// static field holding the anonymous class (`TypeAdapters.INTEGER`). Such a method reads no
+    /// test can name that object: the enum constant whose body it is (`State.OPEN`), the
+    /// static field holding the anonymous class (`TypeAdapters.INTEGER`), or the static method
+    /// returning it (`TypeAdapters.atomicLongAdapter(adapter)`). Such a method reads no
     /// state of its own object (the body and, for an enum, the enum declare no instance fields),
     /// so it is taken as static; one the body declares without `@Override` is taken as private
     /// (no code outside the body can call it).
@@ -62,6 +63,11 @@ pub struct HeldBy {
     /// that type, raw (`TypeAdapters.IntegerFieldsTypeAdapter`), which a test casts the field
     /// to, since the method may be declared only there.
     pub cast_to: Option<String>,
+    /// When `member` is a static method that returns the object (`return new TypeAdapter<T>()
+    /// {...};`): its parameters, whose arguments a test writes (`TypeAdapters.adapter(1)`).
+    /// What the object captures of them is not part of the method's lowering, so only a run
+    /// shows what a call with given arguments does.
+    pub returned_by: Option<Vec<Param>>,
 }
 
 impl MethodInfo {
@@ -264,11 +270,28 @@ fn held_by(method: Node<'_>, file: &SourceFile) -> Option<HeldBy> {
             if decls.is_some_and(|d| declares_fields(d, true)) {
                 return None;
             }
-            Some(HeldBy { member: text_of(holder.child_by_field_name("name")?, src).to_string(), cast_to: None })
+            Some(HeldBy {
+                member: text_of(holder.child_by_field_name("name")?, src).to_string(),
+                cast_to: None,
+                returned_by: None,
+            })
         }
         "object_creation_expression" => {
-            let declarator = holder.parent().filter(|d| d.kind() == "variable_declarator")?;
-            if declarator.child_by_field_name("value") != Some(holder) {
+            // The member's value is the object, or what calls on it return
+            // (`new TypeAdapter<T>() {...}.nullSafe()`), which the test calls the method on.
+            let mut value = holder;
+            while let Some(call) = value
+                .parent()
+                .filter(|p| p.kind() == "method_invocation" && p.child_by_field_name("object") == Some(value))
+            {
+                value = call;
+            }
+            let wrapped = value != holder;
+            if value.parent().is_some_and(|r| r.kind() == "return_statement") {
+                return returned_by(value.parent()?, file);
+            }
+            let declarator = value.parent().filter(|d| d.kind() == "variable_declarator")?;
+            if declarator.child_by_field_name("value") != Some(value) {
                 return None;
             }
             let field = declarator.parent().filter(|f| f.kind() == "field_declaration")?;
@@ -288,14 +311,48 @@ fn held_by(method: Node<'_>, file: &SourceFile) -> Option<HeldBy> {
             let declared = field.child_by_field_name("type").map(|t| text_of(t, src));
             let created = holder.child_by_field_name("type").map(|t| text_of(t, src));
             let cast_to = match (declared, created) {
+                // (A wrapper is called through the member's own type.)
+                _ if wrapped => None,
                 // Raw: the type arguments may name classes the test does not import.
                 (Some(d), Some(c)) if d != c => Some(qualified_nested(file, c.split('<').next().unwrap_or(c).trim())),
                 _ => None,
             };
-            Some(HeldBy { member: text_of(declarator.child_by_field_name("name")?, src).to_string(), cast_to })
+            Some(HeldBy {
+                member: text_of(declarator.child_by_field_name("name")?, src).to_string(),
+                cast_to,
+                returned_by: None,
+            })
         }
         _ => None,
     }
+}
+
+/// [`HeldBy`] for an object that `ret` returns: its method, when that is a static method of a
+/// named class that a test can call (not private), and `ret` is its own code (not a lambda's or
+/// another class body's).
+fn returned_by(ret: Node<'_>, file: &SourceFile) -> Option<HeldBy> {
+    let mut up = ret.parent();
+    let method = loop {
+        let n = up?;
+        match n.kind() {
+            "method_declaration" => break n,
+            "lambda_expression" | "class_body" | "constructor_declaration" => return None,
+            _ => up = n.parent(),
+        }
+    };
+    let class = method.parent().and_then(|b| b.parent())?;
+    if !matches!(
+        class.kind(),
+        "class_declaration" | "enum_declaration" | "interface_declaration" | "record_declaration"
+    ) || class.parent().is_some_and(|p| p.kind() == "block")
+    {
+        return None;
+    }
+    let m = MethodInfo::from_node(method, file)?;
+    if !m.is_static || m.is_private || m.class_is_private || m.has_error {
+        return None;
+    }
+    Some(HeldBy { member: m.name, cast_to: None, returned_by: Some(m.params) })
 }
 
 /// `ty` (as written inside the file's classes) as a test class of the same package names it: a
@@ -640,8 +697,65 @@ class A {
             ]
         );
         let t = find_target(&f, 4).unwrap();
-        assert_eq!(t.method.held_by, Some(HeldBy { member: "R".into(), cast_to: None }));
+        assert_eq!(t.method.held_by, Some(HeldBy { member: "R".into(), cast_to: None, returned_by: None }));
         assert_eq!(find_target(&f, 11).unwrap_err(), TargetError::InLocalOrAnonymousClass { line: 11 });
+    }
+
+    #[test]
+    fn objects_returned_by_static_methods_and_wrapped_in_fields_are_held() {
+        let src = r#"class A {
+    public static final Codec HEX = new Codec() {
+        @Override
+        public String encode(int v) { return "x"; }
+    }.guarded().named("hex");
+    public static Codec prefixed(String prefix, int width) {
+        if (width < 0) {
+            return null;
+        }
+        return new Codec() {
+            @Override
+            public String encode(int v) { return prefix; }
+        };
+    }
+    private static Codec hidden() {
+        return new Codec() {
+            @Override
+            public String encode(int v) { return "h"; }
+        };
+    }
+    Codec mine() {
+        return new Codec() {
+            @Override
+            public String encode(int v) { return "m"; }
+        };
+    }
+    static java.util.function.Supplier<Codec> later() {
+        return () -> new Codec() {
+            @Override
+            public String encode(int v) { return "l"; }
+        };
+    }
+}
+"#;
+        let f = SourceFile::parse(src);
+        let held: Vec<Option<HeldBy>> =
+            MethodInfo::all(&f).into_iter().filter(|m| m.name == "encode").map(|m| m.held_by).collect();
+        let params = vec![
+            Param { name: "prefix".into(), ty: "String".into() },
+            Param { name: "width".into(), ty: "int".into() },
+        ];
+        assert_eq!(
+            held,
+            [
+                // Behind calls on it: the field's own type is called.
+                Some(HeldBy { member: "HEX".into(), cast_to: None, returned_by: None }),
+                Some(HeldBy { member: "prefixed".into(), cast_to: None, returned_by: Some(params) }),
+                // A private method, an instance method, a lambda's result: no test calls them so.
+                None,
+                None,
+                None,
+            ]
+        );
     }
 
     #[test]
@@ -665,8 +779,8 @@ class A {
         let held: Vec<Option<HeldBy>> = MethodInfo::all(&f).into_iter().map(|m| m.held_by).collect();
         // `Base` is nested in `A`: a test class names it `A.Base`, raw (its type arguments may
         // name classes the test does not import).
-        assert_eq!(held[0], Some(HeldBy { member: "LOW".into(), cast_to: Some("A.Base".into()) }));
-        assert_eq!(held[1], Some(HeldBy { member: "SAME".into(), cast_to: None }));
+        assert_eq!(held[0], Some(HeldBy { member: "LOW".into(), cast_to: Some("A.Base".into()), returned_by: None }));
+        assert_eq!(held[1], Some(HeldBy { member: "SAME".into(), cast_to: None, returned_by: None }));
     }
 
     #[test]

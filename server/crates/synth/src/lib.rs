@@ -379,7 +379,8 @@ pub struct TestRequest {
     pub path_condition: Vec<String>,
     pub junit: JUnit,
     /// For an instance method: the arguments of the constructor the receiver is created with,
-    /// as (Java type, value); empty for `new C()`.
+    /// as (Java type, value); empty for `new C()`. For a method held by the object a static
+    /// method returns (`held_by`'s `returned_by`): that method's arguments.
     pub receiver_args: Vec<(String, JavaValue)>,
     /// For an instance method: the methods called on the receiver after creating it, with their
     /// arguments as (Java type, value).

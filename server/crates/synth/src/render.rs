@@ -272,7 +272,14 @@ pub(crate) fn method_parts(req: &TestRequest, junit: JUnit) -> Parts {
         format!("new {class}({arg_list})")
     } else if req.is_static || class.is_empty() {
         if let Some(held) = &req.held_by {
-            let member = format!("{class}.{}", held.member);
+            // A static method returning the object takes `receiver_args`.
+            let member = match &held.returned_by {
+                Some(_) => {
+                    let holder_args: Vec<String> = req.receiver_args.iter().map(|(ty, v)| literal_as(ty, v)).collect();
+                    format!("{class}.{}({})", held.member, holder_args.join(", "))
+                }
+                None => format!("{class}.{}", held.member),
+            };
             match &held.cast_to {
                 Some(ty) => format!("(({ty}) {member}).{}({arg_list})", req.method),
                 None => format!("{member}.{}({arg_list})", req.method),

@@ -3,6 +3,7 @@
 //! path in words). What ran after the target and is not modelled turns the assertion off.
 
 use jreach_ir::interp::{self, End, Value};
+use jreach_ir::lower::FileContext;
 use jreach_ir::{BlockId, CutoffKind, Function, NondetKind, Terminator, Ty, ValueId};
 use jreach_syntax::{MethodInfo, SourceFile, Target};
 use jreach_synth::{JavaValue, Outcome, TestRequest};
@@ -133,7 +134,33 @@ pub(crate) fn request_choosing(
         ));
     }
     let m = &target.method;
+    let mut held_imports = Vec::new();
+    let returned_by = m.held_by.as_ref().and_then(|h| h.returned_by.as_ref());
+    if let Some(params) = returned_by {
+        // The object comes from a static method, called with the simplest arguments a test
+        // writes (the search on the JVM tries others).
+        let ctx = FileContext::new(file, None, None);
+        let own = m.classes.join(".");
+        let args = super::start::searched_args(&ctx, params, &own, &mut held_imports).ok_or_else(|| {
+            let holder = m.held_by.as_ref().map(|h| h.member.as_str()).unwrap_or_default();
+            format!(
+                "jreach cannot write the arguments of {own}.{holder}, which returns the object of line {}",
+                target.line + 1
+            )
+        })?;
+        receiver_args = args
+            .into_iter()
+            .map(|(ty, v)| match v {
+                JavaValue::Choice { options, .. } => (ty, options.into_iter().next().unwrap_or(JavaValue::Null)),
+                v => (ty, v),
+            })
+            .collect();
+    }
     let outcome = match &run.end {
+        // What the object keeps of the arguments it was made with is not in the model.
+        _ if returned_by.is_some() && reached => {
+            Outcome::Undetermined("what the object keeps of the arguments it was made with".into())
+        }
         _ if !reached => Outcome::Undetermined("the inputs are a search's start".into()),
         End::Return(Some(v)) => Outcome::Returns(
             java_value(v, f.return_ty, f).filter(|j| !matches!(j, JavaValue::Object { .. } | JavaValue::ObjectRef(_))),
@@ -190,7 +217,13 @@ pub(crate) fn request_choosing(
         receiver_calls: setup_calls(&f.setup.receiver_calls, f, args)?,
         receiver_body: receiver_body(f, args)?,
         receiver_fields: receiver_fields(f, args)?,
-        imports: opts.imported_sources.iter().map(|s| s.qualified.clone()).chain(opaque_jdk_imports(f)).collect(),
+        imports: opts
+            .imported_sources
+            .iter()
+            .map(|s| s.qualified.clone())
+            .chain(opaque_jdk_imports(f))
+            .chain(held_imports)
+            .collect(),
         unmodelled_before_target: unseen_call_before(f, &run.blocks[..first_target]),
         declares_checked: declares_throws(file, &target.method),
         receiver_call_choices: vec![],

@@ -124,21 +124,12 @@ fn start_for(file: &SourceFile, target: &Target, opts: &GenOptions) -> Option<Te
         }
     }
     if let Some(factory) = factory {
-        let mut args = Vec::new();
-        for p in &factory.params {
-            let ty = ctx.test_java_of(p.ty.trim().trim_start_matches("final ").trim());
-            let value = match search_value(&ty) {
-                Some(v) => v,
-                None => {
-                    let c = jdk_choices(&ty, &own_class)?;
-                    req.imports.extend(c.imports.into_iter().filter(|i| !req.imports.contains(i)).collect::<Vec<_>>());
-                    JavaValue::Choice { slot: None, options: c.options }
-                }
-            };
-            args.push((ty, value));
-        }
+        req.receiver_args = searched_args(&ctx, &factory.params, &own_class, &mut req.imports)?;
         req.receiver_factory = Some(format!("{own_class}.{}", factory.name));
-        req.receiver_args = args;
+    }
+    // The object the method is held by comes from a static method: its arguments are searched too.
+    if let Some(params) = m.held_by.as_ref().and_then(|h| h.returned_by.as_ref()) {
+        req.receiver_args = searched_args(&ctx, params, &own_class, &mut req.imports)?;
     }
     if !m.is_static && !m.is_constructor {
         req.receiver_call_choices = receiver_call_choices(&ctx, m);
@@ -176,6 +167,36 @@ fn receiver_factory(ctx: &FileContext<'_>, m: &MethodInfo) -> Option<MethodInfo>
         })
         .min_by_key(|f| (f.params.iter().filter(|p| hard(&p.ty)).count(), f.params.len()))
         .cloned()
+}
+
+/// The arguments a search starts from for `params` (of a factory or of the static method an
+/// object is held by), as (type as a test writes it, value): numbers, characters, booleans and
+/// strings, or a choice among readable JDK values (whose imports go to `imports`); `None` when a
+/// parameter has another type.
+pub(crate) fn searched_args(
+    ctx: &FileContext<'_>,
+    params: &[jreach_syntax::Param],
+    own_class: &str,
+    imports: &mut Vec<String>,
+) -> Option<Vec<(String, JavaValue)>> {
+    let mut args = Vec::new();
+    for p in params {
+        let ty = ctx.test_java_of(p.ty.trim().trim_start_matches("final ").trim());
+        let value = match search_value(&ty) {
+            Some(v) => v,
+            None => {
+                let c = jdk_choices(&ty, own_class)?;
+                for i in c.imports {
+                    if !imports.contains(&i) {
+                        imports.push(i);
+                    }
+                }
+                JavaValue::Choice { slot: None, options: c.options }
+            }
+        };
+        args.push((ty, value));
+    }
+    Some(args)
 }
 
 /// The value a search starts from for a parameter of type `ty` as a test writes it, if it is a

@@ -220,3 +220,92 @@ pub(super) fn collect_fields(file: &SourceFile, classes: &Classes) -> HashMap<St
     }
     fields
 }
+
+/// A variable of the code around a class declared inside code, as declared there.
+pub(super) struct Captured {
+    pub name: String,
+    /// The declared type as written (`var` when it is not written: a lambda's parameter).
+    pub ty: String,
+    /// Array dimensions written after the name (`int a[]`).
+    pub dims: usize,
+}
+
+/// For a method of a class declared inside code (an anonymous or local class in a method, a
+/// lambda or an initializer): the local variables and parameters of that code, which the object
+/// captured and which shadow fields of the same name inside the method (JLS 6.4.1). Every
+/// variable declared anywhere in the outermost such code is taken (outside the class's own
+/// body): more than are in scope, which only makes a name that is a field read as an unknown
+/// value. Empty for a method of a class declared as a member.
+pub(super) fn captured_variables(file: &SourceFile, method: &MethodInfo) -> Vec<Captured> {
+    let node = method.node(file);
+    let Some(own_body) = node.parent().filter(|b| b.kind() == "class_body") else { return vec![] };
+    let mut code = None;
+    let mut up = own_body.parent();
+    while let Some(n) = up {
+        let in_class_body = n.parent().is_some_and(|p| p.kind() == "class_body");
+        if matches!(
+            n.kind(),
+            "method_declaration" | "constructor_declaration" | "lambda_expression" | "static_initializer"
+        ) || (n.kind() == "block" && in_class_body)
+        {
+            code = Some(n);
+        }
+        up = n.parent();
+    }
+    let Some(code) = code else { return vec![] };
+    let src = &file.text;
+    let text = |n: Node<'_>| text_of(n, src).to_string();
+    let mut out = Vec::new();
+    // (`spread`: a `T... xs` parameter, an array of one more dimension.)
+    let mut push = |name: Option<Node<'_>>, ty: Option<Node<'_>>, dims: Option<Node<'_>>, spread: usize| {
+        if let Some(name) = name.filter(|n| n.kind() == "identifier") {
+            out.push(Captured {
+                name: text(name),
+                ty: ty.map(text).unwrap_or_else(|| "var".into()),
+                dims: dims.map(|d| text_of(d, src).matches('[').count()).unwrap_or(0) + spread,
+            });
+        }
+    };
+    let mut stack = vec![code];
+    while let Some(n) = stack.pop() {
+        if n.id() == own_body.id() {
+            continue;
+        }
+        match n.kind() {
+            "variable_declarator" if n.parent().is_some_and(|p| p.kind() == "spread_parameter") => {}
+            "variable_declarator" => {
+                let ty = n.parent().and_then(|d| d.child_by_field_name("type"));
+                push(n.child_by_field_name("name"), ty, n.child_by_field_name("dimensions"), 0);
+            }
+            "formal_parameter" | "catch_formal_parameter" | "resource" | "enhanced_for_statement" => push(
+                n.child_by_field_name("name"),
+                n.child_by_field_name("type"),
+                n.child_by_field_name("dimensions"),
+                0,
+            ),
+            "spread_parameter" => {
+                let ty = named_children(n)
+                    .into_iter()
+                    .find(|c| c.kind() != "variable_declarator" && c.kind() != "modifiers");
+                if let Some(d) = named_children(n).into_iter().find(|c| c.kind() == "variable_declarator") {
+                    push(d.child_by_field_name("name"), ty, None, 1);
+                }
+            }
+            "instanceof_expression" => push(n.child_by_field_name("name"), n.child_by_field_name("right"), None, 0),
+            "lambda_expression" => {
+                if let Some(p) = n.child_by_field_name("parameters") {
+                    match p.kind() {
+                        "identifier" => push(Some(p), None, None, 0),
+                        "inferred_parameters" => {
+                            named_children(p).into_iter().for_each(|i| push(Some(i), None, None, 0))
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            _ => {}
+        }
+        stack.extend(named_children(n));
+    }
+    out
+}
