@@ -804,6 +804,72 @@ mod tests {
     }
 
     #[test]
+    fn inherited_fields_shadow_fields_of_enclosing_classes() {
+        // `level` in `Sub`, in the anonymous `Base` and in the subclass of a class jreach does not
+        // see may be (or is) the inherited field, not `S.level`: nothing is claimed there. A
+        // `Runnable` and a class of the file without such a field inherit none.
+        let src = r#"class S {
+  private static final int level = 5;
+  static class Base {
+    protected int level = 20;
+  }
+  static class Plain {
+    protected int other;
+  }
+  static class Sub extends Base {
+    String name() {
+      if (level > 10) {
+        return "high";
+      }
+      return "low";
+    }
+  }
+  static final Base HIGH = new Base() {
+    @Override
+    public String toString() {
+      if (level > 10) {
+        return "high";
+      }
+      return "low";
+    }
+  };
+  static class Unseen extends java.util.AbstractList<Integer> {
+    public Integer get(int i) {
+      if (level > 10) {
+        return 1;
+      }
+      return 0;
+    }
+    public int size() { return 0; }
+  }
+  static final Runnable R = new Runnable() {
+    @Override
+    public void run() {
+      if (level > 10) {
+        System.out.println();
+      }
+    }
+  };
+  static class Other extends Plain {
+    int get() {
+      if (level > 10) {
+        return 1;
+      }
+      return 0;
+    }
+  }
+}
+"#;
+        let fs = check(src);
+        let dead: Vec<usize> = fs
+            .iter()
+            .filter(|f| f.code() == UNREACHABLE_CODE)
+            .map(|f| file_lines(src).line_of(f.range.start) + 1)
+            .collect();
+        assert_eq!(dead, [39, 46], "{fs:#?}");
+    }
+
+    #[test]
     fn consecutive_dead_statements_are_one_finding() {
         let src = "class A {\n  void f(int x) {\n    int y = 0;\n    if (x != x + 0) {\n      y = 1;\n      y = 2;\n    }\n    return;\n  }\n  int g(int a) {\n    if (a >= 0) return 1; else return 2;\n  }\n}\n";
         let fs = check(src);

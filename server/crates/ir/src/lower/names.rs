@@ -82,6 +82,10 @@ impl<'t> Lowerer<'t> {
 
     /// The field a simple name denotes from the current class: declared in it or in a class that
     /// encloses it (the innermost wins). Inherited fields and fields of other classes are unknown.
+    /// The field of the file a simple name denotes from the current method: declared by the
+    /// innermost enclosing class that declares one, unless a class inside that one may inherit
+    /// a field of the name ([`Self::may_inherit_field`]), which then is what the name denotes
+    /// and jreach does not know: `None`, as for a name the file does not declare.
     pub(super) fn field_info(&self, name: &str) -> Option<FieldInfo> {
         let classes = self.frames.last().map(|f| f.classes.as_slice()).unwrap_or(&[]);
         self.fields
@@ -89,7 +93,42 @@ impl<'t> Lowerer<'t> {
             .iter()
             .filter(|fi| classes.starts_with(&fi.classes))
             .max_by_key(|fi| fi.classes.len())
+            .filter(|fi| !self.may_inherit_field(name, fi))
             .cloned()
+    }
+
+    /// Whether a class between the current method and the class declaring `fi` (an anonymous
+    /// class around the method included) may inherit a field called `name`, which would shadow
+    /// `fi` (JLS 6.4.1, 8.3): one of its supertypes is not declared in the file (and is not one
+    /// of the JDK's types without fields), or declares or may inherit such a field.
+    fn may_inherit_field(&self, name: &str, fi: &FieldInfo) -> bool {
+        let Some(frame) = self.frames.last() else { return false };
+        let Some(range) = &frame.method else { return false };
+        let Some(method) = self.node_at(range) else { return true };
+        let mut inner = frame.classes.len().saturating_sub(fi.classes.len());
+        let (mut from, mut up) = (method, method.parent());
+        while let Some(n) = up {
+            match n.kind() {
+                "class_declaration" | "enum_declaration" | "record_declaration" | "interface_declaration" => {
+                    if inner == 0 {
+                        return false;
+                    }
+                    inner -= 1;
+                    if supertypes(n).into_iter().any(|t| !lacks_field(self.file, t, name, 0)) {
+                        return true;
+                    }
+                }
+                "object_creation_expression" if from.kind() == "class_body" => {
+                    if n.child_by_field_name("type").is_some_and(|t| !lacks_field(self.file, t, name, 0)) {
+                        return true;
+                    }
+                }
+                _ => {}
+            }
+            from = n;
+            up = n.parent();
+        }
+        false
     }
 
     pub(super) fn field_value(&mut self, name: &str, e: Node<'t>) -> ValueId {
@@ -308,4 +347,113 @@ pub(super) fn captured_variables(file: &SourceFile, method: &MethodInfo) -> Vec<
         stack.extend(named_children(n));
     }
     out
+}
+
+/// The types a class, interface, enum or record declaration extends or implements, as written.
+fn supertypes(decl: Node<'_>) -> Vec<Node<'_>> {
+    let mut out = Vec::new();
+    for c in named_children(decl) {
+        match c.kind() {
+            "superclass" => out.extend(named_children(c)),
+            "super_interfaces" | "extends_interfaces" => {
+                for list in named_children(c) {
+                    if list.kind() == "type_list" {
+                        out.extend(named_children(list));
+                    } else {
+                        out.push(list);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// JDK types a class may extend or implement that declare no fields a subclass inherits.
+const JDK_TYPES_WITHOUT_FIELDS: &[&str] = &[
+    "Object",
+    "Runnable",
+    "Comparator",
+    "Comparable",
+    "Iterator",
+    "Iterable",
+    "Callable",
+    "AutoCloseable",
+    "Closeable",
+    "Cloneable",
+    "Serializable",
+    "Function",
+    "BiFunction",
+    "Supplier",
+    "Consumer",
+    "BiConsumer",
+    "Predicate",
+    "BiPredicate",
+    "UnaryOperator",
+    "BinaryOperator",
+    "IntFunction",
+    "IntPredicate",
+    "IntUnaryOperator",
+    "IntBinaryOperator",
+    "ToIntFunction",
+    "ToLongFunction",
+    "ToDoubleFunction",
+    "IntSupplier",
+    "BooleanSupplier",
+    "LongSupplier",
+    "DoubleSupplier",
+    "IntConsumer",
+];
+
+/// Whether the type `ty` (as written in the file) is known to have no field called `name` that
+/// a subtype inherits: a type of the file that declares none and whose own supertypes have
+/// none, or one of [`JDK_TYPES_WITHOUT_FIELDS`] that the file does not declare or import from
+/// elsewhere. A type jreach does not see may have any field.
+fn lacks_field(file: &SourceFile, ty: Node<'_>, name: &str, depth: usize) -> bool {
+    if depth > 8 {
+        return false;
+    }
+    let src = &file.text;
+    let written = text_of(ty, src);
+    let raw = written.split('<').next().unwrap_or(written).trim();
+    let simple = raw.rsplit('.').next().unwrap_or(raw).trim();
+    let mut decls = Vec::new();
+    let mut stack = vec![file.tree.root_node()];
+    while let Some(n) = stack.pop() {
+        if matches!(n.kind(), "class_declaration" | "interface_declaration" | "enum_declaration" | "record_declaration")
+            && n.child_by_field_name("name").is_some_and(|x| text_of(x, src) == simple)
+        {
+            decls.push(n);
+        }
+        stack.extend(named_children(n));
+    }
+    if decls.is_empty() {
+        let qualified_jdk = raw.starts_with("java.");
+        let imported_elsewhere = named_children(file.tree.root_node()).into_iter().any(|d| {
+            d.kind() == "import_declaration" && {
+                let t = text_of(d, src);
+                let t = t.trim_start_matches("import").trim().trim_end_matches(';').trim();
+                t.rsplit('.').next() == Some(simple) && !t.starts_with("java.")
+            }
+        });
+        return JDK_TYPES_WITHOUT_FIELDS.contains(&simple) && (qualified_jdk || (raw == simple && !imported_elsewhere));
+    }
+    decls.into_iter().all(|d| {
+        let Some(body) = d.child_by_field_name("body") else { return false };
+        let mut members = named_children(body);
+        // An enum's fields and methods follow its constants.
+        if let Some(more) = members.iter().find(|m| m.kind() == "enum_body_declarations").copied() {
+            members.extend(named_children(more));
+        }
+        let declares = members.iter().any(|m| match m.kind() {
+            "field_declaration" | "constant_declaration" => named_children(*m).into_iter().any(|v| {
+                v.kind() == "variable_declarator"
+                    && v.child_by_field_name("name").is_some_and(|x| text_of(x, src) == name)
+            }),
+            "enum_constant" => m.child_by_field_name("name").is_some_and(|x| text_of(x, src) == name),
+            _ => false,
+        });
+        !declares && supertypes(d).into_iter().all(|t| lacks_field(file, t, name, depth + 1))
+    })
 }
