@@ -13,6 +13,12 @@
 //! local that is stepped (`bi++`), compound-assigned and read into the `int`s, also through
 //! `compareTo`, `equals`, `intValue` and `hashCode`.
 //!
+//! About a quarter of the classes (module `shadow`) declare a constant `static final int lim` and,
+//! at the end of `m`, an anonymous or local class whose method reads `lim` where the name denotes
+//! something else: a local of `m` the object captured, or the field `lim` the class inherits
+//! from the class's `abstract static class Base` (JLS 6.4.1); `m` calls the method. The
+//! condition on `lim` is false for the constant and true for what the name denotes.
+//!
 //! About a third of the classes (module `nested`) hold a nested `static` class for class invariants: a
 //! `Pool` (`used`, `cap`), `Span` (`lo`, `hi`), `Latch` (`on`, `level`, sometimes `count`) or
 //! `Cursor` (`lo`, `pos`, `hi`), never extending anything, whose 2 or 3 `private` instance fields
@@ -45,6 +51,7 @@
 use std::ops::Range;
 
 mod nested;
+mod shadow;
 
 /// SplitMix64: small, fast, and reproducible from a seed.
 #[derive(Clone, Debug)]
@@ -117,6 +124,10 @@ pub struct Generated {
     pub params: Vec<JTy>,
     /// The byte range in `source` of the nested class of the class-invariant feature, if any.
     pub nested: Option<Range<usize>>,
+    /// The byte range in `source` of the anonymous class of the shadowing feature, if any: code
+    /// that `m`'s lowering does not follow (it runs when the object's method is called), so only
+    /// the JVM runs its statements.
+    pub unfollowed: Option<Range<usize>>,
 }
 
 impl Generated {
@@ -149,6 +160,8 @@ struct Gen<'r> {
     nested: Option<nested::Nested>,
     /// The method's locals holding objects of the nested class (once declared).
     objects: Vec<String>,
+    /// See [`Generated::unfollowed`].
+    unfollowed: Option<Range<usize>>,
 }
 
 /// The state a method of a stateful class declares first (see the module doc).
@@ -820,11 +833,13 @@ pub fn generate(rng: &mut Rng, class: &str, size: i32) -> Generated {
         builders: vec!["s0".to_string()],
         nested: None,
         objects: Vec::new(),
+        unfollowed: None,
     };
     let state = g.rng.pct(50);
     // Drawn on a side stream, so that a class without the nested class is the one earlier
     // versions generated from the same seed.
     let with_nested = Rng::new(g.rng.clone().next_u64() ^ 0x6E65_7374_6564).pct(30);
+    let with_shadow = Rng::new(g.rng.clone().next_u64() ^ 0x7368_6164_6F77).pct(25);
     g.w(&format!("class {class} {{\n"));
     if state {
         let b = box_class(g.rng);
@@ -844,6 +859,8 @@ pub fn generate(rng: &mut Rng, class: &str, size: i32) -> Generated {
         g.w(&format!("        if ({c}) {{\n            return {x};\n        }}\n        return {y};\n    }}\n"));
         g.helpers.push(h);
     }
+    // The members of the shadowing feature.
+    let shadow = with_shadow.then(|| g.shadow_members());
     // The nested class of the class-invariant feature.
     let mut nested_range = None;
     if with_nested {
@@ -916,6 +933,9 @@ pub fn generate(rng: &mut Rng, class: &str, size: i32) -> Generated {
             g.w("\n");
         }
     }
+    if let Some(s) = shadow {
+        g.shadow_stmt(2, s);
+    }
     g.indent(2);
     let id = g.begin();
     g.w("return (int) (a0 + a1 + b0) + (c0 ? 1 : 0);");
@@ -928,6 +948,7 @@ pub fn generate(rng: &mut Rng, class: &str, size: i32) -> Generated {
         stmts: g.stmts,
         params,
         nested: nested_range,
+        unfollowed: g.unfollowed,
     }
 }
 
@@ -940,6 +961,24 @@ mod tests {
         let stateful =
             (0..20).map(|s| generate(&mut Rng::new(s), "G", 12)).filter(|g| g.source.contains("StringBuilder"));
         assert!(stateful.count() >= 3, "about half the classes hold state");
+    }
+
+    #[test]
+    fn about_a_quarter_of_the_classes_shadow_their_constant_in_code_m_hands_on() {
+        let gs: Vec<Generated> = (0..200).map(|s| generate(&mut Rng::new(s), "G", 12)).collect();
+        let with: Vec<&Generated> = gs.iter().filter(|g| g.source.contains("static final int lim = ")).collect();
+        assert!((30..=70).contains(&with.len()), "{} of 200", with.len());
+        for shape in ["new java.util.function.IntUnaryOperator() {", "a0 += new Base() {", "class Local extends Base {"]
+        {
+            assert!(with.iter().any(|g| g.source.contains(shape)), "no class writes {shape}");
+        }
+        for g in &with {
+            // The code reading `lim` is what the lowering does not follow, and is instrumented.
+            let r = g.unfollowed.clone().expect("the class's range");
+            assert!(g.source[r.clone()].contains("if (lim > "), "{}", g.source);
+            assert!(g.stmts.iter().any(|s| r.contains(&s.start)), "{}", g.source);
+        }
+        assert!(gs.iter().filter(|g| !g.source.contains("lim")).all(|g| g.unfollowed.is_none()));
     }
 
     #[test]
