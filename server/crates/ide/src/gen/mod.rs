@@ -218,12 +218,16 @@ fn gen_target(file: &SourceFile, target: &Target, opts: &GenOptions) -> Result<G
             return Ok(GenResult::Unknown(match target.enclosure {
                 // Runs when the code calls it (a JDK method it is passed to, an object it is
                 // part of), which the lowering does not follow.
-                Some(enclosure) => format!(
+                // (Entered through a caller, `m` is not the method that creates it.)
+                Some(enclosure) if m.range.contains(&target.stmt.start) => format!(
                     "line {} is in {} that {} creates, whose code jreach does not model",
                     line + 1,
                     enclosure.describe(),
                     m.signature()
                 ),
+                Some(enclosure) => {
+                    format!("line {} is in {}, whose code jreach does not model", line + 1, enclosure.describe())
+                }
                 None => format!("line {} is not part of what jreach models of {}", line + 1, m.signature()),
             }));
         }
