@@ -992,7 +992,11 @@ mod tests {
     #[test]
     fn a_held_object_s_method_is_called_on_its_member_cast_when_the_field_is_wider() {
         let held = |cast_to: Option<&str>| TestRequest {
-            held_by: Some(jreach_syntax::HeldBy { member: "LOW".into(), cast_to: cast_to.map(String::from) }),
+            held_by: Some(jreach_syntax::HeldBy {
+                member: "LOW".into(),
+                cast_to: cast_to.map(String::from),
+                returned_by: None,
+            }),
             initializes_class: false,
             also_runs: vec![],
             ..base()
@@ -1006,6 +1010,20 @@ mod tests {
             call(&held(Some("Base<Integer>"))),
             "assertEquals(Integer.MIN_VALUE, ((Base<Integer>) Calc.LOW).abs(Integer.MIN_VALUE));"
         );
+        // Returned by a static method: called with `receiver_args`.
+        let returned = TestRequest {
+            held_by: Some(jreach_syntax::HeldBy {
+                member: "low".into(),
+                cast_to: None,
+                returned_by: Some(vec![jreach_syntax::Param { name: "prefix".into(), ty: "String".into() }]),
+            }),
+            receiver_args: vec![("String".into(), JavaValue::Str("a".into()))],
+            initializes_class: false,
+            also_runs: vec![],
+            ..base()
+        };
+        let text = render_method(&returned, &test_method_name(&returned));
+        assert!(text.contains("Calc.low(\"a\").abs(Integer.MIN_VALUE)"), "{text}");
     }
 
     #[test]
