@@ -804,6 +804,34 @@ mod tests {
     }
 
     #[test]
+    fn captured_variables_are_what_an_inlined_method_of_the_class_reads_too() {
+        // `isWide()` is inlined into `encode` (the object is held by `prefixed`, its methods
+        // taken as static): its `width` is the captured parameter there as well.
+        let src = r#"class W {
+  interface Codec { String encode(int value); }
+  private static final int width = 5;
+  static Codec prefixed(int width) {
+    return new Codec() {
+      @Override
+      public String encode(int value) {
+        boolean wide = isWide();
+        if (wide) {
+          return "wide";
+        }
+        return "narrow";
+      }
+      boolean isWide() {
+        return width > 10;
+      }
+    };
+  }
+}
+"#;
+        let fs = check(src);
+        assert!(fs.iter().all(|f| f.code() != UNREACHABLE_CODE), "{fs:#?}");
+    }
+
+    #[test]
     fn inherited_fields_shadow_fields_of_enclosing_classes() {
         // `level` in `Sub`, in the anonymous `Base` and in the subclass of a class jreach does not
         // see may be (or is) the inherited field, not `S.level`: nothing is claimed there. A

@@ -284,6 +284,7 @@ impl<'t> Lowerer<'t> {
         };
         let saved_scopes = std::mem::replace(&mut self.scopes, vec![HashMap::new()]);
         let saved_targets = std::mem::take(&mut self.targets);
+        self.declare_captured(callee);
         for (p, a) in callee.params.iter().zip(args) {
             let ty = self.ty_of(&p.ty);
             // A parameter of a type jreach does not model (`Object`, `T`) keeps the argument's

@@ -407,16 +407,7 @@ pub fn lower_in(ctx: &FileContext<'_>, method: &MethodInfo, opts: &LowerOptions)
             "string inputs are limited to printable characters when looking for tests".into(),
         ));
     }
-    // Variables the object captured from the code around its class: unknown values, which
-    // shadow fields of the same name (the method's own parameters and locals shadow them).
-    for c in names::captured_variables(file, method) {
-        let ty =
-            if c.dims > 0 { lw.classes.arr_of(&c.ty, c.dims).map(Ty::Arr).unwrap_or(Ty::Ref) } else { lw.ty_of(&c.ty) };
-        let v = lw.opaque(format!("`{}`, which the object captured where it was created", c.name), ty, None);
-        let var = lw.b.new_var(&c.name, ty);
-        lw.b.def_var(var, entry, v);
-        lw.scopes[0].insert(c.name, Local { var, ty, scalar_builder: false });
-    }
+    lw.declare_captured(method);
     let mut inputs = Vec::new();
     for (i, p) in params.iter().enumerate() {
         let v = lw.b.push(entry, Op::Param(i as u32), p.ty, None);

@@ -80,8 +80,6 @@ impl<'t> Lowerer<'t> {
         Some(v)
     }
 
-    /// The field a simple name denotes from the current class: declared in it or in a class that
-    /// encloses it (the innermost wins). Inherited fields and fields of other classes are unknown.
     /// The field of the file a simple name denotes from the current method: declared by the
     /// innermost enclosing class that declares one, unless a class inside that one may inherit
     /// a field of the name ([`Self::may_inherit_field`]), which then is what the name denotes
@@ -129,6 +127,23 @@ impl<'t> Lowerer<'t> {
             up = n.parent();
         }
         false
+    }
+
+    /// Declares in the current scope what the class of `method` captured from the code around
+    /// it ([`captured_variables`]) as unknown values, which shadow fields of the same name (the
+    /// method's parameters and locals, declared after, shadow them): at the entry of a lowering
+    /// and of every inlined call, whose scopes start empty.
+    pub(super) fn declare_captured(&mut self, method: &MethodInfo) {
+        for c in captured_variables(self.file, method) {
+            let ty = if c.dims > 0 {
+                self.classes.arr_of(&c.ty, c.dims).map(Ty::Arr).unwrap_or(Ty::Ref)
+            } else {
+                self.ty_of(&c.ty)
+            };
+            let v = self.opaque(format!("`{}`, which the object captured where it was created", c.name), ty, None);
+            let var = self.declare(&c.name, ty);
+            self.assign(var, v);
+        }
     }
 
     pub(super) fn field_value(&mut self, name: &str, e: Node<'t>) -> ValueId {
