@@ -710,6 +710,11 @@ mod tests {
         LineIndex::new(src)
     }
 
+    /// The 1-based lines where `fs` report unreachable code.
+    fn unreachable_lines(src: &str, fs: &[Finding]) -> Vec<usize> {
+        fs.iter().filter(|f| f.code() == UNREACHABLE_CODE).map(|f| file_lines(src).line_of(f.range.start) + 1).collect()
+    }
+
     fn check(src: &str) -> Vec<Finding> {
         let file = SourceFile::parse(src);
         let r = check_file(&file, Duration::from_secs(10));
@@ -795,11 +800,7 @@ mod tests {
 }
 "#;
         let fs = check(src);
-        let dead: Vec<usize> = fs
-            .iter()
-            .filter(|f| f.code() == UNREACHABLE_CODE)
-            .map(|f| file_lines(src).line_of(f.range.start) + 1)
-            .collect();
+        let dead = unreachable_lines(src, &fs);
         assert_eq!(dead, [35], "{fs:#?}");
     }
 
@@ -889,11 +890,7 @@ mod tests {
 }
 "#;
         let fs = check(src);
-        let dead: Vec<usize> = fs
-            .iter()
-            .filter(|f| f.code() == UNREACHABLE_CODE)
-            .map(|f| file_lines(src).line_of(f.range.start) + 1)
-            .collect();
+        let dead = unreachable_lines(src, &fs);
         assert_eq!(dead, [39, 46], "{fs:#?}");
     }
 
