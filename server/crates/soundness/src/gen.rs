@@ -15,9 +15,11 @@
 //!
 //! About a quarter of the classes (module `shadow`) declare a constant `static final int lim` and,
 //! at the end of `m`, an anonymous or local class whose method reads `lim` where the name denotes
-//! something else: a local of `m` the object captured, or the field `lim` the class inherits
-//! from the class's `abstract static class Base` (JLS 6.4.1); `m` calls the method. The
-//! condition on `lim` is false for the constant and true for what the name denotes.
+//! something else: a local of `m` the object captured, the parameter of a static method `op`
+//! that returns the object, or the field `lim` the class inherits from the class's `abstract
+//! static class Base` (JLS 6.4.1); `m` calls the method. The condition on `lim`, written in the
+//! method or in a helper method of the class it calls, is false for the constant and true for
+//! what the name denotes.
 //!
 //! About a third of the classes (module `nested`) hold a nested `static` class for class invariants: a
 //! `Pool` (`used`, `cap`), `Span` (`lo`, `hi`), `Latch` (`on`, `level`, sometimes `count`) or
@@ -124,10 +126,10 @@ pub struct Generated {
     pub params: Vec<JTy>,
     /// The byte range in `source` of the nested class of the class-invariant feature, if any.
     pub nested: Option<Range<usize>>,
-    /// The byte range in `source` of the anonymous class of the shadowing feature, if any: code
-    /// that `m`'s lowering does not follow (it runs when the object's method is called), so only
-    /// the JVM runs its statements.
-    pub unfollowed: Option<Range<usize>>,
+    /// The byte ranges in `source` of the classes of the shadowing feature (and of `op`, which
+    /// returns one): code that `m`'s lowering does not follow (it runs when the object's method
+    /// is called), so only the JVM runs its statements.
+    pub unfollowed: Vec<Range<usize>>,
 }
 
 impl Generated {
@@ -135,6 +137,12 @@ impl Generated {
     /// class-invariant feature (in one of its constructors or methods).
     pub fn in_nested(&self, offset: usize) -> bool {
         self.nested.as_ref().is_some_and(|r| r.contains(&offset))
+    }
+
+    /// Whether the statement starting at byte `offset` is in code of the shadowing feature that
+    /// `m`'s lowering does not follow.
+    pub fn in_unfollowed(&self, offset: usize) -> bool {
+        self.unfollowed.iter().any(|r| r.contains(&offset))
     }
 }
 
@@ -161,7 +169,7 @@ struct Gen<'r> {
     /// The method's locals holding objects of the nested class (once declared).
     objects: Vec<String>,
     /// See [`Generated::unfollowed`].
-    unfollowed: Option<Range<usize>>,
+    unfollowed: Vec<Range<usize>>,
 }
 
 /// The state a method of a stateful class declares first (see the module doc).
@@ -833,7 +841,7 @@ pub fn generate(rng: &mut Rng, class: &str, size: i32) -> Generated {
         builders: vec!["s0".to_string()],
         nested: None,
         objects: Vec::new(),
-        unfollowed: None,
+        unfollowed: Vec::new(),
     };
     let state = g.rng.pct(50);
     // Drawn on a side stream, so that a class without the nested class is the one earlier
@@ -968,17 +976,27 @@ mod tests {
         let gs: Vec<Generated> = (0..200).map(|s| generate(&mut Rng::new(s), "G", 12)).collect();
         let with: Vec<&Generated> = gs.iter().filter(|g| g.source.contains("static final int lim = ")).collect();
         assert!((30..=70).contains(&with.len()), "{} of 200", with.len());
-        for shape in ["new java.util.function.IntUnaryOperator() {", "a0 += new Base() {", "class Local extends Base {"]
-        {
+        for shape in [
+            "a0 += new java.util.function.IntUnaryOperator() {",
+            "a0 += new Base() {",
+            "class Local extends Base {",
+            "static java.util.function.IntUnaryOperator op(int lim) {",
+            "if (over()) {",
+        ] {
             assert!(with.iter().any(|g| g.source.contains(shape)), "no class writes {shape}");
         }
         for g in &with {
             // The code reading `lim` is what the lowering does not follow, and is instrumented.
-            let r = g.unfollowed.clone().expect("the class's range");
-            assert!(g.source[r.clone()].contains("if (lim > "), "{}", g.source);
+            let [r] = &g.unfollowed[..] else { panic!("one class of the feature: {:?}", g.unfollowed) };
+            assert!(g.source[r.clone()].contains("return lim > ") || g.source[r.clone()].contains("if (lim > "));
             assert!(g.stmts.iter().any(|s| r.contains(&s.start)), "{}", g.source);
+            if g.source.contains(" op(int lim)") {
+                // `op`'s statements run on the JVM like `m`'s, so they are instrumented too.
+                assert!(g.instrumented.contains("); return new java.util.function.IntUnaryOperator() {"));
+                assert!(g.source.contains("a0 += op(a1).applyAsInt(a0);"));
+            }
         }
-        assert!(gs.iter().filter(|g| !g.source.contains("lim")).all(|g| g.unfollowed.is_none()));
+        assert!(gs.iter().filter(|g| !g.source.contains("lim")).all(|g| g.unfollowed.is_empty()));
     }
 
     #[test]

@@ -122,7 +122,7 @@ pub fn run_samples(samples: &[Sample]) -> Result<(Stats, Vec<Violation>), String
                 });
             }
             // (Code the lowering does not follow is not the interpreter's to run.)
-            let followed = !s.g.unfollowed.as_ref().is_some_and(|r| r.contains(&range.start));
+            let followed = !s.g.in_unfollowed(range.start);
             if let (Some((ids, true)), true) = (s.interp_hits.get(k), followed) {
                 if !ids.contains(&id) {
                     stats.jvm_interp_mismatches += 1;
