@@ -965,6 +965,25 @@ mod tests {
     }
 
     #[test]
+    fn runs_reach_every_case_of_a_long_switch() {
+        // 400 `case`s: each is a literal the runs take as a candidate, and the random runs go
+        // through all of them (the breadth-first ones try the first few only). Without that,
+        // each case cost a solver query.
+        let cases: String = (0..400).map(|i| format!("      case {}: r = {}; break;\n", i * 3, i % 7)).collect();
+        let src = format!(
+            "class A {{\n  static int f(int x) {{\n    int r = -1;\n    switch (x) {{\n{cases}      default: r = -2;\n    }}\n    return r;\n  }}\n}}\n"
+        );
+        let file = SourceFile::parse(&src);
+        let ctx = FileContext::new(&file, None, None);
+        let (verdict, findings, profile) =
+            check_method_profiled(&ctx, &ClassInvariants::new(), &ctx.methods()[0], Duration::from_secs(10));
+        assert_eq!(verdict, MethodVerdict::Verdict);
+        assert!(findings.is_empty(), "{findings:#?}");
+        assert!(profile.blocks > 400, "{profile:?}");
+        assert!(profile.reach.count() < 40, "{profile:?}");
+    }
+
+    #[test]
     fn negation_text() {
         assert_eq!(negate("a < b"), "a >= b");
         assert_eq!(negate("x == 0"), "x != 0");

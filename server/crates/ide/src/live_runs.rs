@@ -12,7 +12,8 @@
 //! slot has candidate values, simplest first: zero, false, "a", the method's own literals and
 //! their neighbours, a few boundaries. The first run takes every slot's first candidate; from
 //! each run that visited something new (breadth first, starting with the first), runs try every
-//! other candidate of one slot at a time; then runs pick every slot at random (a fixed seed), until
+//! other of the first few candidates of one slot at a time; then runs pick every slot at random
+//! among all its candidates (a fixed seed), until
 //! every block is live, runs stop finding anything new, or the method's small time budget is spent.
 //! The runs are the same for the same method.
 //!
@@ -40,8 +41,11 @@ const BASE_TIME: Duration = Duration::from_micros(500);
 const TIME_PER_BLOCK: Duration = Duration::from_micros(40);
 /// Random runs in a row that find nothing new before the runs stop.
 const STALE_RUNS: usize = 64;
-/// Most candidate values of one slot.
-const MAX_CANDIDATES: usize = 24;
+/// Most candidate values of one slot the breadth-first runs try (the simplest ones)...
+const MAX_BREADTH: usize = 24;
+/// ... and that the random runs draw from (a method with a `switch` of hundreds of `case`s
+/// gets a run into each of them, where each would otherwise take a solver query).
+const MAX_CANDIDATES: usize = 4096;
 /// Longest string literal taken as a candidate.
 const MAX_LITERAL: usize = 64;
 
@@ -107,7 +111,7 @@ pub(crate) fn mark_live_by_runs(f: &Function, m: &MethodInfo, dc: &mut DeadCode<
     let mut queue = std::collections::VecDeque::from([base]);
     while let Some(from) = queue.pop_front() {
         for (i, s) in slots.iter().enumerate() {
-            for k in 0..s.candidates.len() {
+            for k in 0..s.candidates.len().min(MAX_BREADTH) {
                 if k == from[i] {
                     continue;
                 }
@@ -123,13 +127,39 @@ pub(crate) fn mark_live_by_runs(f: &Function, m: &MethodInfo, dc: &mut DeadCode<
             }
         }
     }
-    // Then every slot at random at once (what needs two or more slots to change together).
+    // Then every slot at random at once (what needs two or more slots to change together): each
+    // slot goes through its candidates in an order of its own, shuffled again at every round, so
+    // that every candidate comes up once in as many runs as the slot has.
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15 ^ slots.len() as u64);
+    let mut orders: Vec<Vec<usize>> = slots.iter().map(|s| (0..s.candidates.len()).collect()).collect();
+    let mut round = 0usize;
     let mut stale = 0;
-    while stale < STALE_RUNS && !slots.is_empty() && !dc.all_live() && started.elapsed() < budget {
-        let pick: Vec<usize> = slots.iter().map(|s| rng.below(s.candidates.len())).collect();
+    // Once they have found something, they go on past the budget, up to `MAX_TIME`: a find
+    // spares a solver query, which costs more than hundreds of runs.
+    let mut found = false;
+    while stale < STALE_RUNS
+        && !slots.is_empty()
+        && !dc.all_live()
+        && (started.elapsed() < budget || (found && started.elapsed() < MAX_TIME))
+    {
+        let pick: Vec<usize> = orders
+            .iter_mut()
+            .map(|order| {
+                let at = round % order.len();
+                if at == 0 {
+                    rng.shuffle(order);
+                }
+                order[at]
+            })
+            .collect();
+        round += 1;
         runs += 1;
-        stale = if go(&pick, dc) > 0 { 0 } else { stale + 1 };
+        stale = if go(&pick, dc) > 0 {
+            found = true;
+            0
+        } else {
+            stale + 1
+        };
     }
     runs
 }
@@ -317,6 +347,13 @@ impl Literals {
 struct Rng(u64);
 
 impl Rng {
+    /// Fisher-Yates.
+    fn shuffle(&mut self, xs: &mut [usize]) {
+        for i in (1..xs.len()).rev() {
+            xs.swap(i, self.below(i + 1));
+        }
+    }
+
     fn below(&mut self, n: usize) -> usize {
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;
