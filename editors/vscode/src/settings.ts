@@ -1,8 +1,8 @@
 // The `jreach.*` settings as VS Code stores them, and as the server reads them.
 //
 // VS Code nests `jreach.diagnostics.enabled` as `{diagnostics: {enabled: true}}`; the server wants
-// a flat object (`{"unroll": 1024, "timeout": 10, "junit": "auto", "testRoot": "", "diagnostics":
-// true}`), sent in `initializationOptions`, in `workspace/didChangeConfiguration` under a `jreach`
+// a flat object (`{"unroll": 1024, "timeout": 10, "checkTimeout": 2, "junit": "auto", "testRoot": "",
+// "diagnostics": true}`), sent in `initializationOptions`, in `workspace/didChangeConfiguration` under a `jreach`
 // section, and as the answer to `workspace/configuration` for the section `jreach`.
 
 import * as os from 'os';
@@ -15,6 +15,7 @@ export const SECTION = 'jreach';
 export interface ServerSettings {
   unroll: number;
   timeout: number;
+  checkTimeout: number;
   junit: 'auto' | '4' | '5';
   testRoot: string;
   diagnostics: boolean;
@@ -26,6 +27,7 @@ export function serverSettings(scope?: vscode.ConfigurationScope): ServerSetting
   return {
     unroll: c.get<number>('unroll', 1024),
     timeout: c.get<number>('timeout', 10),
+    checkTimeout: c.get<number>('diagnostics.timeout', 2),
     junit: junit === '4' || junit === '5' ? junit : 'auto',
     testRoot: c.get<string>('testRoot', '').trim(),
     diagnostics: c.get<boolean>('diagnostics.enabled', true),

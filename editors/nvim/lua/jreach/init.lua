@@ -15,7 +15,7 @@ local M = {}
 local defaults = {
   -- The server command.
   cmd = { "jreach", "lsp" },
-  -- Server settings: unroll, timeout (seconds), junit ("auto" | "4" | "5"), testRoot, diagnostics.
+  -- Server settings: unroll, timeout and checkTimeout (seconds), junit ("auto" | "4" | "5"), testRoot, diagnostics.
   settings = {},
   filetypes = { "java" },
   -- Files that mark a project root (the nearest one above the file wins; else its folder).

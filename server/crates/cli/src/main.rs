@@ -123,8 +123,10 @@ enum Command {
         paths: Vec<PathBuf>,
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
-        /// Solver time limit per query, in seconds (a method gets twice that in all).
-        #[arg(long, default_value_t = 10.0)]
+        /// Solver time limit per query, in seconds (a method gets twice that in all, at least 20). Proofs of
+        /// dead code rarely need more than the default; longer queries are mostly about live
+        /// code.
+        #[arg(long, default_value_t = jreach_ide::DEFAULT_CHECK_TIMEOUT.as_secs_f64())]
         timeout: f64,
         /// Seconds all the methods of one file may take together; the methods after get no verdict.
         #[arg(long, default_value_t = 120.0)]

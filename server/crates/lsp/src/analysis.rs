@@ -400,7 +400,7 @@ pub fn check(
         let diags = diagnostics(uri, file, &p.findings, enc);
         partial(PartialDiagnostics { findings: p.findings.clone(), diags, decided: p.decided, methods: p.methods });
     };
-    let report = cache.check_file_streaming(uri.as_str(), file, settings.timeout(), cancelled, &tell)?;
+    let report = cache.check_file_streaming(uri.as_str(), file, settings.check_timeout(), cancelled, &tell)?;
     let diags = diagnostics(uri, file, &report.findings, enc);
     Some((report.findings, diags))
 }

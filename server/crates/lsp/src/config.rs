@@ -35,8 +35,10 @@ impl JUnitSetting {
 pub struct Settings {
     /// Most loop iterations unrolled for test synthesis.
     pub unroll: u32,
-    /// Solver time limit per query, in seconds.
+    /// Solver time limit per query of test generation, in seconds.
     pub timeout: f64,
+    /// Solver time limit per query of the dead-code diagnostics, in seconds.
+    pub check_timeout: f64,
     pub junit: JUnitSetting,
     /// Root of the test sources; relative paths are taken from the workspace root. `None`: the
     /// project's own (`src/test/java` of a Maven or Gradle project, ...).
@@ -55,6 +57,7 @@ impl Default for Settings {
         Settings {
             unroll: jreach_ide::DEFAULT_UNROLL,
             timeout: 10.0,
+            check_timeout: jreach_ide::DEFAULT_CHECK_TIMEOUT.as_secs_f64(),
             junit: JUnitSetting::Auto,
             test_root: None,
             diagnostics: true,
@@ -84,12 +87,19 @@ impl Settings {
                     }
                     _ => v.is_null(),
                 },
-                "timeout" => match v.as_f64() {
-                    Some(t) if t > 0.0 && t.is_finite() && t <= 86_400.0 => {
+                "timeout" => match seconds(v) {
+                    Some(t) => {
                         self.timeout = t;
                         true
                     }
-                    _ => v.is_null(),
+                    None => v.is_null(),
+                },
+                "checkTimeout" => match seconds(v) {
+                    Some(t) => {
+                        self.check_timeout = t;
+                        true
+                    }
+                    None => v.is_null(),
                 },
                 "junit" => {
                     let s = v.as_str().map(str::to_string).or_else(|| v.as_u64().map(|n| n.to_string()));
@@ -162,10 +172,20 @@ impl Settings {
         Duration::from_secs_f64(self.timeout)
     }
 
+    /// The time limit of a query of the dead-code diagnostics.
+    pub fn check_timeout(&self) -> Duration {
+        Duration::from_secs_f64(self.check_timeout)
+    }
+
     /// Options of `gen` for a test in JUnit `junit`.
     pub fn gen_options(&self, junit: JUnit) -> GenOptions {
         GenOptions { unroll: self.unroll, timeout: self.timeout(), junit, ..Default::default() }
     }
+}
+
+/// A time limit in seconds: positive, at most a day.
+fn seconds(v: &Value) -> Option<f64> {
+    v.as_f64().filter(|t| *t > 0.0 && t.is_finite() && *t <= 86_400.0)
 }
 
 #[cfg(test)]
@@ -178,14 +198,15 @@ mod tests {
     fn flat_and_sectioned_settings() {
         let mut s = Settings::default();
         assert!(s
-            .update(&json!({"unroll": 8, "timeout": 2.5, "junit": "4", "testRoot": "t", "diagnostics": false,
-                            "runCode": false, "classpath": ["/a.jar", "/b"]}))
+            .update(&json!({"unroll": 8, "timeout": 2.5, "checkTimeout": 0.5, "junit": "4", "testRoot": "t",
+                            "diagnostics": false, "runCode": false, "classpath": ["/a.jar", "/b"]}))
             .is_empty());
         assert_eq!(
             s,
             Settings {
                 unroll: 8,
                 timeout: 2.5,
+                check_timeout: 0.5,
                 junit: JUnitSetting::Fixed(JUnit::V4),
                 test_root: Some("t".into()),
                 diagnostics: false,
@@ -209,8 +230,8 @@ mod tests {
         let mut s = Settings::default();
         let ignored = s
             .update(&json!({"unroll": -1, "timeout": "soon", "junit": "3", "diagnostics": "yes", "other": 1,
-                             "runCode": "no", "classpath": [1]}));
-        assert_eq!(ignored.len(), 6, "{ignored:?}");
+                             "runCode": "no", "classpath": [1], "checkTimeout": -2}));
+        assert_eq!(ignored.len(), 7, "{ignored:?}");
         assert_eq!(s, Settings::default());
         assert!(s.update(&Value::Null).is_empty());
         assert!(s.update(&json!([1, 2])).is_empty());

@@ -338,7 +338,7 @@ impl State {
             for uri in open {
                 self.clear(uri).await;
             }
-        } else if after.diagnostics && (!before.diagnostics || before.timeout != after.timeout) {
+        } else if after.diagnostics && (!before.diagnostics || before.check_timeout != after.check_timeout) {
             let open: Vec<(Uri, i32)> = self.docs.iter().map(|d| (d.key().clone(), d.version)).collect();
             for (uri, version) in open {
                 self.schedule_diagnostics(uri, version, Duration::ZERO);
