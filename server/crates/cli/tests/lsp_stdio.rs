@@ -450,6 +450,49 @@ fn diagnostics_actions_and_a_generated_test_that_passes() {
 }
 
 #[test]
+fn a_warning_is_suppressed_by_its_quick_fix_and_the_cursor_alone_gets_no_generate_action() {
+    let project = Project::new(CALC);
+    let uri = project.uri();
+    let mut s = Server::start();
+    s.initialize(project.root(), json!({}));
+    s.open(&uri, CALC);
+    let diags = s.diagnostics(&uri, Some(1));
+    let dead: Vec<Value> = diags.iter().filter(|d| d["code"] == "unreachable-code").cloned().collect();
+    assert_eq!(dead.len(), 1, "{diags:#?}");
+
+    // As the cursor moves (a lightbulb's request): no "generate test" on a plain line...
+    let ask = |s: &mut Server, line: u32, diagnostics: Vec<Value>, trigger: u32| {
+        let r = s.request(
+            "textDocument/codeAction",
+            json!({"textDocument": {"uri": uri}, "range": range(line, 8, line, 8),
+                   "context": {"diagnostics": diagnostics, "triggerKind": trigger}}),
+        );
+        r.as_array().cloned().unwrap_or_default()
+    };
+    assert!(ask(&mut s, RETURN_ONE_LINE, vec![], 2).is_empty());
+    // ... the fix on a warning's line; asked by the user, both.
+    let automatic = ask(&mut s, DEAD_LINE, dead.clone(), 2);
+    let titles: Vec<&str> = automatic.iter().map(|a| a["title"].as_str().unwrap()).collect();
+    assert_eq!(titles, ["Suppress jreach warnings in classify(int)"], "{automatic:#?}");
+    assert_eq!(automatic[0]["kind"], "quickfix");
+    assert_eq!(ask(&mut s, DEAD_LINE, dead.clone(), 1).len(), 2);
+    assert_eq!(ask(&mut s, RETURN_ONE_LINE, vec![], 1).len(), 1);
+
+    // Applying it: the method is no longer checked, its warnings go.
+    let changes = automatic[0]["edit"]["changes"][uri.as_str()].as_array().unwrap().clone();
+    let mut text = CALC.to_string();
+    for e in changes.iter().rev() {
+        let r = lsp_range_to_bytes(&text, &e["range"]);
+        text.replace_range(r, e["newText"].as_str().unwrap());
+    }
+    assert!(text.contains("    @SuppressWarnings(\"jreach\")\n    public static int classify(int x) {"), "{text}");
+    s.change(&uri, 2, json!([{"text": text}]));
+    let after = s.diagnostics_once(&uri, 2, |d| d.iter().all(|d| d["code"] != "unreachable-code"));
+    assert!(after.is_empty(), "{after:#?}");
+    s.shutdown_and_exit();
+}
+
+#[test]
 fn resolving_for_a_client_that_cannot_create_files_changes_nothing_on_disk() {
     let project = Project::new(CALC);
     let uri = project.uri();

@@ -235,6 +235,10 @@ impl MethodProfile {
 /// proved code dead took a second; the time-outs took 60 to 75% of `check`'s time at 10 s).
 pub const DEFAULT_CHECK_TIMEOUT: Duration = Duration::from_secs(2);
 
+/// Why a method whose warnings `@SuppressWarnings("jreach")` turns off has no verdict: it is
+/// not checked.
+pub const SUPPRESSED: &str = "not checked: @SuppressWarnings(\"jreach\")";
+
 /// The time all the queries of one method may take together, in query time limits...
 pub const METHOD_BUDGET_QUERIES: u32 = 2;
 /// ... or this, when it is longer: a method of many quick questions (a `switch` of 1,000 cases
@@ -287,6 +291,9 @@ fn check_method_inner(
         return (MethodVerdict::NoVerdict("syntax errors".into()), vec![]);
     }
     let file = ctx.file();
+    if jreach_syntax::suppress::suppressed_by(m.node(file), &file.text).is_some() {
+        return (MethodVerdict::NoVerdict(SUPPRESSED.into()), vec![]);
+    }
     let started = Instant::now();
     let f = lower_in(ctx, m, &LowerOptions { mode: LowerMode::OverApprox, ..Default::default() });
     profile.lower = started.elapsed();
@@ -918,6 +925,20 @@ mod tests {
         assert_eq!(&src[dead[0].range.clone()], "y = 1;\n      y = 2;");
         assert!(fs.iter().any(|f| f.code() == CONDITION_ALWAYS_FALSE
             && f.message(&file_lines(src)) == "condition `x != x + 0` is always false"));
+    }
+
+    #[test]
+    fn suppressed_methods_are_not_checked() {
+        let dead = "  int f(int x) {\n    if (x > 3) { if (x < 2) { return 7; } }\n    return 0;\n  }\n";
+        let src = format!("class A {{\n{dead}  @SuppressWarnings(\"jreach\")\n{dead}}}\n");
+        let file = SourceFile::parse(&src);
+        let report = check_file(&file, Duration::from_secs(10));
+        assert_eq!(report.findings.iter().filter(|f| f.code() == UNREACHABLE_CODE).count(), 1, "{report:?}");
+        assert!(report.findings.iter().all(|f| f.range.start < src.find("@Suppress").unwrap()));
+        assert_eq!(report.methods[1].1, MethodVerdict::NoVerdict(SUPPRESSED.into()));
+        // On a class: all its methods.
+        let src = format!("@SuppressWarnings({{\"unused\", \"jreach\"}})\nclass A {{\n{dead}}}\n");
+        assert!(check_file(&SourceFile::parse(&src), Duration::from_secs(10)).findings.is_empty());
     }
 
     #[test]

@@ -6,6 +6,7 @@
 //! - [`config`]: the settings (`unroll`, `timeout`, `junit`, `testRoot`, `diagnostics`).
 //! - [`analysis`]: what the server computes, as plain functions of a snapshot (also what the
 //!   benchmark measures).
+//! - [`quick_fix`]: the fix offered on jreach's warnings (suppress them in their method).
 //! - [`fill`]: the workspace's JaCoCo report, a file's uncovered statements, the code lens
 //!   "Generate tests for the N uncovered statements" and the one edit that adds their tests.
 //! - [`server`]: the `tower-lsp-server` backend (documents, debounced diagnostics, actions,
@@ -17,6 +18,7 @@ pub mod analysis;
 pub mod config;
 pub mod fill;
 pub mod position;
+pub mod quick_fix;
 pub mod server;
 pub mod wire;
 

@@ -34,6 +34,7 @@ use crate::analysis::{
 use crate::config::Settings;
 use crate::fill::{self, WorkspaceCoverage, FILL_COMMAND};
 use crate::position::{self, Encoding};
+use crate::quick_fix;
 use jreach_jvm::SharedVerifier;
 
 /// How long diagnostics wait after a change before they are computed.
@@ -751,7 +752,7 @@ impl LanguageServer for Backend {
                     ..Default::default()
                 })),
                 code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
-                    code_action_kinds: Some(vec![CodeActionKind::REFACTOR]),
+                    code_action_kinds: Some(vec![CodeActionKind::REFACTOR, CodeActionKind::QUICKFIX]),
                     resolve_provider: Some(true),
                     work_done_progress_options: WorkDoneProgressOptions { work_done_progress: Some(true) },
                 })),
@@ -864,10 +865,27 @@ impl LanguageServer for Backend {
             return Ok(None); // closed: nothing to offer
         };
         let dead = self.state.dead.get(&uri).filter(|d| d.0 == version).map(|d| d.1.clone()).unwrap_or_default();
-        let style = self.state.caps().style;
+        let caps = self.state.caps();
         let only = params.context.only;
+        // Asked on its own as the cursor moves (for a lightbulb), the editor gets the fixes of
+        // jreach's warnings only: a "generate test" action on every line reads as a problem on
+        // every line. Asked by the user (Refactor..., the code action key), it gets both.
+        let automatic = params.context.trigger_kind == Some(CodeActionTriggerKind::AUTOMATIC);
+        let diagnostics = params.context.diagnostics;
         let listed = catch_unwind(AssertUnwindSafe(|| {
-            analysis::list_actions(&uri, Some(version), &file, params.range, &dead, only.as_deref(), style)
+            let mut actions = quick_fix::quick_fixes(&uri, &file, &diagnostics, only.as_deref(), caps.enc);
+            if !automatic {
+                actions.extend(analysis::list_actions(
+                    &uri,
+                    Some(version),
+                    &file,
+                    params.range,
+                    &dead,
+                    only.as_deref(),
+                    caps.style,
+                ));
+            }
+            actions
         }));
         match listed {
             Ok(actions) => Ok(Some(actions)),

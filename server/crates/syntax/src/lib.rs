@@ -1,5 +1,6 @@
 //! Java source as data: a tree-sitter parse that never fails, a byte-offset line index, the methods of
-//! a file (found with the queries in `queries/java/`) and the lookup of the statement on a line.
+//! a file (found with the queries in `queries/java/`), the lookup of the statement on a line, and
+//! where `@SuppressWarnings("jreach")` turns warnings off.
 //!
 //! Everything here speaks in byte offsets and 0-based lines; conversion to editor positions happens at
 //! the edges (the CLI and the language server).
@@ -8,6 +9,7 @@ mod edit;
 mod line_index;
 pub mod methods;
 mod source;
+pub mod suppress;
 pub mod tree;
 mod unicode_escapes;
 

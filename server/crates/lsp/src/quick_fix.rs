@@ -1,0 +1,109 @@
+//! Quick fixes on jreach's own diagnostics: "Suppress jreach warnings in `f(int)`", which adds
+//! `"jreach"` to the method's `@SuppressWarnings` (or the annotation itself); see
+//! [`jreach_syntax::suppress`]. A suppressed method is not checked, so its warnings go with the
+//! next check of the file.
+
+use std::collections::HashMap;
+
+use jreach_syntax::{suppress, MethodInfo, SourceFile};
+use tower_lsp_server::ls_types::{
+    CodeAction, CodeActionKind, CodeActionOrCommand, Diagnostic, NumberOrString, TextEdit, Uri, WorkspaceEdit,
+};
+
+use crate::analysis::SOURCE;
+use crate::position::{self, Encoding};
+
+/// The title of the fix for the method `signature`.
+pub fn title(signature: &str) -> String {
+    format!("Suppress jreach warnings in {signature}")
+}
+
+/// The quick fixes for the `diagnostics` the client sent with a code action request (those at
+/// the cursor): one per method that one of jreach's warnings is in. None when `only` asks for
+/// other kinds.
+pub fn quick_fixes(
+    uri: &Uri,
+    file: &SourceFile,
+    diagnostics: &[Diagnostic],
+    only: Option<&[CodeActionKind]>,
+    enc: Encoding,
+) -> Vec<CodeActionOrCommand> {
+    let kind = CodeActionKind::QUICKFIX;
+    if only.is_some_and(|only| !only.iter().any(|k| kind.as_str().starts_with(k.as_str()))) {
+        return vec![];
+    }
+    let ours: Vec<&Diagnostic> = diagnostics
+        .iter()
+        .filter(|d| d.source.as_deref() == Some(SOURCE) && matches!(d.code, Some(NumberOrString::String(_))))
+        .collect();
+    if ours.is_empty() {
+        return vec![];
+    }
+    let methods = MethodInfo::all(file);
+    let mut out: Vec<CodeActionOrCommand> = Vec::new();
+    let mut seen = Vec::new();
+    for d in ours {
+        let at = position::offset(&file.text, &file.lines, d.range.start, enc);
+        // The innermost method around the warning (a method of a local class is inside another).
+        let Some(m) = methods.iter().filter(|m| m.range.contains(&at)).min_by_key(|m| m.range.len()) else {
+            continue;
+        };
+        if seen.contains(&m.range.start) {
+            continue;
+        }
+        seen.push(m.range.start);
+        let (r, new_text) = suppress::suppression_edit(m.node(file), &file.text);
+        let edit = TextEdit { range: position::range(&file.text, &file.lines, r, enc), new_text };
+        out.push(CodeActionOrCommand::CodeAction(CodeAction {
+            title: title(&m.signature()),
+            kind: Some(kind.clone()),
+            diagnostics: Some(vec![d.clone()]),
+            edit: Some(WorkspaceEdit {
+                changes: Some(HashMap::from([(uri.clone(), vec![edit])])),
+                ..Default::default()
+            }),
+            ..Default::default()
+        }));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use tower_lsp_server::ls_types::{Position, Range};
+
+    use super::*;
+
+    const SRC: &str = "package p;\n\nclass A {\n    int f(int x) {\n        if (x > 3) { if (x < 2) { return 7; } }\n        return 0;\n    }\n}\n";
+
+    fn diag(line: u32, source: &str) -> Diagnostic {
+        Diagnostic {
+            range: Range::new(Position::new(line, 34), Position::new(line, 44)),
+            source: Some(source.into()),
+            code: Some(NumberOrString::String("unreachable-code".into())),
+            message: "unreachable code".into(),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn a_warning_of_jreach_gets_a_fix_that_suppresses_its_method() {
+        let file = SourceFile::parse(SRC);
+        let uri = Uri::from_file_path("/tmp/p/A.java").unwrap();
+        let fixes = quick_fixes(&uri, &file, &[diag(4, "jreach"), diag(4, "jreach")], None, Encoding::Utf16);
+        assert_eq!(fixes.len(), 1, "one per method");
+        let CodeActionOrCommand::CodeAction(a) = &fixes[0] else { panic!("{fixes:?}") };
+        assert_eq!(a.title, "Suppress jreach warnings in f(int)");
+        assert_eq!(a.kind, Some(CodeActionKind::QUICKFIX));
+        let edits = &a.edit.as_ref().unwrap().changes.as_ref().unwrap()[&uri];
+        assert_eq!(edits.len(), 1);
+        assert_eq!(edits[0].range, Range::new(Position::new(3, 4), Position::new(3, 4)));
+        assert_eq!(edits[0].new_text, "@SuppressWarnings(\"jreach\")\n    ");
+        // Other tools' diagnostics, and requests for other kinds, get nothing.
+        assert!(quick_fixes(&uri, &file, &[diag(4, "javac")], None, Encoding::Utf16).is_empty());
+        let only = [CodeActionKind::REFACTOR];
+        assert!(quick_fixes(&uri, &file, &[diag(4, "jreach")], Some(&only), Encoding::Utf16).is_empty());
+        let only = [CodeActionKind::QUICKFIX];
+        assert_eq!(quick_fixes(&uri, &file, &[diag(4, "jreach")], Some(&only), Encoding::Utf16).len(), 1);
+    }
+}
