@@ -385,7 +385,7 @@ const EXACT_QUERY: Duration = Duration::from_secs(2);
 /// when the search reached it, else how far it went (`reached`) and why not further.
 fn with_unroll_hint(why: String, opts: &GenOptions, reached: u32) -> String {
     if reached >= opts.unroll {
-        format!("{why}; try a larger --unroll (now {})", opts.unroll)
+        format!("{why}; a larger unroll bound may help (now {}: --unroll, or the jreach.unroll setting)", opts.unroll)
     } else {
         format!(
             "{why}; loops were unrolled {reached} times: more only for methods that stay small, within a quarter of \
@@ -397,7 +397,10 @@ fn with_unroll_hint(why: String, opts: &GenOptions, reached: u32) -> String {
 fn solver_gave_up(why: &GaveUp, opts: &GenOptions) -> String {
     match why {
         GaveUp::Timeout(_) | GaveUp::Budget => {
-            format!("the solver timed out after {:?} (raise --timeout)", opts.timeout)
+            format!(
+                "the solver timed out after {} s (a longer time limit may help: --timeout, or the jreach.timeout setting)",
+                opts.timeout.as_secs_f64()
+            )
         }
         GaveUp::Canceled => "canceled".to_string(),
         GaveUp::Memory(_) => format!("the solver gave up: {why}"),
