@@ -80,7 +80,8 @@ async function realClick(page, locator) {
       await line(page, 'public class Calc').waitFor({ timeout: 15000 });
     });
 
-    // The dead block `dead();` (inside `if (x > 5 && x < 3)`) is faded: a warning tagged Unnecessary.
+    // The dead block `dead();` (inside `if (x > 5 && x < 3)`) is faded: a hint tagged Unnecessary
+    // (the warning is on the condition).
     await step('dead-block-faded', async () => {
       const dead = page.locator('.editor-group-container.active .monaco-editor .squiggly-inline-unnecessary').first();
       await dead.waitFor({ timeout: 60000 });
@@ -97,7 +98,7 @@ async function realClick(page, locator) {
 
     await step('problems-panel', async () => {
       await page.keyboard.press('Control+Shift+M');
-      const row = page.locator('.markers-panel .monaco-list-row', { hasText: /unreachable|never/i }).first();
+      const row = page.locator('.markers-panel .monaco-list-row', { hasText: /always false/i }).first();
       await row.waitFor({ timeout: 15000 });
       console.log('     problem:', (await row.innerText()).replace(/\s+/g, ' ').slice(0, 160));
       await page.screenshot({ path: path.join(shots, 'problems.png') });

@@ -371,15 +371,22 @@ fn diagnostics_actions_and_a_generated_test_that_passes() {
     s.initialize(project.root(), json!({"timeout": 10}));
     s.open(&uri, CALC);
 
-    // The dead call is a warning, faded (Unnecessary), with the code and source.
+    // The dead call is faded (Unnecessary), with the code and source; the condition that makes
+    // it dead is the warning, so the dead call is only a hint (one problem for one dead block).
     let diags = s.diagnostics(&uri, Some(1));
     let dead: Vec<&Value> = diags.iter().filter(|d| d["code"] == "unreachable-code").collect();
     assert_eq!(dead.len(), 1, "{diags:#?}");
     let d = dead[0];
     assert_eq!(d["range"]["start"]["line"], DEAD_LINE);
-    assert_eq!(d["severity"], 2);
+    assert_eq!(d["severity"], 4);
     assert_eq!(d["source"], "jreach");
     assert_eq!(d["tags"], json!([1]));
+    let condition: Vec<&Value> = diags.iter().filter(|d| d["code"] == "condition-always-false").collect();
+    assert_eq!(condition.len(), 1, "{diags:#?}");
+    assert_eq!(
+        (condition[0]["range"]["start"]["line"].clone(), condition[0]["severity"].clone()),
+        (json!(DEAD_LINE - 1), json!(2))
+    );
 
     // Listing is instant: an action with data, no edit yet.
     let actions = s.code_actions(&uri, RETURN_ONE_LINE);

@@ -50,14 +50,22 @@ pub struct ActionData {
 
 /// The warnings for `findings` in `file` (the document `uri`): dead code is tagged
 /// `Unnecessary` (faded by editors); the conditions that contradict each other come as related
-/// information.
+/// information. Dead code that a warning on a condition already explains (the body of an `if`
+/// or a loop whose condition has a finding) is a hint: faded, with its message on hover, but
+/// not a second entry in the problems list for one dead block.
 pub fn diagnostics(uri: &Uri, file: &SourceFile, findings: &[Finding], enc: Encoding) -> Vec<Diagnostic> {
     let range = |r: &std::ops::Range<usize>| position::range(&file.text, &file.lines, r.clone(), enc);
+    let conditions: Vec<&std::ops::Range<usize>> =
+        findings.iter().filter(|f| f.code() != UNREACHABLE_CODE).map(|f| &f.range).collect();
     findings
         .iter()
         .map(|f| Diagnostic {
             range: range(&f.range),
-            severity: Some(DiagnosticSeverity::WARNING),
+            severity: Some(if f.code() == UNREACHABLE_CODE && explained_by_a_condition(file, &f.range, &conditions) {
+                DiagnosticSeverity::HINT
+            } else {
+                DiagnosticSeverity::WARNING
+            }),
             code: Some(NumberOrString::String(f.code().to_string())),
             source: Some(SOURCE.to_string()),
             message: f.message(&file.lines),
@@ -74,6 +82,30 @@ pub fn diagnostics(uri: &Uri, file: &SourceFile, findings: &[Finding], enc: Enco
             ..Default::default()
         })
         .collect()
+}
+
+/// Whether the dead code at `dead` is (in) the body of an `if` or a loop whose condition holds
+/// one of the `conditions` findings.
+fn explained_by_a_condition(
+    file: &SourceFile,
+    dead: &std::ops::Range<usize>,
+    conditions: &[&std::ops::Range<usize>],
+) -> bool {
+    let root = file.tree.root_node();
+    let Some(mut n) = root.descendant_for_byte_range(dead.start, dead.start) else { return false };
+    // The statements' block, then what it is the body of.
+    while n.kind() != "block" {
+        match n.parent() {
+            Some(p) => n = p,
+            None => return false,
+        }
+    }
+    let Some(owner) = n.parent() else { return false };
+    if !matches!(owner.kind(), "if_statement" | "while_statement" | "for_statement" | "do_statement") {
+        return false;
+    }
+    let Some(cond) = owner.child_by_field_name("condition") else { return false };
+    conditions.iter().any(|c| cond.start_byte() <= c.start && c.end <= cond.end_byte())
 }
 
 /// How the client wants actions: resolved lazily (`data` + `codeAction/resolve`) or through the
