@@ -87,10 +87,25 @@ fn write_test(
             return report(EXIT_ERROR, "error", &format!("cannot place the test under {}: {e}", root.display()), None)
         }
     };
+    let path = placed.path.display().to_string();
+    if let Some(same) = &placed.duplicate_of {
+        // Asked again for a test jreach wrote before: the same inputs, nothing new to add.
+        let message = format!("{path} ({same}) already reaches {loc} with the same inputs; nothing added");
+        if a.json {
+            println!(
+                "{}",
+                json!({"status": "test", "message": message, "file": a.file, "line": a.line, "test": path,
+                       "method": same, "existing": true, "verified": note.is_none(), "note": note})
+            );
+        } else {
+            println!("{path}");
+            eprintln!("{message}");
+        }
+        return 0;
+    }
     if let Err(e) = synth::write(&placed) {
         return report(EXIT_ERROR, "error", &format!("cannot write {}: {e}", placed.path.display()), None);
     }
-    let path = placed.path.display().to_string();
     let verb = if placed.created { "wrote" } else { "added a test method to" };
     if a.json {
         println!(

@@ -540,6 +540,16 @@ fn the_command_applies_its_edit_through_the_client() {
     s.wait_for("progress end", |m| m["method"] == "$/progress" && m["params"]["value"]["kind"] == "end");
     // Our stand-in client applied the edit when the server asked (workspace/applyEdit).
     run_junit(project.root(), &test_file, "demo.CalcTest");
+    // Asked again: the same test is there already; it is named, and nothing is added.
+    let written = std::fs::read_to_string(&test_file).unwrap();
+    let again = s.request(
+        "workspace/executeCommand",
+        json!({"command": "jreach.generateTest", "arguments": [{"uri": uri, "line": RETURN_ONE_LINE}]}),
+    );
+    assert_eq!((again["status"].clone(), again["existing"].clone()), (json!("test"), json!(true)), "{again}");
+    assert_eq!(again["method"], r["method"], "{again}");
+    assert!(again["message"].as_str().unwrap().contains("already reaches line 9"), "{again}");
+    assert_eq!(std::fs::read_to_string(&test_file).unwrap(), written);
     s.shutdown_and_exit();
 }
 

@@ -216,6 +216,8 @@ pub enum Generated {
     Edit { edit: WorkspaceEdit, path: PathBuf, method: String, created: bool, not_run: Option<String> },
     /// The client cannot create files: the server wrote the new test file itself.
     Written { path: PathBuf, method: String, not_run: Option<String> },
+    /// The test class has this test already (the same statements): nothing to add.
+    Existing { path: PathBuf, method: String },
     /// No test: why (`status` is `unreachable`, `unknown`, `unsaved` or `error`).
     Declined { status: &'static str, message: String },
 }
@@ -343,6 +345,9 @@ pub fn generate(uri: &Uri, file: &SourceFile, line: u32, cx: &GenContext<'_>) ->
         Err(e) => return Generated::declined("error", format!("cannot add the test: {e}")),
     };
     let method = placed.method_name.clone();
+    if placed.duplicate_of.is_some() {
+        return Generated::Existing { path, method };
+    }
     match &placed.original {
         None if !(caps.document_changes && caps.create_file) => match synth::write(&placed) {
             Ok(()) => Generated::Written { path, method, not_run },

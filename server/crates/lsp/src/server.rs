@@ -464,7 +464,9 @@ impl State {
             }
         };
         let summary = match &result {
-            Ok(Generated::Edit { path, .. } | Generated::Written { path, .. }) => format!("{}", path.display()),
+            Ok(Generated::Edit { path, .. } | Generated::Written { path, .. } | Generated::Existing { path, .. }) => {
+                format!("{}", path.display())
+            }
             Ok(Generated::Declined { status, .. }) => status.to_string(),
             Err(e) => e.message.to_string(),
         };
@@ -905,6 +907,7 @@ impl LanguageServer for Backend {
             action.command = Some(Command::new(action.title.clone(), GENERATE_COMMAND.into(), Some(vec![args])));
             return Ok(action);
         }
+        let line_of_action = data.line;
         match self.state.generate(data, None).await? {
             Generated::Edit { edit, path, method, created, .. } => {
                 action.edit = Some(edit);
@@ -922,6 +925,11 @@ impl LanguageServer for Backend {
             Generated::Written { path, method, not_run } => {
                 let msg = format!("jreach: wrote {} ({method}){}", path.display(), run_note(&not_run));
                 self.state.client.show_message(MessageType::INFO, msg).await;
+            }
+            Generated::Existing { path, method } => {
+                let msg = already_there(&path, &method, line_of_action);
+                self.state.client.show_message(MessageType::INFO, format!("jreach: {msg}")).await;
+                action.disabled = Some(CodeActionDisabled { reason: msg });
             }
             Generated::Declined { message, .. } => {
                 self.state.client.show_message(MessageType::WARNING, format!("jreach: {message}")).await;
@@ -992,6 +1000,12 @@ impl LanguageServer for Backend {
                 Ok(Some(json!({"status": "test", "path": path, "method": method, "created": true,
                                "verified": not_run.is_none(), "note": not_run})))
             }
+            Generated::Existing { path, method } => {
+                let msg = already_there(&path, &method, line);
+                self.state.client.show_message(MessageType::INFO, format!("jreach: {msg}")).await;
+                Ok(Some(json!({"status": "test", "path": path, "method": method, "created": false, "existing": true,
+                               "message": msg})))
+            }
             Generated::Declined { status, message } => {
                 let typ = if status == "error" { MessageType::ERROR } else { MessageType::WARNING };
                 self.state.client.show_message(typ, format!("jreach: {message}")).await;
@@ -999,6 +1013,11 @@ impl LanguageServer for Backend {
             }
         }
     }
+}
+
+/// What the user is told when the test class has the test already.
+fn already_there(path: &std::path::Path, method: &str, line: u32) -> String {
+    format!("{} ({method}) already reaches line {} with the same inputs; nothing added", file_name(path), line + 1)
 }
 
 /// What the user is told about the run of an offered test.

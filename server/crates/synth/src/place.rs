@@ -3,7 +3,9 @@
 //! [`place`] reads the test file (if there is one) and computes its new full content: a new class,
 //! or the existing class with the new method appended before its final closing brace, the missing
 //! imports added, a method name that is not taken yet (`_2`, `_3`...), the file's own JUnit
-//! generation, indentation and line endings. It writes nothing.
+//! generation, indentation and line endings. A test method of the class that already does what
+//! the new one would (the same statements, whatever its name and comments) is reported instead
+//! ([`Placement::duplicate_of`]), and the file left as it is. It writes nothing.
 //!
 //! [`write()`] then puts that content on disk atomically (a temporary file in the same directory,
 //! renamed over the target) and only if the file is still exactly as [`place`] read it: a file that
@@ -39,6 +41,10 @@ pub struct Placement {
     pub original: Option<String>,
     /// The JUnit generation the test is written for: the existing file's, else the request's.
     pub junit: JUnit,
+    /// When the test class already has a test method with the same statements (asked for the
+    /// same line again, say): its name. `content` is then the file unchanged and `method_name`
+    /// that method's name; there is nothing to write.
+    pub duplicate_of: Option<String>,
 }
 
 /// [`write()`] found the file changed since [`place`] read it (or created, or deleted), and left it
@@ -119,17 +125,20 @@ pub fn place_in(path: PathBuf, existing: Option<String>, req: &TestRequest) -> i
             method_name: test_method_name(req),
             original: None,
             junit: req.junit,
+            duplicate_of: None,
         }),
         Some(text) => {
-            let (content, method_name, junit) = append(&text, req)
+            let (content, method_name, junit, duplicate) = append(&text, req)
                 .map_err(|msg| io::Error::new(io::ErrorKind::InvalidData, format!("{}: {msg}", path.display())))?;
-            Ok(Placement { path, content, created: false, method_name, original: Some(text), junit })
+            let duplicate_of = duplicate.then(|| method_name.clone());
+            Ok(Placement { path, content, created: false, method_name, original: Some(text), junit, duplicate_of })
         }
     }
 }
 
-/// `text` with the test for `req` appended to its test class; the method's name and JUnit version.
-fn append(text: &str, req: &TestRequest) -> Result<(String, String, JUnit), String> {
+/// `text` with the test for `req` appended to its test class; the method's name and JUnit
+/// version; and whether it was there already (`text` unchanged and the existing method's name).
+fn append(text: &str, req: &TestRequest) -> Result<(String, String, JUnit, bool), String> {
     let file = SourceFile::parse(text);
     let src = file.text.as_str();
     let root = file.tree.root_node();
@@ -164,6 +173,9 @@ fn append(text: &str, req: &TestRequest) -> Result<(String, String, JUnit), Stri
     let parts = method_parts(req, junit);
     let indent = member_indent(body, src).unwrap_or_else(|| "    ".to_string());
     let mut method = format_method(&name, &parts, junit, &indent);
+    if let Some(same) = same_test(*class, src, &method) {
+        return Ok((text.to_string(), same, junit, true));
+    }
     // The reflection helpers, unless an earlier test brought them.
     if parts.reflection && !taken.iter().any(|m| m == ALLOCATE_HELPER) {
         method.push_str(&reflection_helpers(&indent));
@@ -263,7 +275,7 @@ fn append(text: &str, req: &TestRequest) -> Result<(String, String, JUnit), Stri
         let from = if seq == 0 { replace_from.unwrap_or(at) } else { at };
         out.replace_range(from..at, &text);
     }
-    Ok((out, name, junit))
+    Ok((out, name, junit, false))
 }
 
 /// An import declaration of the file.
@@ -308,6 +320,49 @@ fn file_junit(src: &str, imports: &[Node<'_>]) -> Option<JUnit> {
 }
 
 /// Names of the methods declared in `class`, nested classes included.
+/// The name of a method of `class` whose body has the same tokens (comments aside) as the one
+/// of `method`, a method's text.
+fn same_test(class: Node<'_>, src: &str, method: &str) -> Option<String> {
+    let new = SourceFile::parse(format!("class T {{\n{method}\n}}\n"));
+    let new_body = first_method(new.tree.root_node()).and_then(|m| m.child_by_field_name("body"))?;
+    let want = tokens(new_body, &new.text);
+    let body = class.child_by_field_name("body")?;
+    let mut c = body.walk();
+    let found = body
+        .named_children(&mut c)
+        .filter(|m| m.kind() == "method_declaration")
+        .find(|m| m.child_by_field_name("body").is_some_and(|b| tokens(b, src) == want));
+    found.and_then(|m| m.child_by_field_name("name")).map(|n| text_of(n, src).to_string())
+}
+
+fn first_method(n: Node<'_>) -> Option<Node<'_>> {
+    if n.kind() == "method_declaration" {
+        return Some(n);
+    }
+    let mut c = n.walk();
+    let children: Vec<Node<'_>> = n.named_children(&mut c).collect();
+    children.into_iter().find_map(first_method)
+}
+
+/// The leaf tokens of `n`, comments left out.
+fn tokens<'s>(n: Node<'_>, src: &'s str) -> Vec<&'s str> {
+    let mut out = Vec::new();
+    let mut stack = vec![n];
+    while let Some(x) = stack.pop() {
+        if matches!(x.kind(), "line_comment" | "block_comment") {
+            continue;
+        }
+        if x.child_count() == 0 {
+            out.push(text_of(x, src));
+            continue;
+        }
+        let mut c = x.walk();
+        let children: Vec<Node<'_>> = x.children(&mut c).collect();
+        stack.extend(children.into_iter().rev());
+    }
+    out
+}
+
 fn method_names(class: Node<'_>, src: &str) -> Vec<String> {
     let mut names = Vec::new();
     let mut stack = vec![class];
@@ -548,10 +603,16 @@ mod tests {
         let first = place(root.path(), &req()).unwrap();
         write(&first).unwrap();
 
-        // The same target again, then one that throws: `_2`, new import, file order kept.
-        let second = place(root.path(), &req()).unwrap();
+        // The same test again: reported as there already, the file unchanged.
+        let again = place(root.path(), &req()).unwrap();
+        assert_eq!(again.duplicate_of.as_deref(), Some("withdraw_reachesLine21"));
+        assert_eq!(Some(&again.content), again.original.as_ref());
+        // The same target with other inputs, then one that throws: `_2`, new import, file
+        // order kept.
+        let other = TestRequest { args: vec![JavaValue::Int(102)], ..req() };
+        let second = place(root.path(), &other).unwrap();
         assert!(!second.created);
-        assert_eq!(second.method_name, "withdraw_reachesLine21_2");
+        assert_eq!((second.method_name.as_str(), second.duplicate_of.as_deref()), ("withdraw_reachesLine21_2", None));
         write(&second).unwrap();
         let throws = TestRequest { outcome: Outcome::Throws("NoSuchElementException".into()), ..req() };
         let third = place(root.path(), &throws).unwrap();
@@ -583,7 +644,7 @@ mod tests {
                     // Reaches line 21: return -1;
                     // Path: amount > balance
                     Bank.Account obj = new Bank.Account();
-                    assertEquals(-1, obj.withdraw(101));
+                    assertEquals(-1, obj.withdraw(102));
                 }
 
                 @Test
@@ -604,16 +665,18 @@ mod tests {
         let root = tempfile::tempdir().unwrap();
         let reflected = TestRequest { receiver_fields: Some(vec![("balance".into(), JavaValue::Int(5))]), ..req() };
         write(&place(root.path(), &reflected).unwrap()).unwrap();
-        let second = place(root.path(), &reflected).unwrap();
+        let second = TestRequest { receiver_fields: Some(vec![("balance".into(), JavaValue::Int(6))]), ..req() };
+        let second = place(root.path(), &second).unwrap();
         write(&second).unwrap();
         let text = fs::read_to_string(&second.path).unwrap();
         assert_eq!(text.matches("private static <T> T allocateByReflection(").count(), 1, "{text}");
         assert_eq!(text.matches("private static void setFieldByReflection(").count(), 1, "{text}");
-        assert_eq!(text.matches("setFieldByReflection(obj, \"balance\", 5);").count(), 2, "{text}");
+        assert_eq!(text.matches("setFieldByReflection(obj, \"balance\", 5);").count(), 1, "{text}");
+        assert_eq!(text.matches("setFieldByReflection(obj, \"balance\", 6);").count(), 1, "{text}");
         // A test without reflection added to a file that has none brings no helpers.
         let plain = tempfile::tempdir().unwrap();
         write(&place(plain.path(), &req()).unwrap()).unwrap();
-        let again = place(plain.path(), &req()).unwrap();
+        let again = place(plain.path(), &TestRequest { args: vec![JavaValue::Int(102)], ..req() }).unwrap();
         write(&again).unwrap();
         assert!(!fs::read_to_string(&again.path).unwrap().contains("Reflection"));
     }
