@@ -8,6 +8,8 @@ import {
   ExecuteCommandRequest,
   LanguageClient,
   LanguageClientOptions,
+  LSPErrorCodes,
+  ResponseError,
   ServerOptions,
   State,
 } from 'vscode-languageclient/node';
@@ -247,6 +249,12 @@ async function generateTestHere(arg?: unknown): Promise<void> {
     // `workspace/applyEdit`, and shows why when there is no test.
     result = await c.sendRequest(ExecuteCommandRequest.type, { command: SERVER_GENERATE, arguments: [args] });
   } catch (e) {
+    if (e instanceof ResponseError && e.code === LSPErrorCodes.RequestCancelled) {
+      // The user pressed Cancel: what they asked for, not a failure.
+      output.appendLine(`jreach: generating a test for line ${line + 1}: cancelled`);
+      void vscode.window.setStatusBarMessage(`jreach: test for line ${line + 1} cancelled`, 5000);
+      return;
+    }
     const message = e instanceof Error ? e.message : String(e);
     output.appendLine(`jreach: generating a test for line ${line + 1} failed: ${message}`);
     void vscode.window.showErrorMessage(`jreach: generating a test for line ${line + 1} failed: ${message}`);
