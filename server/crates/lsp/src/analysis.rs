@@ -555,12 +555,20 @@ mod tests {
         assert_eq!(json["documentChanges"][0]["kind"], "create");
         let content = json["documentChanges"][1]["edits"][0]["newText"].as_str().unwrap().to_string();
         assert!(content.contains("class ATest"), "{content}");
-        // The test file exists (open in the editor, with a version): the test is appended.
-        let open = |u: &Uri| (u.as_str().ends_with("ATest.java")).then(|| (7, content.clone()));
+        // The test file exists (open in the editor, with a version): the test is appended...
+        let other = "package p;\n\nclass ATest {\n}\n".to_string();
+        let open = |u: &Uri| (u.as_str().ends_with("ATest.java")).then(|| (7, other.clone()));
         let g = generate(&uri, &file, 10, &cx(&open, caps));
         let Generated::Edit { edit, created: false, .. } = g else { panic!("{g:?}") };
         let json = serde_json::to_value(&edit).unwrap();
         assert_eq!(json["documentChanges"][0]["textDocument"]["version"], 7);
+        // ... unless it has the test already.
+        let open = |u: &Uri| (u.as_str().ends_with("ATest.java")).then(|| (7, content.clone()));
+        let g = generate(&uri, &file, 10, &cx(&open, caps));
+        assert!(
+            matches!(&g, Generated::Existing { method, .. } if content.contains(&format!("void {method}()"))),
+            "{g:?}"
+        );
         // A dead line is declined with the reason.
         let g = generate(&uri, &file, 5, &cx(&none, caps));
         assert!(matches!(&g, Generated::Declined { status: "unreachable", .. }), "{g:?}");
@@ -574,6 +582,7 @@ mod tests {
         let g = generate(&uri, &file, 10, &cx(&none, caps));
         assert!(matches!(&g, Generated::Declined { status: "unsaved", .. }), "{g:?}");
         std::fs::write(&src, SRC).unwrap();
-        assert!(matches!(generate(&uri, &file, 10, &cx(&none, caps)), Generated::Edit { .. }));
+        // Saved: the test is the one the server wrote above.
+        assert!(matches!(generate(&uri, &file, 10, &cx(&none, caps)), Generated::Existing { .. }));
     }
 }

@@ -408,6 +408,7 @@ mod tests {
             method_name: "f_reachesLine9".into(),
             original: None,
             junit: JUnit::V5,
+            duplicate_of: None,
         };
         let old = Placement {
             path: PathBuf::from("/w/src/test/java/p/BTest.java"),
@@ -416,6 +417,7 @@ mod tests {
             method_name: "g_reachesLine3".into(),
             original: Some("class BTest {\n}\n".into()),
             junit: JUnit::V5,
+            duplicate_of: None,
         };
         let version = |u: &Uri| u.as_str().ends_with("BTest.java").then_some(4);
         let annotate = Some(("jreach: 2 tests".to_string(), "for A.java".to_string()));
