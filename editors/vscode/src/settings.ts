@@ -19,6 +19,7 @@ export interface ServerSettings {
   junit: 'auto' | '4' | '5';
   testRoot: string;
   diagnostics: boolean;
+  workspaceDiagnostics: boolean;
 }
 
 export function serverSettings(scope?: vscode.ConfigurationScope): ServerSettings {
@@ -31,6 +32,7 @@ export function serverSettings(scope?: vscode.ConfigurationScope): ServerSetting
     junit: junit === '4' || junit === '5' ? junit : 'auto',
     testRoot: c.get<string>('testRoot', '').trim(),
     diagnostics: c.get<boolean>('diagnostics.enabled', true),
+    workspaceDiagnostics: c.get<boolean>('diagnostics.workspace', true),
   };
 }
 

@@ -448,11 +448,47 @@ fn diagnostics_actions_and_a_generated_test_that_passes() {
     let shown = s.wait_for("a message", |m| m["method"] == "window/showMessage");
     assert!(shown["params"]["message"].as_str().unwrap().contains("unreachable"), "{shown}");
 
-    // Closing clears the diagnostics.
+    // Closed, the file keeps the warnings of its text on disk (no version: not a document).
     s.notify("textDocument/didClose", json!({"textDocument": {"uri": uri}}));
-    let cleared = s.diagnostics(&uri, None);
-    let cleared = if cleared.is_empty() { cleared } else { s.diagnostics(&uri, None) };
-    assert!(cleared.is_empty());
+    let on_disk = s.wait_for("the closed file's diagnostics", |m| {
+        m["method"] == "textDocument/publishDiagnostics"
+            && m["params"]["uri"] == uri
+            && m["params"]["version"].is_null()
+    });
+    let on_disk = on_disk["params"]["diagnostics"].as_array().unwrap().clone();
+    assert_eq!(on_disk.iter().filter(|d| d["code"] == "unreachable-code").count(), 1, "{on_disk:#?}");
+    s.shutdown_and_exit();
+}
+
+#[test]
+fn files_that_are_not_open_get_their_warnings_and_lose_them_when_the_setting_is_off() {
+    let project = Project::new(CALC);
+    let uri = project.uri();
+    // A test source and build output are not checked.
+    let test = project.root().join("src/test/java/demo/CalcTest.java");
+    std::fs::create_dir_all(test.parent().unwrap()).unwrap();
+    std::fs::write(&test, CALC.replace("class Calc", "class CalcTest")).unwrap();
+    let built = project.root().join("target/generated-sources/demo/Calc.java");
+    std::fs::create_dir_all(built.parent().unwrap()).unwrap();
+    std::fs::write(&built, CALC).unwrap();
+    let mut s = Server::start();
+    s.initialize(project.root(), json!({}));
+    // Nothing is opened: the workspace's check publishes Calc.java's warnings.
+    let d = s.diagnostics(&uri, None);
+    assert_eq!(d.iter().filter(|d| d["code"] == "unreachable-code").count(), 1, "{d:#?}");
+    let done = s.wait_for("the workspace check's end", |m| {
+        m["method"] == "$/progress" && m["params"]["value"]["kind"] == "end"
+    });
+    assert_eq!(done["params"]["value"]["message"], "done");
+    for other in [&test, &built] {
+        let other = format!("file://{}", other.display());
+        let published =
+            s.backlog.iter().any(|m| m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == other);
+        assert!(!published, "{other}: {:#?}", s.backlog);
+    }
+    // Off: they go.
+    s.notify("workspace/didChangeConfiguration", json!({"settings": {"jreach": {"workspaceDiagnostics": false}}}));
+    assert!(s.diagnostics(&uri, None).is_empty());
     s.shutdown_and_exit();
 }
 
@@ -635,7 +671,7 @@ fn a_files_coverage_gaps_get_their_tests_in_one_edit_shown_for_preview() {
     let project = Project::new(GAPS);
     let uri = project.uri();
     let mut s = Server::start();
-    s.initialize(project.root(), json!({}));
+    s.initialize(project.root(), json!({"workspaceDiagnostics": false}));
     s.open(&uri, GAPS);
     // No report yet: no lens, and the command says what to do.
     s.diagnostics(&uri, Some(1));
@@ -960,7 +996,7 @@ fn a_slow_check_publishes_what_it_knows_with_progress() {
     let g_dead = src.lines().position(|l| l.contains("return 1;")).unwrap();
     let project = Project::new(&src);
     let mut s = Server::start();
-    s.initialize(project.root(), json!({"timeout": 1}));
+    s.initialize(project.root(), json!({"timeout": 1, "workspaceDiagnostics": false}));
     let uri = project.uri();
     s.open(&uri, &src);
     // Everything up to the end of the check's progress report, in order.

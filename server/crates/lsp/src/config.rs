@@ -45,6 +45,8 @@ pub struct Settings {
     pub test_root: Option<String>,
     /// Whether unreachable-code diagnostics are computed and published.
     pub diagnostics: bool,
+    /// Whether they are also computed for the workspace's files that are not open.
+    pub workspace_diagnostics: bool,
     /// Whether a generated test is run on the JVM (in a child process) before it is offered.
     /// Off: only tests whose whole path jreach models are offered, unverified.
     pub run_code: bool,
@@ -61,6 +63,7 @@ impl Default for Settings {
             junit: JUnitSetting::Auto,
             test_root: None,
             diagnostics: true,
+            workspace_diagnostics: true,
             run_code: true,
             classpath: Vec::new(),
         }
@@ -159,6 +162,13 @@ impl Settings {
                     }
                     None => v.is_null(),
                 },
+                "workspaceDiagnostics" => match v.as_bool() {
+                    Some(b) => {
+                        self.workspace_diagnostics = b;
+                        true
+                    }
+                    None => v.is_null(),
+                },
                 _ => true,
             };
             if !ok {
@@ -199,7 +209,7 @@ mod tests {
         let mut s = Settings::default();
         assert!(s
             .update(&json!({"unroll": 8, "timeout": 2.5, "checkTimeout": 0.5, "junit": "4", "testRoot": "t",
-                            "diagnostics": false, "runCode": false, "classpath": ["/a.jar", "/b"]}))
+                            "diagnostics": false, "workspaceDiagnostics": false, "runCode": false, "classpath": ["/a.jar", "/b"]}))
             .is_empty());
         assert_eq!(
             s,
@@ -210,6 +220,7 @@ mod tests {
                 junit: JUnitSetting::Fixed(JUnit::V4),
                 test_root: Some("t".into()),
                 diagnostics: false,
+                workspace_diagnostics: false,
                 run_code: false,
                 classpath: vec!["/a.jar".into(), "/b".into()],
             }

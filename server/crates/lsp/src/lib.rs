@@ -11,6 +11,7 @@
 //!   "Generate tests for the N uncovered statements" and the one edit that adds their tests.
 //! - [`server`]: the `tower-lsp-server` backend (documents, debounced diagnostics, actions,
 //!   commands, progress, cancellation).
+//! - [`workspace`]: dead code in the files that are not open (the workspace's main sources).
 //! - [`wire`]: the frames between the client and the server, checked on the way in so that no
 //!   input ends the server.
 
@@ -21,6 +22,7 @@ pub mod position;
 pub mod quick_fix;
 pub mod server;
 pub mod wire;
+pub mod workspace;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;

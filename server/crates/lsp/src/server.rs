@@ -35,6 +35,7 @@ use crate::config::Settings;
 use crate::fill::{self, WorkspaceCoverage, FILL_COMMAND};
 use crate::position::{self, Encoding};
 use crate::quick_fix;
+use crate::workspace;
 use jreach_jvm::SharedVerifier;
 
 /// How long diagnostics wait after a change before they are computed.
@@ -83,6 +84,10 @@ struct State {
     offered_files: DashSet<PathBuf>,
     /// The workspace's JaCoCo reports as last read (read again when they change).
     coverage: std::sync::Mutex<Option<Arc<WorkspaceCoverage>>>,
+    /// Files not open whose diagnostics are published (from the disk: `workspace`).
+    closed: DashSet<Uri>,
+    /// The run of the workspace check going on: a newer run stops an older one.
+    workspace_run: AtomicU64,
     shut_down: Arc<AtomicBool>,
 }
 
@@ -111,6 +116,8 @@ impl Backend {
                 verifier: SharedVerifier::default(),
                 offered_files: DashSet::new(),
                 coverage: std::sync::Mutex::new(None),
+                closed: DashSet::new(),
+                workspace_run: AtomicU64::new(0),
                 shut_down,
             }),
         }
@@ -311,8 +318,108 @@ impl State {
         if self.version_of(&uri) != Some(version) || !self.settings().diagnostics {
             return;
         }
+        self.closed.remove(&uri);
         self.dead.insert(uri.clone(), (version, findings));
         self.client.publish_diagnostics(uri, diags, Some(version)).await;
+    }
+
+    /// Publishes the diagnostics of `uri` as it is on disk, if it is not open and workspace
+    /// diagnostics are on; `None` clears what was published for it.
+    async fn publish_closed(&self, uri: Uri, diags: Option<Vec<Diagnostic>>) {
+        let _turn = self.publish.lock().await;
+        let s = self.settings();
+        if self.docs.contains_key(&uri) || !(s.diagnostics && s.workspace_diagnostics) {
+            return;
+        }
+        match diags {
+            Some(diags) => {
+                self.closed.insert(uri.clone());
+                self.client.publish_diagnostics(uri, diags, None).await;
+            }
+            None => {
+                if self.closed.remove(&uri).is_some() {
+                    self.client.publish_diagnostics(uri, vec![], None).await;
+                }
+            }
+        }
+    }
+
+    /// Clears the diagnostics of every file that is not open.
+    async fn clear_closed(&self) {
+        let _turn = self.publish.lock().await;
+        let uris: Vec<Uri> = self.closed.iter().map(|u| u.clone()).collect();
+        self.closed.clear();
+        for uri in uris {
+            self.client.publish_diagnostics(uri, vec![], None).await;
+        }
+    }
+
+    /// Checks `uri` as it is on disk (its editor was closed), in the background.
+    fn check_closed(self: &Arc<Self>, uri: Uri) {
+        let state = self.clone();
+        tokio::spawn(async move {
+            let s = state.settings();
+            let Some(path) = uri.to_file_path().map(|p| p.into_owned()) else { return };
+            if !(s.diagnostics && s.workspace_diagnostics) {
+                return;
+            }
+            let Ok(_slot) = state.slots.acquire().await else { return };
+            let (u, enc, timeout) = (uri.clone(), state.caps().enc, s.check_timeout());
+            match blocking("checking a closed file", move || workspace::check_on_disk(&u, &path, timeout, enc)).await {
+                Ok(diags) => state.publish_closed(uri, diags).await,
+                Err(e) => state.client.log_message(MessageType::ERROR, e.message).await,
+            }
+        });
+    }
+
+    /// Checks the workspace's Java sources that are not open, one at a time in the background,
+    /// with a progress report; a later call stops an earlier run.
+    fn check_workspace(self: &Arc<Self>) {
+        let state = self.clone();
+        let run = self.workspace_run.fetch_add(1, Ordering::SeqCst) + 1;
+        tokio::spawn(async move {
+            let s = state.settings();
+            let root = state.project.read().ok().and_then(|p| p.root.clone());
+            let (Some(root), true) = (root, s.diagnostics && s.workspace_diagnostics) else { return };
+            let Ok(files) = blocking("listing the workspace", move || workspace::java_sources(&root)).await else {
+                return;
+            };
+            let current = || {
+                let s = state.settings();
+                state.workspace_run.load(Ordering::SeqCst) == run
+                    && s.diagnostics
+                    && s.workspace_diagnostics
+                    && !state.shut_down.load(Ordering::SeqCst)
+            };
+            let progress = state.begin_progress(None, "jreach: checking the workspace".into(), false).await;
+            let total = files.len();
+            for (i, path) in files.into_iter().enumerate() {
+                if !current() {
+                    break;
+                }
+                let Some(uri) = Uri::from_file_path(&path) else { continue };
+                if state.docs.contains_key(&uri) {
+                    continue;
+                }
+                let name = uri.path().as_str().rsplit('/').next().unwrap_or_default().to_string();
+                let (u, enc, timeout) = (uri.clone(), state.caps().enc, s.check_timeout());
+                let checked =
+                    blocking("checking the workspace", move || workspace::check_on_disk(&u, &path, timeout, enc));
+                if let Ok(Some(diags)) = checked.await {
+                    if current() {
+                        state.publish_closed(uri, Some(diags)).await;
+                    }
+                }
+                state
+                    .report_progress(
+                        &progress,
+                        format!("{} of {total} files: {name}", i + 1),
+                        (100 * (i + 1) / total.max(1)) as u32,
+                    )
+                    .await;
+            }
+            state.end_progress(progress, "done").await;
+        });
     }
 
     /// Clears the diagnostics of `uri`.
@@ -339,11 +446,18 @@ impl State {
             for uri in open {
                 self.clear(uri).await;
             }
+            self.clear_closed().await;
         } else if after.diagnostics && (!before.diagnostics || before.check_timeout != after.check_timeout) {
             let open: Vec<(Uri, i32)> = self.docs.iter().map(|d| (d.key().clone(), d.version)).collect();
             for (uri, version) in open {
                 self.schedule_diagnostics(uri, version, Duration::ZERO);
             }
+        }
+        let workspace = |s: &Settings| s.diagnostics && s.workspace_diagnostics;
+        if workspace(&before) && !workspace(&after) {
+            self.clear_closed().await;
+        } else if workspace(&after) && (!workspace(&before) || before.check_timeout != after.check_timeout) {
+            self.check_workspace();
         }
     }
 
@@ -778,7 +892,10 @@ impl LanguageServer for Backend {
             self.state.client.show_message(MessageType::WARNING, w).await;
         }
         let state = self.state.clone();
-        tokio::spawn(async move { state.pull_settings().await });
+        tokio::spawn(async move {
+            state.pull_settings().await;
+            state.check_workspace();
+        });
     }
 
     async fn shutdown(&self) -> Result<()> {
@@ -818,7 +935,14 @@ impl LanguageServer for Backend {
         let uri = params.text_document.uri;
         self.state.docs.remove(&uri);
         self.state.cache.forget_file(uri.as_str());
-        self.state.clear(uri).await;
+        let s = self.state.settings();
+        if s.diagnostics && s.workspace_diagnostics {
+            // What the file on disk has replaces what the buffer had.
+            self.state.dead.remove(&uri);
+            self.state.check_closed(uri);
+        } else {
+            self.state.clear(uri).await;
+        }
     }
 
     async fn did_change_configuration(&self, params: DidChangeConfigurationParams) {
