@@ -366,7 +366,8 @@ impl State {
             let Ok(_slot) = state.slots.acquire().await else { return };
             let (u, enc, timeout) = (uri.clone(), state.caps().enc, s.check_timeout());
             match blocking("checking a closed file", move || workspace::check_on_disk(&u, &path, timeout, enc)).await {
-                Ok(diags) => state.publish_closed(uri, diags).await,
+                // A file that is gone or a test source: what its buffer had goes too.
+                Ok(diags) => state.publish_closed(uri, Some(diags.unwrap_or_default())).await,
                 Err(e) => state.client.log_message(MessageType::ERROR, e.message).await,
             }
         });
