@@ -13,9 +13,9 @@
 //! their neighbours, a few boundaries. The first run takes every slot's first candidate; from
 //! each run that visited something new (breadth first, starting with the first), runs try every
 //! other of the first few candidates of one slot at a time; then runs pick every slot at random
-//! among all its candidates (a fixed seed), until
-//! every block is live, runs stop finding anything new, or the method's small time budget is spent.
-//! The runs are the same for the same method.
+//! among all its candidates (a fixed seed), until every block is live, runs stop finding anything
+//! new, or the method's small time budget is spent (random runs that keep finding go on to a
+//! quarter of a second). The runs are the same for the same method, unless time cuts them short.
 //!
 //! Runs only ever make a block live, so proofs of unreachability are untouched: a block a run
 //! visits is satisfiable in the same lowering the solver is asked about (the interpreter computes
