@@ -241,6 +241,14 @@ async function realClick(page, locator) {
         try { return JSON.stringify(JSON.parse(fs.readFileSync(file, 'utf8'))) === JSON.stringify(JSON.parse(text)); }
         catch { return false; }
       });
+      // The editor may still count a keystroke it handled after the save as a change (it once
+      // asked "Do you want to save" on close with the file already saved): save until it is clean.
+      await until(page, `${file}'s editor to be clean`, 10000, async () => {
+        const dirty = page.locator('.tabs-container .tab.active.dirty', { hasText: 'settings.json' });
+        if ((await dirty.count()) === 0) return true;
+        await page.keyboard.press('Control+S');
+        return false;
+      });
       // Close it again, so that the editor it covered (Calc.java) is visible.
       const tab = page.locator('.tabs-container .tab.active', { hasText: 'settings.json' }).first();
       await tab.hover();
