@@ -108,6 +108,14 @@ fn explained_by_a_condition(
     conditions.iter().any(|c| cond.start_byte() <= c.start && c.end <= cond.end_byte())
 }
 
+/// Whether a code action request's `only` (when it has one) asks for actions of `kind`: the
+/// kind itself or a kind it refines (`refactor` asks for `refactor.extract` too).
+pub fn wanted(kind: &CodeActionKind, only: Option<&[CodeActionKind]>) -> bool {
+    only.map_or(true, |only| {
+        only.iter().any(|k| kind.as_str() == k.as_str() || kind.as_str().starts_with(&format!("{}.", k.as_str())))
+    })
+}
+
 /// How the client wants actions: resolved lazily (`data` + `codeAction/resolve`) or through the
 /// command; as literals or as bare commands.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -143,14 +151,8 @@ pub fn list_actions(
     style: ActionStyle,
 ) -> Vec<CodeActionOrCommand> {
     let kind = CodeActionKind::REFACTOR;
-    if let Some(only) = only {
-        let wanted = only.iter().any(|k| {
-            let k = k.as_str();
-            kind.as_str() == k || kind.as_str().starts_with(&format!("{k}."))
-        });
-        if !wanted {
-            return vec![];
-        }
+    if !wanted(&kind, only) {
+        return vec![];
     }
     if is_test_source(uri, file) {
         // A test of a test is not what anyone wants (it wrote `OrderTestTest`).

@@ -10,7 +10,7 @@ use tower_lsp_server::ls_types::{
     CodeAction, CodeActionKind, CodeActionOrCommand, Diagnostic, NumberOrString, TextEdit, Uri, WorkspaceEdit,
 };
 
-use crate::analysis::SOURCE;
+use crate::analysis::{self, SOURCE};
 use crate::position::{self, Encoding};
 
 /// The title of the fix for the method `signature`.
@@ -29,7 +29,7 @@ pub fn quick_fixes(
     enc: Encoding,
 ) -> Vec<CodeActionOrCommand> {
     let kind = CodeActionKind::QUICKFIX;
-    if only.is_some_and(|only| !only.iter().any(|k| kind.as_str().starts_with(k.as_str()))) {
+    if !analysis::wanted(&kind, only) {
         return vec![];
     }
     let ours: Vec<&Diagnostic> = diagnostics

@@ -324,24 +324,15 @@ impl State {
     }
 
     /// Publishes the diagnostics of `uri` as it is on disk, if it is not open and workspace
-    /// diagnostics are on; `None` clears what was published for it.
-    async fn publish_closed(&self, uri: Uri, diags: Option<Vec<Diagnostic>>) {
+    /// diagnostics are on.
+    async fn publish_closed(&self, uri: Uri, diags: Vec<Diagnostic>) {
         let _turn = self.publish.lock().await;
         let s = self.settings();
         if self.docs.contains_key(&uri) || !(s.diagnostics && s.workspace_diagnostics) {
             return;
         }
-        match diags {
-            Some(diags) => {
-                self.closed.insert(uri.clone());
-                self.client.publish_diagnostics(uri, diags, None).await;
-            }
-            None => {
-                if self.closed.remove(&uri).is_some() {
-                    self.client.publish_diagnostics(uri, vec![], None).await;
-                }
-            }
-        }
+        self.closed.insert(uri.clone());
+        self.client.publish_diagnostics(uri, diags, None).await;
     }
 
     /// Clears the diagnostics of every file that is not open.
@@ -367,7 +358,7 @@ impl State {
             let (u, enc, timeout) = (uri.clone(), state.caps().enc, s.check_timeout());
             match blocking("checking a closed file", move || workspace::check_on_disk(&u, &path, timeout, enc)).await {
                 // A file that is gone or a test source: what its buffer had goes too.
-                Ok(diags) => state.publish_closed(uri, Some(diags.unwrap_or_default())).await,
+                Ok(diags) => state.publish_closed(uri, diags.unwrap_or_default()).await,
                 Err(e) => state.client.log_message(MessageType::ERROR, e.message).await,
             }
         });
@@ -408,7 +399,7 @@ impl State {
                     blocking("checking the workspace", move || workspace::check_on_disk(&u, &path, timeout, enc));
                 if let Ok(Some(diags)) = checked.await {
                     if current() {
-                        state.publish_closed(uri, Some(diags)).await;
+                        state.publish_closed(uri, diags).await;
                     }
                 }
                 state
