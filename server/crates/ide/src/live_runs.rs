@@ -12,17 +12,22 @@
 //! slot has candidate values, simplest first: zero, false, "a", the method's own literals and
 //! their neighbours, a few boundaries. The first run takes every slot's first candidate; from
 //! each run that visited something new (breadth first, starting with the first), runs try every
-//! other of the first few candidates of one slot at a time; then runs pick every slot at random
-//! among all its candidates (a fixed seed), until every block is live, runs stop finding anything
-//! new, or the method's small time budget is spent (random runs that keep finding go on to a
-//! quarter of a second). The runs are the same for the same method, unless time cuts them short.
+//! other of the first few candidates of one slot at a time, and the string input whose change
+//! found something with one or two tokens appended (a character or short string literal of the
+//! method, a digit, a letter: so a parser's input grows piece by piece, each piece getting
+//! further into it); then runs pick every slot at random among all its candidates (a fixed seed),
+//! until every block is live, runs stop finding anything new, or the method's small time budget
+//! is spent (runs that keep finding go on to a quarter of a second: grown strings that keep
+//! finding, random runs that found anything). The runs are the same for the same method, unless
+//! time cuts them short.
 //!
 //! Runs only ever make a block live, so proofs of unreachability are untouched: a block a run
 //! visits is satisfiable in the same lowering the solver is asked about (the interpreter computes
 //! what Java computes, and the encoding over-approximates it; an unknown's value in the encoding is
 //! any value of its type).
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::ops::Range;
 use std::time::{Duration, Instant};
 
 use jreach_ir::interp::{run_choosing, Value};
@@ -41,6 +46,9 @@ const BASE_TIME: Duration = Duration::from_micros(500);
 const TIME_PER_BLOCK: Duration = Duration::from_micros(40);
 /// Random runs in a row that find nothing new before the runs stop.
 const STALE_RUNS: usize = 64;
+/// Breadth-first runs go on past the budget while a grown string found something new within
+/// this many runs (up to `MAX_TIME`): a parser's input is being pieced together.
+const STALE_GROWN_RUNS: usize = 256;
 /// Most candidate values of one slot the breadth-first runs try (the simplest ones)...
 const MAX_BREADTH: usize = 24;
 /// ... and that the random runs draw from (a method with a `switch` of hundreds of `case`s
@@ -48,6 +56,10 @@ const MAX_BREADTH: usize = 24;
 const MAX_CANDIDATES: usize = 4096;
 /// Longest string literal taken as a candidate.
 const MAX_LITERAL: usize = 64;
+/// Strings the breadth-first runs grow by tokens stop growing at this many characters.
+const MAX_GROWN: usize = 12;
+/// Longest string literal that is also a token strings grow by.
+const MAX_TOKEN: usize = 3;
 
 /// Where a slot's value goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -93,36 +105,53 @@ pub(crate) fn mark_live_by_runs(f: &Function, m: &MethodInfo, dc: &mut DeadCode<
         }
     }
     let base_args: Vec<Value> = f.params.iter().map(|_| Value::Unknown("not chosen".into())).collect();
-    let go = |pick: &[usize], dc: &mut DeadCode<'_>| -> usize {
+    let go = |slots: &[Slot], pick: &[usize], dc: &mut DeadCode<'_>| -> usize {
         let mut args = base_args.clone();
         let mut ids = 0;
         for (i, s) in slots.iter().enumerate() {
             if let SlotOf::Param(p) = s.of {
-                args[p] = materialize(&slots, &fields_of, pick, i, &mut ids);
+                args[p] = materialize(slots, &fields_of, pick, i, &mut ids);
             }
         }
         let choose = |v: ValueId, _: Ty| nondet_slot.get(&v).map(|&i| slots[i].candidates[pick[i]].clone());
         dc.mark_live_path(&run_choosing(f, &args, &choose, MAX_STEPS).blocks)
     };
+    let mut slots = slots;
+    let tokens = lits.tokens();
     let base = vec![0usize; slots.len()];
     let mut runs = 1;
-    go(&base, dc);
+    go(&slots, &base, dc);
     // Breadth first over picks one change apart, from the picks that visited something new.
-    let mut queue = std::collections::VecDeque::from([base]);
-    while let Some(from) = queue.pop_front() {
-        for (i, s) in slots.iter().enumerate() {
-            for k in 0..s.candidates.len().min(MAX_BREADTH) {
+    // Strings grow there too: a string input whose change visited something new is tried again
+    // with one or two tokens appended ("1" -> "1 " -> "1 2/"), which is how a run gets into the
+    // parsing code that inspects a string piece by piece. The runs go on past the budget while
+    // grown strings keep finding (each find spares a solver query), up to `MAX_TIME`.
+    // Each pick comes with the slot whose change made it find something (none for the first).
+    let mut queue = std::collections::VecDeque::from([(base, None)]);
+    // The run count at the last find of a grown string, if any.
+    let mut grown_find: Option<usize> = None;
+    while let Some((from, changed)) = queue.pop_front() {
+        let grown = grow_strings(&mut slots, &from, changed, &tokens);
+        for i in 0..slots.len() {
+            let simplest = 0..slots[i].candidates.len().min(MAX_BREADTH);
+            let longer = grown[i].clone();
+            for k in simplest.chain(longer.clone()) {
                 if k == from[i] {
                     continue;
                 }
-                if dc.all_live() || started.elapsed() >= budget {
+                let elapsed = started.elapsed();
+                let growing = grown_find.is_some_and(|at| runs - at < STALE_GROWN_RUNS);
+                if dc.all_live() || (elapsed >= budget && (!growing || elapsed >= MAX_TIME)) {
                     return runs;
                 }
                 let mut pick = from.clone();
                 pick[i] = k;
                 runs += 1;
-                if go(&pick, dc) > 0 {
-                    queue.push_back(pick);
+                if go(&slots, &pick, dc) > 0 {
+                    if longer.contains(&k) {
+                        grown_find = Some(runs);
+                    }
+                    queue.push_back((pick, Some(i)));
                 }
             }
         }
@@ -154,7 +183,7 @@ pub(crate) fn mark_live_by_runs(f: &Function, m: &MethodInfo, dc: &mut DeadCode<
             .collect();
         round += 1;
         runs += 1;
-        stale = if go(&pick, dc) > 0 {
+        stale = if go(&slots, &pick, dc) > 0 {
             found = true;
             0
         } else {
@@ -183,6 +212,51 @@ fn materialize(slots: &[Slot], fields_of: &[Vec<(u16, usize)>], pick: &[usize], 
         }
         v => v.clone(),
     }
+}
+
+/// Adds to the string inputs of the method (parameters and their objects' fields, not the
+/// results of unknown calls) that `changed` names (all of them when it names none), where their
+/// value in `from` is a string shorter than [`MAX_GROWN`], that string with one or two tokens
+/// appended, as candidates the slot did not have (at most [`MAX_CANDIDATES`] in all). Growing
+/// only the slot whose change found something keeps the growth where it pays. Returns, per
+/// slot, the range of candidate indices added.
+fn grow_strings(slots: &mut [Slot], from: &[usize], changed: Option<usize>, tokens: &[String]) -> Vec<Range<usize>> {
+    let mut added = Vec::with_capacity(slots.len());
+    for (i, slot) in slots.iter_mut().enumerate() {
+        let start = slot.candidates.len();
+        let input = !matches!(slot.of, SlotOf::Nondet(_));
+        let wanted = changed.is_none_or(|c| c == i);
+        if let (Value::Str(s), true) = (&slot.candidates[from[i]], input && wanted) {
+            if s.chars().count() < MAX_GROWN && start < MAX_CANDIDATES {
+                let s = s.clone();
+                let mut seen: HashSet<String> = slot
+                    .candidates
+                    .iter()
+                    .filter_map(|c| match c {
+                        Value::Str(c) => Some(c.clone()),
+                        _ => None,
+                    })
+                    .collect();
+                // One token, then two: a piece that changes nothing on its own ("1 1", where
+                // "1 " failed already) may be what the next one needs ("1 1/").
+                let one = tokens.iter().map(|t| format!("{s}{t}"));
+                let two = tokens
+                    .iter()
+                    .flat_map(|t| tokens.iter().map(move |u| format!("{t}{u}")))
+                    .map(|tu| format!("{s}{tu}"));
+                for longer in one.chain(two) {
+                    if slot.candidates.len() >= MAX_CANDIDATES {
+                        break;
+                    }
+                    if seen.insert(longer.clone()) {
+                        slot.candidates.push(Value::Str(longer));
+                    }
+                }
+            }
+        }
+        added.push(start..slot.candidates.len());
+    }
+    added
 }
 
 /// The slots of `f`: the method's own parameters (the lowering's first ones; an object's fields
@@ -316,6 +390,17 @@ struct Literals {
 }
 
 impl Literals {
+    /// What strings grow by: each character literal, each short string literal, a digit and a
+    /// letter (numbers and words are what parsing code looks for between its literals).
+    fn tokens(&self) -> Vec<String> {
+        let mut out: Vec<String> = ["1", "0", "a"].map(String::from).to_vec();
+        out.extend(self.chars.iter().filter_map(|c| char::from_u32(*c as u32)).map(String::from));
+        out.extend(self.strings.iter().filter(|s| !s.is_empty() && s.chars().count() <= MAX_TOKEN).cloned());
+        let mut seen = BTreeSet::new();
+        out.retain(|t| seen.insert(t.clone()));
+        out
+    }
+
     fn of(f: &Function) -> Literals {
         let mut l =
             Literals { ints: BTreeSet::new(), chars: BTreeSet::new(), doubles: vec![], strings: BTreeSet::new() };
