@@ -308,7 +308,36 @@ impl Gen<'_> {
                     format!("{f}({}, {})", self.int_expr(d - 1), self.int_expr(d - 1))
                 }
             }
-            _ => self.int_expr(d - 1),
+            // JDK methods the lowering models as IR: the overflow checks of `Math`, and
+            // `Character`'s code point arithmetic.
+            _ => match self.rng.below(8) {
+                0 => {
+                    let f = *self.rng.pick(&["Math.addExact", "Math.subtractExact", "Math.multiplyExact"]);
+                    format!("{f}({}, {})", self.int_expr(d - 1), self.int_expr(d - 1))
+                }
+                1 => {
+                    let f = *self.rng.pick(&["Math.negateExact", "Math.incrementExact", "Math.decrementExact"]);
+                    format!("{f}({})", self.int_expr(d - 1))
+                }
+                2 => format!("Math.toIntExact({})", self.long_expr(d - 1)),
+                3 => format!("Character.charCount({})", self.int_expr(d - 1)),
+                4 => {
+                    let f = *self.rng.pick(&[
+                        "Character.isHighSurrogate",
+                        "Character.isLowSurrogate",
+                        "Character.isSurrogate",
+                    ]);
+                    format!(
+                        "({f}((char) {}) ? {} : {})",
+                        self.int_expr(d - 1),
+                        self.int_expr(d - 1),
+                        self.int_expr(d - 1)
+                    )
+                }
+                5 => format!("Character.compare((char) {}, (char) {})", self.int_expr(d - 1), self.int_expr(d - 1)),
+                6 => format!("Character.toUpperCase((char) {})", self.int_expr(d - 1)),
+                _ => self.int_expr(d - 1),
+            },
         }
     }
 

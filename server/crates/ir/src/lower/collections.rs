@@ -440,10 +440,14 @@ impl<'t> Lowerer<'t> {
         self.indexed_for(s, len, elem_ty, &load, Some(&after), label);
     }
 
-    /// Whether `v` (a string or an object reference) is null.
+    /// Whether `v` (a string, an array or an object reference) is null.
     pub(super) fn is_null(&mut self, v: ValueId) -> ValueId {
         match self.ty(v) {
             Ty::Str => self.emit(Op::Str(StrOp::IsNull, vec![v]), Ty::Bool, None),
+            Ty::Arr(a) => {
+                let null = self.emit(Op::Arr(ArrOp::Ref(0), vec![]), Ty::Arr(a), None);
+                self.bin(BinOp::Eq, v, null)
+            }
             ty => {
                 let null = self.emit(Op::Obj(ObjOp::Ref(0), vec![]), ty, None);
                 self.bin(BinOp::Eq, v, null)

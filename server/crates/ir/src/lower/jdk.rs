@@ -77,6 +77,8 @@ impl<'t> Lowerer<'t> {
 
     /// Models of JDK methods, as IR. `None`: not modelled (an unknown call).
     pub(super) fn intrinsic(&mut self, cls: &str, name: &str, args: &[ValueId], e: Node<'t>) -> Option<ValueId> {
+        // `java.util.Objects.requireNonNull(...)` as written out in full.
+        let cls = cls.strip_prefix("java.lang.").or_else(|| cls.strip_prefix("java.util.")).unwrap_or(cls);
         let tys: Vec<Ty> = args.iter().map(|a| self.ty(*a)).collect();
         let numeric = |i: usize| tys.get(i).is_some_and(|t| t.is_numeric());
         Some(match (cls, name, args.len()) {
@@ -93,11 +95,10 @@ impl<'t> Lowerer<'t> {
                     self.select(c, neg, x)
                 }
             }
-            ("Math" | "StrictMath" | "Integer" | "Long", "max" | "min", 2) if numeric(0) && numeric(1) => {
+            ("Math" | "StrictMath" | "Integer" | "Long", "max" | "min", 2)
+                if numeric(0) && numeric(1) && Ty::promote2(tys[0], tys[1]).is_integral() =>
+            {
                 let t = Ty::promote2(tys[0], tys[1]);
-                if !t.is_integral() {
-                    return None;
-                }
                 let a = self.convert(args[0], t);
                 let b = self.convert(args[1], t);
                 let c = self.bin(if name == "max" { BinOp::Ge } else { BinOp::Le }, a, b);
@@ -160,6 +161,97 @@ impl<'t> Lowerer<'t> {
                 self.raise_if(bad, "NumberFormatException", e);
                 self.emit(Op::Str(StrOp::ParseInt, vec![s]), Ty::Int, Some(e))
             }
+            ("Objects", "requireNonNull", 1 | 2) => {
+                // The message or its supplier matters only for the exception's text.
+                self.check_reference_not_null(args[0], e);
+                args[0]
+            }
+            ("Objects", "isNull" | "nonNull", 1) if matches!(tys[0], Ty::Str | Ty::Obj(_) | Ty::Arr(_)) => {
+                let is_null = self.is_null(args[0]);
+                if name == "isNull" {
+                    is_null
+                } else {
+                    self.emit(Op::Unary(UnOp::Not, is_null), Ty::Bool, None)
+                }
+            }
+            ("Double" | "Float", "isNaN" | "isInfinite" | "isFinite", 1) if numeric(0) => {
+                let t = if cls == "Double" { Ty::Double } else { Ty::Float };
+                let x = self.convert(args[0], t);
+                let (inf, max) = if t == Ty::Double {
+                    (Const::f64(f64::INFINITY), Const::f64(f64::MAX))
+                } else {
+                    (Const::f32(f32::INFINITY), Const::f32(f32::MAX))
+                };
+                match name {
+                    "isNaN" => self.bin(BinOp::Ne, x, x),
+                    "isInfinite" => {
+                        let inf = self.konst(inf);
+                        let neg_inf = self.emit(Op::Unary(UnOp::Neg, inf), t, None);
+                        let pos = self.bin(BinOp::Eq, x, inf);
+                        let neg = self.bin(BinOp::Eq, x, neg_inf);
+                        self.bin(BinOp::Or, pos, neg)
+                    }
+                    _ => {
+                        // NaN compares false with both bounds.
+                        let max = self.konst(max);
+                        let min = self.emit(Op::Unary(UnOp::Neg, max), t, None);
+                        let above = self.bin(BinOp::Ge, x, min);
+                        let below = self.bin(BinOp::Le, x, max);
+                        self.bin(BinOp::And, above, below)
+                    }
+                }
+            }
+            ("Math" | "StrictMath", "max" | "min", 2)
+                if numeric(0) && numeric(1) && Ty::promote2(tys[0], tys[1]).is_floating() =>
+            {
+                self.floating_min_max(name == "max", Ty::promote2(tys[0], tys[1]), args[0], args[1])
+            }
+            (
+                "Math" | "StrictMath",
+                "addExact" | "subtractExact" | "multiplyExact" | "negateExact" | "incrementExact" | "decrementExact"
+                | "toIntExact",
+                _,
+            ) if (0..args.len()).all(numeric) => self.exact_arithmetic(name, args, &tys, e)?,
+            ("Character", "charCount", 1) if numeric(0) => {
+                let cp = self.convert(args[0], Ty::Int);
+                let supplementary = self.int(Ty::Int, 0x10000);
+                let two = self.bin(BinOp::Ge, cp, supplementary);
+                let (a, b) = (self.int(Ty::Int, 2), self.int(Ty::Int, 1));
+                self.select(two, a, b)
+            }
+            ("Character", "isHighSurrogate" | "isLowSurrogate" | "isSurrogate", 1) if numeric(0) => {
+                let c = self.convert(args[0], Ty::Int);
+                let (lo, hi) = match name {
+                    "isHighSurrogate" => (0xD800, 0xDBFF),
+                    "isLowSurrogate" => (0xDC00, 0xDFFF),
+                    _ => (0xD800, 0xDFFF),
+                };
+                let (lo, hi) = (self.int(Ty::Int, lo), self.int(Ty::Int, hi));
+                let ge = self.bin(BinOp::Ge, c, lo);
+                let le = self.bin(BinOp::Le, c, hi);
+                self.bin(BinOp::And, ge, le)
+            }
+            ("Character", "toUpperCase" | "toLowerCase", 1) if matches!(tys[0], Ty::Char | Ty::Int) => {
+                self.ascii_case(name == "toUpperCase", args[0], tys[0], e)
+            }
+            ("Boolean", "parseBoolean", 1) if tys[0] == Ty::Str => {
+                // `"true".equalsIgnoreCase(s)`: false for null.
+                let t = self.konst(Const::Str("true".into()));
+                self.emit(Op::Str(StrOp::EqualsIgnoreCase, vec![t, args[0]]), Ty::Bool, Some(e))
+            }
+            ("Character" | "Short" | "Byte", "compare", 2) if numeric(0) && numeric(1) => {
+                // `x - y` on the promoted values, as the JDK computes it.
+                let a = self.convert(args[0], Ty::Int);
+                let b = self.convert(args[1], Ty::Int);
+                self.bin(BinOp::Sub, a, b)
+            }
+            ("Boolean", "compare", 2) if tys[0] == Ty::Bool && tys[1] == Ty::Bool => {
+                // (x == y) ? 0 : (x ? 1 : -1)
+                let same = self.bin(BinOp::Eq, args[0], args[1]);
+                let (z, p1, m1) = (self.int(Ty::Int, 0), self.int(Ty::Int, 1), self.int(Ty::Int, -1));
+                let by_x = self.select(args[0], p1, m1);
+                self.select(same, z, by_x)
+            }
             (
                 "Character",
                 "isDigit" | "isLetter" | "isLetterOrDigit" | "isUpperCase" | "isLowerCase" | "isWhitespace",
@@ -188,6 +280,132 @@ impl<'t> Lowerer<'t> {
         let p1 = self.int(Ty::Int, 1);
         let inner = self.select(eq, z, p1);
         self.select(lt, m1, inner)
+    }
+
+    /// `Math.max`/`Math.min` of two `float`s or `double`s (`t`), as the JDK computes them: NaN
+    /// if either is NaN, and -0.0 below 0.0 (no division: it makes the solver's terms large).
+    fn floating_min_max(&mut self, max: bool, t: Ty, a: ValueId, b: ValueId) -> ValueId {
+        let a = self.convert(a, t);
+        let b = self.convert(b, t);
+        let a_nan = self.bin(BinOp::Ne, a, a);
+        let b_nan = self.bin(BinOp::Ne, b, b);
+        let zero = self.zero(t);
+        // Both zero: IEEE addition of zeros is -0.0 only for -0.0 + -0.0, which is the larger
+        // of two zeros; the smaller is its mirror, -((-a) + (-b)).
+        let a_zero = self.bin(BinOp::Eq, a, zero);
+        let b_zero = self.bin(BinOp::Eq, b, zero);
+        let both_zero = self.bin(BinOp::And, a_zero, b_zero);
+        let signed_zero = if max {
+            self.bin(BinOp::Add, a, b)
+        } else {
+            let na = self.emit(Op::Unary(UnOp::Neg, a), t, None);
+            let nb = self.emit(Op::Unary(UnOp::Neg, b), t, None);
+            let sum = self.bin(BinOp::Add, na, nb);
+            self.emit(Op::Unary(UnOp::Neg, sum), t, None)
+        };
+        let a_wins = self.bin(if max { BinOp::Gt } else { BinOp::Lt }, a, b);
+        let ordered = self.select(a_wins, a, b);
+        let not_nan = self.select(both_zero, signed_zero, ordered);
+        let b_or = self.select(b_nan, b, not_nan);
+        self.select(a_nan, a, b_or)
+    }
+
+    /// `Math.addExact` and its kin on `int`s or `long`s: the result, after an
+    /// `ArithmeticException` where it overflows. `None` for operands of other types.
+    fn exact_arithmetic(&mut self, name: &str, args: &[ValueId], tys: &[Ty], e: Node<'t>) -> Option<ValueId> {
+        let binary = matches!(name, "addExact" | "subtractExact" | "multiplyExact");
+        if args.len() != if binary { 2 } else { 1 } {
+            return None;
+        }
+        let t = match (name, tys) {
+            ("toIntExact", [Ty::Long]) => Ty::Long,
+            ("toIntExact", _) => return None,
+            (_, [x]) => Ty::promote1(*x),
+            (_, [x, y]) => Ty::promote2(*x, *y),
+            _ => return None,
+        };
+        if !matches!(t, Ty::Int | Ty::Long) {
+            return None;
+        }
+        let xs: Vec<ValueId> = args.iter().map(|a| self.convert(*a, t)).collect();
+        let zero = self.zero(t);
+        let (min, max) = if t == Ty::Int {
+            (self.int(t, i32::MIN as i64), self.int(t, i32::MAX as i64))
+        } else {
+            (self.int(t, i64::MIN), self.int(t, i64::MAX))
+        };
+        let one = self.int(t, 1);
+        let (result, overflow) = match (name, xs.as_slice()) {
+            ("addExact", [a, b]) => {
+                let r = self.bin(BinOp::Add, *a, *b);
+                // Both operands' signs differ from the result's.
+                let ar = self.bin(BinOp::Xor, *a, r);
+                let br = self.bin(BinOp::Xor, *b, r);
+                let both = self.bin(BinOp::And, ar, br);
+                (r, self.bin(BinOp::Lt, both, zero))
+            }
+            ("subtractExact", [a, b]) => {
+                let r = self.bin(BinOp::Sub, *a, *b);
+                let ab = self.bin(BinOp::Xor, *a, *b);
+                let ar = self.bin(BinOp::Xor, *a, r);
+                let both = self.bin(BinOp::And, ab, ar);
+                (r, self.bin(BinOp::Lt, both, zero))
+            }
+            ("multiplyExact", [a, b]) => {
+                let r = self.bin(BinOp::Mul, *a, *b);
+                // r / a == b unless it overflowed (a divisor of 1 where a is 0, which cannot).
+                let a_zero = self.bin(BinOp::Eq, *a, zero);
+                let d = self.select(a_zero, one, *a);
+                let q = self.bin(BinOp::Div, r, d);
+                let differs = self.bin(BinOp::Ne, q, *b);
+                let a_nonzero = self.emit(Op::Unary(UnOp::Not, a_zero), Ty::Bool, None);
+                let wrong = self.bin(BinOp::And, a_nonzero, differs);
+                // MIN * -1 wraps to MIN, and MIN / -1 is MIN again.
+                let minus_one = self.int(t, -1);
+                let a_m1 = self.bin(BinOp::Eq, *a, minus_one);
+                let b_min = self.bin(BinOp::Eq, *b, min);
+                let b_m1 = self.bin(BinOp::Eq, *b, minus_one);
+                let a_min = self.bin(BinOp::Eq, *a, min);
+                let x = self.bin(BinOp::And, a_m1, b_min);
+                let y = self.bin(BinOp::And, b_m1, a_min);
+                let xy = self.bin(BinOp::Or, x, y);
+                (r, self.bin(BinOp::Or, wrong, xy))
+            }
+            ("negateExact", [a]) => (self.emit(Op::Unary(UnOp::Neg, *a), t, None), self.bin(BinOp::Eq, *a, min)),
+            ("incrementExact", [a]) => (self.bin(BinOp::Add, *a, one), self.bin(BinOp::Eq, *a, max)),
+            ("decrementExact", [a]) => (self.bin(BinOp::Sub, *a, one), self.bin(BinOp::Eq, *a, min)),
+            ("toIntExact", [a]) => {
+                let r = self.convert(*a, Ty::Int);
+                let back = self.convert(r, Ty::Long);
+                (r, self.bin(BinOp::Ne, back, *a))
+            }
+            _ => return None,
+        };
+        self.raise_if(overflow, "ArithmeticException", e);
+        Some(result)
+    }
+
+    /// `Character.toUpperCase`/`toLowerCase` of a `char` or a code point (`t`): the ASCII letters
+    /// mapped, other ASCII characters kept, and what the JDK's tables say for the rest an unknown
+    /// value of `t`.
+    fn ascii_case(&mut self, upper: bool, c: ValueId, t: Ty, e: Node<'t>) -> ValueId {
+        let x = self.convert(c, Ty::Int);
+        let (lo, hi) = if upper { ('a', 'z') } else { ('A', 'Z') };
+        let (l, h) = (self.int(Ty::Int, lo as i64), self.int(Ty::Int, hi as i64));
+        let ge = self.bin(BinOp::Ge, x, l);
+        let le = self.bin(BinOp::Le, x, h);
+        let letter = self.bin(BinOp::And, ge, le);
+        let delta = self.int(Ty::Int, 32);
+        let moved = self.bin(if upper { BinOp::Sub } else { BinOp::Add }, x, delta);
+        let ascii_result = self.select(letter, moved, x);
+        let (zero, lim) = (self.int(Ty::Int, 0), self.int(Ty::Int, 128));
+        let ge0 = self.bin(BinOp::Ge, x, zero);
+        let lt = self.bin(BinOp::Lt, x, lim);
+        let is_ascii = self.bin(BinOp::And, ge0, lt);
+        let what = format!("Character.{} of a non-ASCII character", if upper { "toUpperCase" } else { "toLowerCase" });
+        let other = self.opaque(what, Ty::Int, Some(e));
+        let r = self.select(is_ascii, ascii_result, other);
+        self.convert(r, t)
     }
 
     /// Population count by the SWAR method.
