@@ -697,3 +697,24 @@ fn statements_of_class_initialization_are_reached_by_loading_the_class() {
     let lambda = gen(&SourceFile::parse(src), 7, &GenOptions::default());
     assert!(!matches!(lambda, Ok(GenResult::Test(_))), "{lambda:?}");
 }
+
+#[test]
+fn receivers_whose_constructor_takes_a_class_of_another_file() {
+    // The constructor's parameter is a class of the package, in a file of its own: the test
+    // makes one (or passes null) like any created input. Before, only the file's own classes
+    // counted as writable there, and the method was refused up front.
+    let src = "package p;\npublic class Meter {\n  private final Scale scale;\n  public Meter(Scale scale) { this.scale = scale; }\n  public int bump(int x) {\n    if (x > 10) {\n      return 1;\n    }\n    return 0;\n  }\n}\n";
+    let scale =
+        "package p;\npublic class Scale {\n  final int unit;\n  public Scale(int unit) { this.unit = unit; }\n}\n";
+    let file = SourceFile::parse(src);
+    let alone = gen(&file, 6, &GenOptions::default()).expect("a statement on the line");
+    assert!(matches!(alone, GenResult::Unknown(_)), "{alone:?}");
+    let opts = GenOptions { package_sources: vec![scale.to_string()], ..GenOptions::default() };
+    match gen(&file, 6, &opts).expect("a statement on the line") {
+        GenResult::Test(req) => {
+            let text = jreach_synth::render_class(&req);
+            assert!(text.contains("new Meter("), "{text}");
+        }
+        other => panic!("{other:?}"),
+    }
+}

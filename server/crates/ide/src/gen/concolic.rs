@@ -17,14 +17,13 @@ use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use jreach_ir::interp::{self, Value};
-use jreach_ir::lower::FileContext;
 use jreach_ir::{Const, Function, NondetKind, Op, Ty, ValueId};
 use jreach_smt::{solve_reach, solve_reach_fixing, SolveOptions, Verdict};
 use jreach_syntax::{SourceFile, Target};
 use jreach_synth::{CallObservation, JavaValue, Outcome, TestRequest};
 
 use super::receiver::{unmodelled_params, unsupported_signature};
-use super::{callers, lower_for_synthesis, replay, GenOptions, MAX_STEPS};
+use super::{callers, lower_for_synthesis, replay, GenOptions, SynthesisSource, MAX_STEPS};
 
 /// How far concolic rounds go for one target.
 #[derive(Clone, Copy, Debug)]
@@ -83,11 +82,12 @@ fn rounds_for(
     run: RunOnJvm<'_>,
 ) -> Option<TestRequest> {
     let m = &target.method;
-    let ctx = FileContext::new(file, None, None);
+    let source = SynthesisSource::new(file, m, opts);
+    let ctx = source.context(file);
     if unsupported_signature(&ctx, m).is_some() {
         return None;
     }
-    let f = lower_for_synthesis(file, &ctx, m, opts, ROUNDS_UNROLL);
+    let f = lower_for_synthesis(&source, &ctx, m, opts, ROUNDS_UNROLL);
     // An abstract class's receiver is an anonymous subclass, when a test can write one.
     if unmodelled_params(&f).is_some() || (m.class_is_abstract && !m.is_static && !f.setup.receiver_subclassed) {
         return None;

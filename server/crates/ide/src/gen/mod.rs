@@ -176,33 +176,24 @@ fn through_callers(file: &SourceFile, target: &Target, opts: &GenOptions) -> Res
 fn gen_target(file: &SourceFile, target: &Target, opts: &GenOptions) -> Result<GenResult, GenError> {
     let line = target.line;
     let m = &target.method;
+    // Synthesis sees the classes of the same package and the imported ones too (so does the
+    // choice of the receiver's constructor, whose parameters may be of those classes); proofs
+    // see only the file itself.
     let ctx = FileContext::new(file, None, None);
-    if let Some(why) = unsupported_signature(&ctx, m) {
+    let source = SynthesisSource::new(file, m, opts);
+    let synthesis_ctx = &source.context(file);
+    if let Some(why) = unsupported_signature(synthesis_ctx, m) {
         return Ok(GenResult::Unknown(why));
     }
-    // Synthesis sees the classes of the same package and the imported ones too; proofs see
-    // only the file itself.
-    let with_package = with_package_sources(file, m, &opts.package_sources, &opts.imported_sources);
-    let (synthesis_file, foreign_from) = match &with_package {
-        Some((f, foreign_from)) => (f, *foreign_from),
-        None => (file, None),
-    };
     let started = Instant::now();
     let solve_opts = SolveOptions { timeout: opts.timeout, prefer_small: true, cancel: opts.cancel.clone() };
     let mut k = opts.unroll.min(2);
     let mut last_blockers: Vec<Blocker> = vec![];
     let mut replay_failure: Option<String> = None;
     let mut setup_calls = false;
-    // How the receiver is made does not change between the attempts.
-    let base = LowerOptions {
-        inline_depth: opts.inline_depth,
-        foreign_from,
-        own_end: with_package.is_some().then_some(file.text.len()),
-        ..synthesis_options(&ctx, m, k, false)
-    };
-    // One context for every rung of the ladder.
-    let package_ctx = with_package.as_ref().map(|_| FileContext::new(synthesis_file, foreign_from, base.own_end));
-    let synthesis_ctx = package_ctx.as_ref().unwrap_or(&ctx);
+    // How the receiver is made does not change between the attempts; one context for every
+    // rung of the ladder.
+    let base = source.options(synthesis_ctx, m, opts, k);
     loop {
         let lopts = LowerOptions { mode: LowerMode::Synthesis { unroll: k }, setup_calls, ..base.clone() };
         let f = lower_in(synthesis_ctx, m, &lopts);
@@ -433,30 +424,50 @@ fn first_error_line(file: &SourceFile, m: &MethodInfo) -> Option<usize> {
     None
 }
 
-/// `m` lowered for synthesis with loops unrolled `k` times, in the file synthesis sees: `file`
-/// followed by the classes of its package and the imported ones ([`with_package_sources`]),
-/// with `ctx` (the context of `file` alone) deciding how the receiver is made. For one lowering;
-/// the ladder of `gen` keeps its contexts across its rungs.
+/// The source synthesis sees for a method: its file, followed by the classes of its package
+/// and the imported ones when there are any (see [`with_package_sources`]).
+pub(crate) struct SynthesisSource {
+    combined: Option<SourceFile>,
+    foreign_from: Option<usize>,
+    own_end: Option<usize>,
+}
+
+impl SynthesisSource {
+    pub(crate) fn new(file: &SourceFile, m: &MethodInfo, opts: &GenOptions) -> SynthesisSource {
+        match with_package_sources(file, m, &opts.package_sources, &opts.imported_sources) {
+            Some((combined, foreign_from)) => {
+                SynthesisSource { combined: Some(combined), foreign_from, own_end: Some(file.text.len()) }
+            }
+            None => SynthesisSource { combined: None, foreign_from: None, own_end: None },
+        }
+    }
+
+    /// The context of the whole source (`file` when nothing was appended).
+    pub(crate) fn context<'a>(&'a self, file: &'a SourceFile) -> FileContext<'a> {
+        FileContext::new(self.combined.as_ref().unwrap_or(file), self.foreign_from, self.own_end)
+    }
+
+    /// The options of a synthesis lowering of `m` at unroll bound `k` in `ctx` (this source's
+    /// context), without optional calls on created objects.
+    pub(crate) fn options(&self, ctx: &FileContext<'_>, m: &MethodInfo, opts: &GenOptions, k: u32) -> LowerOptions {
+        LowerOptions {
+            inline_depth: opts.inline_depth,
+            foreign_from: self.foreign_from,
+            own_end: self.own_end,
+            ..synthesis_options(ctx, m, k, false)
+        }
+    }
+}
+
+/// The synthesis lowering of `m` at unroll bound `k` in `ctx`, the context of `source`.
 pub(crate) fn lower_for_synthesis(
-    file: &SourceFile,
+    source: &SynthesisSource,
     ctx: &FileContext<'_>,
     m: &MethodInfo,
     opts: &GenOptions,
     k: u32,
 ) -> Function {
-    let with_package = with_package_sources(file, m, &opts.package_sources, &opts.imported_sources);
-    let (synthesis_file, foreign_from) = match &with_package {
-        Some((f, foreign_from)) => (f, *foreign_from),
-        None => (file, None),
-    };
-    let lopts = LowerOptions {
-        inline_depth: opts.inline_depth,
-        foreign_from,
-        own_end: with_package.is_some().then_some(file.text.len()),
-        ..synthesis_options(ctx, m, k, false)
-    };
-    let package_ctx = with_package.as_ref().map(|_| FileContext::new(synthesis_file, foreign_from, lopts.own_end));
-    lower_in(package_ctx.as_ref().unwrap_or(ctx), m, &lopts)
+    lower_in(ctx, m, &source.options(ctx, m, opts, k))
 }
 
 /// `file` followed by the classes of `sources` and then those of `imported` (their `package` and

@@ -89,8 +89,15 @@ pub(crate) fn unsupported_signature(ctx: &FileContext<'_>, m: &MethodInfo) -> Op
 /// test creates those arguments like parameters: `new Service(new Config(3), x -> 1)`), else
 /// also of JDK types whose values a search on the JVM chooses (see `jreach_synth::jdk_choices`).
 pub(crate) fn receiver_constructor(ctx: &FileContext<'_>, m: &MethodInfo) -> Result<Option<MethodInfo>, ()> {
-    let ctors: Vec<MethodInfo> =
-        ctx.methods().iter().filter(|c| c.is_constructor && c.classes == m.classes && !c.has_error).cloned().collect();
+    // The class's own constructors: `ctx` may hold the package's and the imported sources after
+    // the file's, so that the constructors' parameters of those classes count as seen.
+    let own_end = ctx.own_end().unwrap_or(ctx.file().text.len());
+    let ctors: Vec<MethodInfo> = ctx
+        .methods()
+        .iter()
+        .filter(|c| c.is_constructor && c.classes == m.classes && !c.has_error && c.range.end <= own_end)
+        .cloned()
+        .collect();
     if ctors.is_empty() || ctors.iter().any(|c| c.params.is_empty() && !c.hidden_from_tests()) {
         return Ok(None);
     }

@@ -14,7 +14,7 @@ use jreach_syntax::{MethodInfo, SourceFile, Target};
 use jreach_synth::{is_searched_collection, jdk_choices, JavaValue, TestRequest};
 
 use super::receiver::{is_static_nested, receiver_constructor, unsupported_signature};
-use super::{callers, lower_for_synthesis, replay, with_package_sources, GenOptions};
+use super::{callers, lower_for_synthesis, replay, with_package_sources, GenOptions, SynthesisSource};
 
 /// A test for the statement on 0-based `line` with the simplest inputs jreach can write for its
 /// method (for a private method, for the first method of its class calling it that works): the
@@ -33,13 +33,14 @@ pub fn search_start(file: &SourceFile, line: usize, opts: &GenOptions) -> Option
 /// method at all.
 fn start_for(file: &SourceFile, target: &Target, opts: &GenOptions) -> Option<TestRequest> {
     let m = &target.method;
-    let ctx = FileContext::new(file, None, None);
+    let source = SynthesisSource::new(file, m, opts);
+    let ctx = source.context(file);
     // A receiver no constructor makes may come from a static factory of its class.
     let factory = receiver_factory(&ctx, m);
     if factory.is_none() && unsupported_signature(&ctx, m).is_some() {
         return None;
     }
-    let f = lower_for_synthesis(file, &ctx, m, opts, 2);
+    let f = lower_for_synthesis(&source, &ctx, m, opts, 2);
     // An abstract class's receiver is an anonymous subclass, when a test can write one.
     if m.class_is_abstract && !m.is_static && !f.setup.receiver_subclassed {
         return None;

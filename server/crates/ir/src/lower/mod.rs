@@ -228,6 +228,11 @@ impl<'f> FileContext<'f> {
         self.file
     }
 
+    /// Where the sources appended for synthesis begin, if any: the file's own text ends there.
+    pub fn own_end(&self) -> Option<usize> {
+        self.own_end
+    }
+
     /// Whether a test can make the receiver of instance method `m` only by reflection: its class
     /// has no constructor, static factory or builder a test may call, and a test can name and
     /// allocate it.
