@@ -718,3 +718,19 @@ fn receivers_whose_constructor_takes_a_class_of_another_file() {
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn jdk_calls_that_leave_their_arguments_as_they_were() {
+    // `Arrays.copyOf` copies its array: the path goes on past it. A call that may change the
+    // array (`Arrays.fill`) still ends the path, since the replay could not follow it.
+    let src = "class T {\n  static int f(int[] a, int x) {\n    int[] b = java.util.Arrays.copyOf(a, 3);\n    if (x > 5) {\n      return 1;\n    }\n    return 0;\n  }\n}\n";
+    match answer(src, 5) {
+        GenResult::Test(_) => {}
+        other => panic!("{other:?}"),
+    }
+    let fill = src.replace("int[] b = java.util.Arrays.copyOf(a, 3);", "java.util.Arrays.fill(a, 3);");
+    match answer(&fill, 5) {
+        GenResult::Unknown(why) => assert!(why.contains("may change"), "{why}"),
+        other => panic!("{other:?}"),
+    }
+}

@@ -142,6 +142,7 @@ impl<'t> Lowerer<'t> {
         };
         if self.synthesis()
             && (args.iter().any(|a| shares_state(self, a)) || recv.is_some_and(|r| shares_state(self, &r)))
+            && !obj_text.is_some_and(|o| self.jdk_leaves_arguments_unchanged(o, name))
         {
             // The call may change the array or object, and the replay could not tell.
             self.unsupported(format!("{callee} receives an array or object that it may change"));
@@ -160,6 +161,65 @@ impl<'t> Lowerer<'t> {
         // conversion can only widen to, or an untyped reference.
         let ty = hint.unwrap_or(Ty::Ref);
         self.nondet(NondetKind::CallResult { callee }, ty, Some(e))
+    }
+
+    /// Whether `object.name(…)` is a static method of the JDK that leaves the arrays and objects
+    /// it is given as they were: it copies, wraps, compares, hashes or prints them
+    /// (`Arrays.copyOf`, `Collections.unmodifiableList`, `Objects.hash`), unless a class of the
+    /// file shadows the JDK's of that name. Synthesis then goes on past such a call (its result
+    /// is still unknown); proofs still forget what any unseen call may change, since the
+    /// elements' own `equals` or `toString` it may run are code of the project.
+    fn jdk_leaves_arguments_unchanged(&self, object: &str, name: &str) -> bool {
+        let object = object.strip_prefix("java.util.").or_else(|| object.strip_prefix("java.lang.")).unwrap_or(object);
+        if self.classes.declared_chain(object).is_some() || self.names_value(object) {
+            return false;
+        }
+        match object {
+            "Arrays" => matches!(
+                name,
+                "copyOf"
+                    | "copyOfRange"
+                    | "equals"
+                    | "deepEquals"
+                    | "hashCode"
+                    | "deepHashCode"
+                    | "toString"
+                    | "deepToString"
+                    | "asList"
+                    | "binarySearch"
+                    | "stream"
+                    | "mismatch"
+                    | "compare"
+            ),
+            "Collections" => matches!(
+                name,
+                "unmodifiableList"
+                    | "unmodifiableSet"
+                    | "unmodifiableMap"
+                    | "unmodifiableCollection"
+                    | "unmodifiableSortedSet"
+                    | "unmodifiableSortedMap"
+                    | "singletonList"
+                    | "singleton"
+                    | "singletonMap"
+                    | "emptyList"
+                    | "emptySet"
+                    | "emptyMap"
+                    | "nCopies"
+                    | "frequency"
+                    | "max"
+                    | "min"
+                    | "disjoint"
+            ),
+            "List" | "Set" | "Map" => matches!(name, "of" | "copyOf"),
+            "Objects" => matches!(
+                name,
+                "equals" | "deepEquals" | "hash" | "hashCode" | "toString" | "requireNonNullElse" | "checkIndex"
+            ),
+            "String" => matches!(name, "valueOf" | "format" | "join" | "copyValueOf"),
+            "System" => name == "identityHashCode",
+            _ => false,
+        }
     }
 
     /// Whether `object.name(…)` with `arity` arguments is a call of the JDK that ends the JVM:
