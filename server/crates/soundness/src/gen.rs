@@ -382,6 +382,27 @@ impl Gen<'_> {
             4 => format!("({} && {})", self.bool_expr(d - 1), self.bool_expr(d - 1)),
             5 => format!("({} || {})", self.bool_expr(d - 1), self.bool_expr(d - 1)),
             6 => format!("(!{})", self.bool_expr(d - 1)),
+            // Floating-point tests the lowering models as IR, on quotients that may be NaN or
+            // infinite (`0.0 / 0`, `1.0 / 0`).
+            _ if self.rng.pct(25) => {
+                let (x, y) = (self.int_expr(d - 1), self.int_expr(d - 1));
+                match self.rng.below(4) {
+                    0 => {
+                        let f = *self.rng.pick(&["Double.isNaN", "Double.isInfinite", "Double.isFinite"]);
+                        format!("{f}((double) {x} / {y})")
+                    }
+                    1 => {
+                        let f = *self.rng.pick(&["Float.isNaN", "Float.isInfinite", "Float.isFinite"]);
+                        format!("{f}((float) {x} / {y})")
+                    }
+                    _ => {
+                        let f = *self.rng.pick(&["Math.max", "Math.min"]);
+                        let op = *self.rng.pick(&["<", "<=", ">", ">=", "==", "!="]);
+                        let z = self.int_expr(d - 1);
+                        format!("({f}((double) {x}, (double) {y} / {z}) {op} {x})")
+                    }
+                }
+            }
             _ => format!(
                 "({} {} {})",
                 self.bool_expr(d - 1),
