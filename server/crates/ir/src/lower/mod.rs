@@ -373,6 +373,7 @@ pub fn lower_in(ctx: &FileContext<'_>, method: &MethodInfo, opts: &LowerOptions)
         statics: vec![],
         receiver_stub: vec![],
         opaque_presence: vec![],
+        presence_marks: Default::default(),
         declared_java: None,
         classes,
         class_role: match (opts.class_invariants.is_empty(), synthesis, method.is_static, method.is_constructor) {
@@ -610,6 +611,9 @@ struct Lowerer<'t> {
     /// Synthesis: the parameters of JDK types a test writes values of (`Setup::opaque_params`),
     /// each with the input saying it is not null.
     opaque_presence: Vec<(ValueId, ValueId)>,
+    /// The marks of [`Lowerer::presence_of`]'s walks over φs: a value is seen by the current walk
+    /// when its mark is the walk's number (one array for all the walks of a lowering).
+    presence_marks: std::cell::RefCell<(u32, Vec<u32>)>,
     /// What this lowering does with [`LowerOptions::class_invariants`].
     class_role: class_invariants::ClassInvariantRole,
 }

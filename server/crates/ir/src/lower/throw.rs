@@ -309,25 +309,35 @@ impl<'t> Lowerer<'t> {
             return None;
         }
         // Through φs the builder has not yet found trivial (a join after the inputs are made):
-        // the one value every φ on the way comes from.
-        let mut leaves = Vec::new();
-        let mut seen = Vec::new();
+        // the one value every φ on the way comes from. The φs of an unrolled loop are
+        // thousands, and this is asked at every use of such a reference: the values a walk has
+        // seen are marked in one array kept for the lowering, not hashed.
+        let mut marks = self.presence_marks.borrow_mut();
+        let (walk, seen) = &mut *marks;
+        *walk = walk.wrapping_add(1);
+        if *walk == 0 {
+            seen.iter_mut().for_each(|m| *m = 0);
+            *walk = 1;
+        }
+        let n = self.b.func().values.len();
+        if seen.len() < n {
+            seen.resize(n, 0);
+        }
+        let mut leaf: Option<ValueId> = None;
         let mut stack = vec![v];
         while let Some(x) = stack.pop() {
-            if seen.contains(&x) {
+            if seen[x.index()] == *walk {
                 continue;
             }
-            seen.push(x);
+            seen[x.index()] = *walk;
             match &self.b.func().value(x).op {
                 Op::Phi(ins) => stack.extend(ins.iter().map(|(_, i)| *i)),
-                _ if !leaves.contains(&x) => leaves.push(x),
+                _ if leaf.is_none() => leaf = Some(x),
+                _ if leaf != Some(x) => return None,
                 _ => {}
             }
-            if leaves.len() > 1 {
-                return None;
-            }
         }
-        let leaf = *leaves.first()?;
+        let leaf = leaf?;
         self.opaque_presence.iter().find(|(p, _)| *p == leaf).map(|(_, present)| *present)
     }
 
