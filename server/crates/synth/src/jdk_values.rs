@@ -95,8 +95,15 @@ pub fn jdk_choices(java_ty: &str, own_class: &str) -> Option<JdkChoices> {
             c.push(JavaValue::Expr("ArrayList.class".into()));
             c.import("java.util.List");
             c.import("java.util.ArrayList");
+            if simple == "Type" {
+                // The other kinds of `Type`, read off JDK signatures that never change.
+                for kind in GENERIC_TYPE_KINDS {
+                    generic_type(&mut c, kind);
+                }
+            }
             c.push(JavaValue::Expr(format!("{own_class}.class")));
         }
+        (kind, _) if GENERIC_TYPE_KINDS.contains(&kind) => generic_type(&mut c, kind),
         ("Class", Some(arg)) if is_simple_name(arg) => c.push(JavaValue::Expr(format!("{arg}.class"))),
         ("Class", Some(arg)) if arg.starts_with("? extends ") && is_simple_name(arg[10..].trim()) => {
             let bound = arg[10..].trim();
@@ -338,6 +345,43 @@ fn big_integer() -> JavaValue {
     factory("BigInteger", "valueOf", vec![("long", JavaValue::Long(1))])
 }
 
+/// The kinds of `java.lang.reflect.Type` other than `Class`.
+const GENERIC_TYPE_KINDS: [&str; 4] = ["ParameterizedType", "TypeVariable", "GenericArrayType", "WildcardType"];
+
+/// A value of the `java.lang.reflect` type `kind` read off a JDK signature that never changes:
+/// `AbstractList<E>` (the generic superclass of `ArrayList`), the `E` of `List`, the `T[]` of
+/// `Arrays.asList(T...)`, the `? extends U` of `Class.asSubclass`'s result.
+fn generic_type(c: &mut Builder, kind: &str) {
+    let expr = match kind {
+        "ParameterizedType" => "(ParameterizedType) ArrayList.class.getGenericSuperclass()",
+        "TypeVariable" => "List.class.getTypeParameters()[0]",
+        // Through `getMethods()`, not `getMethod(...)`: a checked exception would not compile in
+        // the search's harness. Each name is unique in its class.
+        "GenericArrayType" => {
+            "(GenericArrayType) Arrays.stream(Arrays.class.getMethods()).filter(mth -> mth.getName().equals(\"asList\"))\
+             .findFirst().get().getGenericParameterTypes()[0]"
+        }
+        _ => {
+            "(WildcardType) ((ParameterizedType) Arrays.stream(Class.class.getMethods())\
+             .filter(mth -> mth.getName().equals(\"asSubclass\")).findFirst().get().getGenericReturnType())\
+             .getActualTypeArguments()[0]"
+        }
+    };
+    c.push(JavaValue::Expr(expr.into()));
+    c.import(&format!("java.lang.reflect.{kind}"));
+    match kind {
+        "ParameterizedType" | "TypeVariable" => {}
+        "WildcardType" => {
+            c.import("java.lang.reflect.ParameterizedType");
+            c.import("java.util.Arrays");
+        }
+        _ => c.import("java.util.Arrays"),
+    }
+    // The lambda's parameter is named so as not to shadow a local of the test.
+    c.import("java.util.ArrayList");
+    c.import("java.util.List");
+}
+
 /// `BigDecimal.valueOf(unscaled, scale)`: the search moves both.
 fn big_decimal() -> JavaValue {
     factory("BigDecimal", "valueOf", vec![("long", JavaValue::Long(15)), ("int", JavaValue::Int(1))])
@@ -361,6 +405,20 @@ mod tests {
         assert_eq!(written("Class<Integer>"), vec!["Integer.class", "null"]);
         assert_eq!(written("Class<? extends Number>"), vec!["Number.class", "null"]);
         assert!(written("Class<? super Integer>").is_empty());
+    }
+
+    #[test]
+    fn types_are_classes_then_the_generic_kinds() {
+        let all = written("java.lang.reflect.Type");
+        assert_eq!(all[0], "String.class");
+        for kind in GENERIC_TYPE_KINDS {
+            let first = &written(kind)[0];
+            assert!(all.contains(first), "{kind}: {first} among {all:?}");
+            assert!(first.starts_with(&format!("({kind})")) || kind == "TypeVariable", "{first}");
+        }
+        assert_eq!(written("TypeVariable<?>")[0], "List.class.getTypeParameters()[0]");
+        let imports = jdk_choices("WildcardType", "Own").expect("a wildcard").imports;
+        assert!(imports.iter().any(|i| i == "java.lang.reflect.ParameterizedType"), "{imports:?}");
     }
 
     #[test]
