@@ -33,14 +33,19 @@ pub fn search_start(file: &SourceFile, line: usize, opts: &GenOptions) -> Option
 /// method at all.
 fn start_for(file: &SourceFile, target: &Target, opts: &GenOptions) -> Option<TestRequest> {
     let m = &target.method;
+    // The lowering and the choice of the receiver's constructor see the whole source synthesis
+    // sees; what the test writes (a factory and its arguments, the calls on the receiver) is
+    // read off the file alone, whose type variables are instantiated as the test writes them
+    // (in the whole source, another class's `T` may take the name's instance).
     let source = SynthesisSource::new(file, m, opts);
-    let ctx = source.context(file);
+    let whole = source.context(file);
+    let ctx = FileContext::new(file, None, None);
     // A receiver no constructor makes may come from a static factory of its class.
     let factory = receiver_factory(&ctx, m);
-    if factory.is_none() && unsupported_signature(&ctx, m).is_some() {
+    if factory.is_none() && unsupported_signature(&whole, m).is_some() {
         return None;
     }
-    let f = lower_for_synthesis(&source, &ctx, m, opts, 2);
+    let f = lower_for_synthesis(&source, &whole, m, opts, 2);
     // An abstract class's receiver is an anonymous subclass, when a test can write one.
     if m.class_is_abstract && !m.is_static && !f.setup.receiver_subclassed {
         return None;
