@@ -290,8 +290,8 @@ impl<'t> Lowerer<'t> {
         let a_nan = self.bin(BinOp::Ne, a, a);
         let b_nan = self.bin(BinOp::Ne, b, b);
         let zero = self.zero(t);
-        // Both zero: IEEE addition of zeros is -0.0 only for -0.0 + -0.0, which is the larger
-        // of two zeros; the smaller is its mirror, -((-a) + (-b)).
+        // Both zero: the IEEE sum of two zeros is -0.0 only for -0.0 + -0.0, so it is the
+        // larger of the two; the smaller is its mirror, -((-a) + (-b)).
         let a_zero = self.bin(BinOp::Eq, a, zero);
         let b_zero = self.bin(BinOp::Eq, b, zero);
         let both_zero = self.bin(BinOp::And, a_zero, b_zero);
