@@ -976,25 +976,26 @@ mod tests {
         assert!(fs.iter().any(|f| f.code() == CONDITION_ALWAYS_TRUE && src[f.range.clone()] == *"a > -5"));
     }
 
+    /// [`check_method_profiled`] on the first method of `src`, with a 10 s limit per query.
+    fn check_first_method(src: &str) -> (MethodVerdict, Vec<Finding>, MethodProfile) {
+        let file = SourceFile::parse(src);
+        let ctx = FileContext::new(&file, None, None);
+        check_method_profiled(&ctx, &ClassInvariants::new(), &ctx.methods()[0], Duration::from_secs(10))
+    }
+
     #[test]
     fn runs_answer_the_live_questions_before_the_solver() {
         // Every branch turns on the method's inputs, an unknown call's result or a string
         // literal: runs reach every block, and the solver is asked nothing.
         let src = "class A {\n  static int f(String s, int n) {\n    int k = Helper.count(s);\n    if (k > 3) {\n      if (\"x\".equals(s)) return 1;\n      return 2;\n    }\n    if (n == 7 && s == null) return 3;\n    return 0;\n  }\n}\n";
-        let file = SourceFile::parse(src);
-        let ctx = FileContext::new(&file, None, None);
-        let (verdict, findings, profile) =
-            check_method_profiled(&ctx, &ClassInvariants::new(), &ctx.methods()[0], Duration::from_secs(10));
+        let (verdict, findings, profile) = check_first_method(src);
         assert_eq!(verdict, MethodVerdict::Verdict);
         assert!(findings.is_empty(), "{findings:#?}");
         assert_eq!(profile.reach.count() + profile.explain.count(), 0, "{profile:?}");
         assert!(profile.blocks > 8, "{profile:?}");
         // What no run reaches is still asked, and proved dead.
         let src = src.replace("n == 7 && s == null", "k > 5 && k < 2");
-        let file = SourceFile::parse(&src);
-        let ctx = FileContext::new(&file, None, None);
-        let (verdict, findings, profile) =
-            check_method_profiled(&ctx, &ClassInvariants::new(), &ctx.methods()[0], Duration::from_secs(10));
+        let (verdict, findings, profile) = check_first_method(&src);
         assert_eq!(verdict, MethodVerdict::Verdict);
         assert_eq!(findings.iter().filter(|f| f.code() == UNREACHABLE_CODE).count(), 1, "{findings:#?}");
         assert!(profile.reach.unsat >= 1, "{profile:?}");
@@ -1009,10 +1010,7 @@ mod tests {
         let src = format!(
             "class A {{\n  static int f(int x) {{\n    int r = -1;\n    switch (x) {{\n{cases}      default: r = -2;\n    }}\n    return r;\n  }}\n}}\n"
         );
-        let file = SourceFile::parse(&src);
-        let ctx = FileContext::new(&file, None, None);
-        let (verdict, findings, profile) =
-            check_method_profiled(&ctx, &ClassInvariants::new(), &ctx.methods()[0], Duration::from_secs(10));
+        let (verdict, findings, profile) = check_first_method(&src);
         assert_eq!(verdict, MethodVerdict::Verdict);
         assert!(findings.is_empty(), "{findings:#?}");
         assert!(profile.blocks > 400, "{profile:?}");
@@ -1025,10 +1023,7 @@ mod tests {
         // and strings grow from the runs that got further. Before, each block past the first
         // `parseInt` cost a solver query on strings, some of them seconds long.
         let src = "class A {\n  static int parse(String str) {\n    int pos = str.indexOf(' ');\n    if (pos > 0) {\n      int whole = Integer.parseInt(str.substring(0, pos));\n      str = str.substring(pos + 1);\n      pos = str.indexOf('/');\n      if (pos < 0) {\n        throw new NumberFormatException(\"X Y/Z\");\n      }\n      int numer = Integer.parseInt(str.substring(0, pos));\n      int denom = Integer.parseInt(str.substring(pos + 1));\n      return whole + numer / denom;\n    }\n    return Integer.parseInt(str);\n  }\n}\n";
-        let file = SourceFile::parse(src);
-        let ctx = FileContext::new(&file, None, None);
-        let (verdict, findings, profile) =
-            check_method_profiled(&ctx, &ClassInvariants::new(), &ctx.methods()[0], Duration::from_secs(10));
+        let (verdict, findings, profile) = check_first_method(src);
         assert_eq!(verdict, MethodVerdict::Verdict);
         assert!(findings.is_empty(), "{findings:#?}");
         assert_eq!(profile.reach.count(), 0, "{profile:?}");

@@ -170,7 +170,7 @@ impl<'t> Lowerer<'t> {
     /// is still unknown); proofs still forget what any unseen call may change, since the
     /// elements' own `equals` or `toString` it may run are code of the project.
     fn jdk_leaves_arguments_unchanged(&self, object: &str, name: &str) -> bool {
-        let object = object.strip_prefix("java.util.").or_else(|| object.strip_prefix("java.lang.")).unwrap_or(object);
+        let object = jdk::without_jdk_package(object);
         if self.classes.declared_chain(object).is_some() || self.names_value(object) {
             return false;
         }

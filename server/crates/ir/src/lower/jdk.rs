@@ -78,7 +78,7 @@ impl<'t> Lowerer<'t> {
     /// Models of JDK methods, as IR. `None`: not modelled (an unknown call).
     pub(super) fn intrinsic(&mut self, cls: &str, name: &str, args: &[ValueId], e: Node<'t>) -> Option<ValueId> {
         // `java.util.Objects.requireNonNull(...)` as written out in full.
-        let cls = cls.strip_prefix("java.lang.").or_else(|| cls.strip_prefix("java.util.")).unwrap_or(cls);
+        let cls = without_jdk_package(cls);
         let tys: Vec<Ty> = args.iter().map(|a| self.ty(*a)).collect();
         let numeric = |i: usize| tys.get(i).is_some_and(|t| t.is_numeric());
         Some(match (cls, name, args.len()) {
@@ -693,4 +693,10 @@ pub(super) fn jdk_constant(obj: &str, field: &str) -> Option<Const> {
         ("Float", "MIN_VALUE") => Const::f32(f32::from_bits(1)),
         _ => return None,
     })
+}
+
+/// A class of `java.lang` or `java.util` by its simple name, as a call may write it out in full
+/// (`java.util.Objects`).
+pub(super) fn without_jdk_package(class: &str) -> &str {
+    class.strip_prefix("java.lang.").or_else(|| class.strip_prefix("java.util.")).unwrap_or(class)
 }

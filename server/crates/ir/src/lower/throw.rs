@@ -285,9 +285,8 @@ impl<'t> Lowerer<'t> {
         match self.ty(v) {
             Ty::Str => self.check_not_null(v, at),
             Ty::Obj(_) => self.check_object_not_null(v, at),
-            Ty::Arr(a) => {
-                let null = self.emit(Op::Arr(ArrOp::Ref(0), vec![]), Ty::Arr(a), None);
-                let is_null = self.bin(BinOp::Eq, v, null);
+            Ty::Arr(_) => {
+                let is_null = self.is_null(v);
                 self.raise_if(is_null, "NullPointerException", at);
             }
             Ty::Ref if self.is_null_const(v) => self.raise("NullPointerException", Some(at)),
