@@ -81,7 +81,11 @@ pub(crate) fn report(results: &[FileResult], wall: Duration) -> String {
     s
 }
 
-/// "12 queries: 9 sat, 2 unsat, 1 gave up".
+/// "12 queries: 9 sat, 2 unsat, 1 gave up, 1 quick look deferred".
 fn queries(q: &QueryStats) -> String {
-    format!("{} queries: {} sat, {} unsat, {} gave up", q.count(), q.sat, q.unsat, q.unknown)
+    let mut s = format!("{} queries: {} sat, {} unsat, {} gave up", q.count(), q.sat, q.unsat, q.gave_up());
+    if q.deferred > 0 {
+        let _ = write!(s, ", {} quick look{} deferred", q.deferred, if q.deferred == 1 { "" } else { "s" });
+    }
+    s
 }

@@ -21,7 +21,9 @@ use std::time::{Duration, Instant};
 
 use jreach_ir::lower::{lower_in, FileContext, LowerOptions};
 use jreach_ir::{BinOp, BlockId, Blocker, Const, CutoffKind, Function, LowerMode, ObjOp, Op, StrOp, Terminator};
-use jreach_smt::{DeadCode, Decision, QueryStats, Status};
+use jreach_smt::{DeadCode, Decision, NeedsLonger, QueryStats, Status};
+
+use crate::live_runs::Effort;
 
 use crate::class_invariants::ClassInvariants;
 use jreach_syntax::{methods::is_statement_kind, LineIndex, MethodInfo, Node, SourceFile};
@@ -306,11 +308,13 @@ fn check_method_inner(
     let mut dc = DeadCode::new(&f, timeout, deadline);
     profile.encode = started.elapsed();
     let started = Instant::now();
-    crate::live_runs::mark_live_by_runs(&f, m, &mut dc);
+    let questions = Questions::of(file, m, &f);
+    crate::live_runs::mark_live_by_runs(&f, m, &mut dc, Effort::first(&f), None, |dc| questions.all_live(dc));
     profile.runs = started.elapsed();
-    let mut ck = Checker { file, m, f: &f, dc, unknown: None, out: Vec::new() };
+    let mut ck = Checker::new(file, m, &f, dc, questions);
     ck.dead_statements();
     ck.constant_conditions();
+    profile.runs += ck.more_runs_time;
     let Checker { unknown, mut out, dc, .. } = ck;
     (profile.reach, profile.explain) = dc.stats();
     let has_loops = f.abstracts_loops();
@@ -405,16 +409,27 @@ fn findings_on(
     stands_for_m: impl FnOnce(&mut DeadCode<'_>) -> bool,
 ) -> Option<Vec<Finding>> {
     let mut dc = DeadCode::new(f, budget, Instant::now() + budget);
-    crate::live_runs::mark_live_by_runs(f, m, &mut dc);
+    let questions = Questions::of(file, m, f);
+    crate::live_runs::mark_live_by_runs(f, m, &mut dc, Effort::first(f), None, |dc| questions.all_live(dc));
     if !stands_for_m(&mut dc) {
         return None;
     }
-    let mut ck = Checker { file, m, f, dc, unknown: None, out: Vec::new() };
+    let mut ck = Checker::new(file, m, f, dc, questions);
     ck.dead_statements();
     ck.constant_conditions();
     let Checker { unknown, out, .. } = ck;
     unknown.is_none().then_some(out)
 }
+
+/// How long the solver may take over a question before concrete runs look for an input that
+/// answers it; when they find none, the question is asked again with the full time limit. On
+/// real code nearly every question is answered within milliseconds; one that takes longer is
+/// most often about a live block the first runs missed, which more runs find in less time than
+/// the solver takes (proofs of dead code seldom take more than a tenth of a second).
+const QUICK_LOOK: Duration = Duration::from_millis(50);
+
+/// Most time the runs with more effort take in all for one method.
+const MORE_RUNS_TIME: Duration = Duration::from_secs(1);
 
 struct Checker<'a> {
     file: &'a SourceFile,
@@ -423,14 +438,104 @@ struct Checker<'a> {
     dc: DeadCode<'a>,
     unknown: Option<jreach_smt::GaveUp>,
     out: Vec<Finding>,
+    /// Whether runs with more effort may still find something: they are the same runs each
+    /// time, stopped once they reach the question's block or edge, so once they ran to their
+    /// end without reaching it, another time would find nothing new.
+    more_runs_may_find: bool,
+    /// The time the runs with more effort took, and those from models.
+    more_runs_time: Duration,
+    questions: Questions,
 }
 
-impl Checker<'_> {
+impl<'a> Checker<'a> {
+    fn new(
+        file: &'a SourceFile,
+        m: &'a MethodInfo,
+        f: &'a Function,
+        dc: DeadCode<'a>,
+        questions: Questions,
+    ) -> Checker<'a> {
+        Checker {
+            file,
+            m,
+            f,
+            dc,
+            unknown: None,
+            out: Vec::new(),
+            more_runs_may_find: true,
+            more_runs_time: Duration::ZERO,
+            questions,
+        }
+    }
+
+    /// Whether the runs with more effort are worth making.
+    fn more_runs_worth_it(&self) -> bool {
+        self.more_runs_may_find && self.more_runs_time < MORE_RUNS_TIME
+    }
+
+    /// Whether block `b` can run: a quick look by the solver first; when that is not enough,
+    /// runs with more effort (until one reaches `b`), then the solver with the full time limit.
+    fn block(&mut self, b: BlockId) -> Status {
+        if self.more_runs_worth_it() {
+            if let Some(s) = self.dc.try_block(b, QUICK_LOOK) {
+                self.dc.take_model_inputs();
+                return s;
+            }
+            if self.more_runs(|dc| dc.is_live(b)) {
+                return Status::Live;
+            }
+        }
+        let s = self.dc.block(b);
+        self.runs_near_a_model();
+        s
+    }
+
+    /// Whether the branch ending `d.block` can go to its `d.taken` side, as [`Checker::block`].
+    fn edge(&mut self, d: Decision) -> Option<Status> {
+        if self.more_runs_worth_it() {
+            match self.dc.try_edge(d, QUICK_LOOK) {
+                Ok(s) => {
+                    self.dc.take_model_inputs();
+                    return s;
+                }
+                Err(NeedsLonger) => {
+                    if self.more_runs(|dc| dc.is_live_edge(d)) {
+                        return Some(Status::Live);
+                    }
+                }
+            }
+        }
+        let s = self.dc.edge(d);
+        self.runs_near_a_model();
+        s
+    }
+
+    /// After the solver took its full time limit to find a model (more than a quick look):
+    /// runs from the model's input and near it, which is often near what the next questions
+    /// ask about (a parser's next case): each find spares such a question.
+    fn runs_near_a_model(&mut self) {
+        let Some(start) = self.dc.take_model_inputs() else { return };
+        let started = Instant::now();
+        let (f, m, questions) = (self.f, self.m, &self.questions);
+        let effort = Effort::near_a_model(f);
+        crate::live_runs::mark_live_by_runs(f, m, &mut self.dc, effort, Some(&start), |dc| questions.all_live(dc));
+        self.more_runs_time += started.elapsed();
+    }
+
+    /// The runs with more effort, stopping early once `done` holds. Returns whether it does.
+    fn more_runs(&mut self, done: impl Fn(&DeadCode<'_>) -> bool + Copy) -> bool {
+        let started = Instant::now();
+        crate::live_runs::mark_live_by_runs(self.f, self.m, &mut self.dc, Effort::more(), None, done);
+        self.more_runs_time += started.elapsed();
+        self.more_runs_may_find = done(&self.dc);
+        self.more_runs_may_find
+    }
+
     /// The status of a set of blocks: dead when all are.
     fn status_of(&mut self, blocks: &[BlockId]) -> Status {
         let mut any_unknown = None;
         for b in blocks {
-            match self.dc.block(*b) {
+            match self.block(*b) {
                 Status::Live => return Status::Live,
                 Status::Unknown(why) => any_unknown = Some(why),
                 Status::Dead => {}
@@ -551,24 +656,11 @@ impl Checker<'_> {
     }
 
     fn constant_conditions(&mut self) {
-        let body = self.m.body.clone();
-        // Branches with a source condition inside this method, grouped by condition (a `finally`
-        // body is lowered once per exit path).
-        let mut groups: BTreeMap<(usize, usize), Vec<BlockId>> = BTreeMap::new();
-        for b in self.f.block_ids() {
-            if let Terminator::Branch { origin: Some(o), then_to, else_to, .. } = &self.f.block(b).term {
-                // A loop invariant the lowering assumes is not a condition of the code.
-                let assumed = matches!(self.f.block(*else_to).term, Terminator::Cutoff(CutoffKind::Assumed));
-                if then_to != else_to && !assumed && body.start <= o.span.start && o.span.end <= body.end {
-                    groups.entry((o.span.start, o.span.end)).or_default().push(b);
-                }
-            }
-        }
-        for (_, blocks) in groups {
+        for blocks in condition_groups(self.f, self.m) {
             let mut live = Vec::new();
             let mut unknown = false;
             for b in blocks {
-                match self.dc.block(b) {
+                match self.block(b) {
                     Status::Live => live.push(b),
                     Status::Unknown(_) => unknown = true,
                     Status::Dead => {}
@@ -578,7 +670,8 @@ impl Checker<'_> {
                 continue;
             }
             for taken in [true, false] {
-                let all_dead = live.iter().all(|b| self.dc.edge(Decision { block: *b, taken }) == Some(Status::Dead));
+                let all_dead =
+                    live.clone().into_iter().all(|b| self.edge(Decision { block: b, taken }) == Some(Status::Dead));
                 if !all_dead {
                     continue;
                 }
@@ -653,6 +746,53 @@ impl Cond {
 }
 
 /// The text of a condition on one line, with runs of white space squeezed.
+/// The branches with a source condition inside `m`, grouped by condition (a `finally` body is
+/// lowered once per exit path), in source order.
+fn condition_groups(f: &Function, m: &MethodInfo) -> Vec<Vec<BlockId>> {
+    let body = m.body.clone();
+    let mut groups: BTreeMap<(usize, usize), Vec<BlockId>> = BTreeMap::new();
+    for b in f.block_ids() {
+        if let Terminator::Branch { origin: Some(o), then_to, else_to, .. } = &f.block(b).term {
+            // A loop invariant the lowering assumes is not a condition of the code.
+            let assumed = matches!(f.block(*else_to).term, Terminator::Cutoff(CutoffKind::Assumed));
+            if then_to != else_to && !assumed && body.start <= o.span.start && o.span.end <= body.end {
+                groups.entry((o.span.start, o.span.end)).or_default().push(b);
+            }
+        }
+    }
+    groups.into_values().collect()
+}
+
+/// What the check of a method asks about its lowering: whether each statement runs (any of its
+/// blocks), whether each condition is evaluated (all its branches) and goes each way (any of
+/// them). When runs answered all of it with "live", the solver has nothing to do.
+struct Questions {
+    statements: Vec<Vec<BlockId>>,
+    conditions: Vec<Vec<BlockId>>,
+}
+
+impl Questions {
+    fn of(file: &SourceFile, m: &MethodInfo, f: &Function) -> Questions {
+        let statements = statements(m.body_node(file))
+            .iter()
+            .map(|s| f.blocks_of_stmt(s.start_byte()))
+            .filter(|bs| !bs.is_empty())
+            .collect();
+        Questions { statements, conditions: condition_groups(f, m) }
+    }
+
+    /// Whether `dc` knows every answer to be "live".
+    fn all_live(&self, dc: &DeadCode<'_>) -> bool {
+        self.statements.iter().all(|bs| bs.iter().any(|b| dc.is_live(*b)))
+            && self.conditions.iter().all(|bs| {
+                bs.iter().all(|b| dc.is_live(*b))
+                    && [true, false]
+                        .iter()
+                        .all(|&taken| bs.iter().any(|&block| dc.is_live_edge(Decision { block, taken })))
+            })
+    }
+}
+
 fn squeeze(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
@@ -1024,6 +1164,23 @@ mod tests {
         // `parseInt` cost a solver query on strings, some of them seconds long.
         let src = "class A {\n  static int parse(String str) {\n    int pos = str.indexOf(' ');\n    if (pos > 0) {\n      int whole = Integer.parseInt(str.substring(0, pos));\n      str = str.substring(pos + 1);\n      pos = str.indexOf('/');\n      if (pos < 0) {\n        throw new NumberFormatException(\"X Y/Z\");\n      }\n      int numer = Integer.parseInt(str.substring(0, pos));\n      int denom = Integer.parseInt(str.substring(pos + 1));\n      return whole + numer / denom;\n    }\n    return Integer.parseInt(str);\n  }\n}\n";
         let (verdict, findings, profile) = check_first_method(src);
+        assert_eq!(verdict, MethodVerdict::Verdict);
+        assert!(findings.is_empty(), "{findings:#?}");
+        assert_eq!(profile.reach.count(), 0, "{profile:?}");
+    }
+
+    #[test]
+    fn runs_change_every_input_before_they_grow_strings() {
+        // A `switch` of 28 version strings, then a float an unseen call parses: the runs reach
+        // `v >= 2` by changing that float, which they try before the string's hundreds of grown
+        // candidates. Tried after them, the runs' time ran out first, and three questions cost
+        // the solver seconds of floating point (commons-lang's `JavaVersion.get`).
+        let cases: String =
+            (0..28).map(|i| format!("      case \"{}.{}\": return Versions.V{i};\n", i / 9, i % 9)).collect();
+        let src = format!(
+            "class A {{\n  static Object get(String s) {{\n    if (s == null) return null;\n    switch (s) {{\n{cases}      default:\n        float v = Parser.toFloat(s);\n        if (v - 1. < 1.) {{\n          return Versions.OLD;\n        }} else if (v > 10) {{\n          return Versions.RECENT;\n        }}\n        return null;\n    }}\n  }}\n}}\n"
+        );
+        let (verdict, findings, profile) = check_first_method(&src);
         assert_eq!(verdict, MethodVerdict::Verdict);
         assert!(findings.is_empty(), "{findings:#?}");
         assert_eq!(profile.reach.count(), 0, "{profile:?}");

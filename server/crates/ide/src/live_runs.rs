@@ -46,9 +46,9 @@ const BASE_TIME: Duration = Duration::from_micros(500);
 const TIME_PER_BLOCK: Duration = Duration::from_micros(40);
 /// Random runs in a row that find nothing new before the runs stop.
 const STALE_RUNS: usize = 64;
-/// Breadth-first runs go on past the budget while a grown string found something new within
-/// this many runs (up to `MAX_TIME`): a parser's input is being pieced together.
-const STALE_GROWN_RUNS: usize = 256;
+/// Runs go on past the budget while one of the last this many found something new (up to the
+/// most time they may take): a parser's input is being pieced together, say.
+const KEEP_FINDING_RUNS: usize = 256;
 /// Most candidate values of one slot the breadth-first runs try (the simplest ones)...
 const MAX_BREADTH: usize = 24;
 /// ... and that the random runs draw from (a method with a `switch` of hundreds of `case`s
@@ -83,11 +83,62 @@ struct Slot {
     candidates: Vec<Value>,
 }
 
+/// How long the runs of a method go on.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Effort {
+    /// The time they take, unless they keep finding.
+    budget: Duration,
+    /// The time they take when they keep finding (grown strings, random runs).
+    max_time: Duration,
+    /// Random runs in a row that find nothing new before they stop.
+    stale_runs: usize,
+}
+
+impl Effort {
+    /// The runs before any question: a small budget that grows with the method.
+    pub(crate) fn first(f: &Function) -> Effort {
+        Effort {
+            budget: (BASE_TIME + TIME_PER_BLOCK * f.blocks.len() as u32).min(MAX_TIME),
+            max_time: MAX_TIME,
+            stale_runs: STALE_RUNS,
+        }
+    }
+
+    /// The runs from an input the solver found (a model): as much time as the first ones, near
+    /// that input and its grown strings only.
+    pub(crate) fn near_a_model(f: &Function) -> Effort {
+        Effort { stale_runs: 0, ..Effort::first(f) }
+    }
+
+    /// The runs after the solver needed more than a quick look at a question: more time than
+    /// the first ones (a solver query that takes long costs more still), and random runs that
+    /// go on longer without finding.
+    pub(crate) fn more() -> Effort {
+        Effort { budget: MORE_TIME, max_time: MORE_TIME, stale_runs: MORE_STALE_RUNS }
+    }
+}
+
+/// Time of the runs made when the solver needs more than a quick look at a question.
+const MORE_TIME: Duration = Duration::from_millis(200);
+/// Random runs in a row that find nothing new before those runs stop.
+const MORE_STALE_RUNS: usize = 2048;
+
 /// Runs `f` (the over-approximating lowering of `m`) on chosen inputs and marks what the runs
-/// visit as live in `dc`. Returns the number of runs made.
-pub(crate) fn mark_live_by_runs(f: &Function, m: &MethodInfo, dc: &mut DeadCode<'_>) -> usize {
+/// visit as live in `dc`, with the `effort` given; they stop early once `done` holds (checked
+/// after each run that found something). They start from the simplest inputs, or from `start`
+/// (values of some of the parameters: a model's). The runs are the same for the same method,
+/// start and effort, so runs with more effort repeat the first ones and go on from there.
+/// Returns the number of runs made.
+pub(crate) fn mark_live_by_runs(
+    f: &Function,
+    m: &MethodInfo,
+    dc: &mut DeadCode<'_>,
+    effort: Effort,
+    start: Option<&[Option<Value>]>,
+    done: impl Fn(&DeadCode<'_>) -> bool,
+) -> usize {
     let started = Instant::now();
-    let budget = (BASE_TIME + TIME_PER_BLOCK * f.blocks.len() as u32).min(MAX_TIME);
+    let Effort { budget, max_time, stale_runs } = effort;
     let lits = Literals::of(f);
     let slots = slots(f, m, &lits);
     let nondet_slot: HashMap<ValueId, usize> = slots
@@ -116,81 +167,198 @@ pub(crate) fn mark_live_by_runs(f: &Function, m: &MethodInfo, dc: &mut DeadCode<
         let choose = |v: ValueId, _: Ty| nondet_slot.get(&v).map(|&i| slots[i].candidates[pick[i]].clone());
         dc.mark_live_path(&run_choosing(f, &args, &choose, MAX_STEPS).blocks)
     };
+    let finished = |dc: &DeadCode<'_>| dc.all_live() || done(dc);
     let mut slots = slots;
     let tokens = lits.tokens();
-    let base = vec![0usize; slots.len()];
+    let mut base = vec![0usize; slots.len()];
+    for (i, slot) in slots.iter_mut().enumerate() {
+        let SlotOf::Param(p) = slot.of else { continue };
+        let Some(Some(v)) = start.and_then(|vs| vs.get(p)) else { continue };
+        base[i] = match slot.candidates.iter().position(|c| same_value(c, v)) {
+            Some(k) => k,
+            None if matches!(v, Value::Unknown(_)) => continue,
+            None => {
+                slot.candidates.push(v.clone());
+                slot.candidates.len() - 1
+            }
+        };
+    }
     let mut runs = 1;
     go(&slots, &base, dc);
-    // Breadth first over picks one change apart, from the picks that visited something new.
-    // Strings grow there too: a string input whose change visited something new is tried again
-    // with one or two tokens appended ("1" -> "1 " -> "1 2/"), which is how a run gets into the
-    // parsing code that inspects a string piece by piece. The runs go on past the budget while
-    // grown strings keep finding (each find spares a solver query), up to `MAX_TIME`.
-    // Each pick comes with the slot whose change made it find something (none for the first).
-    let mut queue = std::collections::VecDeque::from([(base, None)]);
-    // The run count at the last find of a grown string, if any.
-    let mut grown_find: Option<usize> = None;
-    while let Some((from, changed)) = queue.pop_front() {
-        let grown = grow_strings(&mut slots, &from, changed, &tokens);
-        for i in 0..slots.len() {
-            let simplest = 0..slots[i].candidates.len().min(MAX_BREADTH);
-            let longer = grown[i].clone();
-            for k in simplest.chain(longer.clone()) {
-                if k == from[i] {
-                    continue;
-                }
-                let elapsed = started.elapsed();
-                let growing = grown_find.is_some_and(|at| runs - at < STALE_GROWN_RUNS);
-                if dc.all_live() || (elapsed >= budget && (!growing || elapsed >= MAX_TIME)) {
+    if finished(dc) {
+        return runs;
+    }
+    // Three sources of picks take turns, so that none waits behind another (each can be long):
+    // - near: breadth first over picks one change apart, from the picks that visited something
+    //   new, to each of the simplest few candidates of a slot (the first pick: to each of all of
+    //   them, so a `switch` of many `case`s gets a run into each);
+    // - grown: a string input whose change visited something new, with one or two tokens
+    //   appended ("1" -> "1 " -> "1 2/"), which is how a run gets into the parsing code that
+    //   inspects a string piece by piece (hundreds of candidates per pick);
+    // - random: every slot at once (what needs two or more slots to change together), each
+    //   going through its candidates in an order of its own, shuffled again at every round, so
+    //   that every candidate comes up once in as many runs as the slot has.
+    // What a run finds, whatever its source, is explored near it and grown. Past the budget, the
+    // runs go on while they keep finding (each find spares a solver query), up to `max_time`.
+    let mut search = Search::new(&slots, base);
+    // From a model's input, only its near neighbours: all the candidates of every slot were
+    // tried from the simplest input already.
+    search.first_taken = start.is_some();
+    let mut last_find = runs;
+    loop {
+        let mut any = false;
+        for source in [Source::Near, Source::Grown, Source::Random] {
+            let elapsed = started.elapsed();
+            let finding = runs - last_find < KEEP_FINDING_RUNS;
+            if elapsed >= budget && (!finding || elapsed >= max_time) {
+                return runs;
+            }
+            let Some((pick, changed)) = search.next(source, &mut slots, &tokens, stale_runs) else { continue };
+            any = true;
+            runs += 1;
+            let found = go(&slots, &pick, dc) > 0;
+            if source == Source::Random {
+                search.stale = if found { 0 } else { search.stale + 1 };
+            }
+            if found {
+                if finished(dc) {
                     return runs;
                 }
-                let mut pick = from.clone();
-                pick[i] = k;
-                runs += 1;
-                if go(&slots, &pick, dc) > 0 {
-                    if longer.contains(&k) {
-                        grown_find = Some(runs);
-                    }
-                    queue.push_back((pick, Some(i)));
+                last_find = runs;
+                search.found(pick, changed);
+            }
+        }
+        if !any {
+            return runs;
+        }
+    }
+}
+
+/// Where a pick of the runs comes from (see [`mark_live_by_runs`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Source {
+    Near,
+    Grown,
+    Random,
+}
+
+/// One pick and changes of it still to try: (slot, candidate) pairs.
+struct Changes {
+    from: Vec<usize>,
+    changes: std::vec::IntoIter<(usize, usize)>,
+}
+
+impl Changes {
+    fn next(&mut self) -> Option<(Vec<usize>, Option<usize>)> {
+        let (i, k) = self.changes.next()?;
+        let mut pick = self.from.clone();
+        pick[i] = k;
+        Some((pick, Some(i)))
+    }
+}
+
+/// The state of the three sources of picks.
+struct Search {
+    /// Picks whose one-change neighbours are still to try, each with the slot whose change made
+    /// it find something (none for the first pick).
+    near: std::collections::VecDeque<(Vec<usize>, Option<usize>)>,
+    /// The pick whose neighbours are being tried.
+    near_now: Option<Changes>,
+    /// Whether the first pick was taken from `near` (its neighbours are all the candidates).
+    first_taken: bool,
+    /// Picks whose strings are still to grow, with the slot as in `near`.
+    to_grow: std::collections::VecDeque<(Vec<usize>, Option<usize>)>,
+    /// The pick whose grown strings are being tried.
+    grown_now: Option<Changes>,
+    rng: Rng,
+    orders: Vec<Vec<usize>>,
+    round: usize,
+    /// Random runs in a row that found nothing new.
+    stale: usize,
+}
+
+impl Search {
+    fn new(slots: &[Slot], base: Vec<usize>) -> Search {
+        Search {
+            near: std::collections::VecDeque::from([(base.clone(), None)]),
+            near_now: None,
+            first_taken: false,
+            to_grow: std::collections::VecDeque::from([(base, None)]),
+            grown_now: None,
+            rng: Rng(0x9e37_79b9_7f4a_7c15 ^ slots.len() as u64),
+            orders: slots.iter().map(|s| (0..s.candidates.len()).collect()).collect(),
+            round: 0,
+            stale: 0,
+        }
+    }
+
+    /// A run found something new with `pick` (changed in slot `changed`): its neighbours and its
+    /// grown strings are tried.
+    fn found(&mut self, pick: Vec<usize>, changed: Option<usize>) {
+        self.to_grow.push_back((pick.clone(), changed));
+        self.near.push_back((pick, changed));
+    }
+
+    /// The next pick of `source` and the slot it changed, if it has any left.
+    fn next(
+        &mut self,
+        source: Source,
+        slots: &mut [Slot],
+        tokens: &[String],
+        stale_runs: usize,
+    ) -> Option<(Vec<usize>, Option<usize>)> {
+        match source {
+            Source::Near => loop {
+                if let Some(p) = self.near_now.as_mut().and_then(Changes::next) {
+                    return Some(p);
                 }
+                let (from, _) = self.near.pop_front()?;
+                let breadth = if self.first_taken { MAX_BREADTH } else { usize::MAX };
+                self.first_taken = true;
+                let changes: Vec<(usize, usize)> = (0..slots.len())
+                    .flat_map(|i| (0..slots[i].candidates.len().min(breadth)).map(move |k| (i, k)))
+                    .filter(|&(i, k)| k != from[i])
+                    .collect();
+                self.near_now = Some(Changes { from, changes: changes.into_iter() });
+            },
+            Source::Grown => loop {
+                if let Some(p) = self.grown_now.as_mut().and_then(Changes::next) {
+                    return Some(p);
+                }
+                let (from, changed) = self.to_grow.pop_front()?;
+                let added = grow_strings(slots, &from, changed, tokens);
+                let changes: Vec<(usize, usize)> =
+                    added.iter().enumerate().flat_map(|(i, ks)| ks.clone().map(move |k| (i, k))).collect();
+                self.grown_now = Some(Changes { from, changes: changes.into_iter() });
+            },
+            Source::Random => {
+                if self.stale >= stale_runs || slots.is_empty() {
+                    return None;
+                }
+                // Slots grown since the orders were made take part from the next shuffle on.
+                for (order, slot) in self.orders.iter_mut().zip(slots.iter()) {
+                    if self.round % order.len().max(1) == 0 && order.len() < slot.candidates.len() {
+                        order.extend(order.len()..slot.candidates.len());
+                    }
+                }
+                let round = self.round;
+                let rng = &mut self.rng;
+                let pick: Vec<usize> = self
+                    .orders
+                    .iter_mut()
+                    .map(|order| {
+                        let at = round % order.len();
+                        if at == 0 {
+                            rng.shuffle(order);
+                        }
+                        order[at]
+                    })
+                    .collect();
+                self.round += 1;
+                Some((pick, None))
             }
         }
     }
-    // Then every slot at random at once (what needs two or more slots to change together): each
-    // slot goes through its candidates in an order of its own, shuffled again at every round, so
-    // that every candidate comes up once in as many runs as the slot has.
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15 ^ slots.len() as u64);
-    let mut orders: Vec<Vec<usize>> = slots.iter().map(|s| (0..s.candidates.len()).collect()).collect();
-    let mut round = 0usize;
-    let mut stale = 0;
-    // Once they have found something, they go on past the budget, up to `MAX_TIME`: a find
-    // spares a solver query, which costs more than hundreds of runs.
-    let mut found = false;
-    while stale < STALE_RUNS
-        && !slots.is_empty()
-        && !dc.all_live()
-        && (started.elapsed() < budget || (found && started.elapsed() < MAX_TIME))
-    {
-        let pick: Vec<usize> = orders
-            .iter_mut()
-            .map(|order| {
-                let at = round % order.len();
-                if at == 0 {
-                    rng.shuffle(order);
-                }
-                order[at]
-            })
-            .collect();
-        round += 1;
-        runs += 1;
-        stale = if go(&slots, &pick, dc) > 0 {
-            found = true;
-            0
-        } else {
-            stale + 1
-        };
-    }
-    runs
 }
 
 /// The value slot `i` takes in `pick`, with an object or array of its own where it makes one
@@ -368,17 +536,21 @@ fn array_candidates(leaf: Leaf, lits: &Literals) -> Vec<Value> {
 fn dedup(xs: impl Iterator<Item = Value>) -> Vec<Value> {
     let mut out: Vec<Value> = Vec::new();
     for x in xs {
-        // `PartialEq` on doubles: NaN is kept once by comparing its bits.
-        let same = |y: &Value| match (&x, y) {
-            (Value::Double(a), Value::Double(b)) => a.to_bits() == b.to_bits(),
-            (Value::Float(a), Value::Float(b)) => a.to_bits() == b.to_bits(),
-            _ => x == *y,
-        };
-        if !out.iter().any(same) {
+        if !out.iter().any(|y| same_value(&x, y)) {
             out.push(x);
         }
     }
     out
+}
+
+/// Whether two candidates are the same value: `PartialEq`, but doubles by their bits (NaN is
+/// kept once, -0.0 apart from 0.0).
+fn same_value(x: &Value, y: &Value) -> bool {
+    match (x, y) {
+        (Value::Double(a), Value::Double(b)) => a.to_bits() == b.to_bits(),
+        (Value::Float(a), Value::Float(b)) => a.to_bits() == b.to_bits(),
+        _ => x == y,
+    }
 }
 
 /// The literals of a lowering, each integer with its neighbours.

@@ -22,6 +22,8 @@
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
+use jreach_ir::interp::Value;
+use jreach_ir::types::Ty;
 use jreach_ir::{BlockId, Function, Terminator};
 use z3::ast::Bool;
 use z3::{Params, SatResult, Solver};
@@ -41,6 +43,10 @@ pub enum Status {
     Unknown(GaveUp),
 }
 
+/// The solver needed longer than the quick look it was given.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NeedsLonger;
+
 /// A branch outcome on the way to a target: block `block` ends in a branch and takes its `then`
 /// side when `taken` is true, its `else` side otherwise.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -56,6 +62,9 @@ pub struct QueryStats {
     pub sat: u32,
     pub unsat: u32,
     pub unknown: u32,
+    /// Of the `unknown` ones, those that were a quick look ([`DeadCode::try_block`]): the
+    /// solver needed longer, and the question was left to be asked again.
+    pub deferred: u32,
     pub time: Duration,
 }
 
@@ -74,11 +83,18 @@ impl QueryStats {
         self.time += took;
     }
 
+    /// The questions the solver gave up on: those not answered in time ([`QueryStats::unknown`])
+    /// less those that were only a quick look and were asked again.
+    pub fn gave_up(&self) -> u32 {
+        self.unknown - self.deferred
+    }
+
     /// The sum of two tallies.
     pub fn add(&mut self, o: &QueryStats) {
         self.sat += o.sat;
         self.unsat += o.unsat;
         self.unknown += o.unknown;
+        self.deferred += o.deferred;
         self.time += o.time;
     }
 }
@@ -103,6 +119,9 @@ pub struct DeadCode<'f> {
     reach_stats: QueryStats,
     /// Which decisions contradict each other?
     explain_stats: QueryStats,
+    /// The values the last model gave the parameters of primitive and string types (`None`
+    /// for the others), until taken.
+    model_inputs: Option<Vec<Option<Value>>>,
 }
 
 impl<'f> DeadCode<'f> {
@@ -123,6 +142,7 @@ impl<'f> DeadCode<'f> {
             deadline,
             reach_stats: QueryStats::default(),
             explain_stats: QueryStats::default(),
+            model_inputs: None,
         }
     }
 
@@ -156,8 +176,88 @@ impl<'f> DeadCode<'f> {
         Some(s)
     }
 
-    /// Whether `goal` (a block's or an edge's guard) can hold: `r ⇒ goal` is asserted for a fresh
-    /// literal `r`, which is assumed.
+    /// [`DeadCode::block`] when the solver answers within `quick` (less than the query time
+    /// limit); `None` when it needs longer, which is not recorded: the question may be asked
+    /// again (after concrete runs looked for an input that reaches `b`, say).
+    pub fn try_block(&mut self, b: BlockId, quick: Duration) -> Option<Status> {
+        if let Some(s) = &self.blocks[b.index()] {
+            return Some(s.clone());
+        }
+        let goal = self.enc.guard(b);
+        let s = self.ask_within(&goal, quick, || format!("can block b{} run (a quick look)", b.index()))?;
+        self.blocks[b.index()] = Some(s.clone());
+        Some(s)
+    }
+
+    /// [`DeadCode::edge`] when the solver answers within `quick`; `Err` when it needs longer
+    /// (not recorded, as with [`DeadCode::try_block`]).
+    pub fn try_edge(&mut self, d: Decision, quick: Duration) -> Result<Option<Status>, NeedsLonger> {
+        let Some(succ) = branch_succ(self.f, d) else { return Ok(None) };
+        if let Some(s) = self.edges.get(&d) {
+            return Ok(Some(s.clone()));
+        }
+        let goal = self.enc.edge_guard(d.block, succ);
+        let question =
+            || format!("can the branch ending block b{} go to its {} side (a quick look)", d.block.index(), d.taken);
+        let s = self.ask_within(&goal, quick, question).ok_or(NeedsLonger)?;
+        self.edges.insert(d, s.clone());
+        Ok(Some(s))
+    }
+
+    /// The values the last model (since the last call) gave the parameters of primitive and
+    /// string types (`None` for the others): an input that reaches the block or edge asked.
+    pub fn take_model_inputs(&mut self) -> Option<Vec<Option<Value>>> {
+        self.model_inputs.take()
+    }
+
+    /// Whether block `b` is known to be live (by a model or a concrete run).
+    pub fn is_live(&self, b: BlockId) -> bool {
+        self.blocks[b.index()] == Some(Status::Live)
+    }
+
+    /// Whether the branch at the end of `d.block` is known to go to its `d.taken` side.
+    pub fn is_live_edge(&self, d: Decision) -> bool {
+        self.edges.get(&d) == Some(&Status::Live)
+    }
+
+    /// [`DeadCode::ask`] with at most `quick` (when that is less than the time limit and what
+    /// is left of the budget): `None` when the solver ran out of that time.
+    fn ask_within(&mut self, goal: &Bool, quick: Duration, question: impl FnOnce() -> String) -> Option<Status> {
+        let left = self.deadline.saturating_duration_since(Instant::now());
+        if self.gave_up.is_some() || quick >= self.timeout.min(left) {
+            return Some(self.ask(goal, question));
+        }
+        let (r, _) = self.check(goal, quick, question);
+        match r {
+            SatResult::Unsat => Some(Status::Dead),
+            SatResult::Sat => {
+                self.learn_from_model();
+                Some(Status::Live)
+            }
+            SatResult::Unknown => {
+                self.reach_stats.deferred += 1;
+                None
+            }
+        }
+    }
+
+    /// Asks whether `goal` can hold within `limit`: `r ⇒ goal` is asserted for a fresh literal
+    /// `r`, which is assumed. Returns the answer and when the question was asked.
+    fn check(&mut self, goal: &Bool, limit: Duration, question: impl FnOnce() -> String) -> (SatResult, Instant) {
+        let mut p = Params::new();
+        p.set_u32("timeout", limit.as_millis().clamp(1, u32::MAX as u128) as u32);
+        self.solver.set_params(&p);
+        let lit = Bool::fresh_const("reach");
+        self.solver.assert(lit.implies(goal));
+        let started = Instant::now();
+        let r = self.solver.check_assumptions(std::slice::from_ref(&lit));
+        let took = started.elapsed();
+        self.reach_stats.record(r, took);
+        slow_log::record(&self.solver, &self.f.name, question, std::slice::from_ref(&lit), r, took);
+        (r, started)
+    }
+
+    /// Whether `goal` (a block's or an edge's guard) can hold, within the query time limit.
     fn ask(&mut self, goal: &Bool, question: impl FnOnce() -> String) -> Status {
         if let Some(why) = &self.gave_up {
             return Status::Unknown(why.clone());
@@ -167,16 +267,7 @@ impl<'f> DeadCode<'f> {
             self.gave_up = Some(GaveUp::Budget);
             return Status::Unknown(GaveUp::Budget);
         }
-        let mut p = Params::new();
-        p.set_u32("timeout", self.timeout.min(left).as_millis().clamp(1, u32::MAX as u128) as u32);
-        self.solver.set_params(&p);
-        let lit = Bool::fresh_const("reach");
-        self.solver.assert(lit.implies(goal));
-        let started = Instant::now();
-        let r = self.solver.check_assumptions(std::slice::from_ref(&lit));
-        let took = started.elapsed();
-        self.reach_stats.record(r, took);
-        slow_log::record(&self.solver, &self.f.name, question, std::slice::from_ref(&lit), r, took);
+        let (r, started) = self.check(goal, self.timeout.min(left), question);
         match r {
             SatResult::Unsat => Status::Dead,
             SatResult::Unknown => {
@@ -236,6 +327,21 @@ impl<'f> DeadCode<'f> {
     /// fixes every branch condition, so it describes one path from the entry, followed here.
     fn learn_from_model(&mut self) {
         let Some(model) = self.solver.get_model() else { return };
+        let terms = crate::solve::param_terms(self.f);
+        let inputs = self
+            .f
+            .params
+            .iter()
+            .zip(&terms)
+            .map(|(p, term)| match (p.ty, term) {
+                (Ty::Str, Some(t)) => Some(crate::solve::read_value(&model, self.f, t, p.ty, 0, &mut Vec::new())),
+                (t, Some(term)) if t.is_integral() || matches!(t, Ty::Bool | Ty::Char | Ty::Float | Ty::Double) => {
+                    Some(crate::solve::read_value(&model, self.f, term, t, 0, &mut Vec::new()))
+                }
+                _ => None,
+            })
+            .collect();
+        self.model_inputs = Some(inputs);
         let mut b = self.f.entry;
         loop {
             self.blocks[b.index()] = Some(Status::Live);

@@ -55,7 +55,7 @@ pub fn with_own_context<R: Send + Sync>(work: impl FnOnce() -> R + Send + Sync) 
     z3::with_z3_config(&z3::Config::new(), work)
 }
 
-pub use explain::{DeadCode, Decision, QueryStats, Status};
+pub use explain::{DeadCode, Decision, NeedsLonger, QueryStats, Status};
 pub use naive::{solve_naive, solve_naive_with};
 pub use solve::{
     broken_class_invariants, discharge_invariants, discharge_unwinding, solve_reach, solve_reach_avoiding,

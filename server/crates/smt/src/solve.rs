@@ -317,7 +317,7 @@ fn interruptible<R>(opts: &SolveOptions, check: impl FnOnce() -> R) -> R {
     })
 }
 
-fn param_terms(f: &Function) -> Vec<Option<Dynamic>> {
+pub(crate) fn param_terms(f: &Function) -> Vec<Option<Dynamic>> {
     f.params
         .iter()
         .enumerate()
@@ -427,7 +427,14 @@ const MAX_ARRAY_LEN: u64 = 64;
 
 /// The value of `term` (of type `ty`) in the model; arrays with their elements.
 /// `seen`: the objects already described (a second mention is an `ObjRef`).
-fn read_value(model: &z3::Model, f: &Function, term: &Dynamic, ty: Ty, depth: u32, seen: &mut Vec<i64>) -> Value {
+pub(crate) fn read_value(
+    model: &z3::Model,
+    f: &Function,
+    term: &Dynamic,
+    ty: Ty,
+    depth: u32,
+    seen: &mut Vec<i64>,
+) -> Value {
     let v = model.eval(term, true).expect("model completion evaluates every constant");
     match ty {
         Ty::Bool => Value::Bool(v.as_bool().and_then(|b| b.as_bool()).unwrap_or(false)),
