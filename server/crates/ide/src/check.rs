@@ -244,7 +244,10 @@ pub const SUPPRESSED: &str = "not checked: @SuppressWarnings(\"jreach\")";
 /// The time all the queries of one method may take together, in query time limits...
 pub const METHOD_BUDGET_QUERIES: u32 = 2;
 /// ... or this, when it is longer: a method of many quick questions (a `switch` of 1,000 cases
-/// asks one per case) needs time that does not depend on how long one question may take.
+/// asks one per case) needs time that does not depend on how long one question may take. The
+/// questions that take longer than a quick look spend at most `METHOD_BUDGET_QUERIES` query time
+/// limits past it in all (a parser whose every question costs a second of string solving
+/// would otherwise take the whole floor).
 pub const METHOD_BUDGET_FLOOR: Duration = Duration::from_secs(20);
 
 /// The time all the queries of one method may take together when each may take `timeout`.
@@ -306,6 +309,7 @@ fn check_method_inner(
     }
     let started = Instant::now();
     let mut dc = DeadCode::new(&f, timeout, deadline);
+    dc.limit_slow_questions(QUICK_LOOK, timeout * METHOD_BUDGET_QUERIES);
     profile.encode = started.elapsed();
     let started = Instant::now();
     let questions = Questions::of(file, m, &f);
@@ -349,7 +353,7 @@ fn check_method_inner(
 const EXACT_BUDGET: Duration = Duration::from_secs(1);
 
 /// The time a search for loop invariants may take for one method, queries included.
-const INVARIANT_BUDGET: Duration = Duration::from_secs(1);
+const INVARIANT_BUDGET: Duration = Duration::from_millis(300);
 
 /// The findings of `m` on its proof lowering strengthened by the loop invariants that hold
 /// (`loop_invariants`): they include the abstraction's. `None` when no candidate holds or a
@@ -525,7 +529,7 @@ impl<'a> Checker<'a> {
     /// The runs with more effort, stopping early once `done` holds. Returns whether it does.
     fn more_runs(&mut self, done: impl Fn(&DeadCode<'_>) -> bool + Copy) -> bool {
         let started = Instant::now();
-        crate::live_runs::mark_live_by_runs(self.f, self.m, &mut self.dc, Effort::more(), None, done);
+        crate::live_runs::mark_live_by_runs(self.f, self.m, &mut self.dc, Effort::more(self.f), None, done);
         self.more_runs_time += started.elapsed();
         self.more_runs_may_find = done(&self.dc);
         self.more_runs_may_find

@@ -110,15 +110,19 @@ impl Effort {
         Effort { stale_runs: 0, ..Effort::first(f) }
     }
 
-    /// The runs after the solver needed more than a quick look at a question: more time than
-    /// the first ones (a solver query that takes long costs more still), and random runs that
-    /// go on longer without finding.
-    pub(crate) fn more() -> Effort {
-        Effort { budget: MORE_TIME, max_time: MORE_TIME, stale_runs: MORE_STALE_RUNS }
+    /// The runs after the solver needed more than a quick look at a question: several times
+    /// the time of the first ones (a solver query that takes long costs more still), and random
+    /// runs that go on longer without finding.
+    pub(crate) fn more(f: &Function) -> Effort {
+        let time = (Effort::first(f).budget * MORE_TIMES).min(MORE_TIME);
+        Effort { budget: time, max_time: time, stale_runs: MORE_STALE_RUNS }
     }
 }
 
-/// Time of the runs made when the solver needs more than a quick look at a question.
+/// Time of the runs made when the solver needs more than a quick look at a question: this many
+/// times the first runs' budget...
+const MORE_TIMES: u32 = 8;
+/// ... and at most this.
 const MORE_TIME: Duration = Duration::from_millis(200);
 /// Random runs in a row that find nothing new before those runs stop.
 const MORE_STALE_RUNS: usize = 2048;

@@ -69,7 +69,7 @@ pub(crate) fn proved_lowering(
 }
 
 /// The time limit of one query of the search.
-const QUERY: Duration = Duration::from_millis(500);
+const QUERY: Duration = Duration::from_millis(150);
 
 /// The candidate invariants of `m`'s loops (see the module doc).
 pub(crate) fn candidates(file: &SourceFile, m: &MethodInfo) -> Vec<InvariantCandidate> {

@@ -122,6 +122,17 @@ pub struct DeadCode<'f> {
     /// The values the last model gave the parameters of primitive and string types (`None`
     /// for the others), until taken.
     model_inputs: Option<Vec<Option<Value>>>,
+    /// The limit on the time questions spend past a quick look, when there is one.
+    slow: Option<SlowLimit>,
+}
+
+/// Questions that take longer than `over` spend at most `total` past it in all: a method whose
+/// every question costs the solver a second gets the time of a few, not its whole budget.
+#[derive(Clone, Copy, Debug)]
+struct SlowLimit {
+    over: Duration,
+    total: Duration,
+    spent: Duration,
 }
 
 impl<'f> DeadCode<'f> {
@@ -143,7 +154,14 @@ impl<'f> DeadCode<'f> {
             reach_stats: QueryStats::default(),
             explain_stats: QueryStats::default(),
             model_inputs: None,
+            slow: None,
         }
+    }
+
+    /// Limits the time the questions that take longer than `over` spend past it to `total` in
+    /// all; once it is spent, the questions left are not asked (the method's budget ran out).
+    pub fn limit_slow_questions(&mut self, over: Duration, total: Duration) {
+        self.slow = Some(SlowLimit { over, total, spent: Duration::ZERO });
     }
 
     /// The reachability questions asked so far, and the explaining ones (unsat cores).
@@ -262,22 +280,30 @@ impl<'f> DeadCode<'f> {
         if let Some(why) = &self.gave_up {
             return Status::Unknown(why.clone());
         }
-        let left = self.deadline.saturating_duration_since(Instant::now());
+        let mut left = self.deadline.saturating_duration_since(Instant::now());
+        if let Some(slow) = &self.slow {
+            let slow_left = slow.total.saturating_sub(slow.spent);
+            left = left.min(if slow_left.is_zero() { Duration::ZERO } else { slow.over + slow_left });
+        }
         if left.is_zero() {
             self.gave_up = Some(GaveUp::Budget);
             return Status::Unknown(GaveUp::Budget);
         }
         let (r, started) = self.check(goal, self.timeout.min(left), question);
+        let took = started.elapsed();
+        if let Some(slow) = &mut self.slow {
+            slow.spent += took.saturating_sub(slow.over);
+        }
         match r {
             SatResult::Unsat => Status::Dead,
             SatResult::Unknown => {
                 let limit = self.timeout.min(left);
-                let mut why = GaveUp::from_solver(self.solver.get_reason_unknown(), limit, false, started.elapsed());
-                if why == GaveUp::Timeout(limit) {
-                    why = GaveUp::Timeout(self.timeout);
-                }
-                if why == GaveUp::Timeout(self.timeout) && Instant::now() >= self.deadline {
+                let mut why = GaveUp::from_solver(self.solver.get_reason_unknown(), limit, false, took);
+                if why == GaveUp::Timeout(limit) && limit < self.timeout {
+                    // The method's budget, or the time of its slow questions, was the limit.
                     why = GaveUp::Budget;
+                } else if why == GaveUp::Timeout(limit) {
+                    why = GaveUp::Timeout(self.timeout);
                 }
                 if matches!(why, GaveUp::Timeout(_) | GaveUp::Budget | GaveUp::Memory(_)) {
                     self.gave_up = Some(why.clone());

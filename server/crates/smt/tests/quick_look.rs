@@ -61,3 +61,19 @@ fn a_quick_look_at_a_branch_answers_as_the_full_question() {
     // A block that ends in no two-way branch has no edge to ask about.
     assert_eq!(dc.try_edge(Decision { block: hard, taken: true }, Duration::from_millis(20)), Ok(None));
 }
+
+#[test]
+fn slow_questions_share_a_limit() {
+    let (f, block_on) = lowered();
+    let (easy, hard) = (block_on(3), block_on(6));
+    let mut dc = DeadCode::new(&f, Duration::from_secs(10), Instant::now() + Duration::from_secs(20));
+    dc.limit_slow_questions(Duration::from_millis(50), Duration::from_millis(200));
+    assert_eq!(dc.block(easy), Status::Live);
+    // The hard question may take 50 ms and the 200 ms past it, not its 10 s: then the method's
+    // budget has run out, and no later question is asked.
+    let started = Instant::now();
+    assert_eq!(dc.block(hard), Status::Unknown(GaveUp::Budget));
+    assert!(started.elapsed() < Duration::from_secs(3), "{:?}", started.elapsed());
+    let first = Decision { block: f.entry, taken: false };
+    assert_eq!(dc.edge(first), Some(Status::Unknown(GaveUp::Budget)));
+}
