@@ -245,9 +245,9 @@ pub const SUPPRESSED: &str = "not checked: @SuppressWarnings(\"jreach\")";
 pub const METHOD_BUDGET_QUERIES: u32 = 2;
 /// ... or this, when it is longer: a method of many quick questions (a `switch` of 1,000 cases
 /// asks one per case) needs time that does not depend on how long one question may take. The
-/// questions that take longer than a quick look spend at most `METHOD_BUDGET_QUERIES` query time
-/// limits past it in all (a parser whose every question costs a second of string solving
-/// would otherwise take the whole floor).
+/// questions that take longer than a quick look spend at most one query time limit past it in
+/// all, as much as one question that runs out of time (a parser whose every question costs a
+/// second of string solving would otherwise take the whole floor).
 pub const METHOD_BUDGET_FLOOR: Duration = Duration::from_secs(20);
 
 /// The time all the queries of one method may take together when each may take `timeout`.
@@ -309,7 +309,7 @@ fn check_method_inner(
     }
     let started = Instant::now();
     let mut dc = DeadCode::new(&f, timeout, deadline);
-    dc.limit_slow_questions(QUICK_LOOK, timeout * METHOD_BUDGET_QUERIES);
+    dc.limit_slow_questions(QUICK_LOOK, timeout);
     profile.encode = started.elapsed();
     let started = Instant::now();
     let questions = Questions::of(file, m, &f);
