@@ -97,7 +97,40 @@ const CASES: &[Case] = &[
     case(J::Bool, "Boolean.parseBoolean(a)", &[J::Str]),
     case(J::Int, "Character.compare(a, b)", &[J::Char, J::Char]),
     case(J::Int, "Boolean.compare(a, b)", &[J::Bool, J::Bool]),
+    // `System.arraycopy`, through the helpers of `HELPERS`: into another array, and within one
+    // array forwards and backwards (overlapping ranges).
+    case(J::Int, "copied(a, b)", &[J::IntArray, J::Int]),
+    case(J::Int, "shifted(a, b)", &[J::IntArray, J::Int]),
+    case(J::Int, "pulled(a, b)", &[J::IntArray, J::Int]),
 ];
+
+/// Methods the cases call, compiled and lowered with them (jreach inlines them, so the JDK
+/// method they call is the one modelled).
+const HELPERS: &str = r#"
+    static int copied(int[] a, int p) {
+        int[] d = {9, 9, 9, 9, 9};
+        System.arraycopy(a, p, d, 1, 3);
+        return d[0] + 10 * d[1] + 100 * d[2] + 1000 * d[3] + 10000 * d[4];
+    }
+    static int shifted(int[] a, int n) {
+        System.arraycopy(a, 0, a, 1, n);
+        return digest(a);
+    }
+    static int pulled(int[] a, int n) {
+        System.arraycopy(a, 1, a, 0, n);
+        return digest(a);
+    }
+    static int digest(int[] a) {
+        int s = a.length;
+        if (a.length > 0) s = 31 * s + a[0];
+        if (a.length > 1) s = 31 * s + a[1];
+        if (a.length > 2) s = 31 * s + a[2];
+        if (a.length > 3) s = 31 * s + a[3];
+        if (a.length > 4) s = 31 * s + a[4];
+        if (a.length > 5) s = 31 * s + a[5];
+        return s;
+    }
+"#;
 
 /// Arguments per case: the boundary values of each parameter's type first, then random ones.
 const CALLS_PER_CASE: usize = 120;
@@ -214,6 +247,7 @@ fn boundaries(t: J) -> Vec<Value> {
             Value::Null,
             Value::Array { id: 1, items: vec![] },
             Value::Array { id: 1, items: vec![Value::int(Ty::Int, 3)] },
+            Value::Array { id: 1, items: [1, 2, 3, 4, 5].map(|x| Value::int(Ty::Int, x)).to_vec() },
         ],
         J::CodePoint => {
             ints(Ty::Int, &[-1, 0, 'a' as i64, 'z' as i64, 'A' as i64, 'Z' as i64, 127, 128, 0xdf, 0x10400])
@@ -236,7 +270,10 @@ fn random(t: J, r: &mut Rng) -> Value {
             let n = r.below(6);
             Value::Str((0..n).map(|_| pieces[r.below(pieces.len())]).collect())
         }
-        J::IntArray => boundaries(J::IntArray)[r.below(3)].clone(),
+        J::IntArray => match r.below(4) {
+            0 => boundaries(J::IntArray)[r.below(4)].clone(),
+            _ => Value::Array { id: 1, items: (0..r.below(7)).map(|_| Value::int(Ty::Int, small(r))).collect() },
+        },
         J::CodePoint => {
             Value::int(Ty::Int, if r.below(4) > 0 { r.below(128) as i64 } else { r.below(0x110000) as i64 })
         }
@@ -336,6 +373,7 @@ fn jdk_models_agree_with_the_jdk() {
         )
         .unwrap();
     }
+    methods.push_str(HELPERS);
     let mut java = format!("public class Models {{\n{methods}{JAVA_MAIN}");
     for (i, c) in CASES.iter().enumerate() {
         writeln!(java, "    static void run{i}() {{").unwrap();

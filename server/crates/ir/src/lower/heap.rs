@@ -298,6 +298,73 @@ impl<'t> Lowerer<'t> {
         self.set_mem(t, m);
     }
 
+    /// `System.arraycopy(src, srcPos, dest, destPos, length)` between arrays of one type, as the
+    /// JDK does it: NullPointerException for a null array, ArrayIndexOutOfBoundsException for a
+    /// negative position or length or a range past the end of either array, else the elements
+    /// copied as if through a temporary array (each read from the memory before the copy, so
+    /// overlapping ranges of one array come out right). The copy is a loop, unrolled as loops are
+    /// in synthesis. `None` in proofs (for now: the soundness generator does not call it yet), and
+    /// for arrays of two types (ArrayStoreException, or a conversion jreach does not model): the
+    /// call is then one jreach cannot see. Checked against the JDK by `ir/tests/jdk_models.rs`.
+    pub(super) fn array_copy(&mut self, args: &[ValueId], e: Node<'t>) -> Option<ValueId> {
+        if !self.synthesis() {
+            return None;
+        }
+        let [src, src_pos, dst, dst_pos, len] = *args else { return None };
+        let (Ty::Arr(t), Ty::Arr(u)) = (self.ty(src), self.ty(dst)) else { return None };
+        let ints =
+            [src_pos, dst_pos, len].iter().all(|v| matches!(self.ty(*v), Ty::Int | Ty::Short | Ty::Byte | Ty::Char));
+        if t != u || !ints || !self.mems.contains_key(&t) {
+            return None;
+        }
+        let (unroll, past_bound) = self.unrolling()?;
+        let [src_pos, dst_pos, len] = [src_pos, dst_pos, len].map(|v| self.convert(v, Ty::Int));
+        self.check_array_not_null(src, e);
+        self.check_array_not_null(dst, e);
+        let before = self.mem(t);
+        // Positions and lengths are compared as `long`s: `srcPos + length` may pass `int`'s range.
+        let zero = self.int(Ty::Int, 0);
+        let mut bad = self.bin(BinOp::Lt, len, zero);
+        for (a, pos) in [(src, src_pos), (dst, dst_pos)] {
+            let negative = self.bin(BinOp::Lt, pos, zero);
+            let array_len = self.emit(Op::Arr(ArrOp::Len, vec![before, a]), Ty::Int, None);
+            let (pos, n, array_len) =
+                (self.convert(pos, Ty::Long), self.convert(len, Ty::Long), self.convert(array_len, Ty::Long));
+            let end = self.bin(BinOp::Add, pos, n);
+            let past = self.bin(BinOp::Gt, end, array_len);
+            let either = self.bin(BinOp::Or, negative, past);
+            bad = self.bin(BinOp::Or, bad, either);
+        }
+        self.raise_if(bad, "ArrayIndexOutOfBoundsException", e);
+        let copied = self.b.new_var("$copied", Ty::Int);
+        self.assign(copied, zero);
+        let exit = self.b.create_block();
+        let mut k = 0;
+        while self.cur.is_some() {
+            let i = self.read(copied);
+            let more = self.bin(BinOp::Lt, i, len);
+            let body = self.b.create_block();
+            self.branch(more, body, exit, None);
+            self.b.seal(body);
+            self.cur = Some(body);
+            if k >= unroll || self.too_big() {
+                self.cutoff(if k >= unroll { past_bound } else { CutoffKind::SizeLimit });
+                break;
+            }
+            let from = self.bin(BinOp::Add, src_pos, i);
+            let to = self.bin(BinOp::Add, dst_pos, i);
+            let v = self.emit(Op::Arr(ArrOp::Load, vec![before, src, from]), t.elem(), None);
+            self.store(t, dst, to, v);
+            let one = self.int(Ty::Int, 1);
+            let next = self.bin(BinOp::Add, i, one);
+            self.assign(copied, next);
+            k += 1;
+        }
+        self.b.seal(exit);
+        self.cur = Some(exit);
+        Some(self.opaque("no value (void)".into(), Ty::Void, None))
+    }
+
     /// `a[i] = v` and `a[i] op= v`.
     pub(super) fn array_assign(&mut self, l: Node<'t>, op: &str, r: Node<'t>, e: Node<'t>) -> ValueId {
         let Some((a, t, i)) = self.element_operands(l) else {

@@ -161,6 +161,7 @@ impl<'t> Lowerer<'t> {
                 self.raise_if(bad, "NumberFormatException", e);
                 self.emit(Op::Str(StrOp::ParseInt, vec![s]), Ty::Int, Some(e))
             }
+            ("System", "arraycopy", 5) => return self.array_copy(args, e),
             ("Objects", "requireNonNull", 1 | 2) => {
                 // The message or its supplier matters only for the exception's text.
                 self.check_reference_not_null(args[0], e);

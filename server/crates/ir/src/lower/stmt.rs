@@ -292,7 +292,7 @@ impl<'t> Lowerer<'t> {
     /// unwinding check). `None`: abstracted (over-approximation).
     ///
     /// [`LowerOptions::proof_unroll`]: super::LowerOptions::proof_unroll
-    fn unrolling(&self) -> Option<(u32, CutoffKind)> {
+    pub(super) fn unrolling(&self) -> Option<(u32, CutoffKind)> {
         match self.opts.mode {
             LowerMode::Synthesis { unroll } => Some((unroll, CutoffKind::UnrollBound)),
             LowerMode::OverApprox => self.opts.proof_unroll.map(|k| (k, CutoffKind::Unwinding)),
