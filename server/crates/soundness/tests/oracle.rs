@@ -198,7 +198,7 @@ fn wrong_findings_are_reported_as_violations() {
         .arg(&classes)
         .arg("--findings")
         .arg(tmp.path().join("check.json"))
-        .args(["--seconds", "0.5", "--work"])
+        .args(["--seconds", "2", "--work"])
         .arg(tmp.path().join("work-bin"))
         .output()
         .expect("run jreach-soundness");

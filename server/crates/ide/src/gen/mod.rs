@@ -312,9 +312,7 @@ fn gen_target(file: &SourceFile, target: &Target, opts: &GenOptions) -> Result<G
         return Ok(GenResult::Unknown(why));
     }
     let cut_by_unrolling = last_blockers.iter().any(Blocker::is_unroll_bound);
-    let mut texts: Vec<String> = last_blockers.iter().map(|b| b.to_string()).collect();
-    texts.sort();
-    texts.dedup();
+    let texts = blocker_texts(&last_blockers);
     let why = if texts.is_empty() {
         "no test found within the bounds, and no proof that the line cannot run".to_string()
     } else {
@@ -574,4 +572,49 @@ fn preferred_inputs(
     let opts_here = SolveOptions { timeout: solve_opts.timeout / 4, ..solve_opts.clone() };
     let Verdict::Sat(args) = solve_reach_avoiding(f, targets, avoid, &opts_here) else { return None };
     replay(file, target, f, targets, &args, opts).ok()
+}
+
+/// Most reasons a "no test found" message lists.
+const MAX_REASONS: usize = 6;
+
+/// What stood in the way of a test, for a message: what jreach does not model and the bounds
+/// that ran out first (they cut paths), then what the search narrowed (it may or may not have
+/// mattered); each once, at most [`MAX_REASONS`], and how many more there were.
+fn blocker_texts(blockers: &[Blocker]) -> Vec<String> {
+    let rank = |b: &Blocker| match b {
+        Blocker::Unsupported(_) | Blocker::Bound(_) => 0,
+        _ => 1,
+    };
+    let mut texts: Vec<(u8, String)> = blockers.iter().map(|b| (rank(b), b.to_string())).collect();
+    texts.sort();
+    texts.dedup_by(|a, b| a.1 == b.1);
+    let more = texts.len().saturating_sub(MAX_REASONS);
+    let mut out: Vec<String> = texts.into_iter().take(MAX_REASONS).map(|(_, t)| t).collect();
+    if more > 0 {
+        out.push(format!("and {more} more"));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use jreach_ir::{Blocker, CutoffKind};
+
+    use super::{blocker_texts, MAX_REASONS};
+
+    #[test]
+    fn what_cut_paths_comes_first_and_the_list_is_capped() {
+        let mut blockers: Vec<Blocker> =
+            (0..8).map(|i| Blocker::Narrowing(format!("f{i} may change arrays and objects"))).collect();
+        blockers.push(Blocker::Unsupported("a `this(...)` call jreach cannot resolve".into()));
+        blockers.push(Blocker::Bound(CutoffKind::UnrollBound));
+        blockers.push(Blocker::Narrowing("f0 may change arrays and objects".into()));
+        let texts = blocker_texts(&blockers);
+        assert_eq!(texts.len(), MAX_REASONS + 1, "{texts:?}");
+        assert_eq!(texts[0], Blocker::Unsupported("a `this(...)` call jreach cannot resolve".into()).to_string());
+        assert_eq!(texts[1], Blocker::Bound(CutoffKind::UnrollBound).to_string());
+        assert_eq!(texts[2], "f0 may change arrays and objects");
+        assert_eq!(texts[MAX_REASONS], "and 4 more");
+        assert_eq!(blocker_texts(&blockers[..2]).len(), 2);
+    }
 }

@@ -127,10 +127,7 @@ impl<'t> Lowerer<'t> {
                 return v;
             }
         }
-        let callee = match obj_text {
-            Some(o) => format!("{o}.{name}"),
-            None => name.to_string(),
-        };
+        let callee = callee_text(obj_text, name);
         let shares_state = |lw: &Self, v: &ValueId| match lw.ty(*v) {
             Ty::Arr(_) => true,
             // Enum constants have no state a call could change.
@@ -560,5 +557,35 @@ impl<'t> Lowerer<'t> {
         let not_null = self.emit(Op::Unary(UnOp::Not, is_null), Ty::Bool, None);
         let same = self.konst(Const::Bool(same));
         Some(self.bin(BinOp::And, not_null, same))
+    }
+}
+
+/// Most characters of a receiver's text a call is named with in messages.
+const MAX_RECEIVER_TEXT: usize = 40;
+
+/// How messages name the call `object.name(…)`: the receiver's text on one line, or, when it is
+/// long (a chain of calls over several lines), an ellipsis for it: `….setPadding`.
+fn callee_text(object: Option<&str>, name: &str) -> String {
+    let Some(object) = object else { return name.to_string() };
+    let one_line = object.split_whitespace().collect::<Vec<_>>().join(" ").replace(" .", ".");
+    if one_line.chars().count() > MAX_RECEIVER_TEXT {
+        format!("….{name}")
+    } else {
+        format!("{one_line}.{name}")
+    }
+}
+
+#[cfg(test)]
+mod callee_text_tests {
+    use super::callee_text;
+
+    #[test]
+    fn long_receivers_are_elided_and_short_ones_kept_on_one_line() {
+        assert_eq!(callee_text(None, "run"), "run");
+        assert_eq!(callee_text(Some("Arrays"), "copyOf"), "Arrays.copyOf");
+        assert_eq!(callee_text(Some("((Collection<?>) value)"), "size"), "((Collection<?>) value).size");
+        assert_eq!(callee_text(Some("builder()\n    .setLineLength(n)"), "build"), "builder().setLineLength(n).build");
+        let chain = "builder()\n    .setLineLength(lineLength)\n    .setLineSeparator(lineSeparator != null ? lineSeparator : EMPTY)";
+        assert_eq!(callee_text(Some(chain), "setPadding"), "….setPadding");
     }
 }
