@@ -23,9 +23,8 @@ use jreach_ir::lower::{lower_in, FileContext, LowerOptions};
 use jreach_ir::{BinOp, BlockId, Blocker, Const, CutoffKind, Function, LowerMode, ObjOp, Op, StrOp, Terminator};
 use jreach_smt::{DeadCode, Decision, NeedsLonger, QueryStats, Status};
 
-use crate::live_runs::Effort;
-
 use crate::class_invariants::ClassInvariants;
+use crate::live_runs::Effort;
 use jreach_syntax::{methods::is_statement_kind, LineIndex, MethodInfo, Node, SourceFile};
 
 /// Code of a finding on dead statements.
@@ -749,7 +748,6 @@ impl Cond {
     }
 }
 
-/// The text of a condition on one line, with runs of white space squeezed.
 /// The branches with a source condition inside `m`, grouped by condition (a `finally` body is
 /// lowered once per exit path), in source order.
 fn condition_groups(f: &Function, m: &MethodInfo) -> Vec<Vec<BlockId>> {
@@ -797,6 +795,7 @@ impl Questions {
     }
 }
 
+/// The text of a condition on one line, with runs of white space squeezed.
 fn squeeze(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }

@@ -9,6 +9,10 @@
 //!   and arithmetic term of the function for the first question, and queries that answer in
 //!   milliseconds alone took seconds or ran out of time (`--slow-queries` shows them). A model
 //!   answers many questions at once: every block and edge on the path its inputs take is live.
+//! - *A quick look* (`try_block`, `try_edge`): the same question with a short time limit, whose
+//!   "needs longer" is not recorded, so the caller can look for an answer another way (concrete
+//!   runs) before it asks in full. Questions that take longer than a quick look can share a
+//!   limit on the time they spend past it (`limit_slow_questions`).
 //! - *Why is block `t` dead?* The **decisions** of `t` are the branch outcomes every path to `t`
 //!   takes: branches of the dominators of `t` whose one side leads to `t` and the other does not
 //!   (the function is a DAG, so "leads to" is one backward walk). Each decision is a tracked
