@@ -10,16 +10,18 @@
 //! (`Nondet`: the result of a call jreach cannot see into, a local after a havocked loop, whether
 //! a call throws) of a type a run can pick (primitives, strings, and null for references). Each
 //! slot has candidate values, simplest first: zero, false, "a", the method's own literals and
-//! their neighbours, a few boundaries. The first run takes every slot's first candidate; from
-//! each run that visited something new (breadth first, starting with the first), runs try every
-//! other of the first few candidates of one slot at a time, and the string input whose change
-//! found something with one or two tokens appended (a character or short string literal of the
-//! method, a digit, a letter: so a parser's input grows piece by piece, each piece getting
-//! further into it); then runs pick every slot at random among all its candidates (a fixed seed),
-//! until every block is live, runs stop finding anything new, or the method's small time budget
-//! is spent (runs that keep finding go on to a quarter of a second: grown strings that keep
-//! finding, random runs that found anything). The runs are the same for the same method, unless
-//! time cuts them short.
+//! their neighbours, a few boundaries. The first run takes every slot's first candidate; then
+//! three sources of picks take turns: breadth first over picks one change apart (from the first
+//! pick to every candidate of every slot, from each later pick that visited something new to the
+//! first few), grown strings (the string input whose change found something, with one or two
+//! tokens appended: a character or short string literal of the method, a digit, a letter, so a
+//! parser's input grows piece by piece, each piece getting further into it), and every slot at
+//! random among all its candidates (a fixed seed). They stop once `done` says the caller has its
+//! answers (every question of the check is "live"), every block is live, nothing is left to try,
+//! or the time given is spent (runs that keep finding go on a little longer). The runs are the
+//! same for the same method, start and effort, unless time cuts them short. The check gives them
+//! a small budget first, more when the solver needs more than a quick look at a question
+//! ([`Effort::more`]), and a start from a model's input after a full question ([`Effort::near_a_model`]).
 //!
 //! Runs only ever make a block live, so proofs of unreachability are untouched: a block a run
 //! visits is satisfiable in the same lowering the solver is asked about (the interpreter computes
@@ -38,21 +40,23 @@ use jreach_syntax::MethodInfo;
 
 /// Most blocks one run visits.
 const MAX_STEPS: usize = 100_000;
-/// Most time the runs of one method take, whatever its size.
+/// Most time the first runs of one method take, whatever its size (found things included).
 const MAX_TIME: Duration = Duration::from_millis(250);
 /// Time for the runs of a method: a base and a share per block (a run costs about as much as
 /// the blocks it visits; a solver query on a method of a few hundred blocks takes milliseconds).
 const BASE_TIME: Duration = Duration::from_micros(500);
 const TIME_PER_BLOCK: Duration = Duration::from_micros(40);
-/// Random runs in a row that find nothing new before the runs stop.
+/// Random runs in a row that find nothing new before the first runs' random source stops.
 const STALE_RUNS: usize = 64;
 /// Runs go on past the budget while one of the last this many found something new (up to the
 /// most time they may take): a parser's input is being pieced together, say.
 const KEEP_FINDING_RUNS: usize = 256;
-/// Most candidate values of one slot the breadth-first runs try (the simplest ones)...
+/// Most candidate values of one slot the breadth-first runs try from a pick after the first (the
+/// simplest ones)...
 const MAX_BREADTH: usize = 24;
-/// ... and that the random runs draw from (a method with a `switch` of hundreds of `case`s
-/// gets a run into each of them, where each would otherwise take a solver query).
+/// ... and that a slot has, for the first pick's changes and the random runs (a method with a
+/// `switch` of hundreds of `case`s gets a run into each of them, where each would otherwise take
+/// a solver query).
 const MAX_CANDIDATES: usize = 4096;
 /// Longest string literal taken as a candidate.
 const MAX_LITERAL: usize = 64;
