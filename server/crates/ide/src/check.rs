@@ -481,7 +481,7 @@ impl<'a> Checker<'a> {
     fn block(&mut self, b: BlockId) -> Status {
         if self.more_runs_worth_it() {
             if let Some(s) = self.dc.try_block(b, QUICK_LOOK) {
-                self.dc.take_model_inputs();
+                self.dc.forget_model();
                 return s;
             }
             if self.more_runs(|dc| dc.is_live(b)) {
@@ -498,7 +498,7 @@ impl<'a> Checker<'a> {
         if self.more_runs_worth_it() {
             match self.dc.try_edge(d, QUICK_LOOK) {
                 Ok(s) => {
-                    self.dc.take_model_inputs();
+                    self.dc.forget_model();
                     return s;
                 }
                 Err(NeedsLonger) => {

@@ -210,7 +210,7 @@ fn param_ty(p: &ParamInfo) -> String {
 }
 
 /// `s` with every run of whitespace (newlines included) collapsed to one space.
-fn one_line(s: &str) -> String {
+pub(crate) fn one_line(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 

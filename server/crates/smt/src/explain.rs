@@ -123,9 +123,8 @@ pub struct DeadCode<'f> {
     reach_stats: QueryStats,
     /// Which decisions contradict each other?
     explain_stats: QueryStats,
-    /// The values the last model gave the parameters of primitive and string types (`None`
-    /// for the others), until taken.
-    model_inputs: Option<Vec<Option<Value>>>,
+    /// Whether the solver's last answer was a model nobody has taken the inputs of yet.
+    model_untaken: bool,
     /// The limit on the time questions spend past a quick look, when there is one.
     slow: Option<SlowLimit>,
 }
@@ -157,7 +156,7 @@ impl<'f> DeadCode<'f> {
             deadline,
             reach_stats: QueryStats::default(),
             explain_stats: QueryStats::default(),
-            model_inputs: None,
+            model_untaken: false,
             slow: None,
         }
     }
@@ -226,10 +225,34 @@ impl<'f> DeadCode<'f> {
         Ok(Some(s))
     }
 
-    /// The values the last model (since the last call) gave the parameters of primitive and
+    /// The values the model of the solver's last answer gave the parameters of primitive and
     /// string types (`None` for the others): an input that reaches the block or edge asked.
+    /// `None` when the last answer had no model, or its inputs were taken or forgotten; read
+    /// from the model only here, for the callers that want them.
     pub fn take_model_inputs(&mut self) -> Option<Vec<Option<Value>>> {
-        self.model_inputs.take()
+        if !std::mem::take(&mut self.model_untaken) {
+            return None;
+        }
+        let model = self.solver.get_model()?;
+        let terms = crate::solve::param_terms(self.f);
+        let inputs = self
+            .f
+            .params
+            .iter()
+            .zip(&terms)
+            .map(|(p, term)| match (p.ty, term) {
+                (t, Some(term)) if matches!(t, Ty::Str | Ty::Bool) || t.is_numeric() => {
+                    Some(crate::solve::read_value(&model, self.f, term, t, 0, &mut Vec::new()))
+                }
+                _ => None,
+            })
+            .collect();
+        Some(inputs)
+    }
+
+    /// Forgets the last model: [`DeadCode::take_model_inputs`] has nothing until the next one.
+    pub fn forget_model(&mut self) {
+        self.model_untaken = false;
     }
 
     /// Whether block `b` is known to be live (by a model or a concrete run).
@@ -266,6 +289,7 @@ impl<'f> DeadCode<'f> {
     /// Asks whether `goal` can hold within `limit`: `r ⇒ goal` is asserted for a fresh literal
     /// `r`, which is assumed. Returns the answer and when the question was asked.
     fn check(&mut self, goal: &Bool, limit: Duration, question: impl FnOnce() -> String) -> (SatResult, Instant) {
+        self.model_untaken = false;
         let mut p = Params::new();
         p.set_u32("timeout", limit.as_millis().clamp(1, u32::MAX as u128) as u32);
         self.solver.set_params(&p);
@@ -357,21 +381,7 @@ impl<'f> DeadCode<'f> {
     /// fixes every branch condition, so it describes one path from the entry, followed here.
     fn learn_from_model(&mut self) {
         let Some(model) = self.solver.get_model() else { return };
-        let terms = crate::solve::param_terms(self.f);
-        let inputs = self
-            .f
-            .params
-            .iter()
-            .zip(&terms)
-            .map(|(p, term)| match (p.ty, term) {
-                (Ty::Str, Some(t)) => Some(crate::solve::read_value(&model, self.f, t, p.ty, 0, &mut Vec::new())),
-                (t, Some(term)) if t.is_integral() || matches!(t, Ty::Bool | Ty::Char | Ty::Float | Ty::Double) => {
-                    Some(crate::solve::read_value(&model, self.f, term, t, 0, &mut Vec::new()))
-                }
-                _ => None,
-            })
-            .collect();
-        self.model_inputs = Some(inputs);
+        self.model_untaken = true;
         let mut b = self.f.entry;
         loop {
             self.blocks[b.index()] = Some(Status::Live);
@@ -472,6 +482,7 @@ impl<'f> DeadCode<'f> {
     }
 
     fn explain_check(&mut self, assumptions: &[Bool]) -> SatResult {
+        self.model_untaken = false;
         let started = Instant::now();
         let r = self.solver.check_assumptions(assumptions);
         self.explain_stats.record(r, started.elapsed());

@@ -567,7 +567,7 @@ const MAX_RECEIVER_TEXT: usize = 40;
 /// long (a chain of calls over several lines), an ellipsis for it: `….setPadding`.
 fn callee_text(object: Option<&str>, name: &str) -> String {
     let Some(object) = object else { return name.to_string() };
-    let one_line = object.split_whitespace().collect::<Vec<_>>().join(" ").replace(" .", ".");
+    let one_line = crate::dump::one_line(object).replace(" .", ".");
     if one_line.chars().count() > MAX_RECEIVER_TEXT {
         format!("….{name}")
     } else {
