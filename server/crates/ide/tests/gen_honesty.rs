@@ -734,3 +734,19 @@ fn jdk_calls_that_leave_their_arguments_as_they_were() {
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn calls_that_bring_the_receiver_into_a_state_come_before_getters() {
+    // A reader with more methods than a search takes: the getters (which assign and call
+    // nothing) come last, so `next()` and `peek()`, which move it, are among the calls chosen.
+    let getters: String = (0..16).map(|i| format!("  public int get{i}() {{ return pos + {i}; }}\n")).collect();
+    let src = format!(
+        "public class Rd {{\n  private int pos;\n{getters}  public int next() {{ return pos++; }}\n  public int peek() {{ return look(); }}\n  private int look() {{ return pos; }}\n  public int at() {{\n    if (pos == 3) {{\n      return 1;\n    }}\n    return 0;\n  }}\n}}\n"
+    );
+    let line = src.lines().position(|l| l.contains("return 1;")).expect("target");
+    let start = search_start(&SourceFile::parse(&src), line, &GenOptions::default()).expect("a start");
+    let choice = start.receiver_call_choices.first().expect("calls on the receiver");
+    let names: Vec<&str> = choice.calls.iter().map(|(name, _)| name.as_str()).collect();
+    assert_eq!(&names[..2], ["next", "peek"], "{names:?}");
+    assert!(!names.contains(&"get15"), "{names:?}");
+}

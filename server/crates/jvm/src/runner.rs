@@ -175,6 +175,10 @@ pub struct SearchRun {
     pub exception: Option<String>,
     /// Whether the target line ran to its end (see [`RunReport::completed`]).
     pub hit: bool,
+    /// Whether the target line started (a run whose call on it threw started it, and did not hit
+    /// it).
+    #[serde(default)]
+    pub started: bool,
     /// How many lines of the target's file ran.
     pub lines: usize,
     /// The run's divergence closest to the target: instructions from the deciding jump to the
@@ -218,6 +222,10 @@ pub struct SearchReport {
     /// exceptions came from: seeds for the search.
     #[serde(default)]
     pub constants: Vec<serde_json::Value>,
+    /// Characters the code of those classes pushes as small constants (`c == '"'`): the search
+    /// builds strings of them.
+    #[serde(default)]
+    pub chars: String,
     #[serde(default)]
     pub compile_ms: u64,
     #[serde(default)]

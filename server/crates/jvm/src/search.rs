@@ -8,7 +8,10 @@
 //! Each run reports whether the target line ran and, when not, the branch distance of its
 //! divergence closest to the target (`Branches.java`). [`avm`] moves one input at a time: small
 //! steps, then steps that double while they improve; seeds (the constants of the code, which is how
-//! `"SAVE"` is found for a coupon parser), then random restarts when it is stuck. The first vector
+//! `"SAVE"` is found for a coupon parser), then random restarts when it is stuck. Strings are
+//! edited anywhere and built of the characters the code compares with (`c == '"'`) and its short
+//! strings, as a fuzzer's dictionary; a run that starts the target line but throws on it is closer
+//! than any that turned away before it, the smaller its inputs the closer. The first vector
 //! that runs the line becomes a test, which [`crate::Verifier`] then runs as any other test before
 //! it is offered.
 
@@ -339,20 +342,28 @@ pub fn to_json(v: &JavaValue) -> serde_json::Value {
 pub struct Fitness {
     /// The target line ran.
     pub hit: bool,
+    /// The target line started but did not run to its end (a call on it threw): closer than any
+    /// divergence before it.
+    pub started: bool,
     /// The divergence closest to the target: (instructions from the deciding jump to the
     /// target, normalised branch distance); `None` when the run came to no jump toward it.
     pub divergence: Option<(f64, f64)>,
     /// How many lines of the target's file ran.
     pub lines: usize,
+    /// The inputs' size (characters of strings, elements of arrays), set by the search: among
+    /// runs that started the line, the smaller inputs are better (simpler to change into ones
+    /// that finish it; more lines run would only favour the longer).
+    pub size: usize,
 }
 
 impl Fitness {
     /// Smaller is better.
     fn key(&self) -> (u8, f64, f64, i64) {
-        match (self.hit, self.divergence) {
-            (true, _) => (0, 0.0, 0.0, 0),
-            (false, Some((level, d))) => (1, level, d, -(self.lines as i64)),
-            (false, None) => (2, 0.0, 0.0, -(self.lines as i64)),
+        match (self.hit, self.started, self.divergence) {
+            (true, ..) => (0, 0.0, 0.0, 0),
+            (false, true, _) => (1, 0.0, 0.0, self.size as i64),
+            (false, false, Some((level, d))) => (2, level, d, -(self.lines as i64)),
+            (false, false, None) => (3, 0.0, 0.0, -(self.lines as i64)),
         }
     }
 
@@ -679,7 +690,8 @@ fn climb(
             }
         }
         let mut best: Option<(usize, Fitness)> = None;
-        for (i, f) in fits.into_iter().enumerate() {
+        for (i, mut f) in fits.into_iter().enumerate() {
+            f.size = cands[i].iter().map(input_size).sum();
             if best.as_ref().is_none_or(|(_, b)| f.better_than(b)) {
                 best = Some((i, f));
             }
@@ -694,7 +706,7 @@ fn climb(
     let mut stuck = 0u32;
     while !out_of_budget(runs, ended) {
         // Small steps of every input.
-        let moves = small_moves(&cur);
+        let moves = small_moves(&cur, &seeds);
         let cands: Vec<Vec<JavaValue>> = moves.iter().filter_map(|m| apply(&cur, m)).collect();
         let moves: Vec<Move> = moves.into_iter().filter(|m| apply(&cur, m).is_some()).collect();
         if let Some((i, f)) = batch(&cands, &mut runs, &mut seeds, &mut ended) {
@@ -753,6 +765,16 @@ fn climb(
     None
 }
 
+/// The size of an input for [`Fitness::size`]: a string's characters, an array's elements (and
+/// theirs), 1 for any other value.
+fn input_size(v: &JavaValue) -> usize {
+    match v {
+        JavaValue::Str(s) => s.chars().count(),
+        JavaValue::Array { items, .. } => items.len() + items.iter().map(input_size).sum::<usize>(),
+        _ => 1,
+    }
+}
+
 /// Characters a string gains in a small step.
 const ALPHABET: &[char] = &['a', 'A', '0', '1', ' ', '-', '.', ',', '{', '}', '/', '\\'];
 
@@ -763,7 +785,36 @@ const ALPHABET: &[char] = &['a', 'A', '0', '1', ' ', '-', '.', ',', '{', '}', '/
 const SPECIAL: &[&str] =
     &["\u{df}", "\u{130}", "\u{663}", "\u{ff11}", "\u{a0}", "\u{2028}", "\u{1F600}", "\t", "\n", "\u{0}"];
 
-fn small_moves(cur: &[JavaValue]) -> Vec<Move> {
+/// The characters of `seeds` (the code's character constants, [`JavaValue::Char`]), at most
+/// [`CODE_CHARS_MAX`], that [`ALPHABET`] lacks.
+fn code_chars(seeds: &[JavaValue]) -> Vec<char> {
+    let mut out = Vec::new();
+    for s in seeds {
+        if let JavaValue::Char(c) = s {
+            if let Some(c) = char::from_u32(u32::from(*c)) {
+                if !ALPHABET.contains(&c) && !out.contains(&c) && out.len() < CODE_CHARS_MAX {
+                    out.push(c);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Quotes and brackets a string may be put in when the code has the opening character.
+const WRAPS: &[(char, char)] = &[('"', '"'), ('\'', '\''), ('`', '`'), ('(', ')'), ('[', ']'), ('{', '}'), ('<', '>')];
+
+/// At most this many of the code's characters take part in a string's small steps.
+const CODE_CHARS_MAX: usize = 40;
+
+/// A string's characters edited within its first [`EDITED_CHARS`] (steps, deletions).
+const EDITED_CHARS: usize = 12;
+
+/// The moves one step away from `cur`: numbers one up or down, a boolean flipped, another option,
+/// arrays a row or an element more or less; a string with a character stepped, dropped, or one of
+/// [`ALPHABET`] or the code's characters (`seeds`) put at its end or its start.
+fn small_moves(cur: &[JavaValue], seeds: &[JavaValue]) -> Vec<Move> {
+    let code = code_chars(seeds);
     let mut out = Vec::new();
     for (k, v) in cur.iter().enumerate() {
         match v {
@@ -808,16 +859,29 @@ fn small_moves(cur: &[JavaValue]) -> Vec<Move> {
             }
             JavaValue::Str(s) => {
                 let chars: Vec<char> = s.chars().collect();
-                for (p, _) in chars.iter().enumerate().take(8) {
+                for (p, _) in chars.iter().enumerate().take(EDITED_CHARS) {
                     out.push(Move::AddChar(k, p, 1));
                     out.push(Move::AddChar(k, p, -1));
                 }
                 for c in ALPHABET {
                     out.push(Move::Set(k, JavaValue::Str(format!("{s}{c}"))));
                 }
+                for c in &code {
+                    out.push(Move::Set(k, JavaValue::Str(format!("{s}{c}"))));
+                    out.push(Move::Set(k, JavaValue::Str(format!("{c}{s}"))));
+                }
+                // Quoted or bracketed, as parsers read text: in a quote character or a pair of
+                // brackets of the code's.
+                for (open, close) in WRAPS {
+                    if code.contains(open) || ALPHABET.contains(open) {
+                        out.push(Move::Set(k, JavaValue::Str(format!("{open}{s}{close}"))));
+                    }
+                }
+                for p in 0..chars.len().min(EDITED_CHARS) {
+                    let without: String = chars.iter().enumerate().filter(|(i, _)| *i != p).map(|(_, c)| *c).collect();
+                    out.push(Move::Set(k, JavaValue::Str(without)));
+                }
                 if !chars.is_empty() {
-                    out.push(Move::Set(k, JavaValue::Str(chars[1..].iter().collect())));
-                    out.push(Move::Set(k, JavaValue::Str(chars[..chars.len() - 1].iter().collect())));
                     out.push(Move::Set(k, JavaValue::Str(format!("{s}{s}"))));
                 }
             }
@@ -979,14 +1043,17 @@ fn seeded(cur: &[JavaValue], seeds: &[JavaValue]) -> Vec<Vec<JavaValue>> {
                 values.push(value);
             }
         };
-        if let JavaValue::Str(s) = v {
-            for c in SPECIAL {
-                for value in [c.to_string(), format!("{s}{c}"), format!("{c}{s}")] {
-                    offer(JavaValue::Str(value));
-                }
-            }
-        }
-        for s in seeds {
+        // The JDK's special characters and the code's constants take turns, so that neither
+        // crowds out the other when an input's share is small.
+        let special: Vec<JavaValue> = match v {
+            JavaValue::Str(s) => SPECIAL
+                .iter()
+                .flat_map(|c| [c.to_string(), format!("{s}{c}"), format!("{c}{s}")])
+                .map(JavaValue::Str)
+                .collect(),
+            _ => vec![],
+        };
+        let from_seeds = seeds.iter().flat_map(|s| {
             let candidates: Vec<JavaValue> = match (v, s) {
                 (JavaValue::Str(_), JavaValue::Str(seed)) => {
                     let mut vs = vec![JavaValue::Str(seed.clone())];
@@ -998,10 +1065,19 @@ fn seeded(cur: &[JavaValue], seeds: &[JavaValue]) -> Vec<Vec<JavaValue>> {
                 (_, JavaValue::Long(n)) => {
                     [-1.0, 0.0, 1.0].iter().filter_map(|d| add(&with_number(v, *n)?, *d)).collect()
                 }
+                (_, JavaValue::Char(c)) => with_number(v, i64::from(*c)).into_iter().collect(),
                 _ => vec![],
             };
-            candidates.into_iter().for_each(&mut offer);
+            candidates
+        });
+        let mut special = special.into_iter();
+        for value in from_seeds {
+            offer(value);
+            if let Some(value) = special.next() {
+                offer(value);
+            }
         }
+        special.for_each(&mut offer);
         out.extend(values.into_iter().map(|value| {
             let mut next = cur.to_vec();
             next[k] = value;
@@ -1039,16 +1115,7 @@ fn random_near(cur: &[JavaValue], seeds: &[JavaValue], rng: &mut SplitMix) -> Ve
                 JavaValue::Chosen { of, .. } => {
                     JavaValue::Chosen { index: (rng.next() % (*of).max(1) as u64) as usize, of: *of }
                 }
-                JavaValue::Str(_) => {
-                    let strs: Vec<&String> =
-                        seeds.iter().filter_map(|s| if let JavaValue::Str(s) = s { Some(s) } else { None }).collect();
-                    if !strs.is_empty() && rng.next().is_multiple_of(2) {
-                        JavaValue::Str(strs[(rng.next() as usize) % strs.len()].clone())
-                    } else {
-                        let len = (rng.next() % 6) as usize;
-                        JavaValue::Str((0..len).map(|_| ALPHABET[(rng.next() as usize) % ALPHABET.len()]).collect())
-                    }
-                }
+                JavaValue::Str(s) => random_string(s, seeds, rng),
                 JavaValue::Float(_) => JavaValue::Float(small as f32 / 4.0),
                 JavaValue::Double(_) => JavaValue::Double(small as f64 / 4.0),
                 JavaValue::Char(_) => JavaValue::Char(32 + (rng.next() % 95) as u16),
@@ -1091,6 +1158,46 @@ fn random_near(cur: &[JavaValue], seeds: &[JavaValue], rng: &mut SplitMix) -> Ve
         .collect()
 }
 
+/// A random string near `s`, with even odds one of: `s` with one to three random edits (a token
+/// put in at a place, a character dropped or replaced by a token), one of the code's strings, or
+/// up to six tokens. Tokens are [`ALPHABET`]'s characters, the code's characters and its short
+/// strings, as a fuzzer's dictionary.
+fn random_string(s: &str, seeds: &[JavaValue], rng: &mut SplitMix) -> JavaValue {
+    let strs: Vec<&String> =
+        seeds.iter().filter_map(|s| if let JavaValue::Str(s) = s { Some(s) } else { None }).collect();
+    let mut tokens: Vec<String> = ALPHABET.iter().chain(&code_chars(seeds)).map(char::to_string).collect();
+    tokens.extend(strs.iter().filter(|t| (1..=6).contains(&t.chars().count())).map(|t| t.to_string()));
+    let token = |rng: &mut SplitMix| tokens[(rng.next() as usize) % tokens.len()].clone();
+    match rng.next() % 3 {
+        0 => {
+            let mut chars: Vec<char> = s.chars().collect();
+            for _ in 0..1 + rng.next() % 3 {
+                let at = (rng.next() as usize) % (chars.len() + 1);
+                match rng.next() % 3 {
+                    0 => {
+                        let t: Vec<char> = token(rng).chars().collect();
+                        chars.splice(at..at, t);
+                    }
+                    1 if at < chars.len() => {
+                        chars.remove(at);
+                    }
+                    _ if at < chars.len() => {
+                        let t: Vec<char> = token(rng).chars().collect();
+                        chars.splice(at..=at, t);
+                    }
+                    _ => {}
+                }
+            }
+            JavaValue::Str(chars.into_iter().collect())
+        }
+        1 if !strs.is_empty() => JavaValue::Str(strs[(rng.next() as usize) % strs.len()].clone()),
+        _ => {
+            let len = (rng.next() % 7) as usize;
+            JavaValue::Str((0..len).map(|_| token(rng)).collect())
+        }
+    }
+}
+
 /// A small, fast random number generator (SplitMix64): the search needs no more, and a seed makes
 /// it repeatable.
 struct SplitMix(u64);
@@ -1112,10 +1219,10 @@ mod tests {
     /// A branch distance as the runner reports it: `x >= goal` guards the target.
     fn at_least(x: i64, goal: i64) -> Fitness {
         if x >= goal {
-            Fitness { hit: true, divergence: None, lines: 3 }
+            Fitness { hit: true, started: false, divergence: None, lines: 3, size: 0 }
         } else {
             let d = (goal - x) as f64;
-            Fitness { hit: false, divergence: Some((4.0, d / (d + 1.0))), lines: 2 }
+            Fitness { hit: false, started: false, divergence: Some((4.0, d / (d + 1.0))), lines: 2, size: 0 }
         }
     }
 
@@ -1144,7 +1251,7 @@ mod tests {
         let found = avm(vec![JavaValue::Str(String::new())], vec![], budget(), 7, |cands| {
             let fits = cands.iter().map(|c| {
                 let JavaValue::Str(s) = &c[0] else { panic!() };
-                Fitness { hit: ok(s), divergence: None, lines: 1 }
+                Fitness { hit: ok(s), started: false, divergence: None, lines: 1, size: 0 }
             });
             // The code's constants come with the first failing run.
             Some((fits.collect(), vec![JavaValue::Str("SAVE".into()), JavaValue::Str("not a coupon: ".into())]))
@@ -1161,12 +1268,18 @@ mod tests {
             let fits = cands.iter().map(|c| {
                 let JavaValue::Str(s) = &c[0] else { panic!() };
                 match s.chars().nth(1) {
-                    Some('}') => Fitness { hit: true, divergence: None, lines: 3 },
+                    Some('}') => Fitness { hit: true, started: false, divergence: None, lines: 3, size: 0 },
                     Some(ch) => {
                         let d = (ch as i64 - '}' as i64).abs() as f64;
-                        Fitness { hit: false, divergence: Some((2.0, d / (d + 1.0))), lines: 2 }
+                        Fitness {
+                            hit: false,
+                            started: false,
+                            divergence: Some((2.0, d / (d + 1.0))),
+                            lines: 2,
+                            size: 0,
+                        }
                     }
-                    None => Fitness { hit: false, divergence: None, lines: 1 },
+                    None => Fitness { hit: false, started: false, divergence: None, lines: 1, size: 0 },
                 }
             });
             Some((fits.collect(), vec![]))
@@ -1176,13 +1289,97 @@ mod tests {
         assert_eq!(s.chars().nth(1), Some('}'));
     }
 
+    /// A parser's `nextInt` on a quoted value: the value's first character picks a case of a
+    /// `switch` (no branch distance), the line starts for any quoted text, and runs to its end
+    /// when the text is a number.
+    fn quoted_number(s: &str) -> Fitness {
+        let quoted = s.len() >= 2 && s.starts_with('"') && s.ends_with('"');
+        let number = quoted && s.len() > 2 && s[1..s.len() - 1].chars().all(|c| c.is_ascii_digit());
+        let level = if s.starts_with('"') { 1.0 } else { 5.0 };
+        Fitness {
+            hit: number,
+            started: quoted,
+            divergence: (!quoted).then_some((level, 0.5)),
+            lines: s.chars().count(),
+            size: 0,
+        }
+    }
+
+    fn quoted_number_search(seeds: Vec<JavaValue>) -> Option<Found> {
+        let b = Budget { time: Duration::from_secs(20), runs: 3_000, cancel: None };
+        avm(vec![JavaValue::Str("x".into())], vec![], b, 11, |cands| {
+            let fits = cands.iter().map(|c| {
+                let JavaValue::Str(s) = &c[0] else { panic!() };
+                quoted_number(s)
+            });
+            Some((fits.collect(), seeds.clone()))
+        })
+    }
+
+    #[test]
+    fn strings_are_made_of_the_characters_the_code_compares_with() {
+        // The runner reports `'"'` (a `bipush 34` of the code) as a character; no small step of
+        // the alphabet makes one.
+        let found = quoted_number_search(vec![JavaValue::Char(u16::from(b'"')), JavaValue::Char(u16::from(b':'))])
+            .expect("a quoted number");
+        let JavaValue::Str(s) = &found.values[0] else { panic!() };
+        assert!(quoted_number(s).hit, "{s}");
+    }
+
+    #[test]
+    fn a_run_that_starts_the_line_is_closer_than_one_that_turns_away_and_smaller_is_closer_still() {
+        let turned = Fitness { hit: false, started: false, divergence: Some((1.0, 0.1)), lines: 90, size: 2 };
+        let started = Fitness { hit: false, started: true, divergence: None, lines: 3, size: 9 };
+        let smaller = Fitness { size: 4, ..started };
+        let hit = Fitness { hit: true, ..turned };
+        assert!(started.better_than(&turned));
+        assert!(smaller.better_than(&started));
+        assert!(hit.better_than(&smaller));
+        assert!(!turned.better_than(&started));
+    }
+
+    #[test]
+    fn the_codes_seeds_and_the_special_characters_take_turns_in_a_small_share() {
+        // Twenty inputs: a share of 25 candidates each, fewer than the special characters alone.
+        let mut cur = vec![JavaValue::Int(0); 19];
+        cur.insert(0, JavaValue::Str(String::new()));
+        let seeds = vec![JavaValue::Str("true".into()), JavaValue::Str("null".into())];
+        let strings: Vec<String> = seeded(&cur, &seeds)
+            .into_iter()
+            .filter_map(|c| if let JavaValue::Str(s) = &c[0] { Some(s.clone()) } else { None })
+            .collect();
+        assert!(strings.contains(&"true".to_string()) && strings.contains(&"null".to_string()), "{strings:?}");
+        assert!(strings.contains(&"\u{df}".to_string()), "{strings:?}");
+    }
+
+    #[test]
+    fn a_string_steps_to_a_codes_character_at_either_end_into_quotes_and_without_one_of_its_own() {
+        let moves = small_moves(&[JavaValue::Str("ab".into())], &[JavaValue::Char(u16::from(b'"'))]);
+        let strings: Vec<String> = moves
+            .iter()
+            .filter_map(|m| match m {
+                Move::Set(0, JavaValue::Str(s)) => Some(s.clone()),
+                _ => None,
+            })
+            .collect();
+        for want in ["ab\"", "\"ab", "\"ab\"", "b", "a"] {
+            assert!(strings.contains(&want.to_string()), "{want} not among {strings:?}");
+        }
+    }
+
     #[test]
     fn an_unreachable_goal_ends_within_the_budget() {
         let b = Budget { time: Duration::from_secs(5), runs: 300, cancel: None };
         let mut runs = 0;
         let found = avm(vec![JavaValue::Int(0), JavaValue::Bool(false)], vec![], b, 1, |cands| {
             runs += cands.len();
-            Some((cands.iter().map(|_| Fitness { hit: false, divergence: None, lines: 1 }).collect(), vec![]))
+            Some((
+                cands
+                    .iter()
+                    .map(|_| Fitness { hit: false, started: false, divergence: None, lines: 1, size: 0 })
+                    .collect(),
+                vec![],
+            ))
         });
         assert_eq!(found, None);
         // One batch may pass the limit, no more.
@@ -1321,7 +1518,7 @@ mod tests {
         assert_eq!(fill(&h.req, &picked).args, vec![big(99), JavaValue::Int(4)]);
         assert!(req.has_search_holes() && h.req.has_search_holes() && !fill(&h.req, &picked).has_search_holes());
         // Small moves try every other option.
-        let moves = small_moves(&h.start);
+        let moves = small_moves(&h.start, &[]);
         for index in [1, 2] {
             assert!(moves.contains(&Move::Set(0, JavaValue::Chosen { index, of: 3 })), "{moves:?}");
         }
@@ -1459,7 +1656,7 @@ mod tests {
                     panic!()
                 };
                 let hit = *b != 0 && a % b == 0 && *b != 1 && *d > 2.5;
-                Fitness { hit, divergence: None, lines: 1 }
+                Fitness { hit, started: false, divergence: None, lines: 1, size: 0 }
             });
             Some((fits.collect(), vec![]))
         });
@@ -1489,7 +1686,7 @@ mod tests {
                     _ => None,
                 };
                 let big = |v: Option<JavaValue>| matches!(v, Some(JavaValue::Double(d)) if d > 2.5);
-                Fitness { hit: big(cell) && big(last), divergence: None, lines: 1 }
+                Fitness { hit: big(cell) && big(last), started: false, divergence: None, lines: 1, size: 0 }
             });
             Some((fits.collect(), vec![]))
         });
@@ -1503,8 +1700,10 @@ mod tests {
         let start = vec![JavaValue::Chosen { index: 0, of: 5 }];
         let found = avm(start, vec![], budget(), 3, |cands| {
             let fits = cands.iter().map(|c| match c[0] {
-                JavaValue::Chosen { index: 2 | 4, .. } => Fitness { hit: true, divergence: None, lines: 2 },
-                _ => Fitness { hit: false, divergence: Some((1.0, 0.5)), lines: 1 },
+                JavaValue::Chosen { index: 2 | 4, .. } => {
+                    Fitness { hit: true, started: false, divergence: None, lines: 2, size: 0 }
+                }
+                _ => Fitness { hit: false, started: false, divergence: Some((1.0, 0.5)), lines: 1, size: 0 },
             });
             Some((fits.collect(), vec![]))
         })
@@ -1520,14 +1719,28 @@ mod tests {
             let fits = cands.iter().map(|c| {
                 let JavaValue::Array { items, .. } = &c[0] else { panic!() };
                 match items.get(2) {
-                    Some(JavaValue::Int(40)) => Fitness { hit: true, divergence: None, lines: 3 },
+                    Some(JavaValue::Int(40)) => {
+                        Fitness { hit: true, started: false, divergence: None, lines: 3, size: 0 }
+                    }
                     Some(JavaValue::Int(x)) => {
                         let d = (i64::from(*x) - 40).abs() as f64;
-                        Fitness { hit: false, divergence: Some((2.0, d / (d + 1.0))), lines: 2 }
+                        Fitness {
+                            hit: false,
+                            started: false,
+                            divergence: Some((2.0, d / (d + 1.0))),
+                            lines: 2,
+                            size: 0,
+                        }
                     }
                     _ => {
                         let d = (3 - items.len()) as f64;
-                        Fitness { hit: false, divergence: Some((5.0, d / (d + 1.0))), lines: 1 }
+                        Fitness {
+                            hit: false,
+                            started: false,
+                            divergence: Some((5.0, d / (d + 1.0))),
+                            lines: 1,
+                            size: 0,
+                        }
                     }
                 }
             });

@@ -175,8 +175,11 @@ impl Verifier {
                 failure = Some(RunnerError::HarnessCompile(report.message.clone()));
                 return None;
             }
-            let fits =
-                report.results.iter().map(|r| Fitness { hit: r.hit, divergence: r.fitness, lines: r.lines }).collect();
+            let fits = report
+                .results
+                .iter()
+                .map(|r| Fitness { hit: r.hit, started: r.started, divergence: r.fitness, lines: r.lines, size: 0 })
+                .collect();
             let seeds = report
                 .constants
                 .iter()
@@ -185,6 +188,7 @@ impl Verifier {
                     serde_json::Value::Number(n) => n.as_i64().map(JavaValue::Long),
                     _ => None,
                 })
+                .chain(report.chars.encode_utf16().map(JavaValue::Char))
                 .collect();
             Some((fits, seeds))
         });

@@ -370,6 +370,32 @@ fn the_constants_of_the_class_that_threw_become_seeds() {
     assert!(report.constants.contains(&serde_json::json!("KEY")), "{:?}", report.constants);
 }
 
+const QUOTED: &str = "package p;
+
+public class Q {
+    public static int quoted(String s) {
+        if (s.length() < 2 || s.charAt(0) != '\"') {
+            return -1;
+        }
+        return Integer.parseInt(s.substring(1, s.length() - 1));
+    }
+}
+";
+
+#[test]
+fn a_line_whose_call_throws_is_started_not_hit_and_the_codes_characters_are_reported() {
+    let fx = fixture(&[("p/Q.java", QUOTED)]);
+    let mut runner = fx.runner();
+    let inputs = vec![vec!["".into()], vec!["\"x\"".into()], vec!["\"12\"".into()]];
+    let report =
+        runner.search(&fx.search("s5", "p.Q.quoted(jreach.runner.Inputs.str(0))", ("p/Q.java", 8), inputs)).unwrap();
+    let r = &report.results;
+    assert!(!r[0].started && !r[0].hit, "{r:?}");
+    assert!(r[1].started && !r[1].hit, "{r:?}");
+    assert!(r[2].started && r[2].hit, "{r:?}");
+    assert!(report.chars.contains('"'), "{:?}", report.chars);
+}
+
 #[test]
 fn a_run_past_its_limit_is_stopped_and_the_batch_goes_on() {
     let fx = fixture(&[("p/B.java", B), ("p/Parser.java", PARSER)]);

@@ -229,7 +229,7 @@ const SEQUENCE_CALLS: usize = 6;
 const PARAMETER_SEQUENCE_CALLS: usize = 3;
 
 /// At most this many of the class's methods are candidates for those calls.
-const SEQUENCE_METHODS: usize = 12;
+const SEQUENCE_METHODS: usize = 16;
 
 /// The calls a search may make on the receiver of `m` to bring it into a state (a stack after
 /// two pushes); see [`call_choices`].
@@ -289,7 +289,9 @@ fn call_choices(
         let ret = c.return_ty.trim();
         ret == "void" || ret == own || ret.split('<').next() == Some(own)
     };
-    methods.sort_by_key(|c| (!changes(c), c.params.len()));
+    // A method whose body assigns nothing and calls nothing (a getter) cannot bring the object
+    // into another state: last, after every other (`isLenient()` behind `nextName()`).
+    methods.sort_by_key(|c| (!may_change_state(ctx.file(), c), !changes(c), c.params.len()));
     for c in methods {
         let args: Option<Vec<(String, JavaValue)>> = c
             .params
@@ -311,6 +313,24 @@ fn call_choices(
         return vec![];
     }
     (0..places).map(|_| jreach_synth::CallChoice { slot: None, calls: calls.clone() }).collect()
+}
+
+/// Whether the body of `c` may change an object's state: it assigns, steps a variable, calls a
+/// method or creates an object (whose constructor may write anything). A method without a body
+/// (abstract, native) may.
+fn may_change_state(file: &SourceFile, c: &MethodInfo) -> bool {
+    let Some(body) = c.node(file).child_by_field_name("body") else { return true };
+    let mut stack = vec![body];
+    while let Some(n) = stack.pop() {
+        if matches!(
+            n.kind(),
+            "assignment_expression" | "update_expression" | "method_invocation" | "object_creation_expression"
+        ) {
+            return true;
+        }
+        stack.extend(n.named_children(&mut n.walk()));
+    }
+    false
 }
 
 /// Element types of arrays a search may start empty: types of `java.lang` a test names without

@@ -38,6 +38,12 @@ public final class Branches {
     private static double lastDiff;
     /** String and number constants of the classes instrumented for the target. */
     static final Set<Object> CONSTANTS = new LinkedHashSet<>();
+    /**
+     * Characters the code of those classes pushes as small constants ({@code c == '"'} compiles
+     * to {@code bipush 34}): printable ASCII, tab and line breaks. Strings a search builds are made
+     * of them, as a fuzzer's dictionary is.
+     */
+    static final Set<Character> CHARS = new LinkedHashSet<>();
 
     static synchronized int register(int level, boolean goodTaken) {
         JUMPS.add(new int[] {level, goodTaken ? 1 : 0});
@@ -303,7 +309,11 @@ public final class Branches {
             super.visitMethodInsn(Opcodes.INVOKESTATIC, "jreach/runner/Branches", name, desc, false);
         }
 
-        @Override public void visitIntInsn(int op, int operand) { super.visitIntInsn(op, operand); insn(); }
+        @Override public void visitIntInsn(int op, int operand) {
+            if (op == Opcodes.BIPUSH || op == Opcodes.SIPUSH) smallConstant(operand);
+            super.visitIntInsn(op, operand);
+            insn();
+        }
         @Override public void visitVarInsn(int op, int v) { super.visitVarInsn(op, v); insn(); }
         @Override public void visitTypeInsn(int op, String t) { super.visitTypeInsn(op, t); insn(); }
         @Override public void visitFieldInsn(int op, String o, String n, String d) { super.visitFieldInsn(op, o, n, d); insn(); }
@@ -329,7 +339,16 @@ public final class Branches {
         }
     }
 
-    /** Adds the string and number constants {@code classFile}'s code loads. */
+    /** Keeps {@code v}, the operand of a {@code bipush} or {@code sipush}, as a character if it is one text holds. */
+    static void smallConstant(int v) {
+        boolean text = (v >= 32 && v < 127) || v == '\t' || v == '\n' || v == '\r';
+        if (!text) return;
+        synchronized (Branches.class) {
+            if (CHARS.size() < 96) CHARS.add((char) v);
+        }
+    }
+
+    /** Adds the string, number and character constants {@code classFile}'s code loads. */
     static void scanConstants(byte[] classFile) {
         new org.objectweb.asm.ClassReader(classFile).accept(new org.objectweb.asm.ClassVisitor(Opcodes.ASM9) {
             @Override
@@ -338,6 +357,11 @@ public final class Branches {
                     @Override
                     public void visitLdcInsn(Object v) {
                         constant(v);
+                    }
+
+                    @Override
+                    public void visitIntInsn(int op, int operand) {
+                        if (op == Opcodes.BIPUSH || op == Opcodes.SIPUSH) smallConstant(operand);
                     }
                 };
             }
@@ -349,5 +373,6 @@ public final class Branches {
         JUMPS.clear();
         seen = new double[0];
         CONSTANTS.clear();
+        CHARS.clear();
     }
 }

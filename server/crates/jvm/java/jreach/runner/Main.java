@@ -280,6 +280,8 @@ public final class Main {
             // as run by coverage tools). A run that tried to end the JVM is no test to offer,
             // whatever it reached.
             r.put("hit", done.contains(s.targetLine) && exitCall == null);
+            // Started, not finished: closer than any run that turned away before the line.
+            r.put("started", lines.contains(s.targetLine));
             if (exitCall != null) r.put("exitCall", exitCall);
             r.put("lines", lines.size());
             double[] fit = Branches.fitness();
@@ -325,6 +327,9 @@ public final class Main {
         List<Object> constants;
         synchronized (Branches.class) { constants = new ArrayList<>(Branches.CONSTANTS); }
         reply.put("constants", constants);
+        StringBuilder chars = new StringBuilder();
+        synchronized (Branches.class) { for (char c : Branches.CHARS) chars.append(c); }
+        reply.put("chars", chars.toString());
         if (stuck) {
             endSearch();
             reply.put("fatal", true);
