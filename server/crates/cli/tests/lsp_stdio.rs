@@ -536,6 +536,37 @@ fn a_warning_is_suppressed_by_its_quick_fix_and_the_cursor_alone_gets_no_generat
 }
 
 #[test]
+fn hovering_a_statement_says_what_jreach_knows_of_it() {
+    let project = Project::new(CALC);
+    let uri = project.uri();
+    let mut s = Server::start();
+    s.initialize(project.root(), json!({}));
+    let caps =
+        s.request("textDocument/hover", json!({"textDocument": {"uri": uri}, "position": {"line": 0, "character": 0}}));
+    // Nothing open: no hover (and no error).
+    assert!(caps.is_null(), "{caps:#?}");
+    s.open(&uri, CALC);
+    s.diagnostics(&uri, Some(1));
+    let hover = |s: &mut Server, line: u32| {
+        let r = s.request(
+            "textDocument/hover",
+            json!({"textDocument": {"uri": uri}, "position": {"line": line, "character": 12}}),
+        );
+        r["contents"]["value"].as_str().unwrap_or_default().to_string()
+    };
+    let dead = hover(&mut s, DEAD_LINE);
+    assert!(dead.starts_with("**jreach: can never run.** unreachable code:"), "{dead}");
+    let live = hover(&mut s, RETURN_ONE_LINE);
+    assert!(live.starts_with("**jreach: no dead code found.** The check of `classify(int)`"), "{live}");
+    assert!(live.contains(&format!("Generate test reaching line {}", RETURN_ONE_LINE + 1)), "{live}");
+    // A blank line: none.
+    let r =
+        s.request("textDocument/hover", json!({"textDocument": {"uri": uri}, "position": {"line": 1, "character": 0}}));
+    assert!(r.is_null(), "{r:#?}");
+    s.shutdown_and_exit();
+}
+
+#[test]
 fn resolving_for_a_client_that_cannot_create_files_changes_nothing_on_disk() {
     let project = Project::new(CALC);
     let uri = project.uri();

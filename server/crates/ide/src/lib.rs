@@ -17,7 +17,7 @@ pub use cache::{CacheStats, MethodCache, MethodKey, PartialReport, PARTIAL_EVERY
 pub use check::{
     check_file, check_method, check_method_profiled, CheckReport, Condition, Conflict, Finding, FindingKind,
     MethodProfile, MethodVerdict, Related, CONDITION_ALWAYS_FALSE, CONDITION_ALWAYS_TRUE, DEFAULT_CHECK_TIMEOUT,
-    UNREACHABLE_CODE,
+    SUPPRESSED, UNREACHABLE_CODE,
 };
 pub use class_invariants::ClassInvariants;
 pub use dump::{dump, DumpMode};

@@ -56,7 +56,7 @@ fn bench(c: &mut Criterion) {
     let cache = MethodCache::new();
     let mut file = SourceFile::parse(text.clone());
     let started = Instant::now();
-    let (_, diags) = analysis::check(&cache, &uri, &file, &settings, enc, &|| false, &|_| {}).unwrap();
+    let diags = analysis::check(&cache, &uri, &file, &settings, enc, &|| false, &|_| {}).unwrap().diags;
     eprintln!(
         "{} lines, {METHODS} methods: first full check {:?}, {} diagnostics",
         file.lines.line_count(),
@@ -86,7 +86,7 @@ fn bench(c: &mut Criterion) {
                 let t = Instant::now();
                 apply_changes(&mut file, vec![change], enc);
                 let before = cache.stats().misses;
-                let (_, diags) = analysis::check(&cache, &uri, &file, &settings, enc, &|| false, &|_| {}).unwrap();
+                let diags = analysis::check(&cache, &uri, &file, &settings, enc, &|| false, &|_| {}).unwrap().diags;
                 total += t.elapsed();
                 assert_eq!(cache.stats().misses - before, 1, "one method checked again");
                 assert_eq!(diags.len(), 2 * METHODS);

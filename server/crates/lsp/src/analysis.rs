@@ -24,6 +24,7 @@ use tower_lsp_server::ls_types::{
 };
 
 use crate::config::Settings;
+use crate::hover::CheckedMethod;
 use crate::position::{self, Encoding};
 
 /// The command behind "Generate test reaching line N"; its argument is [`ActionData`].
@@ -434,14 +435,29 @@ pub fn check(
     enc: Encoding,
     cancelled: &dyn Fn() -> bool,
     partial: &dyn Fn(PartialDiagnostics),
-) -> Option<(Vec<Finding>, Vec<Diagnostic>)> {
+) -> Option<Checked> {
     let tell = |p: &jreach_ide::PartialReport| {
         let diags = diagnostics(uri, file, &p.findings, enc);
         partial(PartialDiagnostics { findings: p.findings.clone(), diags, decided: p.decided, methods: p.methods });
     };
     let report = cache.check_file_streaming(uri.as_str(), file, settings.check_timeout(), cancelled, &tell)?;
     let diags = diagnostics(uri, file, &report.findings, enc);
-    Some((report.findings, diags))
+    // The report's methods come in the order of `MethodInfo::all`.
+    let methods = jreach_syntax::MethodInfo::all(file)
+        .into_iter()
+        .zip(report.methods)
+        .map(|(m, (signature, verdict))| CheckedMethod { range: m.range.clone(), signature, verdict })
+        .collect();
+    Some(Checked { findings: report.findings, diags, methods })
+}
+
+/// What [`check`] found in a document.
+#[derive(Clone, Debug)]
+pub struct Checked {
+    pub findings: Vec<Finding>,
+    pub diags: Vec<Diagnostic>,
+    /// Every method's verdict (for hovers).
+    pub methods: Vec<CheckedMethod>,
 }
 
 #[cfg(test)]

@@ -18,6 +18,7 @@
 pub mod analysis;
 pub mod config;
 pub mod fill;
+pub mod hover;
 pub mod position;
 pub mod quick_fix;
 pub mod server;

@@ -33,6 +33,7 @@ use crate::analysis::{
 };
 use crate::config::Settings;
 use crate::fill::{self, WorkspaceCoverage, FILL_COMMAND};
+use crate::hover::CheckedMethod;
 use crate::position::{self, Encoding};
 use crate::quick_fix;
 use crate::workspace;
@@ -69,8 +70,10 @@ struct State {
     settings: RwLock<Settings>,
     caps: RwLock<Caps>,
     project: RwLock<Project>,
-    /// Last published findings per document (for disabled actions on dead lines).
+    /// Last published findings per document (for disabled actions on dead lines, and hovers).
     dead: DashMap<Uri, (i32, Vec<Finding>)>,
+    /// The methods' verdicts of the last complete check per document (for hovers).
+    verdicts: DashMap<Uri, (i32, Vec<CheckedMethod>)>,
     /// Serialises publishing, so that a stale publication can never follow a clear.
     publish: Mutex<()>,
     /// Background checks running at once.
@@ -109,6 +112,7 @@ impl Backend {
                 caps: RwLock::new(Caps::default()),
                 project: RwLock::new(Project::default()),
                 dead: DashMap::new(),
+                verdicts: DashMap::new(),
                 publish: Mutex::new(()),
                 slots: Semaphore::new(cpus.clamp(1, 4)),
                 progress_cancels: DashMap::new(),
@@ -290,7 +294,10 @@ impl State {
                 }
             };
             match result {
-                Ok(Some((findings, diags))) => state.publish(uri, version, findings, diags).await,
+                Ok(Some(checked)) => {
+                    state.verdicts.insert(uri.clone(), (version, checked.methods));
+                    state.publish(uri, version, checked.findings, checked.diags).await
+                }
                 Ok(None) => {}
                 Err(e) => state.client.log_message(MessageType::ERROR, e.message).await,
             }
@@ -418,6 +425,7 @@ impl State {
     async fn clear(&self, uri: Uri) {
         let _turn = self.publish.lock().await;
         self.dead.remove(&uri);
+        self.verdicts.remove(&uri);
         self.client.publish_diagnostics(uri, vec![], None).await;
     }
 
@@ -865,6 +873,7 @@ impl LanguageServer for Backend {
                     work_done_progress_options: WorkDoneProgressOptions { work_done_progress: Some(true) },
                 })),
                 code_lens_provider: Some(CodeLensOptions { resolve_provider: Some(false) }),
+                hover_provider: Some(HoverProviderCapability::Simple(true)),
                 execute_command_provider: Some(ExecuteCommandOptions {
                     commands: vec![
                         GENERATE_COMMAND.to_string(),
@@ -927,6 +936,7 @@ impl LanguageServer for Backend {
         let uri = params.text_document.uri;
         self.state.docs.remove(&uri);
         self.state.cache.forget_file(uri.as_str());
+        self.state.verdicts.remove(&uri);
         let s = self.state.settings();
         if s.diagnostics && s.workspace_diagnostics {
             // What the file on disk has replaces what the buffer had.
@@ -944,6 +954,20 @@ impl LanguageServer for Backend {
             let state = self.state.clone();
             tokio::spawn(async move { state.pull_settings().await });
         }
+    }
+
+    async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
+        let at = params.text_document_position_params;
+        let uri = at.text_document.uri;
+        let Some((version, file)) = self.state.docs.get(&uri).map(|d| (d.version, d.file.clone())) else {
+            return Ok(None);
+        };
+        let enc = self.state.caps().enc;
+        let findings = self.state.dead.get(&uri).filter(|d| d.0 == version).map(|d| d.1.clone()).unwrap_or_default();
+        let methods = self.state.verdicts.get(&uri).filter(|d| d.0 == version).map(|d| d.1.clone());
+        let diagnostics = self.state.settings().diagnostics;
+        let offset = position::offset(&file.text, &file.lines, at.position, enc);
+        Ok(crate::hover::hover(&file, offset, &findings, methods.as_deref(), diagnostics, enc))
     }
 
     async fn code_lens(&self, params: CodeLensParams) -> Result<Option<Vec<CodeLens>>> {
