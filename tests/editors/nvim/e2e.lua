@@ -35,6 +35,17 @@ local ok, err = pcall(function()
     log(("DIAG line %d: %s"):format(d.lnum + 1, d.message))
   end
 
+  -- Hover (`K`): on the dead line, why; on `return 1;`, that no dead code was found there.
+  local function hover(line)
+    local r = vim.lsp.buf_request_sync(bufnr, "textDocument/hover",
+      { textDocument = { uri = vim.uri_from_bufnr(bufnr) }, position = { line = line, character = 12 } }, 10000)
+    local h = r and r[client.id] and r[client.id].result
+    return h and h.contents and h.contents.value or ""
+  end
+  assert(hover(5):find("can never run", 1, true), "hover on the dead line: " .. hover(5))
+  assert(hover(8):find("no dead code found", 1, true), "hover on line 9: " .. hover(8))
+  log("HOVER " .. hover(5))
+
   -- The code action list for line 9 (instant), as the editor's menu would ask for it.
   local enc = client.offset_encoding or "utf-16"
   local params = {

@@ -96,6 +96,22 @@ async function realClick(page, locator) {
       await page.keyboard.press('Escape');
     });
 
+    // Hover on a live statement: jreach's own hover says what it knows of it.
+    await step('hover-on-a-live-statement', async () => {
+      const target = line(page, 'return 1;');
+      await target.waitFor();
+      const b = await target.boundingBox();
+      const text = await target.innerText();
+      const indent = text.length - text.trimStart().length;
+      await page.mouse.move(b.x + (indent + 3) * 8, b.y + b.height / 2);
+      const hover = page.locator('.monaco-hover', { hasText: /no dead code found/ }).first();
+      await hover.waitFor({ timeout: 15000 });
+      console.log('     hover:', (await hover.innerText()).split('\n').slice(0, 2).join(' | '));
+      await page.screenshot({ path: path.join(shots, 'hover-live.png') });
+      await page.keyboard.press('Escape');
+      await page.mouse.move(0, 0);
+    });
+
     await step('problems-panel', async () => {
       await page.keyboard.press('Control+Shift+M');
       const row = page.locator('.markers-panel .monaco-list-row', { hasText: /always false/i }).first();

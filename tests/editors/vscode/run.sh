@@ -4,6 +4,7 @@
 #   - the .vsix is built (`npm run package`) and installed into code-server;
 #   - in a Maven-layout project, the dead block of `if (x > 5 && x < 3)` is faded
 #     (.squiggly-inline-unnecessary), with jreach's explanation in the hover and the Problems panel;
+#     jreach's hover on a live statement says no dead code was found there;
 #   - right-click on a reachable statement → "Generate Test Reaching Here" writes and opens
 #     src/test/java/demo/CalcTest.java;
 #   - Refactor… → "Generate test reaching line 12" (the code action, resolved lazily) adds a second
