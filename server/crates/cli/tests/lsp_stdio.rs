@@ -493,7 +493,7 @@ fn files_that_are_not_open_get_their_warnings_and_lose_them_when_the_setting_is_
 }
 
 #[test]
-fn a_warning_is_suppressed_by_its_quick_fix_and_the_cursor_alone_gets_no_generate_action() {
+fn a_warning_is_removed_or_suppressed_by_its_quick_fixes_and_the_cursor_alone_gets_no_generate_action() {
     let project = Project::new(CALC);
     let uri = project.uri();
     let mut s = Server::start();
@@ -516,21 +516,39 @@ fn a_warning_is_suppressed_by_its_quick_fix_and_the_cursor_alone_gets_no_generat
     // ... the fix on a warning's line; asked by the user, both.
     let automatic = ask(&mut s, DEAD_LINE, dead.clone(), 2);
     let titles: Vec<&str> = automatic.iter().map(|a| a["title"].as_str().unwrap()).collect();
-    assert_eq!(titles, ["Suppress jreach warnings in classify(int)"], "{automatic:#?}");
-    assert_eq!(automatic[0]["kind"], "quickfix");
-    assert_eq!(ask(&mut s, DEAD_LINE, dead.clone(), 1).len(), 2);
+    assert_eq!(
+        titles,
+        ["Remove dead `if` (its body never runs)", "Suppress jreach warnings in classify(int)"],
+        "{automatic:#?}"
+    );
+    assert!(automatic.iter().all(|a| a["kind"] == "quickfix"), "{automatic:#?}");
+    assert_eq!(ask(&mut s, DEAD_LINE, dead.clone(), 1).len(), 3);
     assert_eq!(ask(&mut s, RETURN_ONE_LINE, vec![], 1).len(), 1);
 
-    // Applying it: the method is no longer checked, its warnings go.
+    // Removing the dead `if`: its lines go, and with them the warnings.
     let changes = automatic[0]["edit"]["changes"][uri.as_str()].as_array().unwrap().clone();
+    let mut removed = CALC.to_string();
+    for e in changes.iter().rev() {
+        let r = lsp_range_to_bytes(&removed, &e["range"]);
+        removed.replace_range(r, e["newText"].as_str().unwrap());
+    }
+    assert_eq!(removed, CALC.replace("        if (x > 5 && x < 3) {\n            dead();\n        }\n", ""));
+    s.change(&uri, 2, json!([{"text": removed}]));
+    let after = s.diagnostics_once(&uri, 2, |d| d.is_empty());
+    assert!(after.is_empty(), "{after:#?}");
+    s.change(&uri, 3, json!([{"text": CALC}]));
+    s.diagnostics_once(&uri, 3, |d| !d.is_empty());
+
+    // Suppressing: the method is no longer checked, its warnings go.
+    let changes = automatic[1]["edit"]["changes"][uri.as_str()].as_array().unwrap().clone();
     let mut text = CALC.to_string();
     for e in changes.iter().rev() {
         let r = lsp_range_to_bytes(&text, &e["range"]);
         text.replace_range(r, e["newText"].as_str().unwrap());
     }
     assert!(text.contains("    @SuppressWarnings(\"jreach\")\n    public static int classify(int x) {"), "{text}");
-    s.change(&uri, 2, json!([{"text": text}]));
-    let after = s.diagnostics_once(&uri, 2, |d| d.iter().all(|d| d["code"] != "unreachable-code"));
+    s.change(&uri, 4, json!([{"text": text}]));
+    let after = s.diagnostics_once(&uri, 4, |d| d.iter().all(|d| d["code"] != "unreachable-code"));
     assert!(after.is_empty(), "{after:#?}");
     s.shutdown_and_exit();
 }

@@ -21,6 +21,7 @@ pub mod fill;
 pub mod hover;
 pub mod position;
 pub mod quick_fix;
+pub mod remove_dead;
 pub mod server;
 pub mod wire;
 pub mod workspace;
