@@ -130,6 +130,47 @@ local ok, err = pcall(function()
   vim.notify = notify
   log("DEAD " .. done.message)
 
+  -- :JReachCancel stops a generation going on: no test, said once, not as an error.
+  assert(jreach.cancel() == false, "a cancel with nothing going on")
+  done = nil
+  told = {}
+  vim.notify = function(msg, ...)
+    table.insert(told, msg)
+    return notify(msg, ...)
+  end
+  vim.api.nvim_win_set_cursor(0, { 9, 12 })
+  vim.cmd("JReachGenerateTest")
+  assert(times(":JReachCancel") == 1, "the solving message does not say how to stop: " .. vim.inspect(told))
+  vim.cmd("JReachCancel")
+  assert(vim.wait(30000, function() return done ~= nil end, 50), "no answer after :JReachCancel")
+  assert(done.status == "cancelled", "cancel: " .. vim.inspect(done))
+  vim.wait(300)
+  assert(times("cancelled") == 1, "cancel told: " .. vim.inspect(told))
+  vim.notify = notify
+  log("CANCELLED")
+
+  -- :checkhealth jreach: the server's version, a JDK, the attached buffers (Calc and its test).
+  vim.cmd("checkhealth jreach")
+  -- The report's buffer (filetype checkhealth), wherever :checkhealth put it.
+  local health = ""
+  vim.wait(5000, function()
+    for _, b in ipairs(vim.api.nvim_list_bufs()) do
+      local text = table.concat(vim.api.nvim_buf_get_lines(b, 0, -1, false), "\n")
+      if text:find("jreach: the server", 1, true) and text:find("Java buffers", 1, true) then
+        health = text
+        return true
+      end
+    end
+    return false
+  end, 50)
+  assert(health:find("jreach 0.1", 1, true), "health: " .. health)
+  assert(health:find("javac: ", 1, true), "health: " .. health)
+  assert(health:find("the server is attached to the 2 Java buffer(s)", 1, true), "health: " .. health)
+  assert(not health:find("ERROR", 1, true), "health: " .. health)
+  log("HEALTH ok")
+  if vim.fn.has("nvim-0.10") == 1 then vim.cmd("tabclose") else vim.cmd("bwipeout") end
+  vim.api.nvim_set_current_buf(bufnr)
+
   -- The workspace's JaCoCo report (as `mvn jacoco:report` writes it, newer than the saved
   -- source): the tests ran the `if`s, not `return 1;` nor `return 0;`. The lens counts what the
   -- tests above do not cover (the dead call is a warning, not a gap): `return 0;`.

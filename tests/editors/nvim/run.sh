@@ -5,7 +5,9 @@
 # (and that no dead code was found on a live line), the code action is
 # listed, :JReachGenerateTest writes a test that compiles and passes under JUnit 5, on the
 # dead line it answers "unreachable", and with a JaCoCo report in the project the code lens
-# counts the one statement left uncovered and :JReachFillCoverage writes and saves its test.
+# counts the one statement left uncovered and :JReachFillCoverage writes and saves its test;
+# :JReachCancel stops a generation (said once, no test), and :checkhealth jreach reports the
+# server's version, a JDK and the attached buffers.
 #
 #   tests/editors/nvim/run.sh            # both flavours
 #   NVIM_FLAVORS=debian tests/editors/nvim/run.sh

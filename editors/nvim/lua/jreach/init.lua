@@ -2,7 +2,8 @@
 -- :JReachGenerateTest, which writes a JUnit test reaching the statement on the cursor line and
 -- shows it in a split (or says why it cannot: unreachable, unknown), and :JReachFillCoverage,
 -- which writes tests for every statement of the file that the workspace's JaCoCo report says no
--- test runs (also the code lens "Generate tests for the N uncovered statements").
+-- test runs (also the code lens "Generate tests for the N uncovered statements"). :JReachCancel
+-- stops either; :checkhealth jreach says what is missing.
 --
 --   require("jreach").setup({
 --     cmd = { "jreach", "lsp" },
@@ -122,6 +123,29 @@ local function request(client, method, params, handler, bufnr)
   return client.request(method, params, handler, bufnr)
 end
 
+-- The request the last command is waiting for: { client = ..., id = ... }, or nil.
+local pending = nil
+
+--- Cancels the command jreach is working on (:JReachCancel); says so when there is none.
+function M.cancel()
+  if not pending then
+    notify("jreach: nothing to cancel")
+    return false
+  end
+  local p = pending
+  pending = nil
+  p.cancelled = true
+  if has("0.11") then
+    p.client:cancel_request(p.id)
+  else
+    p.client.cancel_request(p.id)
+  end
+  -- The client may never call the request's handler once it is cancelled: the command ends here.
+  notify("jreach: cancelled")
+  p.finish({ status = "cancelled" })
+  return true
+end
+
 --- Saves the loaded, modified buffer of `path`.
 local function save(path)
   local b = vim.fn.bufnr(path)
@@ -159,30 +183,52 @@ local function run_command(opts, command, args, working, on_result)
   local bufnr = (opts.bufnr == nil or opts.bufnr == 0) and vim.api.nvim_get_current_buf() or opts.bufnr
   local client = M.client(bufnr)
   if not client then
-    notify("jreach: no jreach server for this buffer (is it a Java file? see :checkhealth lsp)", vim.log.levels.WARN)
+    notify("jreach: no jreach server for this buffer (is it a Java file? see :checkhealth jreach)", vim.log.levels.WARN)
     if opts.on_done then
       opts.on_done({ status = "error", message = "no client" })
     end
     return
   end
-  notify(working(bufnr))
+  notify(working(bufnr) .. " (:JReachCancel stops it)")
   local params = { command = command, arguments = { args(bufnr) } }
-  request(client, "workspace/executeCommand", params, function(err, result)
-    if err then
+  local this = { client = client }
+  local finished = false
+  this.finish = function(result)
+    if not finished then
+      finished = true
+      if opts.on_done then
+        opts.on_done(result)
+      end
+    end
+  end
+  local ok, id = request(client, "workspace/executeCommand", params, function(err, result)
+    if pending == this then
+      pending = nil
+    end
+    if this.cancelled then
+      -- Cancelled by the user (:JReachCancel), which has said so and ended the command.
+      return
+    elseif err and err.code == -32800 then
+      this.finish({ status = "cancelled" })
+      return
+    elseif err then
       notify("jreach: " .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
       result = { status = "error", message = err.message }
     elseif result then
       on_result(result)
     end
-    if opts.on_done then
-      opts.on_done(result or {})
-    end
+    this.finish(result or {})
   end, bufnr)
+  if ok and id then
+    this.id = id
+    pending = this
+  end
 end
 
 --- Generates a test reaching `line` (1-based; default: the cursor line) of `bufnr`.
 --- `on_done(result)` gets the server's answer: {status = "test", path = ..., method = ...} or
---- {status = "unreachable" | "unknown" | "unsaved" | "error", message = ...}.
+--- {status = "unreachable" | "unknown" | "unsaved" | "error", message = ...}, or
+--- {status = "cancelled"} after :JReachCancel.
 function M.generate_test(opts)
   opts = opts or {}
   local line = opts.line or vim.api.nvim_win_get_cursor(0)[1]
@@ -279,6 +325,9 @@ function M.setup(opts)
       end,
     })
   end
+  vim.api.nvim_create_user_command("JReachCancel", function()
+    M.cancel()
+  end, { desc = "jreach: stop the test generation or coverage fill going on" })
   vim.api.nvim_create_user_command("JReachGenerateTest", function(cmd)
     local line = cmd.range > 0 and cmd.line1 or nil
     M.generate_test({ line = line })
