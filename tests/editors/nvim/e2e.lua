@@ -35,6 +35,20 @@ local ok, err = pcall(function()
     log(("DIAG line %d: %s"):format(d.lnum + 1, d.message))
   end
 
+  -- The float of the condition's warning lists the places that contradict each other.
+  local float_buf, float_win = vim.diagnostic.open_float(bufnr, { scope = "line", pos = { 4, 20 } })
+  assert(float_buf, "no float on line 5")
+  local float_text = table.concat(vim.api.nvim_buf_get_lines(float_buf, 0, -1, false), "\n")
+  assert(float_text:find("line 5: `x > 5` holds on every path here", 1, true), "float: " .. float_text)
+  vim.api.nvim_win_close(float_win, true)
+  vim.api.nvim_set_current_buf(bufnr)
+  -- Dead code faded: natively where Neovim has DiagnosticUnnecessary (0.9+), by the plugin before.
+  if vim.fn.hlexists("DiagnosticUnnecessary") == 0 then
+    local marks = vim.api.nvim_buf_get_extmarks(bufnr, vim.api.nvim_create_namespace("jreach_fade"), { 5, 0 }, { 5, -1 }, { details = true })
+    assert(#marks == 1 and marks[1][4].hl_group == "Comment", "not faded: " .. vim.inspect(marks))
+  end
+  log("FLOAT " .. float_text:gsub("\n", " | "))
+
   -- Hover (`K`): on the dead line, why; on `return 1;`, that no dead code was found there.
   local function hover(line)
     local r = vim.lsp.buf_request_sync(bufnr, "textDocument/hover",

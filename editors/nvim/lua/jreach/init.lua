@@ -80,6 +80,67 @@ function M.client(bufnr)
   return nil
 end
 
+--- A diagnostic's message, followed for jreach's by its related places ("line 5: `x > 5` holds
+--- on every path here"): the conditions that contradict each other, which Neovim's float leaves
+--- out.
+function M.format_diagnostic(d)
+  local lsp = d.user_data and d.user_data.lsp or {}
+  local msg = d.message
+  if d.source ~= "jreach" and lsp.source ~= "jreach" then
+    return msg
+  end
+  for _, r in ipairs(lsp.relatedInformation or {}) do
+    msg = msg .. ("\n  line %d: %s"):format(r.location.range.start.line + 1, r.message)
+  end
+  return msg
+end
+
+local fade_ns = vim.api.nvim_create_namespace("jreach_fade")
+
+--- Fades the dead code of `bufnr` (Comment's colours) where Neovim does not highlight
+--- diagnostics tagged Unnecessary itself (before 0.9, no DiagnosticUnnecessary).
+local function fade(bufnr, ns)
+  if not vim.api.nvim_buf_is_loaded(bufnr) then
+    return
+  end
+  vim.api.nvim_buf_clear_namespace(bufnr, fade_ns, 0, -1)
+  for _, d in ipairs(vim.diagnostic.get(bufnr, { namespace = ns })) do
+    local lsp = d.user_data and d.user_data.lsp or {}
+    if vim.tbl_contains(lsp.tags or {}, 1) then
+      pcall(vim.api.nvim_buf_set_extmark, bufnr, fade_ns, d.lnum, d.col, {
+        end_row = d.end_lnum or d.lnum,
+        end_col = d.end_col or d.col,
+        hl_group = "Comment",
+        priority = 200,
+      })
+    end
+  end
+end
+
+--- On attach: the float shows related places, and dead code is faded on Neovim < 0.9.
+local function on_attach(client, bufnr)
+  local ns = vim.lsp.diagnostic.get_namespace(client.id)
+  vim.diagnostic.config({ float = { format = M.format_diagnostic } }, ns)
+  -- A float over all namespaces reads only the global options: the format goes there too,
+  -- unless the user has one (it changes only jreach's diagnostics).
+  local float = vim.diagnostic.config().float
+  if float == nil or float == true or (type(float) == "table" and float.format == nil) then
+    local opts = type(float) == "table" and vim.deepcopy(float) or {}
+    opts.format = M.format_diagnostic
+    vim.diagnostic.config({ float = opts })
+  end
+  if vim.fn.hlexists("DiagnosticUnnecessary") == 0 then
+    vim.api.nvim_create_autocmd("DiagnosticChanged", {
+      group = vim.api.nvim_create_augroup("jreach_fade_" .. bufnr, { clear = true }),
+      buffer = bufnr,
+      callback = function()
+        fade(bufnr, ns)
+      end,
+    })
+    fade(bufnr, ns)
+  end
+end
+
 local function client_config(root)
   local settings = M.config.settings or {}
   return {
@@ -89,6 +150,7 @@ local function client_config(root)
     workspace_folders = { { uri = vim.uri_from_fname(root), name = root } },
     init_options = settings,
     settings = { jreach = settings },
+    on_attach = on_attach,
   }
 end
 
