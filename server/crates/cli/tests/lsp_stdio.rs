@@ -948,7 +948,7 @@ fn broken_java_closed_documents_stale_data_and_cancellation() {
     assert_eq!(s.code_actions(&uri, RETURN_ONE_LINE).len(), 1, "still serving");
     // Unknown methods are declined.
     let id = s.request_id(
-        "textDocument/hover",
+        "textDocument/references",
         json!({"textDocument": {"uri": uri}, "position": {"line": 0, "character": 0}}),
     );
     assert!(s.response(id).get("error").is_some());
