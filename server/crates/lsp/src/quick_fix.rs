@@ -32,10 +32,7 @@ pub fn quick_fixes(
     if !analysis::wanted(&kind, only) {
         return vec![];
     }
-    let ours: Vec<&Diagnostic> = diagnostics
-        .iter()
-        .filter(|d| d.source.as_deref() == Some(SOURCE) && matches!(d.code, Some(NumberOrString::String(_))))
-        .collect();
+    let ours: Vec<&Diagnostic> = ours(diagnostics).collect();
     if ours.is_empty() {
         return vec![];
     }
@@ -54,18 +51,27 @@ pub fn quick_fixes(
         seen.push(m.range.start);
         let (r, new_text) = suppress::suppression_edit(m.node(file), &file.text);
         let edit = TextEdit { range: position::range(&file.text, &file.lines, r, enc), new_text };
-        out.push(CodeActionOrCommand::CodeAction(CodeAction {
-            title: title(&m.signature()),
-            kind: Some(kind.clone()),
-            diagnostics: Some(vec![d.clone()]),
-            edit: Some(WorkspaceEdit {
-                changes: Some(HashMap::from([(uri.clone(), vec![edit])])),
-                ..Default::default()
-            }),
-            ..Default::default()
-        }));
+        out.push(action(title(&m.signature()), uri, d, edit));
     }
     out
+}
+
+/// jreach's own diagnostics among `diagnostics` (those the client sent with a request).
+pub(crate) fn ours(diagnostics: &[Diagnostic]) -> impl Iterator<Item = &Diagnostic> {
+    diagnostics
+        .iter()
+        .filter(|d| d.source.as_deref() == Some(SOURCE) && matches!(d.code, Some(NumberOrString::String(_))))
+}
+
+/// A quick fix of diagnostic `d` titled `title` that makes `edit` in `uri`.
+pub(crate) fn action(title: String, uri: &Uri, d: &Diagnostic, edit: TextEdit) -> CodeActionOrCommand {
+    CodeActionOrCommand::CodeAction(CodeAction {
+        title,
+        kind: Some(CodeActionKind::QUICKFIX),
+        diagnostics: Some(vec![d.clone()]),
+        edit: Some(WorkspaceEdit { changes: Some(HashMap::from([(uri.clone(), vec![edit])])), ..Default::default() }),
+        ..Default::default()
+    })
 }
 
 #[cfg(test)]

@@ -12,17 +12,15 @@
 //! Removing such an `if` changes nothing a run can observe: its condition is false on every run
 //! that comes to it (or it would not be dead), and evaluating it has no effect.
 
-use std::collections::HashMap;
 use std::ops::Range;
 
 use jreach_ide::{Finding, UNREACHABLE_CODE};
 use jreach_syntax::{MethodInfo, Node, SourceFile};
-use tower_lsp_server::ls_types::{
-    CodeAction, CodeActionKind, CodeActionOrCommand, Diagnostic, NumberOrString, TextEdit, Uri, WorkspaceEdit,
-};
+use tower_lsp_server::ls_types::{CodeActionKind, CodeActionOrCommand, Diagnostic, TextEdit, Uri};
 
-use crate::analysis::{self, SOURCE};
+use crate::analysis;
 use crate::position::{self, Encoding};
+use crate::quick_fix;
 
 /// The action's title.
 pub const TITLE: &str = "Remove dead `if` (its body never runs)";
@@ -44,10 +42,7 @@ pub fn remove_dead_fixes(
     }
     let mut out = Vec::new();
     let mut seen: Vec<usize> = Vec::new();
-    for d in diagnostics {
-        if d.source.as_deref() != Some(SOURCE) || !matches!(d.code, Some(NumberOrString::String(_))) {
-            continue;
-        }
+    for d in quick_fix::ours(diagnostics) {
         let at = position::offset(&file.text, &file.lines, d.range.start, enc);
         let Some(stmt) = removable_if(file, at, findings) else { continue };
         if seen.contains(&stmt.start) {
@@ -56,16 +51,7 @@ pub fn remove_dead_fixes(
         seen.push(stmt.start);
         let r = whole_lines(&file.text, stmt);
         let edit = TextEdit { range: position::range(&file.text, &file.lines, r, enc), new_text: String::new() };
-        out.push(CodeActionOrCommand::CodeAction(CodeAction {
-            title: TITLE.to_string(),
-            kind: Some(kind.clone()),
-            diagnostics: Some(vec![d.clone()]),
-            edit: Some(WorkspaceEdit {
-                changes: Some(HashMap::from([(uri.clone(), vec![edit])])),
-                ..Default::default()
-            }),
-            ..Default::default()
-        }));
+        out.push(quick_fix::action(TITLE.to_string(), uri, d, edit));
     }
     out
 }
