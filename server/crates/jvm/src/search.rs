@@ -1216,13 +1216,29 @@ impl SplitMix {
 mod tests {
     use super::*;
 
+    /// A run that ran the target line (`lines` lines of its file).
+    fn reached(lines: usize) -> Fitness {
+        Fitness { hit: true, started: false, divergence: None, lines, size: 0 }
+    }
+
+    /// A run that turned away at a jump `level` instructions before the target, at branch distance
+    /// `d` (normalised).
+    fn diverged(level: f64, d: f64, lines: usize) -> Fitness {
+        Fitness { hit: false, started: false, divergence: Some((level, d)), lines, size: 0 }
+    }
+
+    /// A run that came to no jump toward the target.
+    fn nowhere(lines: usize) -> Fitness {
+        Fitness { hit: false, started: false, divergence: None, lines, size: 0 }
+    }
+
     /// A branch distance as the runner reports it: `x >= goal` guards the target.
     fn at_least(x: i64, goal: i64) -> Fitness {
         if x >= goal {
-            Fitness { hit: true, started: false, divergence: None, lines: 3, size: 0 }
+            reached(3)
         } else {
             let d = (goal - x) as f64;
-            Fitness { hit: false, started: false, divergence: Some((4.0, d / (d + 1.0))), lines: 2, size: 0 }
+            diverged(4.0, d / (d + 1.0), 2)
         }
     }
 
@@ -1268,18 +1284,12 @@ mod tests {
             let fits = cands.iter().map(|c| {
                 let JavaValue::Str(s) = &c[0] else { panic!() };
                 match s.chars().nth(1) {
-                    Some('}') => Fitness { hit: true, started: false, divergence: None, lines: 3, size: 0 },
+                    Some('}') => reached(3),
                     Some(ch) => {
                         let d = (ch as i64 - '}' as i64).abs() as f64;
-                        Fitness {
-                            hit: false,
-                            started: false,
-                            divergence: Some((2.0, d / (d + 1.0))),
-                            lines: 2,
-                            size: 0,
-                        }
+                        diverged(2.0, d / (d + 1.0), 2)
                     }
-                    None => Fitness { hit: false, started: false, divergence: None, lines: 1, size: 0 },
+                    None => nowhere(1),
                 }
             });
             Some((fits.collect(), vec![]))
@@ -1373,13 +1383,7 @@ mod tests {
         let mut runs = 0;
         let found = avm(vec![JavaValue::Int(0), JavaValue::Bool(false)], vec![], b, 1, |cands| {
             runs += cands.len();
-            Some((
-                cands
-                    .iter()
-                    .map(|_| Fitness { hit: false, started: false, divergence: None, lines: 1, size: 0 })
-                    .collect(),
-                vec![],
-            ))
+            Some((cands.iter().map(|_| nowhere(1)).collect(), vec![]))
         });
         assert_eq!(found, None);
         // One batch may pass the limit, no more.
@@ -1700,9 +1704,7 @@ mod tests {
         let start = vec![JavaValue::Chosen { index: 0, of: 5 }];
         let found = avm(start, vec![], budget(), 3, |cands| {
             let fits = cands.iter().map(|c| match c[0] {
-                JavaValue::Chosen { index: 2 | 4, .. } => {
-                    Fitness { hit: true, started: false, divergence: None, lines: 2, size: 0 }
-                }
+                JavaValue::Chosen { index: 2 | 4, .. } => reached(2),
                 _ => Fitness { hit: false, started: false, divergence: Some((1.0, 0.5)), lines: 1, size: 0 },
             });
             Some((fits.collect(), vec![]))
@@ -1719,28 +1721,14 @@ mod tests {
             let fits = cands.iter().map(|c| {
                 let JavaValue::Array { items, .. } = &c[0] else { panic!() };
                 match items.get(2) {
-                    Some(JavaValue::Int(40)) => {
-                        Fitness { hit: true, started: false, divergence: None, lines: 3, size: 0 }
-                    }
+                    Some(JavaValue::Int(40)) => reached(3),
                     Some(JavaValue::Int(x)) => {
                         let d = (i64::from(*x) - 40).abs() as f64;
-                        Fitness {
-                            hit: false,
-                            started: false,
-                            divergence: Some((2.0, d / (d + 1.0))),
-                            lines: 2,
-                            size: 0,
-                        }
+                        diverged(2.0, d / (d + 1.0), 2)
                     }
                     _ => {
                         let d = (3 - items.len()) as f64;
-                        Fitness {
-                            hit: false,
-                            started: false,
-                            divergence: Some((5.0, d / (d + 1.0))),
-                            lines: 1,
-                            size: 0,
-                        }
+                        diverged(5.0, d / (d + 1.0), 1)
                     }
                 }
             });
