@@ -1,7 +1,7 @@
-//! Quick fixes on jreach's own diagnostics: "Suppress jreach warnings in `f(int)`", which adds
-//! `"jreach"` to the method's `@SuppressWarnings` (or the annotation itself); see
-//! [`jreach_syntax::suppress`]. A suppressed method is not checked, so its warnings go with the
-//! next check of the file.
+//! Quick fixes on jreach's own diagnostics: "Remove dead `if`" where that is safe
+//! ([`crate::remove_dead`]), and "Suppress jreach warnings in `f(int)`", which adds `"jreach"` to
+//! the method's `@SuppressWarnings` (or the annotation itself); see [`jreach_syntax::suppress`].
+//! A suppressed method is not checked, so its warnings go with the next check of the file.
 
 use std::collections::HashMap;
 
@@ -19,12 +19,14 @@ pub fn title(signature: &str) -> String {
 }
 
 /// The quick fixes for the `diagnostics` the client sent with a code action request (those at
-/// the cursor): one per method that one of jreach's warnings is in. None when `only` asks for
-/// other kinds.
+/// the cursor): the removals of dead `if`s that are safe, then one suppression per method that
+/// one of jreach's warnings is in. None when `only` asks for other kinds. `findings` are the
+/// document's, of the version the diagnostics are of.
 pub fn quick_fixes(
     uri: &Uri,
     file: &SourceFile,
     diagnostics: &[Diagnostic],
+    findings: &[jreach_ide::Finding],
     only: Option<&[CodeActionKind]>,
     enc: Encoding,
 ) -> Vec<CodeActionOrCommand> {
@@ -37,7 +39,7 @@ pub fn quick_fixes(
         return vec![];
     }
     let methods = MethodInfo::all(file);
-    let mut out: Vec<CodeActionOrCommand> = Vec::new();
+    let mut out = crate::remove_dead::remove_dead_fixes(uri, file, &ours, findings, enc);
     let mut seen = Vec::new();
     for d in ours {
         let at = position::offset(&file.text, &file.lines, d.range.start, enc);
@@ -96,7 +98,7 @@ mod tests {
     fn a_warning_of_jreach_gets_a_fix_that_suppresses_its_method() {
         let file = SourceFile::parse(SRC);
         let uri = Uri::from_file_path("/tmp/p/A.java").unwrap();
-        let fixes = quick_fixes(&uri, &file, &[diag(4, "jreach"), diag(4, "jreach")], None, Encoding::Utf16);
+        let fixes = quick_fixes(&uri, &file, &[diag(4, "jreach"), diag(4, "jreach")], &[], None, Encoding::Utf16);
         assert_eq!(fixes.len(), 1, "one per method");
         let CodeActionOrCommand::CodeAction(a) = &fixes[0] else { panic!("{fixes:?}") };
         assert_eq!(a.title, "Suppress jreach warnings in f(int)");
@@ -106,10 +108,10 @@ mod tests {
         assert_eq!(edits[0].range, Range::new(Position::new(3, 4), Position::new(3, 4)));
         assert_eq!(edits[0].new_text, "@SuppressWarnings(\"jreach\")\n    ");
         // Other tools' diagnostics, and requests for other kinds, get nothing.
-        assert!(quick_fixes(&uri, &file, &[diag(4, "javac")], None, Encoding::Utf16).is_empty());
+        assert!(quick_fixes(&uri, &file, &[diag(4, "javac")], &[], None, Encoding::Utf16).is_empty());
         let only = [CodeActionKind::REFACTOR];
-        assert!(quick_fixes(&uri, &file, &[diag(4, "jreach")], Some(&only), Encoding::Utf16).is_empty());
+        assert!(quick_fixes(&uri, &file, &[diag(4, "jreach")], &[], Some(&only), Encoding::Utf16).is_empty());
         let only = [CodeActionKind::QUICKFIX];
-        assert_eq!(quick_fixes(&uri, &file, &[diag(4, "jreach")], Some(&only), Encoding::Utf16).len(), 1);
+        assert_eq!(quick_fixes(&uri, &file, &[diag(4, "jreach")], &[], Some(&only), Encoding::Utf16).len(), 1);
     }
 }

@@ -16,33 +16,27 @@ use std::ops::Range;
 
 use jreach_ide::{Finding, UNREACHABLE_CODE};
 use jreach_syntax::{MethodInfo, Node, SourceFile};
-use tower_lsp_server::ls_types::{CodeActionKind, CodeActionOrCommand, Diagnostic, TextEdit, Uri};
+use tower_lsp_server::ls_types::{CodeActionOrCommand, Diagnostic, TextEdit, Uri};
 
-use crate::analysis;
 use crate::position::{self, Encoding};
 use crate::quick_fix;
 
 /// The action's title.
 pub const TITLE: &str = "Remove dead `if` (its body never runs)";
 
-/// The fixes for the `diagnostics` at the cursor: one per `if` that one of jreach's warnings is
-/// about (on its condition or in its body) and that can be removed (see the module's doc).
-/// `findings` are the document's, of the version the diagnostics are of.
-pub fn remove_dead_fixes(
+/// The fixes for jreach's `diagnostics` at the cursor: one per `if` that one of them is about
+/// (on its condition or in its body) and that can be removed (see the module's doc). `findings`
+/// are the document's, of the version the diagnostics are of.
+pub(crate) fn remove_dead_fixes(
     uri: &Uri,
     file: &SourceFile,
-    diagnostics: &[Diagnostic],
+    diagnostics: &[&Diagnostic],
     findings: &[Finding],
-    only: Option<&[CodeActionKind]>,
     enc: Encoding,
 ) -> Vec<CodeActionOrCommand> {
-    let kind = CodeActionKind::QUICKFIX;
-    if !analysis::wanted(&kind, only) {
-        return vec![];
-    }
     let mut out = Vec::new();
     let mut seen: Vec<usize> = Vec::new();
-    for d in quick_fix::ours(diagnostics) {
+    for &d in diagnostics {
         let at = position::offset(&file.text, &file.lines, d.range.start, enc);
         let Some(stmt) = removable_if(file, at, findings) else { continue };
         if seen.contains(&stmt.start) {

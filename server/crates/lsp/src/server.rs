@@ -36,7 +36,6 @@ use crate::fill::{self, WorkspaceCoverage, FILL_COMMAND};
 use crate::hover::CheckedMethod;
 use crate::position::{self, Encoding};
 use crate::quick_fix;
-use crate::remove_dead;
 use crate::workspace;
 use jreach_jvm::SharedVerifier;
 
@@ -1016,9 +1015,7 @@ impl LanguageServer for Backend {
         let automatic = params.context.trigger_kind == Some(CodeActionTriggerKind::AUTOMATIC);
         let diagnostics = params.context.diagnostics;
         let listed = catch_unwind(AssertUnwindSafe(|| {
-            let mut actions =
-                remove_dead::remove_dead_fixes(&uri, &file, &diagnostics, &dead, only.as_deref(), caps.enc);
-            actions.extend(quick_fix::quick_fixes(&uri, &file, &diagnostics, only.as_deref(), caps.enc));
+            let mut actions = quick_fix::quick_fixes(&uri, &file, &diagnostics, &dead, only.as_deref(), caps.enc);
             if !automatic {
                 actions.extend(analysis::list_actions(
                     &uri,
