@@ -644,6 +644,105 @@ fn the_command_applies_its_edit_through_the_client() {
     s.shutdown_and_exit();
 }
 
+#[test]
+fn a_preview_request_answers_with_the_edit_and_a_second_one_replaces_the_first_test() {
+    let project = Project::new(CALC);
+    let uri = project.uri();
+    let mut s = Server::start();
+    s.initialize(project.root(), json!({}));
+    s.open(&uri, CALC);
+    let ask = |s: &mut Server| {
+        s.request(
+            "workspace/executeCommand",
+            json!({"command": "jreach.generateTest", "arguments": [{"uri": uri, "line": RETURN_ONE_LINE, "preview": true}]}),
+        )
+    };
+    let r = ask(&mut s);
+    assert_eq!(
+        (r["status"].clone(), r["preview"].clone(), r["created"].clone()),
+        (json!("test"), json!(true), json!(true)),
+        "{r}"
+    );
+    let test_file = project.root().join("src/test/java/demo/CalcTest.java");
+    assert!(!test_file.exists(), "nothing is written before the user accepts");
+    assert!(r["content"].as_str().unwrap().contains("// Reaches line 9: return 1;"), "{r}");
+    // The client applies the edit once the user accepts.
+    apply_workspace_edit(&r["edit"]);
+    assert_eq!(std::fs::read_to_string(&test_file).unwrap(), r["content"].as_str().unwrap());
+    // The user edits the test; asked again, the new test replaces it (shown first, so nothing
+    // is lost unseen), under its name, and the user's other tests stay.
+    let first = std::fs::read_to_string(&test_file).unwrap();
+    let edited = first.replace("// Reaches line 9", "int mine = 1;\n        // Reaches line 9");
+    let edited = edited.replacen("class CalcTest {", "class CalcTest {\n    @Test\n    void theirs() {\n    }\n", 1);
+    std::fs::write(&test_file, &edited).unwrap();
+    let again = ask(&mut s);
+    assert_eq!(again["replaces"], r["method"], "{again}");
+    assert_eq!(again["method"], r["method"], "{again}");
+    let content = again["content"].as_str().unwrap();
+    assert!(!content.contains("int mine") && content.contains("void theirs()"), "{content}");
+    assert_eq!(content.matches("// Reaches line 9").count(), 1, "{content}");
+    assert_eq!(std::fs::read_to_string(&test_file).unwrap(), edited, "nothing is written before the user accepts");
+    s.shutdown_and_exit();
+}
+
+#[test]
+fn a_generated_test_has_a_run_lens_that_runs_it_and_names_the_lines_it_covered() {
+    let project = Project::new(CALC);
+    let uri = project.uri();
+    let mut s = Server::start();
+    s.initialize(project.root(), json!({}));
+    s.open(&uri, CALC);
+    let r = s.request(
+        "workspace/executeCommand",
+        json!({"command": "jreach.generateTest", "arguments": [{"uri": uri, "line": RETURN_ONE_LINE}]}),
+    );
+    assert_eq!(r["status"], "test", "{r}");
+    let test_file = project.root().join("src/test/java/demo/CalcTest.java");
+    let test_uri = format!("file://{}", test_file.display());
+    let text = std::fs::read_to_string(&test_file).unwrap();
+    s.open(&test_uri, &text);
+    let lenses = code_lenses(&mut s, &test_uri);
+    assert_eq!(lenses.len(), 1, "{lenses:?}");
+    let command = &lenses[0]["command"];
+    assert_eq!(command["title"], "▶ Run test (reaches line 9)", "{command}");
+    assert_eq!(command["command"], "jreach.runTest");
+    let ran = s.request(
+        "workspace/executeCommand",
+        json!({"command": "jreach.runTest", "arguments": command["arguments"].clone()}),
+    );
+    assert_eq!(
+        (ran["status"].clone(), ran["reached"].clone(), ran["line"].clone()),
+        (json!("passed"), json!(true), json!(9)),
+        "{ran}"
+    );
+    assert_eq!(ran["source"], json!(uri), "{ran}");
+    let covered: Vec<u64> = ran["covered"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).collect();
+    assert!(covered.contains(&9) && covered.contains(&5) && !covered.contains(&6), "{covered:?}");
+    let said = s.wait_for("the run's message", |m| {
+        m["method"] == "window/showMessage" && m["params"]["message"].as_str().unwrap().contains("CalcTest.classify")
+    });
+    assert!(said["params"]["message"].as_str().unwrap().contains("passed and ran line 9 of Calc.java"), "{said}");
+    // Edited by the user so that it no longer reaches its line: said, as a warning.
+    let method = command["arguments"][0]["method"].as_str().unwrap().to_string();
+    let edited = text.replace("classify(17)", "classify(2)");
+    assert_ne!(edited, text, "the test calls classify(17): {text}");
+    s.change(&test_uri, 2, json!([{"text": edited}]));
+    let ran = s.request(
+        "workspace/executeCommand",
+        json!({"command": "jreach.runTest", "arguments": [{"uri": test_uri, "method": method}]}),
+    );
+    assert_eq!(ran["reached"], json!(false), "{ran}");
+    assert_ne!(ran["status"], json!("error"), "{ran}");
+    // Not a test jreach wrote: no such test, said plainly.
+    let ran = s.request(
+        "workspace/executeCommand",
+        json!({"command": "jreach.runTest", "arguments": [{"uri": test_uri, "method": "nope"}]}),
+    );
+    assert_eq!(ran["status"], "error", "{ran}");
+    assert!(ran["message"].as_str().unwrap().contains("nope is not a test jreach wrote"), "{ran}");
+    s.shutdown_and_exit();
+}
+
 const GAPS: &str = "package demo;
 
 public class Calc {

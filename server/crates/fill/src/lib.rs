@@ -21,4 +21,4 @@ pub mod statements;
 pub use answer::{answer, options_for_file, Answer, Jvm};
 pub use coverage::Coverage;
 pub use file::{counts, fill_file, test_name, Counts, FillOptions, Filled, LineResult, Verdict};
-pub use statements::{covered_by_earlier_tests, statement_line, statement_text};
+pub use statements::{covered_by_earlier_tests, statement_line, statement_text, target_of_marker};

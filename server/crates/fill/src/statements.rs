@@ -45,6 +45,28 @@ pub fn statement_text(file: &SourceFile, line: usize) -> String {
     }
 }
 
+/// Where the statement a jreach test's comment names is in `file` now: the line the comment
+/// names while that line still holds the statement it quotes, else the one line that does
+/// (`None` when none or several do).
+pub fn target_of_marker(file: &SourceFile, m: &synth::Marker) -> Option<usize> {
+    let count = file.lines.line_count();
+    let quoted_at = |l: usize| synth::quoted_target(&statement_text(file, l)) == m.quoted;
+    if m.target_line >= 1 && m.target_line <= count && quoted_at(m.target_line) {
+        return Some(m.target_line);
+    }
+    if m.quoted.is_empty() {
+        return None;
+    }
+    let mut found = (1..=count).filter(|&l| {
+        file.lines
+            .line_range(l - 1)
+            .is_some_and(|r| file.text[r].contains(m.quoted.split_whitespace().next().unwrap_or("")))
+            && quoted_at(l)
+    });
+    let first = found.next()?;
+    found.next().is_none().then_some(first)
+}
+
 /// Reads a test file as the caller sees it (an editor's buffer, the disk): `None` when there is
 /// no such file.
 pub type ReadTest<'a> = &'a dyn Fn(&Path) -> io::Result<Option<String>>;

@@ -26,7 +26,9 @@ pub use runner::{
     Returned, ReturnedCall, ReturnedKind, RunReport, RunRequest, RunStatus, Runner, SearchReport, SearchRequest,
     SearchRun, SearchStatus, SourceText,
 };
-pub use verify::{concolic_for, offer, search_for, Checked, Offer, Reached, SharedVerifier, Verifier};
+pub use verify::{
+    concolic_for, offer, search_for, Checked, Offer, ProjectTest, Reached, SharedVerifier, TestRun, Verifier,
+};
 
 /// Why code could not be run (as opposed to a run that showed a test misses its line).
 #[derive(Debug, thiserror::Error)]

@@ -12,8 +12,8 @@ use jreach_synth::{
 
 use crate::search::{avm, fill, slots, to_json, Budget, Fitness};
 use crate::{
-    default_cache_root, Jdk, Project, ReturnedCall, ReturnedKind, RunRequest, RunStatus, Runner, RunnerError,
-    SearchRequest, SearchRun, SearchStatus, SourceText,
+    default_cache_root, Jdk, Project, ReturnedCall, ReturnedKind, RunReport, RunRequest, RunStatus, Runner,
+    RunnerError, SearchRequest, SearchRun, SearchStatus, SourceText,
 };
 
 /// What a run on the JVM showed about a test.
@@ -124,6 +124,29 @@ impl Verifier {
             }
             found => found,
         }
+    }
+
+    /// Runs one test method the project has ([`ProjectTest`]) against the code it tests.
+    /// Nothing is judged: the report says how it ended and which lines of each file ran;
+    /// [`TestRun::relative`] names the code under test among them.
+    pub fn run_test(&mut self, t: &ProjectTest<'_>) -> Result<TestRun, RunnerError> {
+        let ProjectTest { file, package, text, test, class, method } = t;
+        let project = Project::for_file(file, *package, &self.classpath, &self.cache_root)
+            .ok_or_else(|| RunnerError::NoSourceRoot(file.to_path_buf()))?;
+        let mut classpath = project.classpath.clone();
+        classpath.extend(self.jdk.junit.iter().cloned());
+        let req = RunRequest {
+            source_roots: vec![project.source_root.clone()],
+            classpath,
+            cache_dir: project.cache_dir.clone(),
+            sources: vec![SourceText { path: project.relative.clone(), text: text.to_string() }, test.clone()],
+            test_class: class.to_string(),
+            test_method: method.to_string(),
+            timeout_ms: self.test_timeout.as_millis() as u64,
+            observe_calls: None,
+        };
+        let report = self.runner.run(&req)?;
+        Ok(TestRun { report, relative: project.relative })
     }
 
     fn search_from(
@@ -493,6 +516,28 @@ pub fn concolic_for(
     }
 }
 
+/// A test method of the project to run against the code it tests ([`Verifier::run_test`]).
+#[derive(Clone, Debug)]
+pub struct ProjectTest<'a> {
+    /// The code under test, its package and its text.
+    pub file: &'a Path,
+    pub package: Option<&'a str>,
+    pub text: &'a str,
+    /// The test file, relative to a source root (`shop/OrderTest.java`).
+    pub test: SourceText,
+    /// The test class's binary name and the method to run.
+    pub class: &'a str,
+    pub method: &'a str,
+}
+
+/// A run of a test the project has ([`Verifier::run_test`]).
+#[derive(Clone, Debug)]
+pub struct TestRun {
+    pub report: RunReport,
+    /// The code under test relative to its source root, as the report names it.
+    pub relative: String,
+}
+
 /// A [`Verifier`] made on first use and shared by a server's requests (one JVM per server); if
 /// it cannot be made, the reason is kept and every request is told.
 #[derive(Default)]
@@ -530,6 +575,19 @@ impl SharedVerifier {
                 concolic_for(v, file, text, rounds)
             }
             Err(_) => None,
+        }
+    }
+
+    /// [`Verifier::run_test`] with this server's verifier, using `classpath` before the build's.
+    pub fn run_test(&self, classpath: &[PathBuf], t: &ProjectTest<'_>) -> Result<TestRun, String> {
+        let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        let v = state.get_or_insert_with(|| Verifier::new(classpath.to_vec()).map_err(|e| format!("not run: {e}")));
+        match v {
+            Ok(v) => {
+                v.classpath = classpath.to_vec();
+                v.run_test(t).map_err(|e| e.to_string())
+            }
+            Err(why) => Err(why.clone()),
         }
     }
 

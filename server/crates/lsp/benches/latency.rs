@@ -117,6 +117,8 @@ fn bench(c: &mut Criterion) {
         cancel: None,
         // The solver's part only; the JVM's share is measured by the `verify` bench of jreach-jvm.
         verifier: None,
+        replace_earlier: false,
+        annotate: false,
     };
     g.sample_size(10);
     g.bench_function("resolve_test_action", |b| {

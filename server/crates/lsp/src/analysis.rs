@@ -17,10 +17,10 @@ use jreach_syntax::{find_target, LineIndex, SourceFile, TargetError};
 use jreach_synth::{self as synth, JUnit};
 use serde::{Deserialize, Serialize};
 use tower_lsp_server::ls_types::{
-    CodeAction, CodeActionDisabled, CodeActionKind, CodeActionOrCommand, Command, CreateFile, CreateFileOptions,
-    Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, DiagnosticTag, DocumentChangeOperation,
-    DocumentChanges, Location, NumberOrString, OneOf, OptionalVersionedTextDocumentIdentifier, Position, Range,
-    ResourceOp, TextDocumentEdit, TextEdit, Uri, WorkspaceEdit,
+    AnnotatedTextEdit, ChangeAnnotation, CodeAction, CodeActionDisabled, CodeActionKind, CodeActionOrCommand, Command,
+    CreateFile, CreateFileOptions, Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, DiagnosticTag,
+    DocumentChangeOperation, DocumentChanges, Location, NumberOrString, OneOf, OptionalVersionedTextDocumentIdentifier,
+    Position, Range, ResourceOp, TextDocumentEdit, TextEdit, Uri, WorkspaceEdit,
 };
 
 use crate::config::Settings;
@@ -47,6 +47,11 @@ pub struct ActionData {
     /// The document version the action was listed for, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub version: Option<i32>,
+    /// The client shows the test before writing it (a diff, a scratch buffer) and applies the
+    /// edit itself once the user accepts: the command answers with the edit instead of applying
+    /// it, and the new test replaces an earlier one for the same statement.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub preview: bool,
 }
 
 /// The warnings for `findings` in `file` (the document `uri`): dead code is tagged
@@ -171,7 +176,7 @@ pub fn list_actions(
         Err(e @ (TargetError::InLambda { .. } | TargetError::InLocalOrAnonymousClass { .. })) => Some(e.to_string()),
         Err(_) => return vec![],
     };
-    let data = ActionData { uri: uri.clone(), line, version };
+    let data = ActionData { uri: uri.clone(), line, version, preview: false };
     let command = Command {
         title: title(line),
         command: GENERATE_COMMAND.to_string(),
@@ -216,7 +221,17 @@ pub struct Project {
 pub enum Generated {
     /// The edit that adds the test (a new file or a method appended to the existing test class).
     /// `not_run`: `None` when the test ran on the JVM and ran its line, else why it was not run.
-    Edit { edit: WorkspaceEdit, path: PathBuf, method: String, created: bool, not_run: Option<String> },
+    /// `content` is the test file's new text; `replaced`, the earlier test for the same statement
+    /// the new one replaces (only where the user sees the edit before it is applied).
+    Edit {
+        edit: WorkspaceEdit,
+        path: PathBuf,
+        method: String,
+        created: bool,
+        not_run: Option<String>,
+        content: String,
+        replaced: Option<String>,
+    },
     /// The client cannot create files: the server wrote the new test file itself.
     Written { path: PathBuf, method: String, not_run: Option<String> },
     /// The test class has this test already (the same statements): nothing to add.
@@ -246,6 +261,11 @@ pub struct GenContext<'a> {
     pub cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
     /// The server's JVM runner, which checks a test before it is offered; `None`: not run.
     pub verifier: Option<&'a SharedVerifier>,
+    /// The user sees the edit before it is applied (a preview, or an edit that asks for
+    /// confirmation): the new test may replace an earlier one for the same statement.
+    pub replace_earlier: bool,
+    /// The client can be asked to confirm a change (change annotations): a replacement asks.
+    pub annotate: bool,
 }
 
 /// Generates the test reaching 0-based `line` of `file` (the document `uri`) and the edit that
@@ -343,7 +363,12 @@ pub fn generate(uri: &Uri, file: &SourceFile, line: u32, cx: &GenContext<'_>) ->
             Err(e) => return Generated::declined("error", format!("cannot read the test file: {e}")),
         },
     };
-    let placed = match synth::place_in(path.clone(), existing, &req) {
+    // An earlier jreach test whose comment names this statement is replaced, when the user will
+    // see the replacement before it happens.
+    let same_target = |m: &jreach_synth::Marker| {
+        cx.replace_earlier && jreach_fill::target_of_marker(file, m) == Some(req.target_line)
+    };
+    let placed = match synth::place_replacing(path.clone(), existing, &req, &same_target) {
         Ok(p) => p,
         Err(e) => return Generated::declined("error", format!("cannot add the test: {e}")),
     };
@@ -374,27 +399,54 @@ pub fn generate(uri: &Uri, file: &SourceFile, line: u32, cx: &GenContext<'_>) ->
                 document_changes: Some(DocumentChanges::Operations(vec![create, edit])),
                 ..Default::default()
             };
-            Generated::Edit { edit, path, method, created: true, not_run }
+            Generated::Edit { edit, path, method, created: true, not_run, content: placed.content, replaced: None }
         }
         Some(original) => {
             let lines = LineIndex::new(original);
             let end = position::position(original, &lines, original.len(), enc);
             let replace = TextEdit { range: Range::new(Position::new(0, 0), end), new_text: placed.content.clone() };
+            // Replacing an earlier test asks the user to confirm, where the client can be asked.
+            let confirm = placed.replaced.as_ref().filter(|_| cx.annotate && caps.document_changes).map(|old| {
+                let label = format!("jreach: replace the test {old}");
+                let description = format!("{method} replaces {old}, an earlier test for the same statement");
+                HashMap::from([(
+                    REPLACE_ANNOTATION.to_string(),
+                    ChangeAnnotation { label, needs_confirmation: Some(true), description: Some(description) },
+                )])
+            });
             let edit = if caps.document_changes {
+                let edit = match &confirm {
+                    Some(_) => {
+                        OneOf::Right(AnnotatedTextEdit { text_edit: replace, annotation_id: REPLACE_ANNOTATION.into() })
+                    }
+                    None => OneOf::Left(replace),
+                };
                 WorkspaceEdit {
                     document_changes: Some(DocumentChanges::Edits(vec![TextDocumentEdit {
                         text_document: OptionalVersionedTextDocumentIdentifier { uri: test_uri, version: open_version },
-                        edits: vec![OneOf::Left(replace)],
+                        edits: vec![edit],
                     }])),
+                    change_annotations: confirm,
                     ..Default::default()
                 }
             } else {
                 WorkspaceEdit { changes: Some(HashMap::from([(test_uri, vec![replace])])), ..Default::default() }
             };
-            Generated::Edit { edit, path, method, created: false, not_run }
+            Generated::Edit {
+                edit,
+                path,
+                method,
+                created: false,
+                not_run,
+                content: placed.content,
+                replaced: placed.replaced,
+            }
         }
     }
 }
+
+/// The change annotation of an edit that replaces an earlier test.
+const REPLACE_ANNOTATION: &str = "jreach-replace";
 
 /// The test source root: `jreach.testRoot` (relative to the workspace root), else the project's.
 pub(crate) fn test_root(
@@ -518,7 +570,7 @@ mod tests {
         let CodeActionOrCommand::CodeAction(a) = &list(4, &[])[0] else { panic!() };
         assert_eq!(
             serde_json::from_value::<ActionData>(a.data.clone().unwrap()).unwrap(),
-            ActionData { uri: uri(), line: 4, version: Some(3) }
+            ActionData { uri: uri(), line: 4, version: Some(3), preview: false }
         );
         let only = [CodeActionKind::QUICKFIX];
         assert!(list_actions(&uri(), None, &file, line_range(4), &[], Some(&only), style).is_empty());
@@ -565,6 +617,8 @@ mod tests {
             enc: Encoding::Utf16,
             cancel: None,
             verifier: None,
+            replace_earlier: false,
+            annotate: false,
         };
         let g = generate(&uri, &file, 10, &cx(&none, caps));
         let Generated::Edit { edit, path, created: true, .. } = g else { panic!("{g:?}") };
@@ -587,6 +641,21 @@ mod tests {
             matches!(&g, Generated::Existing { method, .. } if content.contains(&format!("void {method}()"))),
             "{g:?}"
         );
+        // An earlier test for the statement, edited since: kept, the new one added beside it...
+        let edited = content.replace("// Reaches line 11", "int mine = 1;\n        // Reaches line 11");
+        let open = |u: &Uri| (u.as_str().ends_with("ATest.java")).then(|| (8, edited.clone()));
+        let g = generate(&uri, &file, 10, &cx(&open, caps));
+        let Generated::Edit { content: beside, replaced: None, .. } = g else { panic!("{g:?}") };
+        assert!(beside.contains("int mine = 1;") && beside.matches("@Test").count() == 2, "{beside}");
+        // ... unless the user sees the edit first: then it replaces it, asking for confirmation.
+        let seen = GenContext { replace_earlier: true, annotate: true, ..cx(&open, caps) };
+        let g = generate(&uri, &file, 10, &seen);
+        let Generated::Edit { edit, content: replacing, replaced: Some(old), .. } = g else { panic!("{g:?}") };
+        assert!(content.contains(&format!("void {old}()")), "{old}");
+        assert!(!replacing.contains("int mine = 1;") && replacing.matches("@Test").count() == 1, "{replacing}");
+        let json = serde_json::to_value(&edit).unwrap();
+        assert_eq!(json["changeAnnotations"]["jreach-replace"]["needsConfirmation"], true, "{json}");
+        assert_eq!(json["documentChanges"][0]["edits"][0]["annotationId"], "jreach-replace", "{json}");
         // A dead line is declined with the reason.
         let g = generate(&uri, &file, 5, &cx(&none, caps));
         assert!(matches!(&g, Generated::Declined { status: "unreachable", .. }), "{g:?}");

@@ -409,6 +409,7 @@ mod tests {
             original: None,
             junit: JUnit::V5,
             duplicate_of: None,
+            replaced: None,
         };
         let old = Placement {
             path: PathBuf::from("/w/src/test/java/p/BTest.java"),
@@ -418,6 +419,7 @@ mod tests {
             original: Some("class BTest {\n}\n".into()),
             junit: JUnit::V5,
             duplicate_of: None,
+            replaced: None,
         };
         let version = |u: &Uri| u.as_str().ends_with("BTest.java").then_some(4);
         let annotate = Some(("jreach: 2 tests".to_string(), "for A.java".to_string()));

@@ -9,6 +9,8 @@
 //! - [`quick_fix`]: the fix offered on jreach's warnings (suppress them in their method).
 //! - [`fill`]: the workspace's JaCoCo report, a file's uncovered statements, the code lens
 //!   "Generate tests for the N uncovered statements" and the one edit that adds their tests.
+//! - [`run_test`]: the "Run" code lens on the tests jreach wrote, and the run behind it (the
+//!   test's outcome and the lines of the code under test it covered).
 //! - [`server`]: the `tower-lsp-server` backend (documents, debounced diagnostics, actions,
 //!   commands, progress, cancellation).
 //! - [`workspace`]: dead code in the files that are not open (the workspace's main sources).
@@ -22,6 +24,7 @@ pub mod hover;
 pub mod position;
 pub mod quick_fix;
 pub mod remove_dead;
+pub mod run_test;
 pub mod server;
 pub mod wire;
 pub mod workspace;

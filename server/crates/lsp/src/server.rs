@@ -36,6 +36,7 @@ use crate::fill::{self, WorkspaceCoverage, FILL_COMMAND};
 use crate::hover::CheckedMethod;
 use crate::position::{self, Encoding};
 use crate::quick_fix;
+use crate::run_test::{self, RunArgs, RUN_TEST_COMMAND};
 use crate::workspace;
 use jreach_jvm::SharedVerifier;
 
@@ -559,6 +560,9 @@ impl State {
                 return Generated::Declined { status: "error", message: "cancelled".into() };
             }
             let open = |u: &Uri| state.docs.get(u).map(|d| (d.version, d.file.text.clone()));
+            // A replacement is seen before it happens: in the client's preview, or as an edit
+            // that asks for confirmation.
+            let replace_earlier = data.preview || caps.change_annotations;
             let cx = GenContext {
                 settings: &settings,
                 project: &project,
@@ -567,6 +571,8 @@ impl State {
                 enc: caps.enc,
                 cancel,
                 verifier: Some(&state.verifier),
+                replace_earlier,
+                annotate: !data.preview && caps.change_annotations,
             };
             analysis::generate(&data.uri, &file, data.line, &cx)
         });
@@ -586,6 +592,43 @@ impl State {
         };
         self.end_progress(progress, &summary).await;
         result
+    }
+}
+
+/// Running a test jreach wrote (`RUN_TEST_COMMAND`, the "Run" lens of a test file).
+impl State {
+    /// Runs the test on the JVM, with progress, and says how it went (a message, and the answer:
+    /// [`run_test::RunOutcome`], whose covered lines the client shows).
+    async fn run_test(self: &Arc<Self>, args: RunArgs, token: Option<ProgressToken>) -> Result<Value> {
+        let settings = self.settings();
+        let outcome = if !settings.run_code {
+            run_test::RunOutcome::error("running code is off (jreach.runCode): the test was not run")
+        } else {
+            let path = args
+                .uri
+                .to_file_path()
+                .map(|p| p.into_owned())
+                .ok_or_else(|| Error::invalid_params(format!("{} is not a file", args.uri.as_str())))?;
+            let text = self.snapshot(&args.uri)?.text.clone();
+            let progress = self.begin_progress(token, format!("jreach: running {}", args.method), false).await;
+            let state = self.clone();
+            let method = args.method.clone();
+            let ran = blocking("running a test", move || {
+                let run = |t: &jreach_jvm::ProjectTest<'_>| state.verifier.run_test(&settings.classpath, t);
+                run_test::run(&path, &text, &method, &run)
+            })
+            .await;
+            let outcome = ran.unwrap_or_else(|e| run_test::RunOutcome::error(e.message.to_string()));
+            self.end_progress(progress, outcome.status).await;
+            outcome
+        };
+        let typ = match outcome.status {
+            "passed" if outcome.reached => MessageType::INFO,
+            "passed" => MessageType::WARNING,
+            _ => MessageType::ERROR,
+        };
+        self.client.show_message(typ, format!("jreach: {}", outcome.message)).await;
+        serde_json::to_value(&outcome).map_err(|e| internal(e.to_string()))
     }
 }
 
@@ -879,6 +922,7 @@ impl LanguageServer for Backend {
                         GENERATE_COMMAND.to_string(),
                         TEST_CREATED_COMMAND.to_string(),
                         FILL_COMMAND.to_string(),
+                        RUN_TEST_COMMAND.to_string(),
                     ],
                     work_done_progress_options: WorkDoneProgressOptions { work_done_progress: Some(true) },
                 }),
@@ -974,7 +1018,11 @@ impl LanguageServer for Backend {
         let uri = params.text_document.uri;
         let Some(file) = self.state.docs.get(&uri).map(|d| d.file.clone()) else { return Ok(None) };
         if analysis::is_test_source(&uri, &file) {
-            return Ok(None);
+            // "Run" on the tests jreach wrote, where running code is allowed.
+            if !self.state.settings().run_code {
+                return Ok(None);
+            }
+            return Ok(Some(run_test::lenses(&uri, &file, self.state.caps().enc)));
         }
         let state = self.state.clone();
         let u = uri.clone();
@@ -1094,6 +1142,16 @@ impl LanguageServer for Backend {
             let token = params.work_done_progress_params.work_done_token;
             return self.state.fill(uri, token).await.map(Some);
         }
+        if params.command == RUN_TEST_COMMAND {
+            let args = params
+                .arguments
+                .first()
+                .cloned()
+                .and_then(|a| serde_json::from_value::<RunArgs>(a).ok())
+                .ok_or_else(|| Error::invalid_params("expected one argument {\"uri\": ..., \"method\": ...}"))?;
+            let token = params.work_done_progress_params.work_done_token;
+            return self.state.run_test(args, token).await.map(Some);
+        }
         if params.command != GENERATE_COMMAND {
             return Err(Error::invalid_params(format!("unknown command {}", params.command)));
         }
@@ -1103,8 +1161,15 @@ impl LanguageServer for Backend {
             )?;
         let token = params.work_done_progress_params.work_done_token;
         let line = data.line;
+        let preview = data.preview;
         match self.state.generate(data, token).await? {
-            Generated::Edit { edit, path, method, created, not_run } => {
+            Generated::Edit { edit, path, method, created, not_run, content, replaced } if preview => {
+                // The client shows it and applies the edit once the user accepts.
+                Ok(Some(json!({"status": "test", "preview": true, "edit": edit, "content": content, "path": path,
+                               "method": method, "created": created, "replaces": replaced,
+                               "verified": not_run.is_none(), "note": run_note(&not_run)})))
+            }
+            Generated::Edit { edit, path, method, created, not_run, replaced, .. } => {
                 let label = format!("jreach: test for line {}", line + 1);
                 // The user asked for the test to be written: some clients create the file but
                 // not its folders.
@@ -1115,16 +1180,33 @@ impl LanguageServer for Backend {
                         return Ok(Some(json!({"status": "error", "message": why})));
                     }
                 }
-                let applied = tokio::time::timeout(Duration::from_secs(60), self.state.client.apply_edit(edit))
-                    .await
-                    .unwrap_or_else(|_| Err(internal("the editor did not answer within 60 s")));
+                // An edit that asks the user to confirm waits for them.
+                let asks = edit.change_annotations.is_some();
+                let wait = Duration::from_secs(if asks { 3600 } else { 60 });
+                let applied =
+                    tokio::time::timeout(wait, self.state.client.apply_edit(edit)).await.unwrap_or_else(|_| {
+                        Err(internal(format!("the editor did not answer within {} s", wait.as_secs())))
+                    });
                 match applied {
+                    Ok(r) if !r.applied && asks && r.failure_reason.is_none() => {
+                        // The user looked at the replacement and discarded it.
+                        let msg = format!(
+                            "{label}: not written (the replacement of {} was discarded)",
+                            replaced.as_deref().unwrap_or("the earlier test")
+                        );
+                        self.state.client.show_message(MessageType::INFO, msg.clone()).await;
+                        Ok(Some(json!({"status": "discarded", "message": msg})))
+                    }
                     Ok(r) if r.applied => {
-                        let verb = if created { "created" } else { "added a test to" };
+                        let verb = match (&replaced, created) {
+                            (Some(old), _) => format!("replaced {old} in"),
+                            (None, true) => "created".into(),
+                            (None, false) => "added a test to".into(),
+                        };
                         let msg = format!("jreach: {verb} {} ({method}){}", file_name(&path), run_note(&not_run));
                         self.state.client.show_message(MessageType::INFO, msg).await;
                         Ok(Some(json!({"status": "test", "path": path, "method": method, "created": created,
-                                       "verified": not_run.is_none(), "note": not_run})))
+                                       "replaces": replaced, "verified": not_run.is_none(), "note": not_run})))
                     }
                     Ok(r) => {
                         let why = r.failure_reason.unwrap_or_else(|| "the editor refused the edit".into());

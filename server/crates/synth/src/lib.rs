@@ -33,7 +33,9 @@ use std::fmt;
 pub use jdk_values::{is_searched_collection, jdk_choices, JdkChoices};
 pub use literal::{literal, literal_as};
 pub use marker::{line_ranges, markers_in, parse_line_ranges, quoted_target, Marker};
-pub use place::{is_conflict, place, place_in, test_path, test_path_of_class, write, ConflictError, Placement};
+pub use place::{
+    is_conflict, place, place_in, place_replacing, test_path, test_path_of_class, write, ConflictError, Placement,
+};
 pub use project::{detect_junit, imported_sources, package_sources, test_root_for, ImportedSource};
 pub use read::{read_source, MAX_SOURCE_BYTES};
 pub use render::{render_class, render_method, test_class_name, test_method_name};

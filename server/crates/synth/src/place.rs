@@ -5,7 +5,10 @@
 //! imports added, a method name that is not taken yet (`_2`, `_3`...), the file's own JUnit
 //! generation, indentation and line endings. A test method of the class that already does what
 //! the new one would (the same statements, whatever its name and comments) is reported instead
-//! ([`Placement::duplicate_of`]), and the file left as it is. It writes nothing.
+//! ([`Placement::duplicate_of`]), and the file left as it is. [`place_replacing`] may instead
+//! replace an earlier jreach test for the same statement (the caller says which comments name it,
+//! as only it has the code under test to tell): its method is rewritten where it stands
+//! ([`Placement::replaced`]). It writes nothing.
 //!
 //! [`write()`] then puts that content on disk atomically (a temporary file in the same directory,
 //! renamed over the target) and only if the file is still exactly as [`place`] read it: a file that
@@ -23,7 +26,7 @@ use crate::render::{
     format_method, identifier, method_parts, reflection_helpers, render_class, test_class_name, test_method_name,
     ALLOCATE_HELPER,
 };
-use crate::{JUnit, TestRequest};
+use crate::{markers_in, JUnit, Marker, TestRequest};
 
 /// A test ready to be written: where, what, and what the file looked like before.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -45,6 +48,8 @@ pub struct Placement {
     /// same line again, say): its name. `content` is then the file unchanged and `method_name`
     /// that method's name; there is nothing to write.
     pub duplicate_of: Option<String>,
+    /// The earlier test the new one replaces in the file ([`place_replacing`]): its name.
+    pub replaced: Option<String>,
 }
 
 /// [`write()`] found the file changed since [`place`] read it (or created, or deleted), and left it
@@ -117,6 +122,18 @@ pub fn place(test_root: &Path, req: &TestRequest) -> io::Result<Placement> {
 /// [`place`] for a file whose current text the caller already has (an editor buffer, say):
 /// `existing` is `None` when the file does not exist.
 pub fn place_in(path: PathBuf, existing: Option<String>, req: &TestRequest) -> io::Result<Placement> {
+    place_replacing(path, existing, req, &|_| false)
+}
+
+/// [`place_in`] that replaces an earlier jreach test of the class for the same statement: the
+/// one test method whose `// Reaches line N: <statement>` comment `same_target` accepts (none
+/// when several do). Its method is rewritten where it stands, under the new test's name.
+pub fn place_replacing(
+    path: PathBuf,
+    existing: Option<String>,
+    req: &TestRequest,
+    same_target: &dyn Fn(&Marker) -> bool,
+) -> io::Result<Placement> {
     match existing {
         None => Ok(Placement {
             path,
@@ -126,19 +143,54 @@ pub fn place_in(path: PathBuf, existing: Option<String>, req: &TestRequest) -> i
             original: None,
             junit: req.junit,
             duplicate_of: None,
+            replaced: None,
         }),
         Some(text) => {
-            let (content, method_name, junit, duplicate) = append(&text, req)
+            let a = append(&text, req, same_target)
                 .map_err(|msg| io::Error::new(io::ErrorKind::InvalidData, format!("{}: {msg}", path.display())))?;
-            let duplicate_of = duplicate.then(|| method_name.clone());
-            Ok(Placement { path, content, created: false, method_name, original: Some(text), junit, duplicate_of })
+            let duplicate_of = a.duplicate.then(|| a.name.clone());
+            Ok(Placement {
+                path,
+                content: a.content,
+                created: false,
+                method_name: a.name,
+                original: Some(text),
+                junit: a.junit,
+                duplicate_of,
+                replaced: a.replaced,
+            })
         }
     }
 }
 
+/// What [`append`] made of a test file.
+struct Appended {
+    content: String,
+    /// The new method's name (the existing one's when it is a duplicate).
+    name: String,
+    junit: JUnit,
+    /// The class has the same test already: `content` is the file unchanged.
+    duplicate: bool,
+    /// The earlier test the new one replaces.
+    replaced: Option<String>,
+}
+
+/// The one test method of `class` whose jreach comment `same_target` accepts.
+fn earlier_test<'t>(class: Node<'t>, src: &str, same_target: &dyn Fn(&Marker) -> bool) -> Option<Node<'t>> {
+    let body = class.child_by_field_name("body")?;
+    let mut c = body.walk();
+    let mut found = body.named_children(&mut c).filter(|m| m.kind() == "method_declaration").filter(|m| {
+        // The method's own first comment: its text, read as a test file of its own.
+        let first = markers_in(text_of(*m, src)).into_iter().next();
+        first.is_some_and(|mk| same_target(&mk))
+    });
+    let one = found.next()?;
+    found.next().is_none().then_some(one)
+}
+
 /// `text` with the test for `req` appended to its test class; the method's name and JUnit
 /// version; and whether it was there already (`text` unchanged and the existing method's name).
-fn append(text: &str, req: &TestRequest) -> Result<(String, String, JUnit, bool), String> {
+fn append(text: &str, req: &TestRequest, same_target: &dyn Fn(&Marker) -> bool) -> Result<Appended, String> {
     let file = SourceFile::parse(text);
     let src = file.text.as_str();
     let root = file.tree.root_node();
@@ -161,8 +213,17 @@ fn append(text: &str, req: &TestRequest) -> Result<(String, String, JUnit, bool)
     let imports: Vec<Node<'_>> = top.iter().copied().filter(|n| n.kind() == "import_declaration").collect();
     let junit = file_junit(src, &imports).unwrap_or(req.junit);
 
-    // A method name nobody uses yet.
-    let taken = method_names(*class, src);
+    // The earlier test for the same statement, if the new one replaces it.
+    let earlier = earlier_test(*class, src, same_target);
+    let replaced = earlier.and_then(|m| m.child_by_field_name("name")).map(|n| text_of(n, src).to_string());
+
+    // A method name nobody else uses yet.
+    let mut taken = method_names(*class, src);
+    if let Some(old) = &replaced {
+        if let Some(i) = taken.iter().position(|n| n == old) {
+            taken.remove(i);
+        }
+    }
     let base = test_method_name(req);
     let name = if taken.contains(&base) {
         (2..).map(|i| format!("{base}_{i}")).find(|n| !taken.contains(n)).expect("a free suffix")
@@ -174,7 +235,7 @@ fn append(text: &str, req: &TestRequest) -> Result<(String, String, JUnit, bool)
     let indent = member_indent(body, src).unwrap_or_else(|| "    ".to_string());
     let mut method = format_method(&name, &parts, junit, &indent);
     if let Some(same) = same_test(*class, src, &method) {
-        return Ok((text.to_string(), same, junit, true));
+        return Ok(Appended { content: text.to_string(), name: same, junit, duplicate: true, replaced: None });
     }
     // The reflection helpers, unless an earlier test brought them.
     if parts.reflection && !taken.iter().any(|m| m == ALLOCATE_HELPER) {
@@ -186,11 +247,17 @@ fn append(text: &str, req: &TestRequest) -> Result<(String, String, JUnit, bool)
     let mut edits: Vec<(usize, usize, String)> = Vec::new();
     let mut replace_from = None;
 
-    // The method, before the class's final brace.
+    // The method, where the test it replaces stood (its lines, from the one of its first
+    // annotation to the one of its closing brace), else before the class's final brace.
     let brace = close.start_byte();
     let line_start = src[..brace].rfind('\n').map_or(0, |i| i + 1);
     let has_members = body.named_child_count() > 0;
-    if src[line_start..brace].trim().is_empty() {
+    if let Some(old) = earlier {
+        let from = src[..old.start_byte()].rfind('\n').map_or(0, |i| i + 1);
+        let to = src[old.end_byte()..].find('\n').map_or(src.len(), |i| old.end_byte() + i + 1);
+        edits.push((to, 0, method.trim_end_matches('\n').to_string() + if to == src.len() { "" } else { "\n" }));
+        replace_from = Some(from);
+    } else if src[line_start..brace].trim().is_empty() {
         let before = src[..line_start].trim_end_matches([' ', '\t', '\r']);
         let blank_before = before.ends_with("\n\n") || before.ends_with('{') || line_start == 0;
         let sep = if has_members && !blank_before { "\n" } else { "" };
@@ -275,7 +342,7 @@ fn append(text: &str, req: &TestRequest) -> Result<(String, String, JUnit, bool)
         let from = if seq == 0 { replace_from.unwrap_or(at) } else { at };
         out.replace_range(from..at, &text);
     }
-    Ok((out, name, junit, false))
+    Ok(Appended { content: out, name, junit, duplicate: false, replaced })
 }
 
 /// An import declaration of the file.
@@ -658,6 +725,61 @@ mod tests {
             }
         "#]]
         .assert_eq(&fs::read_to_string(&third.path).unwrap());
+    }
+
+    #[test]
+    fn an_earlier_test_for_the_same_statement_is_replaced_where_it_stands() {
+        let existing = "package com.acme;\n\nimport org.junit.jupiter.api.Test;\n\nclass BankTest {\n    @Test\n    void mine() {\n    }\n\n    @Test\n    void withdraw_reachesLine21() {\n        // Reaches line 21: return -1;\n        int edited = 1;\n    }\n\n    @Test\n    void other_reachesLine30() {\n        // Reaches line 30: return 0;\n    }\n}\n";
+        // The statement moved from line 21 to line 23: the caller, who has the code, says the
+        // comment of line 21 is that statement.
+        let moved = TestRequest { target_line: 23, ..req() };
+        let same = |m: &Marker| m.target_line == 21 && m.quoted == "return -1;";
+        let p = place_replacing("BankTest.java".into(), Some(existing.into()), &moved, &same).unwrap();
+        assert_eq!(p.replaced.as_deref(), Some("withdraw_reachesLine21"));
+        assert_eq!(p.method_name, "withdraw_reachesLine23");
+        expect![[r#"
+            package com.acme;
+
+            import static org.junit.jupiter.api.Assertions.assertEquals;
+
+            import org.junit.jupiter.api.Test;
+            import org.junit.jupiter.api.Timeout;
+
+            class BankTest {
+                @Test
+                void mine() {
+                }
+
+                @Test
+                @Timeout(30)
+                void withdraw_reachesLine23() {
+                    // Reaches line 23: return -1;
+                    // Path: amount > balance
+                    Bank.Account obj = new Bank.Account();
+                    assertEquals(-1, obj.withdraw(101));
+                }
+
+                @Test
+                void other_reachesLine30() {
+                    // Reaches line 30: return 0;
+                }
+            }
+        "#]]
+        .assert_eq(&p.content);
+        // Two tests the caller takes for the target: neither is replaced.
+        let any = |m: &Marker| m.target_line != 0;
+        let p = place_replacing("BankTest.java".into(), Some(existing.into()), &moved, &any).unwrap();
+        assert_eq!(p.replaced, None);
+        assert!(
+            p.content.contains("void withdraw_reachesLine21()") && p.content.contains("void withdraw_reachesLine23()")
+        );
+        // Replacing keeps the name when the line has not moved, and nothing else is renamed.
+        let p = place_replacing("BankTest.java".into(), Some(existing.into()), &req(), &same).unwrap();
+        assert_eq!(
+            (p.replaced.as_deref(), p.method_name.as_str()),
+            (Some("withdraw_reachesLine21"), "withdraw_reachesLine21")
+        );
+        assert_eq!(p.content.matches("void withdraw_reachesLine21()").count(), 1, "{}", p.content);
     }
 
     #[test]
