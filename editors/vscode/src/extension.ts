@@ -1,6 +1,8 @@
 // The jreach extension: starts `jreach lsp` for Java files (unreachable-code warnings, "Generate
 // test reaching line N" code actions), adds "Generate Test Reaching Here" to the editor's context
-// menu and the command palette, and keeps the server's settings in sync with `jreach.*`.
+// menu and the command palette (the test is shown as a diff before it is written: preview.ts),
+// shows what a generated test's "Run" lens covered (coverage.ts), and keeps the server's settings
+// in sync with `jreach.*`.
 
 import * as vscode from 'vscode';
 import {
@@ -14,7 +16,9 @@ import {
   State,
 } from 'vscode-languageclient/node';
 
+import { registerCoverage, RunResult, showRun } from './coverage';
 import { resolveServer } from './executable';
+import { PreviewResult, previewAndWrite, registerPreviewDocuments } from './preview';
 import { configuredServerPath, SECTION, serverSettings } from './settings';
 
 /** The server's command (`workspace/executeCommand`); its argument is `{uri, line}`, line 0-based. */
@@ -25,6 +29,9 @@ const ACTION_TITLE = /^Generate test reaching line \d+/;
 /** The server's command behind the code lens "Generate tests for the N uncovered statements"
  *  (`{uri}`); its edit comes for preview, and answers with the statements' results. */
 const SERVER_FILL = 'jreach.fillFile';
+/** The server's command behind the "Run" lens of a generated test (`{uri, method}`): answers with
+ *  the run's outcome and the lines of the code under test it covered. */
+const SERVER_RUN_TEST = 'jreach.runTest';
 
 /** What `jreach.fillFile` answers (`results`: one per uncovered statement). */
 interface FillResult {
@@ -39,6 +46,7 @@ interface GenerateResult {
   method?: string;
   created?: boolean;
   message?: string;
+  preview?: boolean;
 }
 
 let client: LanguageClient | undefined;
@@ -49,6 +57,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   output = vscode.window.createOutputChannel('jreach', { log: true });
   context.subscriptions.push(
     output,
+    registerPreviewDocuments(),
+    registerCoverage(),
     vscode.commands.registerCommand('jreach.generateTestHere', (arg?: unknown) => generateTestHere(arg)),
     vscode.commands.registerCommand(OPEN_GENERATED, (uri: string, method?: string) =>
       openTest(vscode.Uri.parse(uri), method),
@@ -115,6 +125,11 @@ async function startClient(): Promise<LanguageClient | undefined> {
         const result = await next(command, args);
         if (command === SERVER_FILL) {
           await openFilledTests(result as FillResult | undefined);
+        } else if (command === SERVER_RUN_TEST) {
+          const run = result as RunResult | undefined;
+          const method = (args[0] as { method?: string } | undefined)?.method ?? 'the test';
+          const source = run?.source ? client?.protocol2CodeConverter.asUri(run.source) : undefined;
+          await showRun(run, method, source);
         }
         return result;
       },
@@ -242,7 +257,9 @@ async function generateTestHere(arg?: unknown): Promise<void> {
     return;
   }
   const line = editor.selection.active.line;
-  const args = { uri: c.code2ProtocolConverter.asUri(editor.document.uri), line };
+  // With a preview the server answers with the edit, which is applied once the user accepts.
+  const preview = vscode.workspace.getConfiguration(SECTION).get<boolean>('previewTests', true);
+  const args = { uri: c.code2ProtocolConverter.asUri(editor.document.uri), line, preview };
   let result: GenerateResult | null;
   try {
     // The server reports progress (with a cancel button), applies the edit through
@@ -260,7 +277,11 @@ async function generateTestHere(arg?: unknown): Promise<void> {
     void vscode.window.showErrorMessage(`jreach: generating a test for line ${line + 1} failed: ${message}`);
     return;
   }
-  if (result && result.status === 'test' && result.path) {
+  if (result && result.status === 'test' && result.preview && result.path) {
+    if (await previewAndWrite(c, result as PreviewResult, line)) {
+      await openTest(vscode.Uri.file(result.path), result.method);
+    }
+  } else if (result && result.status === 'test' && result.path) {
     await openTest(vscode.Uri.file(result.path), result.method);
   } else if (result) {
     output.appendLine(`jreach: no test for line ${line + 1}: ${result.message ?? result.status}`);

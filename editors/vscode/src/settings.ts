@@ -20,6 +20,8 @@ export interface ServerSettings {
   testRoot: string;
   diagnostics: boolean;
   workspaceDiagnostics: boolean;
+  runCode: boolean;
+  classpath: string[];
 }
 
 export function serverSettings(scope?: vscode.ConfigurationScope): ServerSettings {
@@ -33,6 +35,8 @@ export function serverSettings(scope?: vscode.ConfigurationScope): ServerSetting
     testRoot: c.get<string>('testRoot', '').trim(),
     diagnostics: c.get<boolean>('diagnostics.enabled', true),
     workspaceDiagnostics: c.get<boolean>('diagnostics.workspace', true),
+    runCode: c.get<boolean>('runCode', true),
+    classpath: c.get<string[]>('classpath', []).map((p) => p.trim()).filter((p) => p.length > 0),
   };
 }
 

@@ -136,6 +136,19 @@ async function realClick(page, locator) {
       await realClick(page, item);
     });
 
+    // The test comes as a diff first, with Write Test / Discard; nothing is on disk before.
+    await step('preview-diff-then-write', async () => {
+      const tab = page.locator('.tabs-container .tab', { hasText: /CalcTest\.java: test for line 9 \(preview\)/ }).first();
+      await tab.waitFor({ timeout: 90000 });
+      const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'write' }).first();
+      await toast.waitFor({ timeout: 15000 });
+      console.log('     asks:', await toast.locator('.notification-list-item-message').first().innerText());
+      await page.screenshot({ path: path.join(shots, 'preview.png') });
+      if (fs.existsSync(testFile)) throw new Error('the test was written before Write Test');
+      await realClick(page, toast.getByRole('button', { name: 'Write Test' }));
+      await tab.waitFor({ state: 'detached', timeout: 15000 });
+    });
+
     await step('test-file-written-and-opened', async () => {
       await until(page, `${testFile} with a @Test`, 90000, () =>
         fs.existsSync(testFile) && /@Test/.test(fs.readFileSync(testFile, 'utf8')));
@@ -143,6 +156,61 @@ async function realClick(page, locator) {
       await line(page, '@Test').waitFor({ timeout: 15000 });
       await page.screenshot({ path: path.join(shots, 'generated.png') });
       console.log('     wrote', testFile);
+    });
+
+    // The test's "Run" lens runs it on the JVM: Calc.java is shown beside it with the covered
+    // lines marked and the target line saying it was reached.
+    await step('run-lens-shows-the-line-covered', async () => {
+      const lens = page.locator('.editor-group-container.active .codelens-decoration a', {
+        hasText: /Run test \(reaches line 9\)/,
+      }).first();
+      await lens.waitFor({ timeout: 30000 });
+      await realClick(page, lens);
+      const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'passed and ran line 9 of Calc.java' }).first();
+      await toast.waitFor({ timeout: 60000 });
+      console.log('     says:', await toast.locator('.notification-list-item-message').first().innerText());
+      const reachedNote = () => page.evaluate(() => {
+        for (const el of document.querySelectorAll('.monaco-editor .view-line span')) {
+          const after = getComputedStyle(el, '::after').content || '';
+          if ((el.textContent || '').includes('reached by') || after.includes('reached by')) return true;
+        }
+        return false;
+      });
+      await until(page, 'the target line marked as reached in Calc.java', 15000, reachedNote);
+      await page.screenshot({ path: path.join(shots, 'run-covered.png') });
+      await toast.hover();
+      await toast.locator('.codicon-notifications-clear').first().click().catch(() => {});
+    });
+
+    // The user edits the test, then asks again for the same line: the diff says the new test
+    // replaces the earlier one; Discard leaves the file and the user's edit as they were.
+    await step('regenerate-previews-a-replacement-then-discard', async () => {
+      const before = fs.readFileSync(testFile, 'utf8');
+      await page.locator('.tabs-container .tab', { hasText: /^CalcTest\.java/ }).first().click();
+      const marker = line(page, '// Reaches line 9');
+      await marker.waitFor({ timeout: 15000 });
+      await marker.click();
+      await page.keyboard.press('End');
+      await page.keyboard.press('Enter');
+      await page.keyboard.type('int mine = 1;');
+      await page.locator('.tabs-container .tab', { hasText: /^Calc\.java/ }).first().click();
+      const target = line(page, 'return 1;');
+      await target.waitFor({ timeout: 15000 });
+      const b = await target.boundingBox();
+      const text = await target.innerText();
+      const indent = text.length - text.trimStart().length;
+      await page.mouse.click(b.x + (indent + 3) * 8, b.y + b.height / 2, { button: 'right' });
+      await realClick(page, page.locator('.action-menu-item', { hasText: 'Generate Test Reaching Here' }).first());
+      const tab = page.locator('.tabs-container .tab', { hasText: /replaces .*, the earlier test for line 9 \(preview\)/ }).first();
+      await tab.waitFor({ timeout: 90000 });
+      const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'write' }).first();
+      await toast.waitFor({ timeout: 15000 });
+      await page.screenshot({ path: path.join(shots, 'preview-replace.png') });
+      await realClick(page, toast.getByRole('button', { name: 'Discard' }));
+      await tab.waitFor({ state: 'detached', timeout: 15000 });
+      if (fs.readFileSync(testFile, 'utf8') !== before) throw new Error('the test file changed after Discard');
+      await page.locator('.tabs-container .tab', { hasText: /^CalcTest\.java/ }).first().click();
+      await line(page, 'int mine = 1;').waitFor({ timeout: 5000 });
     });
 
     // The code action, resolved lazily: Refactor… → "Generate test reaching line 12" on `return -1;`.
