@@ -116,15 +116,80 @@ local ok, err = pcall(function()
     table.insert(told, msg)
     return notify(msg, ...)
   end
+  -- The user gives the generated test a line of their own (saved).
+  local test_buf = vim.fn.bufnr(test_path)
+  for i, l in ipairs(vim.api.nvim_buf_get_lines(test_buf, 0, -1, false)) do
+    if l:find("// Reaches line 9", 1, true) then
+      vim.api.nvim_buf_set_lines(test_buf, i, i, false, { "        int mine = 1;" })
+      break
+    end
+  end
+  vim.api.nvim_buf_call(test_buf, function() vim.cmd("silent write") end)
+  local function on_disk() return table.concat(vim.fn.readfile(test_path), "\n") end
+  assert(on_disk():find("int mine = 1;", 1, true), "the user's line was not saved")
+  -- Asked again for line 9, the plugin shows the new test in a scratch split and asks: the
+  -- question (answered here) and what the split showed are recorded.
+  local asked = {}
+  local answer = 2 -- Discard
+  local confirm = vim.fn.confirm
+  vim.fn.confirm = function(msg)
+    table.insert(asked, { msg = msg, name = vim.api.nvim_buf_get_name(0),
+      shown = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), "\n") })
+    return answer
+  end
   vim.api.nvim_win_set_cursor(0, { 9, 12 })
   vim.cmd("JReachGenerateTest")
   assert(vim.wait(120000, function() return done ~= nil end, 50), "no answer to :JReachGenerateTest")
+  assert(done.status == "discarded", "discard: " .. vim.inspect(done))
+  assert(#asked == 1 and asked[1].msg:find("replaces", 1, true), "asked: " .. vim.inspect(asked))
+  assert(asked[1].name:find("jreach://preview/CalcTest.java", 1, true), "preview buffer: " .. asked[1].name)
+  assert(asked[1].shown:find("// Reaches line 9", 1, true) and not asked[1].shown:find("int mine", 1, true),
+    "preview: " .. asked[1].shown)
+  assert(on_disk():find("int mine = 1;", 1, true), "written after Discard: " .. on_disk())
+  assert(#vim.api.nvim_tabpage_list_wins(0) == 2, "the preview split stayed: " .. #vim.api.nvim_tabpage_list_wins(0))
+  log("PREVIEW " .. asked[1].msg)
+  -- Once more, written: the new test replaces the user's edited one.
+  done = nil
+  answer = 1
+  vim.cmd("JReachGenerateTest")
+  assert(vim.wait(120000, function() return done ~= nil end, 50), "no answer to :JReachGenerateTest")
+  vim.fn.confirm = confirm
   assert(done.status == "test", "generate: " .. vim.inspect(done))
+  local _, reaches = on_disk():gsub("// Reaches line 9", "")
+  assert(not on_disk():find("int mine", 1, true) and reaches == 1, "not replaced: " .. on_disk())
   log("TEST " .. done.path .. " " .. tostring(done.method))
   -- Shown on the new test method (the test file's window is reused).
   assert(vim.api.nvim_buf_get_name(0) == done.path, "the test is not shown: " .. vim.api.nvim_buf_get_name(0))
   assert(vim.api.nvim_get_current_line():find(done.method, 1, true), "not on " .. done.method .. ": " .. vim.api.nvim_get_current_line())
   assert(#vim.api.nvim_tabpage_list_wins(0) == 2, "a window per test: " .. #vim.api.nvim_tabpage_list_wins(0))
+
+  -- The test's "▶ Run test" lens runs it on the JVM and marks what it covered in Calc.java.
+  local lens_r = vim.lsp.buf_request_sync(test_buf, "textDocument/codeLens",
+    { textDocument = { uri = vim.uri_from_bufnr(test_buf) } }, 10000)
+  local test_lenses = lens_r and lens_r[client.id] and lens_r[client.id].result or {}
+  assert(#test_lenses == 1 and test_lenses[1].command.title == "▶ Run test (reaches line 9)",
+    "test lenses: " .. vim.inspect(test_lenses))
+  local ran
+  local orig_run = jreach.run_test
+  jreach.run_test = function(opts)
+    opts.on_done = function(r) ran = r end
+    return orig_run(opts)
+  end
+  -- As vim.lsp.codelens.run() does: the client-side command of the lens.
+  vim.lsp.commands[test_lenses[1].command.command](test_lenses[1].command, { bufnr = test_buf, client_id = client.id })
+  assert(vim.wait(60000, function() return ran ~= nil end, 50), "no answer to the Run lens")
+  assert(ran.status == "passed" and ran.reached and ran.line == 9, "run: " .. vim.inspect(ran))
+  local run_marks = vim.api.nvim_buf_get_extmarks(bufnr, vim.api.nvim_create_namespace("jreach_run"), 0, -1, { details = true })
+  local reached_note, covered_rows = nil, {}
+  for _, m in ipairs(run_marks) do
+    if m[4].virt_text then reached_note = m[2] .. ":" .. m[4].virt_text[1][1] end
+    -- (Neovim 0.7 does not report an extmark's sign in its details: the rows tell.)
+    if not m[4].virt_text then covered_rows[m[2]] = true end
+  end
+  assert(reached_note == "8:✓ reached by " .. done.method, "marks: " .. vim.inspect(run_marks))
+  assert(covered_rows[8] and covered_rows[4] and not covered_rows[5], "covered: " .. vim.inspect(run_marks))
+  assert(vim.api.nvim_get_current_buf() == test_buf, "the run took the cursor away from the test")
+  log("RAN " .. reached_note)
   vim.cmd("wincmd p")
   -- On the dead line: a reason, no test.
   done = nil

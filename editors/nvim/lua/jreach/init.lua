@@ -1,13 +1,17 @@
 -- jreach for Neovim (0.7 through 0.11): starts `jreach lsp` for Java buffers and adds
--- :JReachGenerateTest, which writes a JUnit test reaching the statement on the cursor line and
--- shows it in a split (or says why it cannot: unreachable, unknown), and :JReachFillCoverage,
--- which writes tests for every statement of the file that the workspace's JaCoCo report says no
--- test runs (also the code lens "Generate tests for the N uncovered statements"). :JReachCancel
--- stops either; :checkhealth jreach says what is missing.
+-- :JReachGenerateTest, which shows a JUnit test reaching the statement on the cursor line in a
+-- scratch split, writes it once you confirm (replacing an earlier jreach test for the statement)
+-- and shows it (or says why there is none: unreachable, unknown); :JReachRunTest (and the
+-- "▶ Run test" code lens on a generated test), which runs it on the JVM and marks the lines of the
+-- code under test it covered; and :JReachFillCoverage, which writes tests for every statement of
+-- the file that the workspace's JaCoCo report says no test runs (also the code lens "Generate
+-- tests for the N uncovered statements"). :JReachCancel stops a generation or a fill;
+-- :checkhealth jreach says what is missing.
 --
 --   require("jreach").setup({
 --     cmd = { "jreach", "lsp" },
---     settings = { timeout = 10, unroll = 1024, junit = "auto", testRoot = nil, diagnostics = true },
+--     settings = { timeout = 10, unroll = 1024, junit = "auto", testRoot = nil, diagnostics = true, runCode = true },
+--     preview = true,
 --   })
 --   vim.keymap.set("n", "<leader>jt", "<cmd>JReachGenerateTest<cr>", { desc = "jreach: generate test" })
 
@@ -26,6 +30,9 @@ local defaults = {
   -- Show the test after writing it: the command that opens it ("split", "vsplit", "edit",
   -- "tabedit"), or false to leave the windows as they are. A window already showing it is used.
   open = "split",
+  -- Show a generated test in a scratch split and ask before writing it (false: write at once,
+  -- beside any earlier test for the statement).
+  preview = true,
   -- Refresh code lenses (the coverage gaps' "Generate tests for the N uncovered statements") on
   -- entering and saving a Java buffer; run one with vim.lsp.codelens.run().
   codelens = true,
@@ -287,6 +294,47 @@ local function run_command(opts, command, args, working, on_result)
   end
 end
 
+--- Shows `result` (the server's answer with `preview`: the test file's new text and the edit)
+--- in a scratch split on the new method and asks whether to write it; writes it on yes.
+--- Returns true when it was written.
+local function preview_and_write(client, result)
+  local name = vim.fn.fnamemodify(result.path, ":t")
+  local origin = vim.api.nvim_get_current_win()
+  vim.cmd("botright new")
+  local buf = vim.api.nvim_get_current_buf()
+  local win = vim.api.nvim_get_current_win()
+  vim.api.nvim_buf_set_option(buf, "buftype", "nofile")
+  vim.api.nvim_buf_set_option(buf, "bufhidden", "wipe")
+  vim.api.nvim_buf_set_option(buf, "swapfile", false)
+  pcall(vim.api.nvim_buf_set_name, buf, "jreach://preview/" .. name)
+  vim.api.nvim_buf_set_lines(buf, 0, -1, false, vim.split(result.content, "\n", { plain = true }))
+  vim.api.nvim_buf_set_option(buf, "modifiable", false)
+  vim.api.nvim_buf_set_option(buf, "filetype", "java")
+  vim.fn.search("\\<" .. result.method .. "\\>\\s*(", "cw")
+  vim.cmd("normal! zt")
+  vim.cmd("redraw")
+  local what = result.replaces and (" (it replaces " .. result.replaces .. ", the earlier test for this statement)")
+    or ""
+  local choice = vim.fn.confirm(("jreach: write %s to %s%s?"):format(result.method, name, what), "&Write\n&Discard", 1)
+  if vim.api.nvim_win_is_valid(win) then
+    vim.api.nvim_win_close(win, true)
+  end
+  if vim.api.nvim_win_is_valid(origin) then
+    vim.api.nvim_set_current_win(origin)
+  end
+  if choice ~= 1 then
+    notify("jreach: the test was not written")
+    return false
+  end
+  if result.created then
+    vim.fn.mkdir(vim.fn.fnamemodify(result.path, ":h"), "p")
+  end
+  vim.lsp.util.apply_workspace_edit(result.edit, client.offset_encoding or "utf-16")
+  local verb = result.replaces and ("replaced " .. result.replaces .. " in") or (result.created and "created" or "added a test to")
+  notify(("jreach: %s %s (%s)%s"):format(verb, name, result.method, result.note or ""))
+  return true
+end
+
 --- Generates a test reaching `line` (1-based; default: the cursor line) of `bufnr`.
 --- `on_done(result)` gets the server's answer: {status = "test", path = ..., method = ...} or
 --- {status = "unreachable" | "unknown" | "unsaved" | "error", message = ...}, or
@@ -294,17 +342,95 @@ end
 function M.generate_test(opts)
   opts = opts or {}
   local line = opts.line or vim.api.nvim_win_get_cursor(0)[1]
+  local preview = M.config.preview and true or false
+  local client
   run_command(opts, "jreach.generateTest", function(bufnr)
-    return { uri = vim.uri_from_bufnr(bufnr), line = line - 1 }
+    client = M.client(bufnr)
+    return { uri = vim.uri_from_bufnr(bufnr), line = line - 1, preview = preview }
   end, function()
     return ("jreach: solving for line %d..."):format(line)
   end, function(result)
+    if result.status == "test" and result.preview and result.path then
+      if not preview_and_write(client, result) then
+        result.status = "discarded"
+        return
+      end
+    end
     if result.status == "test" and result.path then
       if M.config.save then
         save(result.path)
       end
       show(result.path, result.method)
     end
+  end)
+end
+
+local run_ns = vim.api.nvim_create_namespace("jreach_run")
+
+--- Marks what a run of a test covered in the code under test (`result.source`): its covered
+--- lines get a sign, the target line a note; the marks go when that buffer changes.
+local function mark_run(result, method)
+  if not result.source or result.status == "error" then
+    return
+  end
+  local path = vim.uri_to_fname(result.source)
+  local b = vim.fn.bufadd(path)
+  vim.fn.bufload(b)
+  vim.api.nvim_buf_clear_namespace(b, run_ns, 0, -1)
+  local count = vim.api.nvim_buf_line_count(b)
+  for _, l in ipairs(result.covered or {}) do
+    if l >= 1 and l <= count then
+      vim.api.nvim_buf_set_extmark(b, run_ns, l - 1, 0, { sign_text = "▎", sign_hl_group = "DiffAdd" })
+    end
+  end
+  if result.line and result.line <= count then
+    local note = (result.reached and "✓ reached by " or "✗ not reached by ") .. method
+    vim.api.nvim_buf_set_extmark(b, run_ns, result.line - 1, 0, {
+      virt_text = { { note, result.reached and "DiffAdd" or "DiffDelete" } },
+      line_hl_group = result.reached and "DiffAdd" or nil,
+    })
+  end
+  vim.api.nvim_create_autocmd({ "TextChanged", "TextChangedI" }, {
+    group = vim.api.nvim_create_augroup("jreach_run_" .. b, { clear = true }),
+    buffer = b,
+    once = true,
+    callback = function()
+      vim.api.nvim_buf_clear_namespace(b, run_ns, 0, -1)
+    end,
+  })
+  -- The code under test, on the target line, beside the test.
+  local back = vim.api.nvim_get_current_win()
+  if M.config.open and result.line then
+    show(path)
+    vim.api.nvim_win_set_cursor(0, { math.min(result.line, count), 0 })
+    if vim.api.nvim_win_is_valid(back) then
+      vim.api.nvim_set_current_win(back)
+    end
+  end
+end
+
+--- Runs the generated test `opts.method` (default: the test method around the cursor) of the
+--- test buffer `opts.bufnr` on the JVM, says how it went, and marks what it covered in the code
+--- under test. `on_done(result)` gets the server's answer: {status = "passed" | "failed" |
+--- "error", message = ..., source = uri, line = ..., reached = bool, covered = {...}}.
+function M.run_test(opts)
+  opts = opts or {}
+  local method = opts.method
+  if not method then
+    local at = vim.fn.search("\\<void\\s\\+\\w\\+\\s*(", "bcnW")
+    local text = at > 0 and vim.fn.getline(at) or ""
+    method = text:match("void%s+([%w_$]+)%s*%(")
+  end
+  if not method then
+    notify("jreach: put the cursor in a test method jreach wrote", vim.log.levels.WARN)
+    return
+  end
+  run_command(opts, "jreach.runTest", function(bufnr)
+    return { uri = vim.uri_from_bufnr(bufnr), method = method }
+  end, function()
+    return "jreach: running " .. method .. "..."
+  end, function(result)
+    mark_run(result, method)
   end)
 end
 
@@ -387,6 +513,14 @@ function M.setup(opts)
       end,
     })
   end
+  -- The "▶ Run test" lens of a generated test, run through the plugin to mark what it covered.
+  vim.lsp.commands["jreach.runTest"] = function(command, ctx)
+    local arg = command.arguments and command.arguments[1] or {}
+    M.run_test({ bufnr = ctx and ctx.bufnr, method = arg.method })
+  end
+  vim.api.nvim_create_user_command("JReachRunTest", function()
+    M.run_test()
+  end, { desc = "jreach: run the generated test around the cursor and mark the lines it covered" })
   vim.api.nvim_create_user_command("JReachCancel", function()
     M.cancel()
   end, { desc = "jreach: stop the test generation or coverage fill going on" })
