@@ -49,6 +49,7 @@ async function realClick(page, locator) {
   page.on('pageerror', (e) => console.log('page error:', e.message.split('\n')[0]));
   let failed = false;
   let n = 0;
+  let clickedAt = 0;
   const step = async (name, fn) => {
     const t = Date.now();
     n += 1;
@@ -134,12 +135,14 @@ async function realClick(page, locator) {
       await item.waitFor({ timeout: 15000 });
       await page.screenshot({ path: path.join(shots, 'context-menu.png') });
       await realClick(page, item);
+      clickedAt = Date.now();
     });
 
     // The test comes as a diff first, with Write Test / Discard; nothing is on disk before.
     await step('preview-diff-then-write', async () => {
       const tab = page.locator('.tabs-container .tab', { hasText: /CalcTest\.java: test for line 9 \(preview\)/ }).first();
       await tab.waitFor({ timeout: 90000 });
+      console.log(`     preview shown ${Date.now() - clickedAt} ms after the click (cold: the JVM runner starts)`);
       const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'write' }).first();
       await toast.waitFor({ timeout: 15000 });
       console.log('     asks:', await toast.locator('.notification-list-item-message').first().innerText());
@@ -201,8 +204,10 @@ async function realClick(page, locator) {
       const indent = text.length - text.trimStart().length;
       await page.mouse.click(b.x + (indent + 3) * 8, b.y + b.height / 2, { button: 'right' });
       await realClick(page, page.locator('.action-menu-item', { hasText: 'Generate Test Reaching Here' }).first());
+      clickedAt = Date.now();
       const tab = page.locator('.tabs-container .tab', { hasText: /replaces .*, the earlier test for line 9 \(preview\)/ }).first();
       await tab.waitFor({ timeout: 90000 });
+      console.log(`     preview shown ${Date.now() - clickedAt} ms after the click (warm)`);
       const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'write' }).first();
       await toast.waitFor({ timeout: 15000 });
       await page.screenshot({ path: path.join(shots, 'preview-replace.png') });
