@@ -185,6 +185,24 @@ async function realClick(page, locator) {
       await toast.locator('.codicon-notifications-clear').first().click().catch(() => {});
     });
 
+    // Now a test runs `return 1;`: its hover says reachable and names the test and its call.
+    await step('hover-names-the-test-that-runs-it', async () => {
+      await page.locator('.tabs-container .tab', { hasText: /^Calc\.java/ }).first().click();
+      const target = line(page, 'return 1;');
+      await target.waitFor({ timeout: 15000 });
+      const b = await target.boundingBox();
+      const text = await target.innerText();
+      const indent = text.length - text.trimStart().length;
+      await page.mouse.move(b.x + (indent + 3) * 8, b.y + b.height / 2);
+      const hover = page.locator('.monaco-hover', { hasText: /reachable/ }).first();
+      await hover.waitFor({ timeout: 15000 });
+      const said = await hover.innerText();
+      console.log('     hover:', said.split('\n').slice(0, 2).join(' | '));
+      if (!/CalcTest\.java:\d+/.test(said) || !said.includes('Calc.classify(17)')) throw new Error(`hover: ${said}`);
+      await page.keyboard.press('Escape');
+      await page.mouse.move(0, 0);
+    });
+
     // The user edits the test, then asks again for the same line: the diff says the new test
     // replaces the earlier one; Discard leaves the file and the user's edit as they were.
     await step('regenerate-previews-a-replacement-then-discard', async () => {

@@ -700,6 +700,18 @@ fn a_generated_test_has_a_run_lens_that_runs_it_and_names_the_lines_it_covered()
     let test_file = project.root().join("src/test/java/demo/CalcTest.java");
     let test_uri = format!("file://{}", test_file.display());
     let text = std::fs::read_to_string(&test_file).unwrap();
+    // The statement's hover names the test that runs it, with its call.
+    let h = s.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri}, "position": {"line": RETURN_ONE_LINE, "character": 12}}),
+    );
+    let said = h["contents"]["value"].as_str().unwrap_or_default().to_string();
+    assert!(
+        said.starts_with("**jreach: reachable.**")
+            && said.contains("CalcTest.java:")
+            && said.contains("Calc.classify(17)"),
+        "{h}"
+    );
     s.open(&test_uri, &text);
     let lenses = code_lenses(&mut s, &test_uri);
     assert_eq!(lenses.len(), 1, "{lenses:?}");

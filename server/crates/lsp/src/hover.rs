@@ -3,8 +3,10 @@
 //! Dead code and constant conditions say what their warning says; elsewhere the method's verdict
 //! of the last check of the document at its current version: no dead code found (with the action
 //! that shows inputs running the line), not decided (why, and the setting that may help), not
-//! checked (`@SuppressWarnings("jreach")`), or still being checked. A plain function of the
-//! document and what the check left, so tests call exactly what the server runs.
+//! checked (`@SuppressWarnings("jreach")`), or still being checked. A statement that a test jreach
+//! wrote runs (its comment names the statement, or says it also runs the line: [`witness`]) is
+//! reachable, and the hover names that test and its call. A plain function of the document and
+//! what the check left, so tests call exactly what the server runs.
 
 use std::ops::Range;
 
@@ -23,21 +25,65 @@ pub struct CheckedMethod {
     pub verdict: MethodVerdict,
 }
 
+/// A test jreach wrote that runs a statement: where its comment is (`CalcTest.java:12`) and its
+/// last statement, the call that runs the code (`assertEquals(1, Calc.classify(17));`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Witness {
+    pub at: String,
+    pub call: Option<String>,
+}
+
+/// The jreach test among `file`'s tests under `test_root` (read with `read`) that runs 0-based
+/// `line` of `file`, per the tests' comments (see [`jreach_fill::covered_by_earlier_tests`]).
+pub fn witness(
+    file: &SourceFile,
+    line: usize,
+    test_root: &std::path::Path,
+    read: jreach_fill::statements::ReadTest<'_>,
+) -> Option<Witness> {
+    let covered = jreach_fill::covered_by_earlier_tests(file, test_root, read);
+    let at = covered.get(&(line + 1))?.clone();
+    // The test's last statement, below its comment: `CalcTest.java:12` names the comment's line.
+    let (name, comment_line) = at.rsplit_once(':')?;
+    let comment_line: usize = comment_line.parse().ok()?;
+    let path = test_root.join(file.package().unwrap_or_default().replace('.', "/")).join(name);
+    let text = read(&path).ok().flatten()?;
+    let call = text
+        .lines()
+        .skip(comment_line)
+        .map(str::trim)
+        .take_while(|l| *l != "}")
+        .filter(|l| !l.is_empty() && !l.starts_with("//"))
+        .last()
+        .map(str::to_string);
+    Some(Witness { at, call })
+}
+
 /// The hover at byte `offset` of `file`: `None` off statements. `findings` are the document's
 /// findings and `methods` its methods' verdicts, both of the current version (`None` while the
-/// check of that version has not finished); `diagnostics` says whether checks run at all.
+/// check of that version has not finished); `diagnostics` says whether checks run at all;
+/// `witness`, a jreach test that runs the statement's line, if any.
 pub fn hover(
     file: &SourceFile,
     offset: usize,
     findings: &[Finding],
     methods: Option<&[CheckedMethod]>,
     diagnostics: bool,
+    witness: Option<&Witness>,
     enc: Encoding,
 ) -> Option<Hover> {
     let line = file.lines.line_of(offset);
     let target = find_target(file, line).ok()?;
     let stmt = &target.stmt;
-    let text = hover_text(file, &target, findings, methods, diagnostics)?;
+    let text = match witness.filter(|_| diagnostics) {
+        // A test runs it: that says more than any verdict (findings cannot cover a line a test
+        // runs; if one did, the warning is what the user must see).
+        Some(w) if !findings.iter().any(|f| f.code() == UNREACHABLE_CODE && f.range.contains(&stmt.start)) => {
+            let call = w.call.as_deref().map(|c| format!(": `{c}`")).unwrap_or_default();
+            format!("**jreach: reachable.** A test jreach wrote runs it ({}){call}", w.at)
+        }
+        _ => hover_text(file, &target, findings, methods, diagnostics)?,
+    };
     Some(Hover {
         contents: HoverContents::Markup(MarkupContent { kind: MarkupKind::Markdown, value: text }),
         range: Some(position::range(&file.text, &file.lines, stmt.start..line_end(file, stmt), enc)),
@@ -146,7 +192,7 @@ mod tests {
     fn at(line: usize, findings: &[Finding], methods: Option<&[CheckedMethod]>, expect: Expect) {
         let file = SourceFile::parse(SRC);
         let offset = file.lines.line_range(line).expect("a line").start + 8;
-        let text = match hover(&file, offset, findings, methods, true, Encoding::Utf16).map(|h| h.contents) {
+        let text = match hover(&file, offset, findings, methods, true, None, Encoding::Utf16).map(|h| h.contents) {
             Some(HoverContents::Markup(m)) => m.value,
             other => format!("{other:?}"),
         };
@@ -191,5 +237,23 @@ mod tests {
         at(8, &[], None, expect![[r#"**jreach:** still checking this file."#]]);
         // Off statements (a class's line, a blank one): nothing.
         at(0, &[], Some(&decided), expect![[r#"None"#]]);
+    }
+
+    #[test]
+    fn a_statement_a_jreach_test_runs_is_reachable_and_the_test_is_named() {
+        let file = SourceFile::parse(format!("package p;\n{SRC}").as_str());
+        let test = "package p;\nclass ATest {\n    @Test\n    void f_reachesLine10() {\n        // Reaches line 10: return x;\n        // Path: !(x > 5)\n        assertEquals(1, A.f(1));\n    }\n}\n";
+        let root = std::path::Path::new("/t");
+        let read = |p: &std::path::Path| Ok((p == root.join("p/ATest.java")).then(|| test.to_string()));
+        let w = witness(&file, 9, root, &read).expect("a witness for line 10");
+        assert_eq!(w, Witness { at: "ATest.java:5".into(), call: Some("assertEquals(1, A.f(1));".into()) });
+        assert_eq!(witness(&file, 4, root, &read), None, "line 5 is not named by the test");
+        let offset = file.lines.line_range(9).unwrap().start + 8;
+        let text = match hover(&file, offset, &[], None, true, Some(&w), Encoding::Utf16).map(|h| h.contents) {
+            Some(HoverContents::Markup(m)) => m.value,
+            other => format!("{other:?}"),
+        };
+        expect!["**jreach: reachable.** A test jreach wrote runs it (ATest.java:5): `assertEquals(1, A.f(1));`"]
+            .assert_eq(&text);
     }
 }

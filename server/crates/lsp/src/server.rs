@@ -1009,9 +1009,23 @@ impl LanguageServer for Backend {
         let enc = self.state.caps().enc;
         let findings = self.state.dead.get(&uri).filter(|d| d.0 == version).map(|d| d.1.clone()).unwrap_or_default();
         let methods = self.state.verdicts.get(&uri).filter(|d| d.0 == version).map(|d| d.1.clone());
-        let diagnostics = self.state.settings().diagnostics;
+        let settings = self.state.settings();
         let offset = position::offset(&file.text, &file.lines, at.position, enc);
-        Ok(crate::hover::hover(&file, offset, &findings, methods.as_deref(), diagnostics, enc))
+        // A jreach test that runs the line, from the comments of the file's test classes.
+        let state = self.state.clone();
+        let f = file.clone();
+        let found = tokio::task::spawn_blocking(move || {
+            let path = uri.to_file_path()?.into_owned();
+            let project = state.project.read().map(|p| p.clone()).unwrap_or_default();
+            let root = analysis::test_root(&settings, &project, Some(&path), f.package().as_deref())?;
+            let read = |p: &std::path::Path| state.read_test(p);
+            crate::hover::witness(&f, f.lines.line_of(offset), &root, &read)
+        })
+        .await
+        .ok()
+        .flatten();
+        let diagnostics = self.state.settings().diagnostics;
+        Ok(crate::hover::hover(&file, offset, &findings, methods.as_deref(), diagnostics, found.as_ref(), enc))
     }
 
     async fn code_lens(&self, params: CodeLensParams) -> Result<Option<Vec<CodeLens>>> {
