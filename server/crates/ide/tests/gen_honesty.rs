@@ -750,3 +750,16 @@ fn calls_that_bring_the_receiver_into_a_state_come_before_getters() {
     assert_eq!(&names[..2], ["next", "peek"], "{names:?}");
     assert!(!names.contains(&"get15"), "{names:?}");
 }
+
+#[test]
+fn an_unknown_names_the_call_it_comes_from() {
+    // `today.getYear()` is unknown because `LocalDate.now()` is: the reason names the clock.
+    let src = "import java.time.LocalDate;\nclass Due {\n    static int overdue(int days) {\n        LocalDate today = LocalDate.now();\n        if (today.getYear() > 3000 && days > 5) {\n            return 1;\n        }\n        return 0;\n    }\n}\n";
+    match answer(src, 6) {
+        GenResult::Unknown(why) => assert!(
+            why.contains("it comes from `LocalDate.now()`, the machine's clock, which a test cannot set"),
+            "{why}"
+        ),
+        other => panic!("{other:?}"),
+    }
+}

@@ -157,7 +157,11 @@ impl<'t> Lowerer<'t> {
         // The declared return type is not visible: the context's type, which assignment
         // conversion can only widen to, or an untyped reference.
         let ty = hint.unwrap_or(Ty::Ref);
-        self.nondet(NondetKind::CallResult { callee }, ty, Some(e))
+        // Its cause: the call on an unknown receiver's cause, else this call.
+        let source = recv.and_then(|r| self.unknown_sources.get(&r).cloned()).unwrap_or_else(|| format!("{callee}()"));
+        let v = self.nondet(NondetKind::CallResult { callee }, ty, Some(e));
+        self.unknown_sources.insert(v, source);
+        v
     }
 
     /// Whether `object.name(…)` is a static method of the JDK that leaves the arrays and objects

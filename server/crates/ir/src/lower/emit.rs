@@ -80,6 +80,22 @@ impl<'t> Lowerer<'t> {
         self.nondet(NondetKind::Opaque { what }, ty, n)
     }
 
+    /// The opaque value of expression `e`, computed from `operands`: described by its text and,
+    /// when an operand comes from a call jreach does not see into, by that call (`today.getYear()
+    /// > 3000`, from `LocalDate.now()`, the machine's clock), which it passes on.
+    pub(super) fn opaque_from(&mut self, operands: &[ValueId], ty: Ty, e: Node<'_>) -> ValueId {
+        let source = operands.iter().find_map(|v| self.unknown_sources.get(v).cloned());
+        let what = match &source {
+            Some(call) => format!("`{}` (it comes from `{call}`{})", self.text(e), machine_state(call)),
+            None => format!("`{}`", self.text(e)),
+        };
+        let v = self.opaque(what, ty, Some(e));
+        if let Some(call) = source {
+            self.unknown_sources.insert(v, call);
+        }
+        v
+    }
+
     pub(super) fn jump(&mut self, to: BlockId) {
         if let Some(c) = self.cur.take() {
             self.b.terminate(c, Terminator::Jump(to));
@@ -267,5 +283,18 @@ impl<'t> Lowerer<'t> {
         self.b.seal(go);
         self.b.terminate(cut, Terminator::Cutoff(CutoffKind::Unsupported(why.to_string())));
         self.cur = Some(go);
+    }
+}
+
+/// What a call that reads the machine's state is, for a message: `, the machine's clock, which a
+/// test cannot set` for `LocalDate.now()`; empty for other calls.
+fn machine_state(call: &str) -> &'static str {
+    let name = call.trim_end_matches("()");
+    let method = name.rsplit('.').next().unwrap_or(name);
+    match method {
+        "now" | "currentTimeMillis" | "nanoTime" => ", the machine's clock, which a test cannot set",
+        "random" | "randomUUID" => ", a random value, which a test cannot choose",
+        "getenv" | "getProperty" => ", the machine's environment, which a test cannot set",
+        _ => "",
     }
 }

@@ -452,11 +452,7 @@ impl<'t> Lowerer<'t> {
                     return self.emit(Op::Binary(bin, a, b), Ty::Bool, Some(e));
                 }
             }
-            return self.opaque(
-                format!("`{}`", self.text(e)),
-                if bin.is_comparison() { Ty::Bool } else { Ty::Int },
-                Some(e),
-            );
+            return self.opaque_from(&[a, b], if bin.is_comparison() { Ty::Bool } else { Ty::Int }, e);
         }
         if matches!(bin, BinOp::Eq | BinOp::Ne) {
             // `x == null` of a parameter of a JDK type a test writes a value of.
@@ -484,7 +480,7 @@ impl<'t> Lowerer<'t> {
                 ta
             };
             let ty = if ty == Ty::Ref { Ty::Int } else { ty };
-            return self.opaque(format!("`{}`", self.text(e)), ty, Some(e));
+            return self.opaque_from(&[a, b], ty, e);
         }
         if ta == Ty::Bool || tb == Ty::Bool {
             if ta != tb || !matches!(bin, BinOp::And | BinOp::Or | BinOp::Xor | BinOp::Eq | BinOp::Ne) {

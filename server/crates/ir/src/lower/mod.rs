@@ -374,6 +374,7 @@ pub fn lower_in(ctx: &FileContext<'_>, method: &MethodInfo, opts: &LowerOptions)
         receiver_stub: vec![],
         opaque_presence: vec![],
         presence_marks: Default::default(),
+        unknown_sources: HashMap::new(),
         declared_java: None,
         classes,
         class_role: match (opts.class_invariants.is_empty(), synthesis, method.is_static, method.is_constructor) {
@@ -616,6 +617,9 @@ struct Lowerer<'t> {
     presence_marks: std::cell::RefCell<(u32, Vec<u32>)>,
     /// What this lowering does with [`LowerOptions::class_invariants`].
     class_role: class_invariants::ClassInvariantRole,
+    /// Values that come from a call jreach does not see into, with the first such call they come
+    /// from (`LocalDate.now()` for `today.getYear()`): what an "unknown" names as its cause.
+    unknown_sources: HashMap<ValueId, String>,
 }
 
 /// A field of an object: the object, its class, the field's index and type.
