@@ -631,6 +631,11 @@ impl Blocker {
         matches!(self, Blocker::Bound(CutoffKind::UnrollBound))
     }
 
+    /// Whether calls nested past the inlining bound (a recursion inlined as far as allowed).
+    pub fn is_inline_depth(&self) -> bool {
+        matches!(self, Blocker::Bound(CutoffKind::InlineDepth))
+    }
+
     /// Whether the lowering outgrew its size limit (a larger bound cannot help).
     pub fn is_size_limit(&self) -> bool {
         matches!(self, Blocker::Bound(CutoffKind::SizeLimit))

@@ -593,3 +593,22 @@ fn a_builders_text_after_a_loop_is_never_null() {
     let f = lower_method(&file, &m, &LowerOptions { mode: LowerMode::Synthesis { unroll: 4 }, ..Default::default() });
     assert!(jreach_ir::dump::dump(&f, Some(&file.lines)).contains("NullPointerException"));
 }
+
+#[test]
+fn recursion_is_inlined_within_a_budget() {
+    // Three recursive calls per level: at the inlining depth that is 3^8 copies; the budget keeps
+    // the lowering linear in it, and a larger budget grows it.
+    let src = "class R {\n    static int f(int n) {\n        if (n <= 0) return 0;\n        return f(n - 1) + f(n - 2) + f(n - 3);\n    }\n}\n";
+    let file = SourceFile::parse(src);
+    let m = MethodInfo::all(&file).into_iter().find(|m| m.name == "f").unwrap();
+    let size = |budget: u32| {
+        let opts =
+            LowerOptions { mode: LowerMode::Synthesis { unroll: 2 }, recursive_inlines: budget, ..Default::default() };
+        lower_method(&file, &m, &opts).values.len()
+    };
+    let (small, default) = (size(4), size(jreach_ir::lower::RECURSIVE_INLINES));
+    assert!(small < default, "{small} values with 4 recursive inlines, {default} with the default");
+    assert!(default < 40 * jreach_ir::lower::RECURSIVE_INLINES as usize, "{default} values");
+    let f = lower_method(&file, &m, &LowerOptions { mode: LowerMode::Synthesis { unroll: 2 }, ..Default::default() });
+    assert!(f.proof_blockers.iter().any(|b| b.is_inline_depth()), "the cut recursion is a blocker");
+}

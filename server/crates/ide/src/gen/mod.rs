@@ -98,6 +98,10 @@ pub enum GenError {
 
 const MAX_STEPS: usize = 1_000_000;
 
+/// Recursive calls inlined by synthesis's first lowerings; the default budget
+/// ([`jreach_ir::lower::RECURSIVE_INLINES`]) once those cut a recursion off.
+const FIRST_RECURSIVE_INLINES: u32 = 4;
+
 /// The default of [`GenOptions::unroll`]: enough for a loop of a thousand iterations in a small
 /// method (see [`USUAL_UNROLL`]).
 pub const DEFAULT_UNROLL: u32 = 1024;
@@ -191,11 +195,15 @@ fn gen_target(file: &SourceFile, target: &Target, opts: &GenOptions) -> Result<G
     let mut last_blockers: Vec<Blocker> = vec![];
     let mut replay_failure: Option<String> = None;
     let mut setup_calls = false;
+    // Recursion is inlined a little first (its copies grow the formula exponentially), in full
+    // only when that cut the paths off.
+    let mut recursive_inlines = FIRST_RECURSIVE_INLINES;
     // How the receiver is made does not change between the attempts; one context for every
     // rung of the ladder.
     let base = source.options(synthesis_ctx, m, opts, k);
     loop {
-        let lopts = LowerOptions { mode: LowerMode::Synthesis { unroll: k }, setup_calls, ..base.clone() };
+        let lopts =
+            LowerOptions { mode: LowerMode::Synthesis { unroll: k }, setup_calls, recursive_inlines, ..base.clone() };
         let f = lower_in(synthesis_ctx, m, &lopts);
         let calls_possible = f.setup.calls_possible;
         if let Some(why) = unmodelled_params(&f) {
@@ -270,6 +278,11 @@ fn gen_target(file: &SourceFile, target: &Target, opts: &GenOptions) -> Result<G
         }
         if cut_by_unrolling && next > k {
             k = next;
+            continue;
+        }
+        let cut_recursion = last_blockers.iter().any(Blocker::is_inline_depth);
+        if cut_recursion && recursive_inlines < jreach_ir::lower::RECURSIVE_INLINES && !outgrown {
+            recursive_inlines = jreach_ir::lower::RECURSIVE_INLINES;
             continue;
         }
         // Objects as their constructors leave them do not reach the target: let the test call

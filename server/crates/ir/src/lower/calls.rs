@@ -330,13 +330,17 @@ impl<'t> Lowerer<'t> {
         // only grows the lowering (exponentially, for two recursive calls) until the depth is
         // spent, and then it is such a call anyway.
         let recursive = self.frames.iter().any(|f| f.method.as_ref() == Some(&callee.range));
-        if depth > self.opts.inline_depth || (recursive && !self.synthesis()) {
+        let spent = recursive && self.recursive_inlines >= self.opts.recursive_inlines;
+        if depth > self.opts.inline_depth || (recursive && !self.synthesis()) || spent {
             if self.synthesis() {
                 self.cutoff(CutoffKind::InlineDepth);
                 return self.opaque(format!("result of {} beyond the inlining depth", callee.name), ret_ty, None);
             }
             self.unknown_call_throws(&callee.name);
             return self.nondet(NondetKind::CallResult { callee: callee.name.clone() }, ret_ty, Some(at));
+        }
+        if recursive {
+            self.recursive_inlines += 1;
         }
         let this_obj = match next_this {
             Some(o) => Some(o),

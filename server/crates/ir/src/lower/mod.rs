@@ -65,6 +65,9 @@ pub struct LowerOptions {
     pub mode: LowerMode,
     /// Nesting depth of inlined calls (recursion included).
     pub inline_depth: u32,
+    /// Synthesis: at most this many recursive calls inlined in one lowering (see
+    /// [`RECURSIVE_INLINES`], the default).
+    pub recursive_inlines: u32,
     /// Upper bound on values before paths are cut off (keeps unrolling of nested loops in check).
     pub max_values: usize,
     /// For an instance method in synthesis: the byte range of the constructor a test creates
@@ -130,6 +133,7 @@ impl Default for LowerOptions {
         LowerOptions {
             mode: LowerMode::Synthesis { unroll: 8 },
             inline_depth: 8,
+            recursive_inlines: RECURSIVE_INLINES,
             max_values: 400_000,
             receiver_ctor: None,
             setup_calls: false,
@@ -375,6 +379,7 @@ pub fn lower_in(ctx: &FileContext<'_>, method: &MethodInfo, opts: &LowerOptions)
         opaque_presence: vec![],
         presence_marks: Default::default(),
         unknown_sources: HashMap::new(),
+        recursive_inlines: 0,
         declared_java: None,
         classes,
         class_role: match (opts.class_invariants.is_empty(), synthesis, method.is_static, method.is_constructor) {
@@ -620,7 +625,16 @@ struct Lowerer<'t> {
     /// Values that come from a call jreach does not see into, with the first such call they come
     /// from (`LocalDate.now()` for `today.getYear()`): what an "unknown" names as its cause.
     unknown_sources: HashMap<ValueId, String>,
+    /// How many recursive calls synthesis has inlined (see [`LowerOptions::recursive_inlines`]).
+    recursive_inlines: u32,
 }
+
+/// At most this many recursive calls are inlined in one lowering for synthesis by default: a
+/// method that calls itself two or three times grows the lowering exponentially with the depth
+/// (3^8 copies at the inlining depth), into formulas z3 spends minutes on; beyond this, a
+/// recursive call is cut off like one past the inlining depth (a search on the JVM runs the real
+/// recursion).
+pub const RECURSIVE_INLINES: u32 = 24;
 
 /// A field of an object: the object, its class, the field's index and type.
 type FieldSlot = (ValueId, u16, u16, Ty);
