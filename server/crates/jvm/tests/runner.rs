@@ -192,6 +192,25 @@ fn system_exit_is_refused_and_an_endless_loop_costs_only_its_runner() {
 }
 
 #[test]
+fn code_reading_standard_input_gets_an_empty_one_or_the_tests_own() {
+    let fx = fixture(&[("p/A.java", A)]);
+    let mut runner = fx.runner();
+    // Not the runner's requests: an empty input, at its end at once.
+    let read = "int n = new java.util.Scanner(System.in).nextInt();";
+    let report = runner.run(&fx.request(&test_calling(read), 5000)).unwrap();
+    assert_eq!(report.status, RunStatus::Fail, "{report:?}");
+    assert_eq!(report.exception.as_deref(), Some("java.util.NoSuchElementException"), "{report:?}");
+    // A test that sets its own reads it; the next test gets an empty one again.
+    let own = "System.setIn(new java.io.ByteArrayInputStream(\"7\".getBytes()));\n        \
+               assertEquals(7, new java.util.Scanner(System.in).nextInt());";
+    let report = runner.run(&fx.request(&test_calling(own), 5000)).unwrap();
+    assert_eq!(report.status, RunStatus::Pass, "{report:?}");
+    let report = runner.run(&fx.request(&test_calling(read), 5000)).unwrap();
+    assert_eq!(report.status, RunStatus::Fail, "{report:?}");
+    assert_eq!(runner.starts, 1, "no run timed out");
+}
+
+#[test]
 fn code_that_does_not_compile_is_reported_with_javacs_message() {
     let fx = fixture(&[("p/A.java", "package p;\npublic class A {\n    int f() { return \"no\"; }\n}\n")]);
     let mut runner = fx.runner();

@@ -1,9 +1,11 @@
 package jreach.runner;
 
 import java.io.BufferedReader;
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.FileDescriptor;
+import java.io.FileInputStream;
 import java.io.FileOutputStream;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
@@ -44,7 +46,10 @@ public final class Main {
         System.setOut(capture);
         System.setErr(capture);
         trapExit();
-        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        // The requests come on the process's standard input; the code under test gets an empty
+        // one (a read is at its end at once), never the protocol's.
+        BufferedReader in = new BufferedReader(new InputStreamReader(new FileInputStream(FileDescriptor.in), StandardCharsets.UTF_8));
+        emptyStdin();
         String line;
         while ((line = in.readLine()) != null) {
             if (line.isBlank()) continue;
@@ -109,6 +114,11 @@ public final class Main {
     }
 
     @SuppressWarnings("unchecked")
+    /** Standard input as a test sees it unless it sets its own: empty (a test before may have set one). */
+    private static void emptyStdin() {
+        System.setIn(new ByteArrayInputStream(new byte[0]));
+    }
+
     private static void run(Map<String, Object> req, Map<String, Object> reply) throws Exception {
         List<File> roots = files((List<Object>) req.get("sourceRoots"));
         List<File> classpath = files((List<Object>) req.get("classpath"));
@@ -145,6 +155,7 @@ public final class Main {
         t.setContextClassLoader(loader);
         long t1 = System.nanoTime();
         exitCall = null;
+        emptyStdin();
         testRunning = true;
         t.start();
         t.join(timeoutMs);
@@ -260,6 +271,7 @@ public final class Main {
             t.setDaemon(true);
             t.setContextClassLoader(s.loader);
             exitCall = null;
+            emptyStdin();
             testRunning = true;
             t.start();
             t.join(limit);
