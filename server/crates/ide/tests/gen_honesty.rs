@@ -763,3 +763,16 @@ fn an_unknown_names_the_call_it_comes_from() {
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn code_that_reads_standard_input_gets_a_searched_one() {
+    let src = "import java.util.Scanner;\npublic class Echo {\n    private static Scanner in;\n    public static void main(String[] args) {\n        in = new Scanner(System.in);\n        String a = in.nextLine();\n        String b = in.nextLine();\n        if (a.equals(b)) {\n            System.out.println(\"same\");\n        }\n    }\n}\n";
+    let start = search_start(&SourceFile::parse(src), 8, &GenOptions::default()).expect("a start");
+    let stdin: Vec<_> = start.statics.iter().filter(|s| s.is_stdin()).collect();
+    assert_eq!(stdin.len(), 1, "{:?}", start.statics);
+    assert!(matches!(&stdin[0].value, jreach_synth::JavaValue::Str(s) if s.lines().count() >= 2), "{:?}", stdin[0]);
+    // Code that does not read it gets none.
+    let plain = "public class P {\n    public static int f(int x) {\n        if (Integer.toString(x).length() > 3) {\n            return 1;\n        }\n        return 0;\n    }\n}\n";
+    let start = search_start(&SourceFile::parse(plain), 3, &GenOptions::default()).expect("a start");
+    assert!(start.statics.is_empty(), "{:?}", start.statics);
+}

@@ -155,6 +155,13 @@ impl Verifier {
         text: &str,
         start: &TestRequest,
     ) -> Result<Option<TestRequest>, RunnerError> {
+        // Code that reads standard input reads what the test sets, which the search writes (a
+        // start from the model's test has none yet).
+        let mut start = start.clone();
+        if !start.statics.iter().any(|s| s.is_stdin()) {
+            start.statics.extend(jreach_synth::StaticAssignment::stdin_start(text));
+        }
+        let start = &start;
         let project = Project::for_file(file, start.package.as_deref(), &self.classpath, &self.cache_root)
             .ok_or_else(|| RunnerError::NoSourceRoot(file.to_path_buf()))?;
         let mut harness = slots(&with_empty_arrays(start));

@@ -444,7 +444,8 @@ impl TestRequest {
 
 /// A static field a test assigns before the call under test (`Config.limit = 5;`), saving the
 /// old value first and putting it back in a `finally` block, so that other tests see the
-/// field as they would have.
+/// field as they would have. Standard input is one too ([`StaticAssignment::stdin`]): its value
+/// is the text the code reads, set with `System.setIn`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StaticAssignment {
     /// The declaring class as Java code in the test's package names it.
@@ -453,6 +454,35 @@ pub struct StaticAssignment {
     /// The field's type as written.
     pub java_ty: String,
     pub value: JavaValue,
+}
+
+impl StaticAssignment {
+    /// Standard input holding `text` (a string value, which a search may change) while the test
+    /// runs: `System.setIn(new ByteArrayInputStream(text.getBytes(UTF_8)))`, the old input put
+    /// back after.
+    pub fn stdin(text: JavaValue) -> StaticAssignment {
+        StaticAssignment {
+            class: "System".into(),
+            field: "in".into(),
+            java_ty: "java.io.InputStream".into(),
+            value: text,
+        }
+    }
+
+    /// Whether this is [`StaticAssignment::stdin`].
+    pub fn is_stdin(&self) -> bool {
+        self.class == "System" && self.field == "in"
+    }
+
+    /// The standard input a search starts from when `code` reads `System.in` (a console
+    /// program's `new Scanner(System.in)`): a count, then a few lines of small numbers, what
+    /// such programs ask for first; the search edits it like any string.
+    pub fn stdin_start(code: &str) -> Option<StaticAssignment> {
+        let reads = code.match_indices("System.in").any(|(i, w)| {
+            !code[i + w.len()..].chars().next().is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$')
+        });
+        reads.then(|| StaticAssignment::stdin(JavaValue::Str("3\n1 2 3\n1 2 3\n1 2 3\n".into())))
+    }
 }
 
 /// A method call a test makes to set an object up: the method and its arguments as (Java type,

@@ -420,13 +420,24 @@ fn with_statics(lines: Vec<String>, statics: &[crate::StaticAssignment]) -> Vec<
         saved.push(name);
     }
     for st in statics {
-        out.push(format!("{}.{} = {};", st.class, st.field, literal_as(&st.java_ty, &st.value)));
+        if st.is_stdin() {
+            let text = literal_as("String", &st.value);
+            out.push(format!(
+                "System.setIn(new java.io.ByteArrayInputStream({text}.getBytes(java.nio.charset.StandardCharsets.UTF_8)));"
+            ));
+        } else {
+            out.push(format!("{}.{} = {};", st.class, st.field, literal_as(&st.java_ty, &st.value)));
+        }
     }
     out.push("try {".to_string());
     out.extend(body.iter().map(|l| nested(l)));
     out.push("} finally {".to_string());
     for (st, name) in statics.iter().zip(&saved) {
-        out.push(format!("{NEST}{}.{} = {name};", st.class, st.field));
+        if st.is_stdin() {
+            out.push(format!("{NEST}System.setIn({name});"));
+        } else {
+            out.push(format!("{NEST}{}.{} = {name};", st.class, st.field));
+        }
     }
     out.push("}".to_string());
     out
@@ -1392,6 +1403,39 @@ mod tests {
                     } finally {
                         Calc.limit = savedLimit;
                         Calc.x = savedX;
+                    }
+                }
+            "#]],
+        );
+    }
+
+    #[test]
+    fn standard_input_is_set_for_the_call_and_put_back() {
+        let req = TestRequest {
+            outcome: Outcome::Undetermined("result of sc.nextInt".into()),
+            statics: vec![crate::StaticAssignment::stdin(JavaValue::Str("3 4\n".into()))],
+            ..base()
+        };
+        check_method(
+            &req,
+            expect![[r#"
+                @Test
+                @Timeout(30)
+                void abs_reachesLine12() {
+                    // Reaches line 12: return -x;
+                    // Path: x < 0
+                    // After line 12 jreach cannot tell what happens (result of sc.nextInt):
+                    // the test runs the line and asserts nothing.
+                    java.io.InputStream savedIn = System.in;
+                    System.setIn(new java.io.ByteArrayInputStream("3 4\n".getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+                    try {
+                        try {
+                            Calc.abs(Integer.MIN_VALUE);
+                        } catch (Exception notModelled) {
+                            // Thrown after the line ran: not what this test checks.
+                        }
+                    } finally {
+                        System.setIn(savedIn);
                     }
                 }
             "#]],

@@ -2,8 +2,8 @@
 //! the method with the simplest inputs jreach can write, the solver's smallest ones that enter
 //! it, and what the search may change beyond its numbers and strings: values of JDK types chosen
 //! among readable candidates (`jreach_synth::jdk_choices`), empty arrays it may grow, a receiver
-//! from a static factory when no constructor makes one, and calls on the receiver before the call
-//! under test ([`jreach_synth::CallChoice`]).
+//! from a static factory when no constructor makes one, calls on the receiver before the call
+//! under test ([`jreach_synth::CallChoice`]), and standard input for code that reads it.
 
 use std::time::Duration;
 
@@ -141,6 +141,10 @@ fn start_for(file: &SourceFile, target: &Target, opts: &GenOptions) -> Option<Te
         req.receiver_call_choices = receiver_call_choices(&ctx, m);
     }
     parameter_call_choices(file, m, opts, &mut req);
+    // Code that reads standard input reads what the test sets, which the search writes.
+    if !req.statics.iter().any(|s| s.is_stdin()) {
+        req.statics.extend(jreach_synth::StaticAssignment::stdin_start(&file.text));
+    }
     Some(req)
 }
 
