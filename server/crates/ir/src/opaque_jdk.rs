@@ -45,6 +45,17 @@ pub const OPAQUE_JDK_TYPES: &[&str] = &[
     "BitSet",
     "Properties",
     "ParsePosition",
+    "Type",
+    "AtomicInteger",
+    "AtomicLong",
+    "AtomicBoolean",
+    "UUID",
+    "URI",
+    "Pattern",
+    "Currency",
+    "LocalDate",
+    "LocalTime",
+    "LocalDateTime",
 ];
 
 /// Whether `java_ty` (as the code writes it: `final Reader`, `java.io.Reader`) is one of

@@ -268,6 +268,52 @@ pub fn jdk_choices(java_ty: &str, own_class: &str) -> Option<JdkChoices> {
             c.push(JavaValue::Expr("new Random(1)".into()));
             c.import("java.util.Random");
         }
+        ("AtomicInteger", None) => {
+            c.push(new("AtomicInteger", vec![("int", JavaValue::Int(1))]));
+            c.import("java.util.concurrent.atomic.AtomicInteger");
+        }
+        ("AtomicLong", None) => {
+            c.push(new("AtomicLong", vec![("long", JavaValue::Long(1))]));
+            c.import("java.util.concurrent.atomic.AtomicLong");
+        }
+        ("AtomicBoolean", None) => {
+            c.push(new("AtomicBoolean", vec![("boolean", JavaValue::Bool(true))]));
+            c.import("java.util.concurrent.atomic.AtomicBoolean");
+        }
+        ("UUID", None) => {
+            c.push(new("UUID", vec![("long", JavaValue::Long(1)), ("long", JavaValue::Long(2))]));
+            c.import("java.util.UUID");
+        }
+        ("URI", None) => {
+            for u in ["http://example.com/a?b=c", "a/b", "mailto:a@example.com"] {
+                c.push(JavaValue::Expr(format!("URI.create(\"{u}\")")));
+            }
+            c.import("java.net.URI");
+        }
+        ("Pattern", None) => {
+            c.push(factory("Pattern", "compile", vec![("String", JavaValue::Str("a".into()))]));
+            c.import("java.util.regex.Pattern");
+        }
+        ("Currency", None) => {
+            for code in ["USD", "EUR", "JPY"] {
+                c.push(JavaValue::Expr(format!("Currency.getInstance(\"{code}\")")));
+            }
+            c.import("java.util.Currency");
+        }
+        ("LocalDate", None) => {
+            let ymd = [("int", JavaValue::Int(2024)), ("int", JavaValue::Int(1)), ("int", JavaValue::Int(31))];
+            c.push(factory("LocalDate", "of", ymd.to_vec()));
+            c.import("java.time.LocalDate");
+        }
+        ("LocalTime", None) => {
+            c.push(factory("LocalTime", "of", vec![("int", JavaValue::Int(12)), ("int", JavaValue::Int(30))]));
+            c.import("java.time.LocalTime");
+        }
+        ("LocalDateTime", None) => {
+            let args = [2024, 1, 31, 12, 30].map(|n| ("int", JavaValue::Int(n)));
+            c.push(factory("LocalDateTime", "of", args.to_vec()));
+            c.import("java.time.LocalDateTime");
+        }
         (collection, Some(_)) => {
             let (made, elem) = searched_collection(collection, args)?;
             // `new HashSet<>(Arrays.asList(new Integer[] {0}))`: the array's length and
