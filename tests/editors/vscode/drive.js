@@ -25,6 +25,17 @@ function line(page, text) {
   return page.locator('.editor-group-container.active .monaco-editor .view-lines .view-line', { hasText: text }).first();
 }
 
+/** A point inside the statement text of the active editor's line containing `text` (the line
+ *  box spans the whole editor width; 8 px per character). */
+async function statementPoint(page, text) {
+  const target = line(page, text);
+  await target.waitFor({ timeout: 15000 });
+  const b = await target.boundingBox();
+  const shown = await target.innerText();
+  const indent = shown.length - shown.trimStart().length;
+  return { x: b.x + (indent + 3) * 8, y: b.y + b.height / 2 };
+}
+
 /** Clicks a menu or quick-pick row for real: VS Code ignores clicks made right after a menu opens
  *  and may cover fresh menus with a `.context-view-pointerBlock` until the mouse moves. */
 async function realClick(page, locator) {
@@ -99,12 +110,8 @@ async function realClick(page, locator) {
 
     // Hover on a live statement: jreach's own hover says what it knows of it.
     await step('hover-on-a-live-statement', async () => {
-      const target = line(page, 'return 1;');
-      await target.waitFor();
-      const b = await target.boundingBox();
-      const text = await target.innerText();
-      const indent = text.length - text.trimStart().length;
-      await page.mouse.move(b.x + (indent + 3) * 8, b.y + b.height / 2);
+      const at = await statementPoint(page, 'return 1;');
+      await page.mouse.move(at.x, at.y);
       const hover = page.locator('.monaco-hover', { hasText: /no dead code found/ }).first();
       await hover.waitFor({ timeout: 15000 });
       console.log('     hover:', (await hover.innerText()).split('\n').slice(0, 2).join(' | '));
@@ -124,13 +131,8 @@ async function realClick(page, locator) {
 
     // Right-click `return 1;` → "Generate Test Reaching Here".
     await step('context-menu-generate', async () => {
-      const target = line(page, 'return 1;');
-      await target.waitFor();
-      const b = await target.boundingBox();
-      const text = await target.innerText();
-      const indent = text.length - text.trimStart().length;
-      // Click inside the statement text (the line box spans the whole editor width).
-      await page.mouse.click(b.x + (indent + 3) * 8, b.y + b.height / 2, { button: 'right' });
+      const at = await statementPoint(page, 'return 1;');
+      await page.mouse.click(at.x, at.y, { button: 'right' });
       const item = page.locator('.action-menu-item', { hasText: 'Generate Test Reaching Here' }).first();
       await item.waitFor({ timeout: 15000 });
       await page.screenshot({ path: path.join(shots, 'context-menu.png') });
@@ -188,12 +190,8 @@ async function realClick(page, locator) {
     // Now a test runs `return 1;`: its hover says reachable and names the test and its call.
     await step('hover-names-the-test-that-runs-it', async () => {
       await page.locator('.tabs-container .tab', { hasText: /^Calc\.java/ }).first().click();
-      const target = line(page, 'return 1;');
-      await target.waitFor({ timeout: 15000 });
-      const b = await target.boundingBox();
-      const text = await target.innerText();
-      const indent = text.length - text.trimStart().length;
-      await page.mouse.move(b.x + (indent + 3) * 8, b.y + b.height / 2);
+      const at = await statementPoint(page, 'return 1;');
+      await page.mouse.move(at.x, at.y);
       const hover = page.locator('.monaco-hover', { hasText: /reachable/ }).first();
       await hover.waitFor({ timeout: 15000 });
       const said = await hover.innerText();
@@ -215,12 +213,8 @@ async function realClick(page, locator) {
       await page.keyboard.press('Enter');
       await page.keyboard.type('int mine = 1;');
       await page.locator('.tabs-container .tab', { hasText: /^Calc\.java/ }).first().click();
-      const target = line(page, 'return 1;');
-      await target.waitFor({ timeout: 15000 });
-      const b = await target.boundingBox();
-      const text = await target.innerText();
-      const indent = text.length - text.trimStart().length;
-      await page.mouse.click(b.x + (indent + 3) * 8, b.y + b.height / 2, { button: 'right' });
+      const at = await statementPoint(page, 'return 1;');
+      await page.mouse.click(at.x, at.y, { button: 'right' });
       await realClick(page, page.locator('.action-menu-item', { hasText: 'Generate Test Reaching Here' }).first());
       clickedAt = Date.now();
       const tab = page.locator('.tabs-container .tab', { hasText: /replaces .*, the earlier test for line 9 \(preview\)/ }).first();
@@ -241,12 +235,8 @@ async function realClick(page, locator) {
       const before = fs.readFileSync(testFile, 'utf8');
       const calcTab = page.locator('.tabs-container .tab', { hasText: /^Calc\.java/ }).first();
       await calcTab.click();
-      const target = line(page, 'return -1;');
-      await target.waitFor({ timeout: 15000 });
-      const b = await target.boundingBox();
-      const text = await target.innerText();
-      const indent = text.length - text.trimStart().length;
-      await page.mouse.click(b.x + (indent + 3) * 8, b.y + b.height / 2, { button: 'right' });
+      const at = await statementPoint(page, 'return -1;');
+      await page.mouse.click(at.x, at.y, { button: 'right' });
       const refactor = page.locator('.action-menu-item', { hasText: /^Refactor/ }).first();
       await realClick(page, refactor);
       const row = page.locator('.action-widget .monaco-list-row', { hasText: 'Generate test reaching line 12' }).first();
@@ -264,12 +254,8 @@ async function realClick(page, locator) {
     await step('dead-line-says-unreachable', async () => {
       const before = fs.readFileSync(testFile, 'utf8');
       await page.locator('.tabs-container .tab', { hasText: /^Calc\.java/ }).first().click();
-      const target = line(page, 'dead();');
-      await target.waitFor({ timeout: 15000 });
-      const b = await target.boundingBox();
-      const text = await target.innerText();
-      const indent = text.length - text.trimStart().length;
-      await page.mouse.click(b.x + (indent + 3) * 8, b.y + b.height / 2); // the cursor, then the palette
+      const at = await statementPoint(page, 'dead();');
+      await page.mouse.click(at.x, at.y); // the cursor, then the palette
       await page.keyboard.press('Control+Shift+P');
       await page.waitForSelector('.quick-input-widget input', { state: 'visible' });
       await page.keyboard.type('jreach: Generate Test Reaching Here');
