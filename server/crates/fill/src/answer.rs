@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use jreach_ide::{concolic, gen, search_start, ConcolicLimits, GenError, GenOptions, GenResult};
+use jreach_ide::{concolic, gen, search_starts, ConcolicLimits, GenError, GenOptions, GenResult};
 use jreach_jvm::{concolic_for, offer, search_for, Offer, Verifier};
 use jreach_syntax::SourceFile;
 use jreach_synth::{self as synth, JUnit, TestRequest};
@@ -122,8 +122,11 @@ fn searched(
             return Ok(req);
         }
     }
-    let start = search_start(file, line - 1, opts).ok_or(None)?;
-    match search_for(verifier, path, &file.text, &start) {
+    let starts = search_starts(file, line - 1, opts);
+    if starts.is_empty() {
+        return Err(None);
+    }
+    match search_for(verifier, path, &file.text, &starts) {
         Ok(Some(req)) => Ok(req),
         Ok(None) => Err(Some(format!("a search on the JVM ({secs} s, --search) found no inputs that run it either"))),
         Err(why) => Err(Some(why)),

@@ -149,6 +149,39 @@ impl Verifier {
         Ok(TestRun { report, relative: project.relative })
     }
 
+    /// [`Verifier::search`] from each of `starts` in turn (calls through different methods to one
+    /// private method's line), until one finds a test: together they take at most
+    /// [`Verifier::search_budget`], each the share of what is left. The first error is returned
+    /// only when no start found a test.
+    pub fn search_each(
+        &mut self,
+        file: &Path,
+        text: &str,
+        starts: &[TestRequest],
+    ) -> Result<Option<TestRequest>, RunnerError> {
+        let total = self.search_budget;
+        let deadline = std::time::Instant::now() + total;
+        let mut failure = None;
+        for (i, start) in starts.iter().enumerate() {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            if left.is_zero() {
+                break;
+            }
+            self.search_budget = left / (starts.len() - i) as u32;
+            let found = self.search(file, text, start);
+            self.search_budget = total;
+            match found {
+                Ok(Some(req)) => return Ok(Some(req)),
+                Ok(None) => {}
+                Err(e) => failure = failure.or(Some(e)),
+            }
+        }
+        match failure {
+            Some(e) => Err(e),
+            None => Ok(None),
+        }
+    }
+
     fn search_from(
         &mut self,
         file: &Path,
@@ -488,18 +521,18 @@ pub fn offer(verifier: Result<&mut Verifier, String>, file: &Path, text: &str, r
     }
 }
 
-/// For a target jreach found no test for on its model: a search on the JVM from `start` (a test
-/// with the simplest inputs, see `jreach_ide::search_start`), when `verifier` is there. `Err`:
-/// why there was no search.
+/// For a target jreach found no test for on its model: a search on the JVM from `starts` (tests
+/// with the simplest inputs, one per method a test may enter through, see
+/// `jreach_ide::search_starts`), when `verifier` is there. `Err`: why there was no search.
 pub fn search_for(
     verifier: Result<&mut Verifier, String>,
     file: &Path,
     text: &str,
-    start: &TestRequest,
+    starts: &[TestRequest],
 ) -> Result<Option<TestRequest>, String> {
     match verifier {
         Err(why) => Err(why),
-        Ok(v) => v.search(file, text, start).map_err(|e| format!("no search on the JVM: {e}")),
+        Ok(v) => v.search_each(file, text, starts).map_err(|e| format!("no search on the JVM: {e}")),
     }
 }
 
@@ -604,7 +637,7 @@ impl SharedVerifier {
         classpath: &[PathBuf],
         file: &Path,
         text: &str,
-        start: &TestRequest,
+        starts: &[TestRequest],
         cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
     ) -> Result<Option<TestRequest>, String> {
         let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
@@ -613,7 +646,7 @@ impl SharedVerifier {
             Ok(v) => {
                 v.classpath = classpath.to_vec();
                 v.cancel = cancel;
-                let found = search_for(Ok(v), file, text, start);
+                let found = search_for(Ok(v), file, text, starts);
                 v.cancel = None;
                 found
             }

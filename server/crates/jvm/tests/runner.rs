@@ -539,3 +539,39 @@ fn the_search_grows_an_array_of_a_type_variable_from_null() {
     };
     assert!(int(&items[2]) > int(&items[0]), "{items:?}");
 }
+
+const C: &str = "package p;
+
+public class C {
+    public static int viaConst() { return tail(0); }
+    public static int via(int x) { return tail(x); }
+    private static int tail(int x) {
+        if (x > 10) {
+            return 1;
+        }
+        return 0;
+    }
+}
+";
+
+#[test]
+fn a_search_from_several_callers_goes_on_to_the_next_when_one_gets_nowhere() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("src/p/C.java");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(&file, C).unwrap();
+    let mut v = jreach_jvm::Verifier::new(vec![]).unwrap_or_else(|e| panic!("these tests run Java: {e}"));
+    let through_const = jreach_synth::TestRequest {
+        method: "viaConst".into(),
+        params: vec![],
+        args: vec![],
+        ..search_start("C", ("viaConst", true, "int"), ("x", "int"), jreach_synth::JavaValue::Int(0), (8, "return 1;"))
+    };
+    let through_via =
+        search_start("C", ("via", true, "int"), ("x", "int"), jreach_synth::JavaValue::Int(0), (8, "return 1;"));
+    assert_eq!(v.search(&file, C, &through_const).unwrap(), None, "viaConst never runs line 8");
+    let started = std::time::Instant::now();
+    let found = v.search_each(&file, C, &[through_const, through_via]).unwrap().expect("found through via");
+    assert_eq!((found.method.as_str(), found.args.clone()), ("via", vec![jreach_synth::JavaValue::Int(11)]));
+    assert!(started.elapsed() < v.search_budget + std::time::Duration::from_secs(2), "{:?}", started.elapsed());
+}

@@ -9,7 +9,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use jreach_ide::{
-    concolic, gen, search_start, ConcolicLimits, Finding, GenError, GenOptions, GenResult, MethodCache, RunOnJvm,
+    concolic, gen, search_starts, ConcolicLimits, Finding, GenError, GenOptions, GenResult, MethodCache, RunOnJvm,
     UNREACHABLE_CODE,
 };
 use jreach_jvm::{offer, Offer, SharedVerifier};
@@ -310,10 +310,11 @@ pub fn generate(uri: &Uri, file: &SourceFile, line: u32, cx: &GenContext<'_>) ->
             if let Some(req) = v.concolic(&settings.classpath, p, &file.text, rounds) {
                 Box::new(req)
             } else {
-                let Some(start) = search_start(file, line as usize, &opts) else {
+                let starts = search_starts(file, line as usize, &opts);
+                if starts.is_empty() {
                     return Generated::declined("unknown", format!("no test for line {n}: {why}"));
-                };
-                match v.search(&settings.classpath, p, &file.text, &start, cx.cancel.clone()) {
+                }
+                match v.search(&settings.classpath, p, &file.text, &starts, cx.cancel.clone()) {
                     Ok(Some(req)) => Box::new(req),
                     Ok(None) => {
                         return Generated::declined(

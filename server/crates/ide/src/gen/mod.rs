@@ -27,7 +27,7 @@ pub use concolic::{concolic, ConcolicLimits, RunOnJvm};
 pub use receiver::synthesis_options;
 use receiver::{abstract_receiver, unmodelled_params, unsupported_signature};
 use replay::replay;
-pub use start::search_start;
+pub use start::{search_start, search_starts};
 
 /// Which resolution answers the reachability question.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]

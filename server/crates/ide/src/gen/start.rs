@@ -21,12 +21,18 @@ use super::{callers, lower_for_synthesis, replay, with_package_sources, GenOptio
 /// start of a search on the JVM when [`gen`] found no test on its model. The inputs need not reach
 /// the line, and the outcome is not asserted. `None` when jreach cannot write a call to the method.
 pub fn search_start(file: &SourceFile, line: usize, opts: &GenOptions) -> Option<TestRequest> {
+    search_starts(file, line, opts).into_iter().next()
+}
+
+/// [`search_start`] through every method a test may enter by (for a private method, each of its
+/// callers that works, simplest first): a search that gets nowhere through one may through the
+/// next.
+pub fn search_starts(file: &SourceFile, line: usize, opts: &GenOptions) -> Vec<TestRequest> {
     crate::contain::contain(|| {
-        let (target, entries) = callers::target_entries(file, line)?;
-        entries.into_iter().find_map(|m| start_for(file, &Target { method: m, ..target.clone() }, opts))
+        let Some((target, entries)) = callers::target_entries(file, line) else { return vec![] };
+        entries.into_iter().filter_map(|m| start_for(file, &Target { method: m, ..target.clone() }, opts)).collect()
     })
-    .ok()
-    .flatten()
+    .unwrap_or_default()
 }
 
 /// [`search_start`] entered through `target.method`: the solver's smallest inputs that enter the
