@@ -92,6 +92,8 @@ pub(crate) fn request_choosing(
             built_value(b, f, args)?
         } else if let Some(v) = opaque_jdk_value(i, f, args) {
             v
+        } else if let Some(v) = empty_array_of_named_elements(a, p) {
+            v
         } else {
             java_value(a, p.ty, f)
                 .ok_or_else(|| format!("jreach cannot write the input `{}` ({a}) into a test", p.name))?
@@ -345,4 +347,22 @@ fn declares_throws(file: &SourceFile, m: &MethodInfo) -> bool {
     let mut cursor = node.walk();
     let found = node.children(&mut cursor).any(|c| c.kind() == "throws");
     found
+}
+
+/// An empty array of references the model does not track (`Type... typeArguments` with no
+/// arguments), when a test can name its element type: a JDK type a test writes values of
+/// (`new Type[0]`); its elements' values would be the model's guesses, so only empty ones.
+pub(crate) fn empty_array_of_named_elements(a: &Value, p: &jreach_ir::ParamInfo) -> Option<JavaValue> {
+    let Value::Array { id, items } = a else { return None };
+    if !items.is_empty() {
+        return None;
+    }
+    let ty = p.java_ty.trim();
+    let ty = ty.strip_prefix("final ").unwrap_or(ty).trim();
+    let elem = ty.strip_suffix("...").or_else(|| ty.strip_suffix("[]"))?.trim();
+    jreach_ir::opaque_jdk::test_writes_value_of(elem).then(|| JavaValue::Array {
+        elem_ty: elem.to_string(),
+        id: *id,
+        items: vec![],
+    })
 }

@@ -92,7 +92,11 @@ fn start_for(file: &SourceFile, target: &Target, opts: &GenOptions) -> Option<Te
                 let elem = elem.strip_prefix("final ").unwrap_or(elem).trim();
                 // Only types a test names the same anywhere (not a nested class of the file).
                 let base = elem.trim_end_matches("[]").trim();
-                if !(base.starts_with("java.") || JDK_ELEMENTS.contains(&base) || PRIMITIVES.contains(&base)) {
+                let named = base.starts_with("java.")
+                    || JDK_ELEMENTS.contains(&base)
+                    || PRIMITIVES.contains(&base)
+                    || jreach_ir::opaque_jdk::test_writes_value_of(base);
+                if !named {
                     return None;
                 }
                 // (An id no array of the model has: this array is nobody else's.)
