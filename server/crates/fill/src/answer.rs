@@ -128,7 +128,13 @@ fn searched(
     }
     match search_for(verifier, path, &file.text, &starts) {
         Ok(Some(req)) => Ok(req),
-        Ok(None) => Err(Some(format!("a search on the JVM ({secs} s, --search) found no inputs that run it either"))),
+        Ok(None) => {
+            let knob = match opts.knobs {
+                jreach_ide::Knobs::Cli => ", --search",
+                jreach_ide::Knobs::Editor => "",
+            };
+            Err(Some(format!("a search on the JVM ({secs} s{knob}) found no inputs that run it either")))
+        }
         Err(why) => Err(Some(why)),
     }
 }

@@ -189,7 +189,13 @@ impl Settings {
 
     /// Options of `gen` for a test in JUnit `junit`.
     pub fn gen_options(&self, junit: JUnit) -> GenOptions {
-        GenOptions { unroll: self.unroll, timeout: self.timeout(), junit, ..Default::default() }
+        GenOptions {
+            unroll: self.unroll,
+            timeout: self.timeout(),
+            junit,
+            knobs: jreach_ide::Knobs::Editor,
+            ..Default::default()
+        }
     }
 }
 
@@ -203,6 +209,13 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+
+    #[test]
+    fn messages_of_editor_requests_name_settings_not_flags() {
+        let opts = Settings::default().gen_options(jreach_synth::JUnit::V5);
+        assert_eq!(opts.knobs, jreach_ide::Knobs::Editor);
+        assert_eq!(opts.knobs.name("timeout"), "the jreach.timeout setting");
+    }
 
     #[test]
     fn flat_and_sectioned_settings() {

@@ -59,6 +59,33 @@ pub struct GenOptions {
     /// tests may create objects of their public classes through public constructors and
     /// methods, and import them.
     pub imported_sources: Vec<ImportedSource>,
+    /// Where the answer is read, which decides how a message names what the user can change.
+    pub knobs: Knobs,
+}
+
+/// How messages name a limit the user can raise: the command line's flags, or the editor's
+/// settings (a flag means nothing in an editor).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Knobs {
+    #[default]
+    Cli,
+    Editor,
+}
+
+impl Knobs {
+    /// How the user changes the limit `setting` (`timeout`, `unroll`).
+    ///
+    /// ```
+    /// use jreach_ide::Knobs;
+    /// assert_eq!(Knobs::Cli.name("timeout"), "--timeout");
+    /// assert_eq!(Knobs::Editor.name("timeout"), "the jreach.timeout setting");
+    /// ```
+    pub fn name(self, setting: &str) -> String {
+        match self {
+            Knobs::Cli => format!("--{setting}"),
+            Knobs::Editor => format!("the jreach.{setting} setting"),
+        }
+    }
 }
 
 impl Default for GenOptions {
@@ -72,6 +99,7 @@ impl Default for GenOptions {
             cancel: None,
             package_sources: vec![],
             imported_sources: vec![],
+            knobs: Knobs::Cli,
         }
     }
 }
@@ -387,7 +415,7 @@ const EXACT_QUERY: Duration = Duration::from_secs(2);
 /// when the search reached it, else how far it went (`reached`) and why not further.
 fn with_unroll_hint(why: String, opts: &GenOptions, reached: u32) -> String {
     if reached >= opts.unroll {
-        format!("{why}; a larger unroll bound may help (now {}: --unroll, or the jreach.unroll setting)", opts.unroll)
+        format!("{why}; a larger unroll bound may help (now {}: {})", opts.unroll, opts.knobs.name("unroll"))
     } else {
         format!(
             "{why}; loops were unrolled {reached} times: more only for methods that stay small, within a quarter of \
@@ -400,8 +428,9 @@ fn solver_gave_up(why: &GaveUp, opts: &GenOptions) -> String {
     match why {
         GaveUp::Timeout(_) | GaveUp::Budget => {
             format!(
-                "the solver timed out after {} s (a longer time limit may help: --timeout, or the jreach.timeout setting)",
-                opts.timeout.as_secs_f64()
+                "the solver timed out after {} s (a longer time limit may help: {})",
+                opts.timeout.as_secs_f64(),
+                opts.knobs.name("timeout")
             )
         }
         GaveUp::Canceled => "canceled".to_string(),
