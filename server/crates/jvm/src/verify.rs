@@ -130,21 +130,9 @@ impl Verifier {
     /// Nothing is judged: the report says how it ended and which lines of each file ran;
     /// [`TestRun::relative`] names the code under test among them.
     pub fn run_test(&mut self, t: &ProjectTest<'_>) -> Result<TestRun, RunnerError> {
-        let ProjectTest { file, package, text, test, class, method } = t;
-        let project = Project::for_file(file, *package, &self.classpath, &self.cache_root)
-            .ok_or_else(|| RunnerError::NoSourceRoot(file.to_path_buf()))?;
-        let mut classpath = project.classpath.clone();
-        classpath.extend(self.jdk.junit.iter().cloned());
-        let req = RunRequest {
-            source_roots: vec![project.source_root.clone()],
-            classpath,
-            cache_dir: project.cache_dir.clone(),
-            sources: vec![SourceText { path: project.relative.clone(), text: text.to_string() }, test.clone()],
-            test_class: class.to_string(),
-            test_method: method.to_string(),
-            timeout_ms: self.test_timeout.as_millis() as u64,
-            observe_calls: None,
-        };
+        let project = Project::for_file(t.file, t.package, &self.classpath, &self.cache_root)
+            .ok_or_else(|| RunnerError::NoSourceRoot(t.file.to_path_buf()))?;
+        let req = self.test_run(&project, t.text, t.test.clone(), t.class.to_string(), t.method.to_string(), false);
         let report = self.runner.run(&req)?;
         Ok(TestRun { report, relative: project.relative })
     }
@@ -310,17 +298,30 @@ impl Verifier {
     /// the file's calls report what they return.
     fn run_request(&self, project: &Project, text: &str, req: &TestRequest, observe: bool) -> RunRequest {
         let (binary, test_method, test_path) = names(req);
+        let test = SourceText { path: test_path, text: render_class(req) };
+        self.test_run(project, text, test, binary, test_method, observe)
+    }
+
+    /// The run of the test `test_class.test_method` (its file `test`) against `text`, the
+    /// project's file as the caller holds it; with `observe`, the file's calls report what they
+    /// return.
+    fn test_run(
+        &self,
+        project: &Project,
+        text: &str,
+        test: SourceText,
+        test_class: String,
+        test_method: String,
+        observe: bool,
+    ) -> RunRequest {
         let mut classpath = project.classpath.clone();
         classpath.extend(self.jdk.junit.iter().cloned());
         RunRequest {
             source_roots: vec![project.source_root.clone()],
             classpath,
             cache_dir: project.cache_dir.clone(),
-            sources: vec![
-                SourceText { path: project.relative.clone(), text: text.to_string() },
-                SourceText { path: test_path, text: render_class(req) },
-            ],
-            test_class: binary,
+            sources: vec![SourceText { path: project.relative.clone(), text: text.to_string() }, test],
+            test_class,
             test_method,
             timeout_ms: self.test_timeout.as_millis() as u64,
             observe_calls: observe.then(|| project.relative.clone()),

@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 
 use jreach_jvm::{ProjectTest, RunReport, RunStatus, SourceText, TestRun};
 use jreach_syntax::{text_of, SourceFile};
+use jreach_synth::Marker;
 use serde::{Deserialize, Serialize};
 use tower_lsp_server::ls_types::{CodeLens, Command, Uri};
 
@@ -41,17 +42,16 @@ pub struct GeneratedTest {
     pub class: String,
     /// Bytes of the method's name.
     pub name: std::ops::Range<usize>,
-    /// The line the comment says the test reaches (1-based) and the statement it quotes.
-    pub target_line: usize,
-    pub quoted: String,
+    /// Its comment: the line it says the test reaches and the statement it quotes.
+    pub marker: Marker,
 }
 
 /// The jreach tests of a test file, in order.
 pub fn generated_tests(file: &SourceFile) -> Vec<GeneratedTest> {
     let src = file.text.as_str();
     let mut out = Vec::new();
-    for m in jreach_synth::markers_in(src) {
-        let Some(line) = file.lines.line_range(m.at - 1) else { continue };
+    for marker in jreach_synth::markers_in(src) {
+        let Some(line) = file.lines.line_range(marker.at - 1) else { continue };
         let at = line.start + (src[line.clone()].len() - src[line.clone()].trim_start().len());
         let Some(mut node) = file.tree.root_node().descendant_for_byte_range(at, at) else { continue };
         while node.kind() != "method_declaration" {
@@ -73,13 +73,7 @@ pub fn generated_tests(file: &SourceFile) -> Vec<GeneratedTest> {
             up = n.parent();
         }
         let Some(class) = class else { continue };
-        out.push(GeneratedTest {
-            method: text_of(name, src).to_string(),
-            class,
-            name: name.byte_range(),
-            target_line: m.target_line,
-            quoted: m.quoted,
-        });
+        out.push(GeneratedTest { method: text_of(name, src).to_string(), class, name: name.byte_range(), marker });
     }
     out
 }
@@ -94,7 +88,7 @@ pub fn lenses(uri: &Uri, file: &SourceFile, enc: Encoding) -> Vec<CodeLens> {
             CodeLens {
                 range: position::range(&file.text, &file.lines, t.name.clone(), enc),
                 command: Some(Command::new(
-                    format!("▶ Run test (reaches line {})", t.target_line),
+                    format!("▶ Run test (reaches line {})", t.marker.target_line),
                     RUN_TEST_COMMAND.into(),
                     Some(vec![args]),
                 )),
@@ -180,13 +174,6 @@ impl RunOutcome {
     }
 }
 
-/// Where the statement `test` reaches is in `source` now (see [`jreach_fill::target_of_marker`]).
-pub fn target_now(source: &SourceFile, test: &GeneratedTest) -> Option<usize> {
-    let m =
-        jreach_synth::Marker { at: 0, target_line: test.target_line, quoted: test.quoted.clone(), also_runs: vec![] };
-    jreach_fill::target_of_marker(source, &m)
-}
-
 /// Runs `test` of the test file `test_path` (text `test_text`) against its code under test on
 /// the JVM (`run` is the runner's [`jreach_jvm::SharedVerifier::run_test`] with the workspace's
 /// class path) and says what happened.
@@ -211,7 +198,7 @@ pub fn run(
         Err(e) => return RunOutcome::error(format!("{label}: cannot read {}: {e}", source_path.display())),
     };
     let source = SourceFile::parse(source_text.as_str());
-    let line = target_now(&source, &test);
+    let line = jreach_fill::target_of_marker(&source, &test.marker);
     let pkg_dir = package.as_deref().map(|p| format!("{}/", p.replace('.', "/"))).unwrap_or_default();
     let test_source = SourceText { path: format!("{pkg_dir}{}", file_name(test_path)), text: test_text.to_string() };
     let binary = match &package {
@@ -249,7 +236,7 @@ fn outcome(
     let reached = line.is_some_and(|l| report.completed(relative, l));
     let target = match line {
         Some(l) => format!("line {l} of {name}"),
-        None => format!("`{}` (no longer on line {} of {name})", test.quoted, test.target_line),
+        None => format!("`{}` (no longer on line {} of {name})", test.marker.quoted, test.marker.target_line),
     };
     let (status, message) = match report.status {
         RunStatus::Pass if reached => ("passed", format!("{label} passed and ran {target}")),
@@ -291,7 +278,7 @@ mod tests {
         let found = generated_tests(&f);
         assert_eq!(found.len(), 1, "only the test with a `Reaches line` comment: {found:?}");
         let t = &found[0];
-        assert_eq!((t.method.as_str(), t.class.as_str(), t.target_line), ("total_reachesLine5", "OrderTest", 5));
+        assert_eq!((t.method.as_str(), t.class.as_str(), t.marker.target_line), ("total_reachesLine5", "OrderTest", 5));
         assert_eq!(&TEST[t.name.clone()], "total_reachesLine5");
         let uri = Uri::from_file_path("/p/src/test/java/shop/OrderTest.java").unwrap();
         let lenses = lenses(&uri, &f, Encoding::Utf16);
@@ -303,11 +290,12 @@ mod tests {
     #[test]
     fn the_target_is_followed_when_lines_move() {
         let test = generated_tests(&SourceFile::parse(TEST)).remove(0);
-        assert_eq!(target_now(&SourceFile::parse(SOURCE), &test), Some(5));
+        let target_now = |src: &str| jreach_fill::target_of_marker(&SourceFile::parse(src), &test.marker);
+        assert_eq!(target_now(SOURCE), Some(5));
         let moved = SOURCE.replace("class Order {\n", "class Order {\n    // a comment\n\n");
-        assert_eq!(target_now(&SourceFile::parse(moved.as_str()), &test), Some(7));
+        assert_eq!(target_now(&moved), Some(7));
         let gone = SOURCE.replace("return -1;", "return 0;");
-        assert_eq!(target_now(&SourceFile::parse(gone.as_str()), &test), None);
+        assert_eq!(target_now(&gone), None);
     }
 
     #[test]

@@ -1010,6 +1010,7 @@ impl LanguageServer for Backend {
         let findings = self.state.dead.get(&uri).filter(|d| d.0 == version).map(|d| d.1.clone()).unwrap_or_default();
         let methods = self.state.verdicts.get(&uri).filter(|d| d.0 == version).map(|d| d.1.clone());
         let settings = self.state.settings();
+        let diagnostics = settings.diagnostics;
         let offset = position::offset(&file.text, &file.lines, at.position, enc);
         // A jreach test that runs the line, from the comments of the file's test classes.
         let state = self.state.clone();
@@ -1024,7 +1025,6 @@ impl LanguageServer for Backend {
         .await
         .ok()
         .flatten();
-        let diagnostics = self.state.settings().diagnostics;
         Ok(crate::hover::hover(&file, offset, &findings, methods.as_deref(), diagnostics, found.as_ref(), enc))
     }
 

@@ -91,7 +91,7 @@ fn plain_value(i: usize, f: &Function, args: &[Value]) -> Result<JavaValue, Stri
     if let Some(v) = opaque_jdk_value(i, f, args) {
         return Ok(v);
     }
-    if let Some(v) = super::replay::empty_array_of_named_elements(&args[i], &f.params[i]) {
+    if let Some(v) = super::java_values::empty_array_of_named_elements(&args[i], &f.params[i]) {
         return Ok(v);
     }
     let cannot = || format!("jreach cannot write the input `{}` ({}) into a test", f.params[i].name, args[i]);

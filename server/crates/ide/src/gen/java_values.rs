@@ -105,3 +105,27 @@ pub(crate) fn java_value(v: &Value, ty: Ty, f: &Function) -> Option<JavaValue> {
         Value::Unknown(_) => return None,
     })
 }
+
+/// The element type of an array parameter as written (`Type...`, `final String[]`): `Type`,
+/// `String`.
+pub(crate) fn array_elem(java_ty: &str) -> Option<&str> {
+    let ty = java_ty.trim();
+    let elem = ty.strip_suffix("...").or_else(|| ty.strip_suffix("[]"))?.trim();
+    Some(elem.strip_prefix("final ").unwrap_or(elem).trim())
+}
+
+/// An empty array of references the model does not track (`Type... typeArguments` with no
+/// arguments), when a test can name its element type: a JDK type a test writes values of
+/// (`new Type[0]`); its elements' values would be the model's guesses, so only empty ones.
+pub(crate) fn empty_array_of_named_elements(a: &Value, p: &jreach_ir::ParamInfo) -> Option<JavaValue> {
+    let Value::Array { id, items } = a else { return None };
+    if !items.is_empty() {
+        return None;
+    }
+    let elem = array_elem(&p.java_ty)?;
+    jreach_ir::opaque_jdk::test_writes_value_of(elem).then(|| JavaValue::Array {
+        elem_ty: elem.to_string(),
+        id: *id,
+        items: vec![],
+    })
+}

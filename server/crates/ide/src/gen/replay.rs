@@ -12,7 +12,7 @@ use super::inputs::{
     array_value, built_value, lambda_value, list_value, map_value, opaque_jdk_imports, opaque_jdk_value, receiver_body,
     receiver_fields, setup_calls, setup_inputs, static_assignments, stub_value,
 };
-use super::java_values::{java_value, writable_inline};
+use super::java_values::{empty_array_of_named_elements, java_value, writable_inline};
 use super::{GenOptions, MAX_STEPS};
 
 /// Replays the model; on success, the test request.
@@ -347,22 +347,4 @@ fn declares_throws(file: &SourceFile, m: &MethodInfo) -> bool {
     let mut cursor = node.walk();
     let found = node.children(&mut cursor).any(|c| c.kind() == "throws");
     found
-}
-
-/// An empty array of references the model does not track (`Type... typeArguments` with no
-/// arguments), when a test can name its element type: a JDK type a test writes values of
-/// (`new Type[0]`); its elements' values would be the model's guesses, so only empty ones.
-pub(crate) fn empty_array_of_named_elements(a: &Value, p: &jreach_ir::ParamInfo) -> Option<JavaValue> {
-    let Value::Array { id, items } = a else { return None };
-    if !items.is_empty() {
-        return None;
-    }
-    let ty = p.java_ty.trim();
-    let ty = ty.strip_prefix("final ").unwrap_or(ty).trim();
-    let elem = ty.strip_suffix("...").or_else(|| ty.strip_suffix("[]"))?.trim();
-    jreach_ir::opaque_jdk::test_writes_value_of(elem).then(|| JavaValue::Array {
-        elem_ty: elem.to_string(),
-        id: *id,
-        items: vec![],
-    })
 }

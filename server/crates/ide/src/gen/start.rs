@@ -87,9 +87,7 @@ fn start_for(file: &SourceFile, target: &Target, opts: &GenOptions) -> Option<Te
                 imports.extend(c.imports);
             }
             Ty::Arr(a) if a.leaf == Leaf::Ref => {
-                let ty = p.java_ty.trim();
-                let elem = ty.strip_suffix("...").or_else(|| ty.strip_suffix("[]"))?.trim();
-                let elem = elem.strip_prefix("final ").unwrap_or(elem).trim();
+                let elem = super::java_values::array_elem(&p.java_ty)?;
                 // Only types a test names the same anywhere (not a nested class of the file).
                 let base = elem.trim_end_matches("[]").trim();
                 let named = base.starts_with("java.")
@@ -126,12 +124,9 @@ fn start_for(file: &SourceFile, target: &Target, opts: &GenOptions) -> Option<Te
     // An empty array's element type as the test declares it (type variables instantiated).
     for name in empty_arrays {
         let Some(pos) = req.params.iter().position(|(n, _)| *n == name) else { continue };
-        let ty = req.params[pos].1.trim();
-        let ty = ty.strip_prefix("final ").unwrap_or(ty).trim().to_string();
-        if let (Some(elem), JavaValue::Array { elem_ty, .. }) =
-            (ty.strip_suffix("...").or_else(|| ty.strip_suffix("[]")), &mut req.args[pos])
-        {
-            *elem_ty = elem.trim().to_string();
+        let elem = super::java_values::array_elem(&req.params[pos].1).map(str::to_string);
+        if let (Some(elem), JavaValue::Array { elem_ty, .. }) = (elem, &mut req.args[pos]) {
+            *elem_ty = elem;
         }
     }
     for import in imports {
