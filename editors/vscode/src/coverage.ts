@@ -1,7 +1,7 @@
 // What a run of a generated test covered, shown in the code it tests: the server's answer to
 // `jreach.runTest` (the "Run" lens on a jreach test) names the file, the target statement's line
 // and the lines the run covered. The covered lines get a green background, the target line a
-// note ("✓ reached by OrderTest.total_reachesLine5"); the file is shown beside the test. The marks
+// note ("✓ reached by OrderTest.total_returnsMinus1"); the file is shown beside the test. The marks
 // stay until the file is edited (its lines may move) or another run replaces them.
 
 import * as vscode from 'vscode';

@@ -43,11 +43,14 @@ fn the_same_test_is_not_added_twice() {
     let (code, out, err) = gen(dir.path(), "6");
     assert_eq!(code, 0, "{err}");
     assert_eq!(out.trim(), test.strip_prefix(dir.path()).unwrap().to_str().unwrap(), "{err}");
-    assert!(err.contains("(of_reachesLine6) already reaches") && err.contains("nothing added"), "{err}");
+    assert!(err.contains("(of_returns1) already reaches") && err.contains("nothing added"), "{err}");
     assert_eq!(std::fs::read_to_string(&test).unwrap(), first, "the file is unchanged");
 
     // Another line is another test.
     let (code, _, err) = gen(dir.path(), "8");
     assert_eq!(code, 0, "{err}");
-    assert_eq!(std::fs::read_to_string(&test).unwrap().matches("@Test").count(), 2);
+    let both = std::fs::read_to_string(&test).unwrap();
+    assert_eq!(both.matches("@Test").count(), 2);
+    // Named by what the statement does, the comment naming its line and method.
+    assert!(both.contains("void of_returns0()") && both.contains("// Reaches line 8 in of(int): return 0;"), "{both}");
 }

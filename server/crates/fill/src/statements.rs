@@ -46,25 +46,34 @@ pub fn statement_text(file: &SourceFile, line: usize) -> String {
 }
 
 /// Where the statement a jreach test's comment names is in `file` now: the line the comment
-/// names while that line still holds the statement it quotes, else the one line that does
-/// (`None` when none or several do).
+/// names while that line still holds the statement it quotes in the member it names, else the
+/// one line of that member that holds it (the statement moved), else, when the member is gone
+/// (renamed) or the comment names none, the one line of the file that holds it. `None` when no
+/// line or several do.
 pub fn target_of_marker(file: &SourceFile, m: &synth::Marker) -> Option<usize> {
     let count = file.lines.line_count();
     let quoted_at = |l: usize| synth::quoted_target(&statement_text(file, l)) == m.quoted;
-    if m.target_line >= 1 && m.target_line <= count && quoted_at(m.target_line) {
+    let in_member = |l: usize| match &m.member {
+        Some(name) => jreach_syntax::member_at(file, l - 1).is_some_and(|at| &at.name == name),
+        None => true,
+    };
+    if m.target_line >= 1 && m.target_line <= count && quoted_at(m.target_line) && in_member(m.target_line) {
         return Some(m.target_line);
     }
     if m.quoted.is_empty() {
         return None;
     }
-    let mut found = (1..=count).filter(|&l| {
-        file.lines
-            .line_range(l - 1)
-            .is_some_and(|r| file.text[r].contains(m.quoted.split_whitespace().next().unwrap_or("")))
-            && quoted_at(l)
-    });
-    let first = found.next()?;
-    found.next().is_none().then_some(first)
+    let first_word = m.quoted.split_whitespace().next().unwrap_or("");
+    let holding: Vec<usize> = (1..=count)
+        .filter(|&l| file.lines.line_range(l - 1).is_some_and(|r| file.text[r].contains(first_word)) && quoted_at(l))
+        .collect();
+    let in_it: Vec<usize> = holding.iter().copied().filter(|&l| in_member(l)).collect();
+    let member_gone = m.member.is_some() && in_it.is_empty() && !(1..=count).any(in_member);
+    match (in_it.as_slice(), member_gone, holding.as_slice()) {
+        ([one], _, _) => Some(*one),
+        ([], true, [one]) => Some(*one),
+        _ => None,
+    }
 }
 
 /// Reads a test file as the caller sees it (an editor's buffer, the disk): `None` when there is
@@ -147,6 +156,34 @@ mod tests {
                 (15, None),
             ]
         );
+    }
+
+    #[test]
+    fn a_test_finds_its_statement_in_the_member_it_names() {
+        let src = "class A {\n    int f(int a) {\n        return 0;\n    }\n    int g(int a) {\n        return 0;\n    }\n}\n";
+        let marker = |line: usize, member: Option<&str>| synth::Marker {
+            at: 1,
+            target_line: line,
+            member: member.map(String::from),
+            quoted: "return 0;".into(),
+            also_runs: vec![],
+        };
+        let at = |src: &str, m: &synth::Marker| target_of_marker(&SourceFile::parse(src), m);
+        assert_eq!(at(src, &marker(6, Some("g(int)"))), Some(6));
+        // Lines inserted above: the statement is found again in its member, though another
+        // member quotes the same text.
+        let moved = src.replace("class A {\n", "class A {\n    // one\n    // two\n");
+        assert_eq!(at(&moved, &marker(6, Some("g(int)"))), Some(8));
+        assert_eq!(at(&moved, &marker(3, Some("f(int)"))), Some(5));
+        // Without a member (an older comment), two lines hold it: no answer rather than a guess.
+        assert_eq!(at(&moved, &marker(6, None)), None);
+        // The line still holds the statement, but of another member: the member decides.
+        let swapped = src.replace("int f(int a)", "int h(int a)").replace("int g(int a)", "int f(int a)");
+        assert_eq!(at(&swapped, &marker(3, Some("f(int)"))), Some(6));
+        // The member renamed: the one line of the file that holds it, if there is one.
+        let renamed = "class A {\n    int k(int a) {\n        return 0;\n    }\n}\n";
+        assert_eq!(at(renamed, &marker(6, Some("g(int)"))), Some(3));
+        assert_eq!(at(&swapped, &marker(6, Some("g(int)"))), None);
     }
 
     #[test]

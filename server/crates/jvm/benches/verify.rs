@@ -102,6 +102,8 @@ fn bench(c: &mut Criterion) {
         outcome: Outcome::Undetermined("start".into()),
         target_line: 17,
         target_text: "hits++;".into(),
+        target_member: Some("hit(int)".into()),
+        target_action: jreach_syntax::Action::Sets("hits".into()),
         path_condition: vec![],
         junit: JUnit::V5,
         receiver_args: vec![],

@@ -1405,6 +1405,8 @@ mod tests {
             outcome: Outcome::Returns(None),
             target_line: 4,
             target_text: "return 1;".into(),
+            target_member: None,
+            target_action: jreach_syntax::Action::Returns(Some(jreach_syntax::Term::Number("1".into()))),
             path_condition: vec![],
             junit: JUnit::V5,
             receiver_args: vec![],

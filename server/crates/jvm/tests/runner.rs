@@ -451,6 +451,8 @@ fn search_start(
         outcome: jreach_synth::Outcome::Undetermined("start".into()),
         target_line,
         target_text: target_text.into(),
+        target_member: None,
+        target_action: jreach_syntax::Action::Other,
         path_condition: vec![],
         junit: jreach_synth::JUnit::V5,
         receiver_args: vec![],

@@ -1,11 +1,12 @@
 //! The "Run" code lens on the tests jreach wrote, and the command behind it (`jreach.runTest`).
 //!
-//! A jreach test starts with `// Reaches line N: <statement>` ([`jreach_synth::markers_in`]); the
-//! lens sits on such a test method and runs it in the JVM runner, the same child JVM that checks a
-//! test before it is offered (so only where `jreach.runCode` is on). The answer says whether the
-//! test passed and ran its target statement, found where it is now (the line the comment names
-//! while it still holds the quoted statement, else the one line that does), with the lines of the
-//! code under test the run covered, which the editors show in that file.
+//! A jreach test starts with `// Reaches line N in <member>: <statement>`
+//! ([`jreach_synth::markers_in`]); the lens sits on such a test method and runs it in the JVM
+//! runner, the same child JVM that checks a test before it is offered (so only where
+//! `jreach.runCode` is on). The answer says whether the test passed and ran its target statement,
+//! found where it is now ([`jreach_fill::target_of_marker`]: the line the comment names while it
+//! still holds the quoted statement in that member, else the one line of the member that does),
+//! with the lines of the code under test the run covered, which the editors show in that file.
 //!
 //! The code under test is the test class's namesake (`OrderTest` tests `Order`) in the source
 //! root whose test root ([`jreach_synth::test_root_for`]) is the test's: the same mapping the

@@ -27,6 +27,7 @@ mod place;
 mod project;
 mod read;
 mod render;
+mod test_name;
 
 use std::fmt;
 
@@ -38,7 +39,8 @@ pub use place::{
 };
 pub use project::{detect_junit, imported_sources, package_sources, test_root_for, ImportedSource};
 pub use read::{read_source, MAX_SOURCE_BYTES};
-pub use render::{render_class, render_method, test_class_name, test_method_name};
+pub use render::{render_class, render_method, test_class_name};
+pub use test_name::test_method_name;
 
 /// A concrete Java value: an argument or an expected result.
 #[derive(Clone, Debug, PartialEq)]
@@ -377,6 +379,12 @@ pub struct TestRequest {
     pub target_line: usize,
     /// First line of the target statement, trimmed.
     pub target_text: String,
+    /// The member the target statement is written in, as [`jreach_syntax::member_at`] names it
+    /// (`withdraw(int)`); the test's comment names it. `None`: not named.
+    pub target_member: Option<String>,
+    /// What the target statement does ([`jreach_syntax::statement_action`]); the test is named by
+    /// it.
+    pub target_action: jreach_syntax::Action,
     /// Java boolean expressions that hold on the path, e.g. `a < 0`, `!(x == 1)`.
     pub path_condition: Vec<String>,
     pub junit: JUnit,

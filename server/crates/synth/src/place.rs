@@ -23,10 +23,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use jreach_syntax::{text_of, Node, SourceFile};
 
 use crate::render::{
-    format_method, identifier, method_parts, reflection_helpers, render_class, test_class_name, test_method_name,
-    ALLOCATE_HELPER,
+    format_method, identifier, method_parts, reflection_helpers, render_class, test_class_name, ALLOCATE_HELPER,
 };
-use crate::{markers_in, JUnit, Marker, TestRequest};
+use crate::{markers_in, test_method_name, JUnit, Marker, TestRequest};
 
 /// A test ready to be written: where, what, and what the file looked like before.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -596,6 +595,8 @@ mod tests {
             outcome: Outcome::Returns(Some(JavaValue::Int(-1))),
             target_line: 21,
             target_text: "return -1;".into(),
+            target_member: Some("withdraw(int)".into()),
+            target_action: jreach_syntax::Action::Returns(Some(jreach_syntax::Term::Number("-1".into()))),
             path_condition: vec!["amount > balance".into()],
             junit: JUnit::V5,
             receiver_args: vec![],
@@ -637,7 +638,7 @@ mod tests {
         let p = place(root.path(), &req()).unwrap();
         assert!(p.created);
         assert_eq!(p.path, root.path().join("com/acme/BankTest.java"));
-        assert_eq!(p.method_name, "withdraw_reachesLine21");
+        assert_eq!(p.method_name, "withdraw_returnsMinus1");
         assert!(!p.path.exists(), "place writes nothing");
         write(&p).unwrap();
         assert_eq!(fs::read_to_string(&p.path).unwrap(), p.content);
@@ -653,8 +654,8 @@ mod tests {
             class BankTest {
                 @Test
                 @Timeout(30)
-                void withdraw_reachesLine21() {
-                    // Reaches line 21: return -1;
+                void withdraw_returnsMinus1() {
+                    // Reaches line 21 in withdraw(int): return -1;
                     // Path: amount > balance
                     Bank.Account obj = new Bank.Account();
                     assertEquals(-1, obj.withdraw(101));
@@ -672,18 +673,18 @@ mod tests {
 
         // The same test again: reported as there already, the file unchanged.
         let again = place(root.path(), &req()).unwrap();
-        assert_eq!(again.duplicate_of.as_deref(), Some("withdraw_reachesLine21"));
+        assert_eq!(again.duplicate_of.as_deref(), Some("withdraw_returnsMinus1"));
         assert_eq!(Some(&again.content), again.original.as_ref());
         // The same target with other inputs, then one that throws: `_2`, new import, file
         // order kept.
         let other = TestRequest { args: vec![JavaValue::Int(102)], ..req() };
         let second = place(root.path(), &other).unwrap();
         assert!(!second.created);
-        assert_eq!((second.method_name.as_str(), second.duplicate_of.as_deref()), ("withdraw_reachesLine21_2", None));
+        assert_eq!((second.method_name.as_str(), second.duplicate_of.as_deref()), ("withdraw_returnsMinus1_2", None));
         write(&second).unwrap();
         let throws = TestRequest { outcome: Outcome::Throws("NoSuchElementException".into()), ..req() };
         let third = place(root.path(), &throws).unwrap();
-        assert_eq!(third.method_name, "withdraw_reachesLine21_3");
+        assert_eq!(third.method_name, "withdraw_returnsMinus1_3");
         write(&third).unwrap();
         expect![[r#"
             package com.acme;
@@ -698,8 +699,8 @@ mod tests {
             class BankTest {
                 @Test
                 @Timeout(30)
-                void withdraw_reachesLine21() {
-                    // Reaches line 21: return -1;
+                void withdraw_returnsMinus1() {
+                    // Reaches line 21 in withdraw(int): return -1;
                     // Path: amount > balance
                     Bank.Account obj = new Bank.Account();
                     assertEquals(-1, obj.withdraw(101));
@@ -707,8 +708,8 @@ mod tests {
 
                 @Test
                 @Timeout(30)
-                void withdraw_reachesLine21_2() {
-                    // Reaches line 21: return -1;
+                void withdraw_returnsMinus1_2() {
+                    // Reaches line 21 in withdraw(int): return -1;
                     // Path: amount > balance
                     Bank.Account obj = new Bank.Account();
                     assertEquals(-1, obj.withdraw(102));
@@ -716,8 +717,8 @@ mod tests {
 
                 @Test
                 @Timeout(30)
-                void withdraw_reachesLine21_3() {
-                    // Reaches line 21: return -1;
+                void withdraw_returnsMinus1_3() {
+                    // Reaches line 21 in withdraw(int): return -1;
                     // Path: amount > balance
                     Bank.Account obj = new Bank.Account();
                     assertThrows(NoSuchElementException.class, () -> obj.withdraw(101));
@@ -731,12 +732,13 @@ mod tests {
     fn an_earlier_test_for_the_same_statement_is_replaced_where_it_stands() {
         let existing = "package com.acme;\n\nimport org.junit.jupiter.api.Test;\n\nclass BankTest {\n    @Test\n    void mine() {\n    }\n\n    @Test\n    void withdraw_reachesLine21() {\n        // Reaches line 21: return -1;\n        int edited = 1;\n    }\n\n    @Test\n    void other_reachesLine30() {\n        // Reaches line 30: return 0;\n    }\n}\n";
         // The statement moved from line 21 to line 23: the caller, who has the code, says the
-        // comment of line 21 is that statement.
+        // comment of line 21 is that statement. The earlier test, named as tests were before
+        // names said what the statement does, is replaced under the new name.
         let moved = TestRequest { target_line: 23, ..req() };
         let same = |m: &Marker| m.target_line == 21 && m.quoted == "return -1;";
         let p = place_replacing("BankTest.java".into(), Some(existing.into()), &moved, &same).unwrap();
         assert_eq!(p.replaced.as_deref(), Some("withdraw_reachesLine21"));
-        assert_eq!(p.method_name, "withdraw_reachesLine23");
+        assert_eq!(p.method_name, "withdraw_returnsMinus1");
         expect![[r#"
             package com.acme;
 
@@ -752,8 +754,8 @@ mod tests {
 
                 @Test
                 @Timeout(30)
-                void withdraw_reachesLine23() {
-                    // Reaches line 23: return -1;
+                void withdraw_returnsMinus1() {
+                    // Reaches line 23 in withdraw(int): return -1;
                     // Path: amount > balance
                     Bank.Account obj = new Bank.Account();
                     assertEquals(-1, obj.withdraw(101));
@@ -771,15 +773,18 @@ mod tests {
         let p = place_replacing("BankTest.java".into(), Some(existing.into()), &moved, &any).unwrap();
         assert_eq!(p.replaced, None);
         assert!(
-            p.content.contains("void withdraw_reachesLine21()") && p.content.contains("void withdraw_reachesLine23()")
+            p.content.contains("void withdraw_reachesLine21()") && p.content.contains("void withdraw_returnsMinus1()")
         );
-        // Replacing keeps the name when the line has not moved, and nothing else is renamed.
-        let p = place_replacing("BankTest.java".into(), Some(existing.into()), &req(), &same).unwrap();
+        // A replacement of a test named the same keeps the name (no `_2`), and nothing else is
+        // renamed.
+        let named = existing.replace("withdraw_reachesLine21", "withdraw_returnsMinus1");
+        let p = place_replacing("BankTest.java".into(), Some(named), &req(), &same).unwrap();
         assert_eq!(
             (p.replaced.as_deref(), p.method_name.as_str()),
-            (Some("withdraw_reachesLine21"), "withdraw_reachesLine21")
+            (Some("withdraw_returnsMinus1"), "withdraw_returnsMinus1")
         );
-        assert_eq!(p.content.matches("void withdraw_reachesLine21()").count(), 1, "{}", p.content);
+        assert_eq!(p.content.matches("void withdraw_returnsMinus1()").count(), 1, "{}", p.content);
+        assert!(p.content.contains("void other_reachesLine30()"), "{}", p.content);
     }
 
     #[test]
@@ -805,10 +810,10 @@ mod tests {
 
     #[test]
     fn existing_junit4_file_is_followed_in_its_style() {
-        let existing = "package com.acme;\r\n\r\nimport org.junit.Test;\r\nimport static org.junit.Assert.*;\r\n\r\npublic class BankTest {\r\n\t@Test\r\n\tpublic void withdraw_reachesLine21() {\r\n\t}\r\n}\r\n";
+        let existing = "package com.acme;\r\n\r\nimport org.junit.Test;\r\nimport static org.junit.Assert.*;\r\n\r\npublic class BankTest {\r\n\t@Test\r\n\tpublic void withdraw_returnsMinus1() {\r\n\t}\r\n}\r\n";
         let p = place_in("BankTest.java".into(), Some(existing.into()), &req()).unwrap();
         assert_eq!(p.junit, JUnit::V4);
-        assert_eq!(p.method_name, "withdraw_reachesLine21_2");
+        assert_eq!(p.method_name, "withdraw_returnsMinus1_2");
         assert!(!p.content.replace("\r\n", "").contains('\n'), "line endings follow the file");
         expect![[r#"
             package com.acme;
@@ -818,12 +823,12 @@ mod tests {
 
             public class BankTest {
             	@Test
-            	public void withdraw_reachesLine21() {
+            	public void withdraw_returnsMinus1() {
             	}
 
             	@Test(timeout = 30000L)
-            	public void withdraw_reachesLine21_2() {
-            		// Reaches line 21: return -1;
+            	public void withdraw_returnsMinus1_2() {
+            		// Reaches line 21 in withdraw(int): return -1;
             		// Path: amount > balance
             		Bank.Account obj = new Bank.Account();
             		assertEquals(-1, obj.withdraw(101));
@@ -846,8 +851,8 @@ mod tests {
             class BankTest {
                 @Test
                 @Timeout(30)
-                void withdraw_reachesLine21() {
-                    // Reaches line 21: return -1;
+                void withdraw_returnsMinus1() {
+                    // Reaches line 21 in withdraw(int): return -1;
                     // Path: amount > balance
                     Bank.Account obj = new Bank.Account();
                     assertEquals(-1, obj.withdraw(101));
@@ -873,8 +878,8 @@ mod tests {
 
                 @Test
                 @Timeout(30)
-                void withdraw_reachesLine21() {
-                    // Reaches line 21: return -1;
+                void withdraw_returnsMinus1() {
+                    // Reaches line 21 in withdraw(int): return -1;
                     // Path: amount > balance
                     Bank.Account obj = new Bank.Account();
                     assertEquals(-1, obj.withdraw(101));
@@ -898,8 +903,8 @@ mod tests {
 
                 @Test
                 @Timeout(30)
-                void withdraw_reachesLine21() {
-                    // Reaches line 21: return -1;
+                void withdraw_returnsMinus1() {
+                    // Reaches line 21 in withdraw(int): return -1;
                     // Path: amount > balance
                     Bank.Account obj = new Bank.Account();
                     assertEquals(-1, obj.withdraw(101));
@@ -964,7 +969,7 @@ mod tests {
         let p = place(&root.path().join("t"), &req()).unwrap();
         write(&p).unwrap();
         assert!(fs::symlink_metadata(link_dir.join("BankTest.java")).unwrap().file_type().is_symlink());
-        assert!(fs::read_to_string(&real).unwrap().contains("withdraw_reachesLine21"));
+        assert!(fs::read_to_string(&real).unwrap().contains("withdraw_returnsMinus1"));
     }
 
     #[test]
@@ -995,7 +1000,7 @@ mod tests {
         fs::hard_link(&path, &other).unwrap();
         let p = place(&root.path().join("t"), &req()).unwrap();
         write(&p).unwrap();
-        assert!(fs::read_to_string(&path).unwrap().contains("withdraw_reachesLine21"));
+        assert!(fs::read_to_string(&path).unwrap().contains("withdraw_returnsMinus1"));
         assert_eq!(fs::read_to_string(&other).unwrap(), fs::read_to_string(&path).unwrap(), "still one file");
     }
 

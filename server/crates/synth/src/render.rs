@@ -17,6 +17,7 @@
 use std::collections::BTreeSet;
 
 use crate::literal::{anonymous_class, convert, literal, literal_as, Prim};
+use crate::test_name::test_method_name;
 use crate::{nested, JUnit, JavaValue, Outcome, TestRequest, NEST};
 
 /// Width the path comment wraps at, not counting the method body's indentation.
@@ -25,20 +26,6 @@ const COMMENT_WIDTH: usize = 92;
 pub(crate) const TARGET_TEXT_MAX: usize = 100;
 /// Literals longer than this get a local variable even when they are the only argument.
 const INLINE_MAX: usize = 40;
-
-/// `<method>_reachesLine<N>`, or `new<Class>_reachesLine<N>` for a constructor: a valid Java
-/// identifier that says what the test reaches.
-pub fn test_method_name(req: &TestRequest) -> String {
-    let base = if req.initializes_class {
-        format!("initialize{}", identifier(&req.classes.join("")))
-    } else if req.is_constructor {
-        let class = req.classes.last().map(String::as_str).unwrap_or(req.method.as_str());
-        format!("new{}", identifier(class))
-    } else {
-        identifier(&req.method)
-    };
-    format!("{base}_reachesLine{}", req.target_line)
-}
 
 /// `<TopClass>Test`, the test class a request's method goes into.
 pub fn test_class_name(req: &TestRequest) -> String {
@@ -851,11 +838,7 @@ fn exception_package(name: &str) -> Option<&'static str> {
 fn comment_lines(req: &TestRequest) -> Vec<String> {
     let mut lines = Vec::new();
     let target = crate::marker::quoted_target(&req.target_text);
-    if target.is_empty() {
-        lines.push(format!("// Reaches line {}", req.target_line));
-    } else {
-        lines.push(format!("// Reaches line {}: {target}", req.target_line));
-    }
+    lines.push(crate::marker::reaches_comment(req.target_line, req.target_member.as_deref(), &target));
     if !req.also_runs.is_empty() {
         lines.push(crate::marker::also_runs_comment(&req.also_runs));
     }
@@ -954,6 +937,7 @@ mod tests {
     use expect_test::{expect, Expect};
 
     use super::*;
+    use jreach_syntax::Action;
     use JavaValue::*;
 
     fn base() -> TestRequest {
@@ -969,6 +953,8 @@ mod tests {
             outcome: Outcome::Returns(Some(Int(i32::MIN))),
             target_line: 12,
             target_text: "return -x;".into(),
+            target_member: None,
+            target_action: Action::Returns(None),
             path_condition: vec!["x < 0".into()],
             junit: JUnit::V5,
             receiver_args: vec![],
@@ -1040,7 +1026,7 @@ mod tests {
     #[test]
     fn static_method_class() {
         check_class(
-            &base(),
+            &TestRequest { target_member: Some("abs(int)".into()), ..base() },
             expect![[r#"
                 package demo;
 
@@ -1052,8 +1038,8 @@ mod tests {
                 class CalcTest {
                     @Test
                     @Timeout(30)
-                    void abs_reachesLine12() {
-                        // Reaches line 12: return -x;
+                    void abs_returns() {
+                        // Reaches line 12 in abs(int): return -x;
                         // Path: x < 0
                         assertEquals(Integer.MIN_VALUE, Calc.abs(Integer.MIN_VALUE));
                     }
@@ -1064,12 +1050,16 @@ mod tests {
 
     #[test]
     fn the_lines_a_test_also_runs_are_named_and_read_back() {
-        let req = TestRequest { also_runs: vec![9, 10, 11, 14], ..base() };
-        let text = render_method(&req, "abs_reachesLine12");
-        assert!(text.contains("// Reaches line 12: return -x;\n        // Also runs lines 9-11, 14.\n"), "{text}");
+        let req = TestRequest { also_runs: vec![9, 10, 11, 14], target_member: Some("abs(int)".into()), ..base() };
+        let text = render_method(&req, "abs_returns");
+        assert!(
+            text.contains("// Reaches line 12 in abs(int): return -x;\n        // Also runs lines 9-11, 14.\n"),
+            "{text}"
+        );
         let found = crate::markers_in(&text);
         assert_eq!(found.len(), 1, "{text}");
         assert_eq!((found[0].target_line, found[0].also_runs.clone()), (12, vec![9, 10, 11, 14]));
+        assert_eq!(found[0].member.as_deref(), Some("abs(int)"));
         assert_eq!(found[0].quoted, crate::quoted_target(&req.target_text));
     }
 
@@ -1084,6 +1074,7 @@ mod tests {
             outcome: Outcome::Throws("NullPointerException".into()),
             target_line: 9,
             target_text: "bubble(array, array.length);".into(),
+            target_action: Action::Calls("bubble".into()),
             path_condition: vec![],
             ..base()
         };
@@ -1102,6 +1093,7 @@ mod tests {
             outcome: Outcome::Returns(Some(Int(0))),
             target_line: 9,
             target_text: "value += operand.intValue();".into(),
+            target_action: Action::Sets("value".into()),
             path_condition: vec![],
             ..base()
         };
@@ -1154,6 +1146,7 @@ mod tests {
             outcome: Outcome::Returns(Some(Int(7))),
             target_line: 38,
             target_text: "return 7;".into(),
+            target_action: Action::Returns(Some(jreach_syntax::Term::Number("7".into()))),
             path_condition: vec!["y > x".into(), "!(x > blackBox(y))".into()],
             ..base()
         };
@@ -1162,7 +1155,7 @@ mod tests {
             expect![[r#"
                 @Test
                 @Timeout(30)
-                void guarded_reachesLine38() {
+                void guarded_returns7() {
                     // Reaches line 38: return 7;
                     // Path: y > x && !(x > blackBox(y))
                     int x = 1;
@@ -1186,6 +1179,7 @@ mod tests {
             outcome: Outcome::Returns(Some(Bool(true))),
             target_line: 40,
             target_text: "found = true;".into(),
+            target_action: Action::Sets("found".into()),
             path_condition: vec![],
             ..base()
         };
@@ -1200,7 +1194,7 @@ mod tests {
                 class ConcolicTest {
                     @Test
                     @Timeout(30)
-                    void find_reachesLine40() {
+                    void find_setsFound() {
                         // Reaches line 40: found = true;
                         String obj = "a\"b";
                         char c = '\n';
@@ -1225,6 +1219,7 @@ mod tests {
             outcome: Outcome::Throws("IllegalArgumentException".into()),
             target_line: 9,
             target_text: "throw new IllegalArgumentException(\"negative\");".into(),
+            target_action: Action::Throws(Some("IllegalArgumentException".into())),
             path_condition: vec!["balance < 0".into()],
             ..base()
         };
@@ -1241,7 +1236,7 @@ mod tests {
                 class AccountTest {
                     @Test
                     @Timeout(30)
-                    void newAccount_reachesLine9() {
+                    void newAccount_throwsIllegalArgumentException() {
                         // Reaches line 9: throw new IllegalArgumentException("negative");
                         // Path: balance < 0
                         assertThrows(IllegalArgumentException.class, () -> new Account(-1));
@@ -1272,7 +1267,7 @@ mod tests {
                 class AccountTest {
                     @Test
                     @Timeout(30)
-                    void next_reachesLine9() {
+                    void next_throwsIllegalArgumentException() {
                         // Reaches line 9: throw new IllegalArgumentException("negative");
                         // Path: balance < 0
                         Account obj = new Account();
@@ -1327,6 +1322,7 @@ mod tests {
             outcome: Outcome::Returns(None),
             target_line: 9,
             target_text: "hit();".into(),
+            target_action: Action::Calls("hit".into()),
             path_condition: vec![],
             ..base()
         };
@@ -1346,7 +1342,7 @@ mod tests {
                 class BankTest {
                     @Test
                     @Timeout(30)
-                    void move_reachesLine9() {
+                    void move_callsHit() {
                         // Reaches line 9: hit();
                         Bank.Account from = new Bank.Account("a", 5L);
                         Bank.Rule rule = (ignored1, ignored2) -> true;
@@ -1385,7 +1381,7 @@ mod tests {
             expect![[r#"
                 @Test
                 @Timeout(30)
-                void abs_reachesLine12() {
+                void abs_returns() {
                     // Reaches line 12: return -x;
                     // Path: x < 0
                     // After line 12 jreach cannot tell what happens (result of Helper.run):
@@ -1421,7 +1417,7 @@ mod tests {
             expect![[r#"
                 @Test
                 @Timeout(30)
-                void abs_reachesLine12() {
+                void abs_returns() {
                     // Reaches line 12: return -x;
                     // Path: x < 0
                     // After line 12 jreach cannot tell what happens (result of sc.nextInt):
@@ -1463,7 +1459,7 @@ mod tests {
             expect![[r#"
                 @Test
                 @Timeout(30)
-                void withdraw_reachesLine12() {
+                void withdraw_returns() {
                     // Reaches line 12: return -x;
                     // Path: x < 0
                     Account obj = new Account("x");
@@ -1498,7 +1494,7 @@ mod tests {
             expect![[r#"
                 @Test
                 @Timeout(30)
-                void merge_reachesLine12() {
+                void merge_returns() {
                     // Reaches line 12: return -x;
                     // Path: x < 0
                     // Tokens.Scanner has no constructor, factory or builder a test may call: made by reflection,
@@ -1549,7 +1545,7 @@ mod tests {
 
                 public class CalcTest {
                     @Test(timeout = 30000L)
-                    public void half_reachesLine12() {
+                    public void half_returns() {
                         // Reaches line 12: return -x;
                         // Path: d != d && (f > 0.25f || f < -1)
                         double d = Double.NaN;
@@ -1564,7 +1560,7 @@ mod tests {
             &throws,
             expect![[r#"
                 @Test(timeout = 30000L)
-                public void half_reachesLine12() {
+                public void half_returns() {
                     // Reaches line 12: return -x;
                     // Path: d != d && (f > 0.25f || f < -1)
                     double d = Double.NaN;
@@ -1583,7 +1579,7 @@ mod tests {
             expect![[r#"
                 @Test
                 @Timeout(30)
-                void abs_reachesLine12() {
+                void abs_returns() {
                     // Reaches line 12: return -x;
                     // Path: x < 0
                     Calc.abs(Integer.MIN_VALUE);
@@ -1624,14 +1620,14 @@ mod tests {
 
     #[test]
     fn method_names_are_identifiers() {
-        assert_eq!(test_method_name(&base()), "abs_reachesLine12");
+        assert_eq!(test_method_name(&base()), "abs_returns");
         let ctor = TestRequest {
             classes: vec!["Outer".into(), "Inner".into()],
             method: "Inner".into(),
             is_constructor: true,
             ..base()
         };
-        assert_eq!(test_method_name(&ctor), "newInner_reachesLine12");
+        assert_eq!(test_method_name(&ctor), "newInner_returns");
         assert_eq!(identifier("a-b c"), "a_b_c");
         assert_eq!(identifier("9lives"), "_9lives");
         assert_eq!(test_class_name(&ctor), "OuterTest");

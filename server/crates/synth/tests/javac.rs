@@ -61,6 +61,8 @@ fn req(method: &str, params: &[(&str, &str)], args: Vec<JavaValue>, ret: &str, o
         target_line: 4,
         // Comment text that must not break out of its comment.
         target_text: r"return x; /* */ '\u000a' \\u0022 \\\u000d".into(),
+        target_member: Some("f(int) /* */ \\u0022".into()),
+        target_action: jreach_syntax::Action::Returns(None),
         path_condition: vec![r"c == '\u000a'".into(), "a || b".into(), "x */ 2 > 0".into()],
         junit: JUnit::V5,
         receiver_args: vec![],

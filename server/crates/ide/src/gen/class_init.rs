@@ -97,6 +97,9 @@ pub(crate) fn request(file: &SourceFile, classes: Vec<String>, line: usize, juni
         outcome: Outcome::Returns(None),
         target_line: line + 1,
         target_text: stmt_text,
+        target_member: jreach_syntax::member_at(file, line).map(|m| m.name),
+        target_action: jreach_syntax::find_target(file, line)
+            .map_or(jreach_syntax::Action::Other, |t| jreach_syntax::statement_action(file, t.stmt)),
         path_condition: vec![],
         junit,
         receiver_args: vec![],

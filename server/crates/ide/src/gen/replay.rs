@@ -213,6 +213,8 @@ pub(crate) fn request_choosing(
         outcome,
         target_line: target.line + 1,
         target_text: stmt_text,
+        target_member: jreach_syntax::member_at(file, target.line).map(|m| m.name),
+        target_action: jreach_syntax::statement_action(file, target.stmt.clone()),
         path_condition: path,
         junit: opts.junit,
         receiver_args,
