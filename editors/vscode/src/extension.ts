@@ -11,8 +11,12 @@ import {
   LanguageClient,
   LanguageClientOptions,
   LSPErrorCodes,
+  MessageActionItem,
+  MessageType,
   ResponseError,
   ServerOptions,
+  ShowMessageRequest,
+  ShowMessageRequestParams,
   State,
 } from 'vscode-languageclient/node';
 
@@ -158,6 +162,9 @@ async function startClient(): Promise<LanguageClient | undefined> {
   };
   const c = new LanguageClient('jreach', 'jreach', serverOptions, clientOptions);
   client = c;
+  // A message whose button names a setting (the limit that may help when no test was found):
+  // the button opens that setting.
+  c.onRequest(ShowMessageRequest.type, (params) => showMessageWithSettings(params));
   try {
     await c.start();
     output.appendLine(`jreach: server started (${command} lsp)`);
@@ -188,6 +195,23 @@ async function stopClient(): Promise<void> {
       output?.appendLine(`jreach: stopping the server: ${e instanceof Error ? e.message : String(e)}`);
     }
   }
+}
+
+/** `window/showMessageRequest`, as the client library shows it, where a button with a `setting`
+ * property opens that setting. Answers with the button chosen. */
+async function showMessageWithSettings(params: ShowMessageRequestParams): Promise<MessageActionItem | null> {
+  const show =
+    params.type === MessageType.Error
+      ? vscode.window.showErrorMessage
+      : params.type === MessageType.Warning
+        ? vscode.window.showWarningMessage
+        : vscode.window.showInformationMessage;
+  const chosen = await show(params.message, ...(params.actions ?? []));
+  const setting = (chosen as { setting?: unknown } | undefined)?.setting;
+  if (typeof setting === 'string') {
+    await vscode.commands.executeCommand('workbench.action.openSettings', setting);
+  }
+  return chosen ?? null;
 }
 
 async function showError(message: string): Promise<void> {

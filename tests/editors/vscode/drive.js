@@ -36,6 +36,18 @@ async function statementPoint(page, text) {
   return { x: b.x + (indent + 3) * 8, y: b.y + b.height / 2 };
 }
 
+/** Puts the cursor on the statement `text` of the active editor and runs "jreach: Generate Test
+ *  Reaching Here" from the command palette. */
+async function generateFromPalette(page, text) {
+  const at = await statementPoint(page, text);
+  await page.mouse.click(at.x, at.y);
+  await page.keyboard.press('Control+Shift+P');
+  await page.waitForSelector('.quick-input-widget input', { state: 'visible' });
+  await page.keyboard.type('jreach: Generate Test Reaching Here');
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Generate Test Reaching Here' }).first().waitFor();
+  await page.keyboard.press('Enter');
+}
+
 /** Clicks a menu or quick-pick row for real: VS Code ignores clicks made right after a menu opens
  *  and may cover fresh menus with a `.context-view-pointerBlock` until the mouse moves. */
 async function realClick(page, locator) {
@@ -254,13 +266,7 @@ async function realClick(page, locator) {
     await step('dead-line-says-unreachable', async () => {
       const before = fs.readFileSync(testFile, 'utf8');
       await page.locator('.tabs-container .tab', { hasText: /^Calc\.java/ }).first().click();
-      const at = await statementPoint(page, 'dead();');
-      await page.mouse.click(at.x, at.y); // the cursor, then the palette
-      await page.keyboard.press('Control+Shift+P');
-      await page.waitForSelector('.quick-input-widget input', { state: 'visible' });
-      await page.keyboard.type('jreach: Generate Test Reaching Here');
-      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Generate Test Reaching Here' }).first().waitFor();
-      await page.keyboard.press('Enter');
+      await generateFromPalette(page, 'dead();');
       const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'unreachable' }).first();
       await toast.waitFor({ timeout: 60000 });
       console.log('     says:', await toast.locator('.notification-list-item-message').first().innerText());
@@ -290,7 +296,7 @@ async function realClick(page, locator) {
       await page.screenshot({ path: path.join(shots, 'coverage-preview-ticked.png') });
       await realClick(page, apply);
       await until(page, 'the test for `return 0;` saved in CalcTest.java', 60000, () =>
-        /Reaches line 14: return 0;/.test(fs.readFileSync(testFile, 'utf8')));
+        /Reaches line 14 in [^:]+: return 0;/.test(fs.readFileSync(testFile, 'utf8')));
       if (!fs.readFileSync(testFile, 'utf8').startsWith(before.slice(0, before.lastIndexOf('}')))) {
         throw new Error('the earlier tests were not kept');
       }
@@ -356,6 +362,29 @@ async function realClick(page, locator) {
       await until(page, 'the faded block to go away', 30000, async () => (await faded.count()) === 0);
       await writeSettings('User', {});
       await until(page, 'the faded block to come back', 30000, async () => (await faded.count()) > 0);
+    });
+
+    // No test within a limit the user can raise (loops unrolled twice, running code off): the
+    // message names the setting and has a button that opens it in the Settings editor.
+    await step('unknown-offers-the-setting-to-open', async () => {
+      await writeSettings('User', { 'jreach.unroll': 2, 'jreach.runCode': false });
+      await page.locator('.tabs-container .tab', { hasText: /^Calc\.java/ }).first().click();
+      await generateFromPalette(page, 'return 50;');
+      const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'jreach.unroll' }).first();
+      await toast.waitFor({ timeout: 60000 });
+      console.log('     says:', await toast.locator('.notification-list-item-message').first().innerText());
+      await page.screenshot({ path: path.join(shots, 'unknown-open-setting.png') });
+      await realClick(page, toast.getByRole('button', { name: 'Open Setting' }));
+      const shown = page.locator('.settings-editor .setting-item-contents', { hasText: 'Unroll' }).first();
+      await shown.waitFor({ timeout: 15000 });
+      const rows = await page.locator('.settings-editor .setting-item-contents').count();
+      if (rows !== 1) throw new Error(`the Settings editor shows ${rows} settings, not jreach.unroll alone`);
+      await page.screenshot({ path: path.join(shots, 'setting-opened.png') });
+      const tab = page.locator('.tabs-container .tab.active', { hasText: 'Settings' }).first();
+      await tab.hover();
+      await tab.locator('.codicon-close').click();
+      await tab.waitFor({ state: 'detached', timeout: 10000 });
+      await writeSettings('User', {});
     });
 
     // A wrong jreach.serverPath: a clear error; fixing it restarts the server.

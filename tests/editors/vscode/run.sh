@@ -127,6 +127,17 @@ public class Calc {
 
     static void dead() {
     }
+
+    static int count(int n) {
+        int i = 0;
+        while (i < n) {
+            i++;
+        }
+        if (i == 50) {
+            return 50;
+        }
+        return 0;
+    }
 }
 JAVA
 # A JaCoCo report of the project's tests (as `mvn jacoco:report` writes it), newer than Calc.java:

@@ -178,7 +178,7 @@ impl Server {
         let operations = if create_files { json!(["create", "rename", "delete"]) } else { json!([]) };
         let caps = json!({
             "general": {"positionEncodings": ["utf-16"]},
-            "window": {"workDoneProgress": true},
+            "window": {"workDoneProgress": true, "showMessage": {"messageActionItem": {"additionalPropertiesSupport": true}}},
             "workspace": {
                 "applyEdit": true,
                 "configuration": true,
@@ -623,6 +623,8 @@ fn the_command_applies_its_edit_through_the_client() {
         json!({"command": "jreach.generateTest", "arguments": [{"uri": uri, "line": RETURN_ONE_LINE}], "workDoneToken": "t1"}),
     );
     assert_eq!(r["status"], "test", "{r}");
+    // Named by what the statement does, not by its line.
+    assert_eq!(r["method"], "classify_returns1", "{r}");
     let test_file = project.root().join("src/test/java/demo/CalcTest.java");
     assert_eq!(PathBuf::from(r["path"].as_str().unwrap()), test_file);
     let begin =
@@ -641,6 +643,50 @@ fn the_command_applies_its_edit_through_the_client() {
     assert_eq!(again["method"], r["method"], "{again}");
     assert!(again["message"].as_str().unwrap().contains("already reaches line 9"), "{again}");
     assert_eq!(std::fs::read_to_string(&test_file).unwrap(), written);
+    s.shutdown_and_exit();
+}
+
+/// A loop that must run 50 times before line 10 (0-based 9) can run.
+const LOOP: &str = "package demo;
+
+public class Calc {
+    public static int count(int n) {
+        int i = 0;
+        while (i < n) {
+            i++;
+        }
+        if (i == 50) {
+            return 1;
+        }
+        return 0;
+    }
+}
+";
+
+#[test]
+fn a_limit_that_may_help_is_offered_as_a_setting_to_open() {
+    let project = Project::new(LOOP);
+    let uri = project.uri();
+    let mut s = Server::start();
+    s.initialize(project.root(), json!({"unroll": 2, "runCode": false}));
+    s.open(&uri, LOOP);
+    let r = s.request(
+        "workspace/executeCommand",
+        json!({"command": "jreach.generateTest", "arguments": [{"uri": uri, "line": 9}]}),
+    );
+    assert_eq!((r["status"].as_str(), r["setting"].as_str()), (Some("unknown"), Some("jreach.unroll")), "{r}");
+    // The message comes with a button whose property names the setting (the VS Code extension
+    // opens it); the message names it too, for clients that show no buttons.
+    let asked = s.wait_for("a message with a button", |m| m["method"] == "window/showMessageRequest");
+    let text = asked["params"]["message"].as_str().unwrap();
+    assert!(text.contains("the jreach.unroll setting"), "{text}");
+    assert_eq!(asked["params"]["actions"], json!([{"title": "Open Setting", "setting": "jreach.unroll"}]), "{asked}");
+    // Without a limit that may help, a plain message and no setting.
+    let r = s.request(
+        "workspace/executeCommand",
+        json!({"command": "jreach.generateTest", "arguments": [{"uri": uri, "line": 1}]}),
+    );
+    assert!(r.get("setting").is_none_or(Value::is_null), "{r}");
     s.shutdown_and_exit();
 }
 
@@ -665,7 +711,7 @@ fn a_preview_request_answers_with_the_edit_and_a_second_one_replaces_the_first_t
     );
     let test_file = project.root().join("src/test/java/demo/CalcTest.java");
     assert!(!test_file.exists(), "nothing is written before the user accepts");
-    assert!(r["content"].as_str().unwrap().contains("// Reaches line 9: return 1;"), "{r}");
+    assert!(r["content"].as_str().unwrap().contains("// Reaches line 9 in classify(int): return 1;"), "{r}");
     // The client applies the edit once the user accepts.
     apply_workspace_edit(&r["edit"]);
     assert_eq!(std::fs::read_to_string(&test_file).unwrap(), r["content"].as_str().unwrap());
@@ -884,7 +930,8 @@ fn a_files_coverage_gaps_get_their_tests_in_one_edit_shown_for_preview() {
     let ops = edit["documentChanges"].as_array().unwrap();
     assert_eq!(ops.len(), 2, "one new test file: create, then its text: {edit}");
     let text = ops[1]["edits"][0]["newText"].as_str().unwrap();
-    assert!(text.contains("// Reaches line 11: return y;"), "{text}");
+    assert!(text.contains("// Reaches line 11 in "), "{text}");
+    assert!(text.contains(": return y;"), "{text}");
     assert!(text.contains("// Also runs lines"), "{text}");
 
     // The stand-in client applied it; the test passes under JUnit.

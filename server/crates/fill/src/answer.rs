@@ -84,7 +84,7 @@ pub fn answer(path: &Path, file: &SourceFile, line: usize, opts: &GenOptions, jv
         Ok(GenResult::Unknown(why)) => match searched(path, file, line, opts, jvm) {
             Ok(req) => Answer::Test { req: Box::new(req), note: None },
             Err(Some(searched)) => Answer::Unknown(format!("{why}; {searched}")),
-            Err(None) => Answer::Unknown(why),
+            Err(None) => Answer::Unknown(why.why),
         },
         Ok(GenResult::Test(req)) => {
             let verifier = jvm.verifier();

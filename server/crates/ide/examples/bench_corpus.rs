@@ -86,7 +86,7 @@ fn run_once(file: &SourceFile, line: usize, opts: &GenOptions) -> (Outcome, Stri
     let (outcome, why) = match result {
         Ok(GenResult::Test(_)) => (Outcome::Test, String::new()),
         Ok(GenResult::Unreachable(_)) => (Outcome::Unreachable, String::new()),
-        Ok(GenResult::Unknown(why)) => (Outcome::Unknown, why),
+        Ok(GenResult::Unknown(why)) => (Outcome::Unknown, why.why),
         Err(e) => (Outcome::Error, e.to_string()),
     };
     (outcome, why, took)

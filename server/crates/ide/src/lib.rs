@@ -23,7 +23,7 @@ pub use class_invariants::ClassInvariants;
 pub use dump::{dump, DumpMode};
 pub use gen::{
     concolic, gen, search_start, search_starts, synthesis_options, ConcolicLimits, Engine, GenError, GenOptions,
-    GenResult, Knobs, RunOnJvm, DEFAULT_UNROLL, USUAL_UNROLL,
+    GenResult, Knobs, Limit, RunOnJvm, Unknown, DEFAULT_UNROLL, USUAL_UNROLL,
 };
 pub use jreach_ir::lower::FileContext;
 pub use jreach_smt::{

@@ -9,8 +9,8 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use jreach_ide::{
-    concolic, gen, search_starts, ConcolicLimits, Finding, GenError, GenOptions, GenResult, MethodCache, RunOnJvm,
-    UNREACHABLE_CODE,
+    concolic, gen, search_starts, ConcolicLimits, Finding, GenError, GenOptions, GenResult, Limit, MethodCache,
+    RunOnJvm, UNREACHABLE_CODE,
 };
 use jreach_jvm::{offer, Offer, SharedVerifier};
 use jreach_syntax::{find_target, LineIndex, SourceFile, TargetError};
@@ -236,13 +236,18 @@ pub enum Generated {
     Written { path: PathBuf, method: String, not_run: Option<String> },
     /// The test class has this test already (the same statements): nothing to add.
     Existing { path: PathBuf, method: String },
-    /// No test: why (`status` is `unreachable`, `unknown`, `unsaved` or `error`).
-    Declined { status: &'static str, message: String },
+    /// No test: why (`status` is `unreachable`, `unknown`, `unsaved` or `error`), and the
+    /// limit whose raising may help (its setting is offered).
+    Declined { status: &'static str, message: String, may_help: Option<Limit> },
 }
 
 impl Generated {
     fn declined(status: &'static str, message: impl Into<String>) -> Generated {
-        Generated::Declined { status, message: message.into() }
+        Generated::Declined { status, message: message.into(), may_help: None }
+    }
+
+    fn unknown(message: String, why: &jreach_ide::Unknown) -> Generated {
+        Generated::Declined { status: "unknown", message, may_help: why.may_help }
     }
 }
 
@@ -303,7 +308,7 @@ pub fn generate(uri: &Uri, file: &SourceFile, line: u32, cx: &GenContext<'_>) ->
             // calls it does not model return on the JVM), then a search on the JVM from the
             // simplest inputs, when code may run here.
             let (Some(p), Some(v), true) = (&source_path, cx.verifier, settings.run_code) else {
-                return Generated::declined("unknown", format!("no test for line {n}: {why}"));
+                return Generated::unknown(format!("no test for line {n}: {why}"), &why);
             };
             let limits = ConcolicLimits { time: jreach_jvm::verify::DEFAULT_SEARCH_BUDGET, ..Default::default() };
             let rounds = |run: RunOnJvm<'_>| concolic(file, line as usize, &opts, limits, run);
@@ -312,20 +317,20 @@ pub fn generate(uri: &Uri, file: &SourceFile, line: u32, cx: &GenContext<'_>) ->
             } else {
                 let starts = search_starts(file, line as usize, &opts);
                 if starts.is_empty() {
-                    return Generated::declined("unknown", format!("no test for line {n}: {why}"));
+                    return Generated::unknown(format!("no test for line {n}: {why}"), &why);
                 }
                 match v.search(&settings.classpath, p, &file.text, &starts, cx.cancel.clone()) {
                     Ok(Some(req)) => Box::new(req),
                     Ok(None) => {
-                        return Generated::declined(
-                            "unknown",
+                        return Generated::unknown(
                             format!(
                                 "no test for line {n}: {why}; a search on the JVM found no inputs that run it either"
                             ),
+                            &why,
                         )
                     }
                     Err(searched) => {
-                        return Generated::declined("unknown", format!("no test for line {n}: {why} ({searched})"))
+                        return Generated::unknown(format!("no test for line {n}: {why} ({searched})"), &why)
                     }
                 }
             }

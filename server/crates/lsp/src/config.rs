@@ -214,7 +214,7 @@ mod tests {
     fn messages_of_editor_requests_name_settings_not_flags() {
         let opts = Settings::default().gen_options(jreach_synth::JUnit::V5);
         assert_eq!(opts.knobs, jreach_ide::Knobs::Editor);
-        assert_eq!(opts.knobs.name("timeout"), "the jreach.timeout setting");
+        assert_eq!(opts.knobs.name(jreach_ide::Limit::Timeout), "the jreach.timeout setting");
     }
 
     #[test]

@@ -18,7 +18,7 @@ use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
 use dashmap::{DashMap, DashSet};
-use jreach_ide::{Finding, MethodCache};
+use jreach_ide::{Finding, Limit, MethodCache};
 use jreach_syntax::SourceFile;
 use serde_json::{json, Value};
 use tokio::sync::{Mutex, Notify, Semaphore};
@@ -61,6 +61,9 @@ struct Caps {
     change_annotations: bool,
     /// `workspace/codeLens/refresh`.
     code_lens_refresh: bool,
+    /// A message's buttons may carry properties the client reads (`window/showMessageRequest`):
+    /// a declined test's message offers the setting that may help.
+    action_properties: bool,
 }
 
 /// The state shared by handlers and background tasks.
@@ -557,7 +560,7 @@ impl State {
         let job = blocking("generating a test", move || {
             let cancel = Some(gone.clone());
             if gone.load(Ordering::SeqCst) {
-                return Generated::Declined { status: "error", message: "cancelled".into() };
+                return Generated::Declined { status: "error", message: "cancelled".into(), may_help: None };
             }
             let open = |u: &Uri| state.docs.get(u).map(|d| (d.version, d.file.text.clone()));
             // A replacement is seen before it happens: in the client's preview, or as an edit
@@ -594,6 +597,33 @@ impl State {
         result
     }
 }
+
+/// Telling the user why there is no test.
+impl State {
+    /// Shows `message`; where raising a limit may help and the client's buttons carry
+    /// properties, with an "Open Setting" button whose `setting` property names it (the VS Code
+    /// extension opens that setting). The button's answer is not awaited: the request it
+    /// answers does not wait for the user.
+    async fn show_declined(&self, typ: MessageType, message: String, may_help: Option<Limit>) {
+        let client = self.client.clone();
+        match may_help.filter(|_| self.caps().action_properties) {
+            Some(limit) => {
+                let button = MessageActionItem {
+                    title: OPEN_SETTING.into(),
+                    properties: [("setting".to_string(), MessageActionItemProperty::String(limit.setting().into()))]
+                        .into(),
+                };
+                tokio::spawn(async move {
+                    let _ = client.show_message_request(typ, message, Some(vec![button])).await;
+                });
+            }
+            None => client.show_message(typ, message).await,
+        }
+    }
+}
+
+/// The title of the button that opens the setting a message names.
+pub const OPEN_SETTING: &str = "Open Setting";
 
 /// Running a test jreach wrote (`RUN_TEST_COMMAND`, the "Run" lens of a test file).
 impl State {
@@ -880,8 +910,24 @@ impl LanguageServer for Backend {
         let configuration = ws.and_then(|w| w.configuration).unwrap_or(false);
         let change_annotations = we.is_some_and(|w| w.change_annotation_support.is_some());
         let code_lens_refresh = ws.and_then(|w| w.code_lens.as_ref()).and_then(|c| c.refresh_support).unwrap_or(false);
+        let action_properties = cap
+            .window
+            .as_ref()
+            .and_then(|w| w.show_message.as_ref())
+            .and_then(|m| m.message_action_item.as_ref())
+            .and_then(|a| a.additional_properties_support)
+            .unwrap_or(false);
         if let Ok(mut c) = self.state.caps.write() {
-            *c = Caps { enc, style, edit, work_done_progress, configuration, change_annotations, code_lens_refresh };
+            *c = Caps {
+                enc,
+                style,
+                edit,
+                work_done_progress,
+                configuration,
+                change_annotations,
+                code_lens_refresh,
+                action_properties,
+            };
         }
         #[allow(deprecated)]
         let root = params
@@ -1133,8 +1179,8 @@ impl LanguageServer for Backend {
                 self.state.client.show_message(MessageType::INFO, format!("jreach: {msg}")).await;
                 action.disabled = Some(CodeActionDisabled { reason: msg });
             }
-            Generated::Declined { message, .. } => {
-                self.state.client.show_message(MessageType::WARNING, format!("jreach: {message}")).await;
+            Generated::Declined { message, may_help, .. } => {
+                self.state.show_declined(MessageType::WARNING, format!("jreach: {message}"), may_help).await;
                 action.disabled = Some(CodeActionDisabled { reason: message });
             }
         }
@@ -1242,10 +1288,11 @@ impl LanguageServer for Backend {
                 Ok(Some(json!({"status": "test", "path": path, "method": method, "created": false, "existing": true,
                                "message": msg})))
             }
-            Generated::Declined { status, message } => {
+            Generated::Declined { status, message, may_help } => {
                 let typ = if status == "error" { MessageType::ERROR } else { MessageType::WARNING };
-                self.state.client.show_message(typ, format!("jreach: {message}")).await;
-                Ok(Some(json!({"status": status, "message": message})))
+                self.state.show_declined(typ, format!("jreach: {message}"), may_help).await;
+                let setting = may_help.map(Limit::setting);
+                Ok(Some(json!({"status": status, "message": message, "setting": setting})))
             }
         }
     }

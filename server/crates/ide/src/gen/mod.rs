@@ -73,18 +73,79 @@ pub enum Knobs {
 }
 
 impl Knobs {
-    /// How the user changes the limit `setting` (`timeout`, `unroll`).
+    /// How the user changes `limit`.
     ///
     /// ```
-    /// use jreach_ide::Knobs;
-    /// assert_eq!(Knobs::Cli.name("timeout"), "--timeout");
-    /// assert_eq!(Knobs::Editor.name("timeout"), "the jreach.timeout setting");
+    /// use jreach_ide::{Knobs, Limit};
+    /// assert_eq!(Knobs::Cli.name(Limit::Timeout), "--timeout");
+    /// assert_eq!(Knobs::Editor.name(Limit::Timeout), "the jreach.timeout setting");
     /// ```
-    pub fn name(self, setting: &str) -> String {
+    pub fn name(self, limit: Limit) -> String {
         match self {
-            Knobs::Cli => format!("--{setting}"),
-            Knobs::Editor => format!("the jreach.{setting} setting"),
+            Knobs::Cli => format!("--{}", limit.key()),
+            Knobs::Editor => format!("the {} setting", limit.setting()),
         }
+    }
+}
+
+/// A limit of the search the user can raise, when an answer says raising it may help.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Limit {
+    /// The solver's time limit per query (`--timeout`, `jreach.timeout`).
+    Timeout,
+    /// How often loops are unrolled (`--unroll`, `jreach.unroll`).
+    Unroll,
+}
+
+impl Limit {
+    /// The flag's and the setting's last word: `timeout`.
+    pub fn key(self) -> &'static str {
+        match self {
+            Limit::Timeout => "timeout",
+            Limit::Unroll => "unroll",
+        }
+    }
+
+    /// The editor setting: `jreach.timeout`.
+    pub fn setting(self) -> &'static str {
+        match self {
+            Limit::Timeout => "jreach.timeout",
+            Limit::Unroll => "jreach.unroll",
+        }
+    }
+}
+
+/// Why there is no answer ([`GenResult::Unknown`]): the text the user reads (`Display`, and as a
+/// `str`), and the limit whose raising may help, which an editor offers to open.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unknown {
+    pub why: String,
+    pub may_help: Option<Limit>,
+}
+
+impl Unknown {
+    /// `why`, where raising `limit` may help.
+    pub fn limited_by(why: String, limit: Limit) -> Unknown {
+        Unknown { why, may_help: Some(limit) }
+    }
+}
+
+impl From<String> for Unknown {
+    fn from(why: String) -> Unknown {
+        Unknown { why, may_help: None }
+    }
+}
+
+impl std::ops::Deref for Unknown {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.why
+    }
+}
+
+impl std::fmt::Display for Unknown {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.why)
     }
 }
 
@@ -111,8 +172,8 @@ pub enum GenResult {
     Test(Box<TestRequest>),
     /// No input can reach the target; the text says why.
     Unreachable(String),
-    /// No answer; the text says what stood in the way.
-    Unknown(String),
+    /// No answer; it says what stood in the way.
+    Unknown(Unknown),
 }
 
 /// Input jreach cannot work with.
@@ -143,7 +204,7 @@ const LONG_UNROLL_VALUES: usize = 100_000;
 
 /// Finds inputs reaching the statement on 0-based `line` of `file`.
 pub fn gen(file: &SourceFile, line: usize, opts: &GenOptions) -> Result<GenResult, GenError> {
-    crate::contain::contain(|| gen_inner(file, line, opts)).unwrap_or_else(|why| Ok(GenResult::Unknown(why)))
+    crate::contain::contain(|| gen_inner(file, line, opts)).unwrap_or_else(|why| Ok(GenResult::Unknown(why.into())))
 }
 
 fn gen_inner(file: &SourceFile, line: usize, opts: &GenOptions) -> Result<GenResult, GenError> {
@@ -177,6 +238,7 @@ fn through_callers(file: &SourceFile, target: &Target, opts: &GenOptions) -> Res
     let callers = callers::entry_callers(&ctx, m, MAX_CALLERS);
     let started = Instant::now();
     let mut tried = Vec::new();
+    let mut may_help = None;
     for caller in callers {
         if started.elapsed() >= opts.timeout {
             break;
@@ -184,7 +246,10 @@ fn through_callers(file: &SourceFile, target: &Target, opts: &GenOptions) -> Res
         let via = Target { method: caller.clone(), ..target.clone() };
         match gen_target(file, &via, opts)? {
             GenResult::Test(req) => return Ok(GenResult::Test(req)),
-            GenResult::Unknown(why) => tried.push(format!("{}: {why}", caller.signature())),
+            GenResult::Unknown(why) => {
+                may_help = may_help.or(why.may_help);
+                tried.push(format!("{}: {why}", caller.signature()))
+            }
             GenResult::Unreachable(_) => tried.push(format!("{}: not on its paths", caller.signature())),
         }
     }
@@ -194,14 +259,15 @@ fn through_callers(file: &SourceFile, target: &Target, opts: &GenOptions) -> Res
     }
     let line = target.line + 1;
     let hidden = m.why_hidden().unwrap_or_else(|| m.signature());
-    Ok(GenResult::Unknown(if tried.is_empty() {
+    let why = if tried.is_empty() {
         format!("{hidden}: a test cannot call it directly, and no method of its class that a test can call calls it")
     } else {
         format!(
             "{hidden}: a test cannot call it directly, and no method calling it reached line {line} ({})",
             tried.join("; ")
         )
-    }))
+    };
+    Ok(GenResult::Unknown(Unknown { why, may_help }))
 }
 
 /// The ladder of attempts for `target`, entered through `target.method`.
@@ -215,7 +281,7 @@ fn gen_target(file: &SourceFile, target: &Target, opts: &GenOptions) -> Result<G
     let source = SynthesisSource::new(file, m, opts);
     let synthesis_ctx = &source.context(file);
     if let Some(why) = unsupported_signature(synthesis_ctx, m) {
-        return Ok(GenResult::Unknown(why));
+        return Ok(GenResult::Unknown(why.into()));
     }
     let started = Instant::now();
     let solve_opts = SolveOptions { timeout: opts.timeout, prefer_small: true, cancel: opts.cancel.clone() };
@@ -235,28 +301,31 @@ fn gen_target(file: &SourceFile, target: &Target, opts: &GenOptions) -> Result<G
         let f = lower_in(synthesis_ctx, m, &lopts);
         let calls_possible = f.setup.calls_possible;
         if let Some(why) = unmodelled_params(&f) {
-            return Ok(GenResult::Unknown(why));
+            return Ok(GenResult::Unknown(why.into()));
         }
         if m.class_is_abstract && !m.is_static && !f.setup.receiver_subclassed {
-            return Ok(GenResult::Unknown(abstract_receiver(m)));
+            return Ok(GenResult::Unknown(abstract_receiver(m).into()));
         }
         let targets = f.blocks_of_stmt(target.stmt.start);
         if targets.is_empty() {
-            return Ok(GenResult::Unknown(match target.enclosure {
-                // Runs when the code calls it (a JDK method it is passed to, an object it is
-                // part of), which the lowering does not follow.
-                // (Entered through a caller, `m` is not the method that creates it.)
-                Some(enclosure) if m.range.contains(&target.stmt.start) => format!(
-                    "line {} is in {} that {} creates, whose code jreach does not model",
-                    line + 1,
-                    enclosure.describe(),
-                    m.signature()
-                ),
-                Some(enclosure) => {
-                    format!("line {} is in {}, whose code jreach does not model", line + 1, enclosure.describe())
+            return Ok(GenResult::Unknown(
+                match target.enclosure {
+                    // Runs when the code calls it (a JDK method it is passed to, an object it is
+                    // part of), which the lowering does not follow.
+                    // (Entered through a caller, `m` is not the method that creates it.)
+                    Some(enclosure) if m.range.contains(&target.stmt.start) => format!(
+                        "line {} is in {} that {} creates, whose code jreach does not model",
+                        line + 1,
+                        enclosure.describe(),
+                        m.signature()
+                    ),
+                    Some(enclosure) => {
+                        format!("line {} is in {}, whose code jreach does not model", line + 1, enclosure.describe())
+                    }
+                    None => format!("line {} is not part of what jreach models of {}", line + 1, m.signature()),
                 }
-                None => format!("line {} is not part of what jreach models of {}", line + 1, m.signature()),
-            }));
+                .into(),
+            ));
         }
         let verdict = match opts.engine {
             Engine::Shared => solve_reach(&f, &targets, &solve_opts),
@@ -350,7 +419,7 @@ fn gen_target(file: &SourceFile, target: &Target, opts: &GenOptions) -> Result<G
         last_blockers.extend(over.proof_blockers.iter().cloned());
     }
     if let Some(why) = replay_failure {
-        return Ok(GenResult::Unknown(why));
+        return Ok(GenResult::Unknown(why.into()));
     }
     let cut_by_unrolling = last_blockers.iter().any(Blocker::is_unroll_bound);
     let texts = blocker_texts(&last_blockers);
@@ -359,7 +428,7 @@ fn gen_target(file: &SourceFile, target: &Target, opts: &GenOptions) -> Result<G
     } else {
         format!("no test found within the bounds ({}), and no proof that the line cannot run", texts.join("; "))
     };
-    Ok(GenResult::Unknown(if cut_by_unrolling { with_unroll_hint(why, opts, k) } else { why }))
+    Ok(GenResult::Unknown(if cut_by_unrolling { with_unroll_hint(why, opts, k) } else { why.into() }))
 }
 
 /// Whether the target is dead with the method's loops unrolled and exact (as `check` tries
@@ -413,29 +482,33 @@ const EXACT_QUERY: Duration = Duration::from_secs(2);
 
 /// `why`, said of loops that were cut off, with a hint on the unroll bound: a larger `--unroll`
 /// when the search reached it, else how far it went (`reached`) and why not further.
-fn with_unroll_hint(why: String, opts: &GenOptions, reached: u32) -> String {
+fn with_unroll_hint(why: String, opts: &GenOptions, reached: u32) -> Unknown {
     if reached >= opts.unroll {
-        format!("{why}; a larger unroll bound may help (now {}: {})", opts.unroll, opts.knobs.name("unroll"))
+        let why =
+            format!("{why}; a larger unroll bound may help (now {}: {})", opts.unroll, opts.knobs.name(Limit::Unroll));
+        Unknown::limited_by(why, Limit::Unroll)
     } else {
         format!(
             "{why}; loops were unrolled {reached} times: more only for methods that stay small, within a quarter of \
              the time limit"
         )
+        .into()
     }
 }
 
-fn solver_gave_up(why: &GaveUp, opts: &GenOptions) -> String {
+fn solver_gave_up(why: &GaveUp, opts: &GenOptions) -> Unknown {
     match why {
-        GaveUp::Timeout(_) | GaveUp::Budget => {
+        GaveUp::Timeout(_) | GaveUp::Budget => Unknown::limited_by(
             format!(
                 "the solver timed out after {} s (a longer time limit may help: {})",
                 opts.timeout.as_secs_f64(),
-                opts.knobs.name("timeout")
-            )
-        }
-        GaveUp::Canceled => "canceled".to_string(),
-        GaveUp::Memory(_) => format!("the solver gave up: {why}"),
-        GaveUp::Other(why) => format!("the solver gave up: {why}"),
+                opts.knobs.name(Limit::Timeout)
+            ),
+            Limit::Timeout,
+        ),
+        GaveUp::Canceled => "canceled".to_string().into(),
+        GaveUp::Memory(_) => format!("the solver gave up: {why}").into(),
+        GaveUp::Other(why) => format!("the solver gave up: {why}").into(),
     }
 }
 
