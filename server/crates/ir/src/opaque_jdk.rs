@@ -56,6 +56,11 @@ pub const OPAQUE_JDK_TYPES: &[&str] = &[
     "LocalDate",
     "LocalTime",
     "LocalDateTime",
+    "AtomicIntegerArray",
+    "AtomicLongArray",
+    "Calendar",
+    "GregorianCalendar",
+    "Timestamp",
 ];
 
 /// Whether `java_ty` (as the code writes it: `final Reader`, `java.io.Reader`) is one of

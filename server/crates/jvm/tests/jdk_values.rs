@@ -5,7 +5,15 @@
 use jreach_jvm::Jdk;
 
 /// Generic JDK types jreach writes values of, besides `jreach_ir::opaque_jdk::OPAQUE_JDK_TYPES`.
-const GENERIC: &[&str] = &["Class<?>", "List<Integer>", "Set<String>", "Deque<Integer>", "Comparator<String>"];
+const GENERIC: &[&str] = &[
+    "Class<?>",
+    "List<Integer>",
+    "Set<String>",
+    "Deque<Integer>",
+    "Comparator<String>",
+    "Entry<?, ?>",
+    "Map.Entry<String, Integer>",
+];
 
 #[test]
 fn every_jdk_value_jreach_writes_compiles() {

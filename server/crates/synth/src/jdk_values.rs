@@ -35,6 +35,10 @@ fn parse(java_ty: &str) -> Option<(&str, Option<&str>)> {
         Some((b, rest)) => (b.trim(), Some(rest.strip_suffix('>')?.trim())),
         None => (ty, None),
     };
+    // `Map.Entry`, as code names the nested interface.
+    if base == "Map.Entry" || base == "java.util.Map.Entry" {
+        return Some(("Map.Entry", args));
+    }
     if base.contains('.') && !base.starts_with("java.") {
         return None;
     }
@@ -314,6 +318,44 @@ pub fn jdk_choices(java_ty: &str, own_class: &str) -> Option<JdkChoices> {
             c.push(factory("LocalDateTime", "of", args.to_vec()));
             c.import("java.time.LocalDateTime");
         }
+        ("AtomicIntegerArray" | "AtomicLongArray", None) => {
+            let (elem, one) =
+                if simple == "AtomicIntegerArray" { ("int", JavaValue::Int(1)) } else { ("long", JavaValue::Long(1)) };
+            let array = JavaValue::Array { elem_ty: elem.into(), id: 1, items: vec![one] };
+            c.push(new(simple, vec![(&format!("{elem}[]"), array)]));
+            c.import(&format!("java.util.concurrent.atomic.{simple}"));
+        }
+        ("Calendar" | "GregorianCalendar", None) => {
+            // Its fields are the ones given, on any machine (its instant is in the machine's
+            // time zone, as any `Calendar` a test makes).
+            let fields = [2024, 0, 31, 12, 30, 15].map(|n| ("int", JavaValue::Int(n)));
+            c.push(new("GregorianCalendar", fields.to_vec()));
+            c.import("java.util.GregorianCalendar");
+            c.import("java.util.Calendar");
+        }
+        ("Timestamp", None) => {
+            c.push(new("Timestamp", vec![("long", JavaValue::Long(0))]));
+            c.import("java.sql.Timestamp");
+        }
+        ("Entry" | "Map.Entry", Some(args)) => {
+            // `new AbstractMap.SimpleEntry<>("a", 1)`: the key and the value are searched.
+            let (key, value) = args.split_once(',')?;
+            let item = |ty: &str| -> Option<(&'static str, JavaValue)> {
+                match ty.trim().trim_start_matches("java.lang.") {
+                    "?" | "Object" | "String" | "? extends String" | "? extends Object" => {
+                        Some(("String", JavaValue::Str("a".into())))
+                    }
+                    "Integer" | "? extends Integer" | "? extends Number" | "Number" => {
+                        Some(("Integer", JavaValue::Int(1)))
+                    }
+                    _ => None,
+                }
+            };
+            let (k, v) = (item(key)?, item(value)?);
+            c.push(new("AbstractMap.SimpleEntry<>", vec![k, v]));
+            c.import("java.util.AbstractMap");
+            c.import(if simple == "Entry" { "java.util.Map.Entry" } else { "java.util.Map" });
+        }
         (collection, Some(_)) => {
             let (made, elem) = searched_collection(collection, args)?;
             // `new HashSet<>(Arrays.asList(new Integer[] {0}))`: the array's length and
@@ -485,6 +527,19 @@ mod tests {
     fn bit_sets_come_from_searched_words() {
         assert_eq!(written("java.util.BitSet"), vec!["new BitSet()", "BitSet.valueOf(new long[] {1L})", "null"]);
         assert_eq!(written("ParsePosition"), vec!["new ParsePosition(0)", "null"]);
+    }
+
+    #[test]
+    fn entries_atomic_arrays_and_calendars_keep_their_parts_searched() {
+        assert_eq!(written("Map.Entry<String, Integer>")[0], "new AbstractMap.SimpleEntry<>(\"a\", 1)");
+        assert_eq!(written("Entry<?, ?>")[0], "new AbstractMap.SimpleEntry<>(\"a\", \"a\")");
+        let imports = jdk_choices("Entry<?, ?>", "Own").expect("an entry").imports;
+        assert!(imports.iter().any(|i| i == "java.util.Map.Entry"), "{imports:?}");
+        assert!(written("Map.Entry<int[], String>").is_empty());
+        assert!(jdk_choices("com.acme.Map.Entry<String, String>", "Own").is_none());
+        assert_eq!(written("AtomicIntegerArray")[0], "new AtomicIntegerArray(new int[] {1})");
+        assert_eq!(written("java.util.Calendar")[0], "new GregorianCalendar(2024, 0, 31, 12, 30, 15)");
+        assert_eq!(written("Timestamp"), vec!["new Timestamp(0L)", "null"]);
     }
 
     #[test]
