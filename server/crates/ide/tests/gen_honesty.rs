@@ -779,3 +779,18 @@ fn code_that_reads_standard_input_gets_a_searched_one() {
     let start = search_start(&SourceFile::parse(plain), 3, &GenOptions::default()).expect("a start");
     assert!(start.statics.is_empty(), "{:?}", start.statics);
 }
+
+#[test]
+fn an_object_the_code_tests_with_instanceof_is_searched_as_those_types_first() {
+    let src = "public class K {\n  public static int kind(Object v) {\n    if (v instanceof Long) {\n      return 1;\n    }\n    if (v instanceof java.util.Calendar) {\n      return 2;\n    }\n    return 0;\n  }\n}\n";
+    assert_not_unreachable(src, 4);
+    let start = search_start(&SourceFile::parse(src), 3, &GenOptions::default()).expect("a start");
+    match &start.args[0] {
+        jreach_synth::JavaValue::Choice { options, .. } => {
+            let written: Vec<String> = options.iter().map(jreach_synth::literal).collect();
+            assert_eq!(written[..3], ["1L", "new GregorianCalendar(2024, 0, 31, 12, 30, 15)", "\"a\""], "{written:?}");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(start.imports.iter().any(|i| i == "java.util.GregorianCalendar"), "{:?}", start.imports);
+}

@@ -11,6 +11,7 @@ mod callers;
 mod class_init;
 mod concolic;
 mod inputs;
+mod instanceof;
 mod java_values;
 mod math_search;
 mod receiver;

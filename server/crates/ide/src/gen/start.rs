@@ -1,7 +1,8 @@
 //! Where a search on the JVM starts when the model found no test ([`search_start`]): a call to
 //! the method with the simplest inputs jreach can write, the solver's smallest ones that enter
 //! it, and what the search may change beyond its numbers and strings: values of JDK types chosen
-//! among readable candidates (`jreach_synth::jdk_choices`), empty arrays it may grow, a receiver
+//! among readable candidates (`jreach_synth::jdk_choices`; for an `Object`, first the types the
+//! code tests it against: [`super::instanceof`]), empty arrays it may grow, a receiver
 //! from a static factory when no constructor makes one, calls on the receiver before the call
 //! under test ([`jreach_synth::CallChoice`]), and standard input for code that reads it.
 
@@ -70,6 +71,14 @@ fn start_for(file: &SourceFile, target: &Target, opts: &GenOptions) -> Option<Te
                 // An object of the class itself, for `equals(Object)` and its kin.
                 let is_object =
                     matches!(p.java_ty.trim().trim_start_matches("final ").trim(), "Object" | "java.lang.Object");
+                // The kinds of objects the code tests it against, first.
+                if is_object {
+                    let (mut tested, needs) = super::instanceof::tested_values(file, m, &p.name, &own_class);
+                    c.options.retain(|v| !tested.contains(v));
+                    tested.append(&mut c.options);
+                    c.options = tested;
+                    imports.extend(needs);
+                }
                 let top_level = m.classes.len() == 1;
                 if is_object && top_level && !m.class_is_abstract && matches!(receiver_constructor(&ctx, m), Ok(None)) {
                     let own = JavaValue::Constructed {

@@ -1,0 +1,119 @@
+//! Values of the types a method tests an `Object` parameter against: `if (value instanceof Long)`
+//! asks for a `Long`, `value instanceof Calendar` for a `Calendar`, `value instanceof long[]` for
+//! a `long[]`. A search on the JVM that chooses the parameter's value among readable candidates
+//! gets these first: the code says which kinds of objects it treats apart, and a `String` or an
+//! `Integer` reaches none of those branches. Only JDK types (boxed values, arrays of primitives,
+//! the types [`jreach_synth::jdk_choices`] writes, raw collections as collections of strings); the
+//! search runs every candidate on the JVM, so a wrong guess costs a run, never a claim.
+
+use jreach_syntax::{text_of, tree::named_children, MethodInfo, SourceFile};
+use jreach_synth::{jdk_choices, JavaValue};
+
+/// The candidates for parameter `param` of `m`, from the `instanceof` tests on it in `m`'s body,
+/// in the order the code tests them, without `null` and without repeats, and the classes a test
+/// writing them may need to import.
+pub(crate) fn tested_values(
+    file: &SourceFile,
+    m: &MethodInfo,
+    param: &str,
+    own_class: &str,
+) -> (Vec<JavaValue>, Vec<String>) {
+    let root = file.tree.root_node();
+    let Some(body) = root.descendant_for_byte_range(m.body.start, m.body.end) else { return (vec![], vec![]) };
+    let mut out: Vec<JavaValue> = Vec::new();
+    let mut imports: Vec<String> = Vec::new();
+    let mut stack = vec![body];
+    let mut id = 1000;
+    while let Some(n) = stack.pop() {
+        if n.kind() == "instanceof_expression" {
+            let left = n.child_by_field_name("left").map(|l| jreach_syntax::tree::unparen(l));
+            let tested = left.is_some_and(|l| l.kind() == "identifier" && text_of(l, &file.text) == param);
+            if let (true, Some(ty)) = (tested, n.child_by_field_name("right")) {
+                id += 1;
+                let (values, needs) = values_of(text_of(ty, &file.text), own_class, id);
+                for v in values {
+                    if !out.contains(&v) {
+                        out.push(v);
+                    }
+                }
+                imports.extend(needs.into_iter().filter(|i| !imports.contains(i)).collect::<Vec<_>>());
+            }
+        }
+        stack.extend(named_children(n).into_iter().rev());
+    }
+    (out, imports)
+}
+
+/// Readable values of the JDK type `ty` as an `instanceof` names it, `null` left out, and their
+/// imports.
+fn values_of(ty: &str, own_class: &str, id: i64) -> (Vec<JavaValue>, Vec<String>) {
+    let ty = ty.trim();
+    let ty = ty.strip_prefix("java.lang.").unwrap_or(ty);
+    let one = match ty {
+        "Integer" => Some(JavaValue::Int(1)),
+        "Long" => Some(JavaValue::Long(1)),
+        "Short" => Some(JavaValue::Short(1)),
+        "Byte" => Some(JavaValue::Byte(1)),
+        "Double" => Some(JavaValue::Double(1.5)),
+        "Float" => Some(JavaValue::Float(1.5)),
+        "Boolean" => Some(JavaValue::Bool(true)),
+        "Character" => Some(JavaValue::Char(u16::from(b'a'))),
+        "String" | "CharSequence" => Some(JavaValue::Str("a".into())),
+        _ => None,
+    };
+    if let Some(v) = one {
+        return (vec![v], vec![]);
+    }
+    if let Some(elem) = ty.strip_suffix("[]") {
+        let item = match elem.trim() {
+            "int" => JavaValue::Int(1),
+            "long" => JavaValue::Long(1),
+            "short" => JavaValue::Short(1),
+            "byte" => JavaValue::Byte(1),
+            "double" => JavaValue::Double(1.5),
+            "float" => JavaValue::Float(1.5),
+            "boolean" => JavaValue::Bool(true),
+            "char" => JavaValue::Char(u16::from(b'a')),
+            "String" | "Object" | "CharSequence" => JavaValue::Str("a".into()),
+            _ => return (vec![], vec![]),
+        };
+        return (vec![JavaValue::Array { elem_ty: elem.trim().to_string(), id, items: vec![item] }], vec![]);
+    }
+    // A raw collection (`instanceof Collection`) as one of strings, which a search grows.
+    let generic = match ty {
+        "Collection" | "List" | "Set" | "Iterable" | "Queue" | "Deque" => format!("{ty}<String>"),
+        _ => ty.to_string(),
+    };
+    match jdk_choices(&generic, own_class) {
+        Some(c) => (c.options.into_iter().filter(|v| *v != JavaValue::Null).take(2).collect(), c.imports),
+        None => (vec![], vec![]),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use jreach_synth::literal;
+
+    #[test]
+    fn the_types_a_method_tests_its_object_against_give_its_values() {
+        let src = "import java.util.*;\nclass U {\n  static int kind(Object value, Object other) {\n    if (value instanceof Long) return 1;\n    if ((value) instanceof long[] && other instanceof Boolean) return 2;\n    if (value instanceof Calendar c) return c.get(1);\n    if (value instanceof Collection) return 4;\n    if (value instanceof Long) return 5;\n    if (value instanceof com.acme.Order) return 6;\n    return 0;\n  }\n}\n";
+        let file = SourceFile::parse(src);
+        let ctx = jreach_ir::lower::FileContext::new(&file, None, None);
+        let m = ctx.methods().iter().find(|m| m.name == "kind").unwrap().clone();
+        let (values, imports) = tested_values(&file, &m, "value", "U");
+        let written: Vec<String> = values.iter().map(literal).collect();
+        assert_eq!(
+            written,
+            [
+                "1L",
+                "new long[] {1L}",
+                "new GregorianCalendar(2024, 0, 31, 12, 30, 15)",
+                "new ArrayList<>(Arrays.asList(new String[] {\"a\"}))",
+            ]
+        );
+        assert!(imports.contains(&"java.util.GregorianCalendar".to_string()), "{imports:?}");
+        let other: Vec<String> = tested_values(&file, &m, "other", "U").0.iter().map(literal).collect();
+        assert_eq!(other, ["true"]);
+    }
+}
