@@ -157,6 +157,9 @@ local ok, err = pcall(function()
   assert(done.status == "test", "generate: " .. vim.inspect(done))
   local _, reaches = on_disk():gsub("// Reaches line 9", "")
   assert(not on_disk():find("int mine", 1, true) and reaches == 1, "not replaced: " .. on_disk())
+  -- Named by what the statement does; the comment names its method.
+  assert(on_disk():find("void classify_returns1()", 1, true)
+    and on_disk():find("// Reaches line 9 in classify(int): return 1;", 1, true), "names: " .. on_disk())
   log("TEST " .. done.path .. " " .. tostring(done.method))
   -- Shown on the new test method (the test file's window is reused).
   assert(vim.api.nvim_buf_get_name(0) == done.path, "the test is not shown: " .. vim.api.nvim_buf_get_name(0))

@@ -171,6 +171,11 @@ async function realClick(page, locator) {
         fs.existsSync(testFile) && /@Test/.test(fs.readFileSync(testFile, 'utf8')));
       await page.locator('.tabs-container .tab', { hasText: 'CalcTest.java' }).first().waitFor({ timeout: 15000 });
       await line(page, '@Test').waitFor({ timeout: 15000 });
+      // Named by what the statement does, its comment naming the line, the method and the statement.
+      const written = fs.readFileSync(testFile, 'utf8');
+      if (!/void classify_returns1\(\)/.test(written) || !written.includes('// Reaches line 9 in classify(int): return 1;')) {
+        throw new Error(`the test is not named by its statement: ${written}`);
+      }
       await page.screenshot({ path: path.join(shots, 'generated.png') });
       console.log('     wrote', testFile);
     });

@@ -623,7 +623,7 @@ impl State {
 }
 
 /// The title of the button that opens the setting a message names.
-pub const OPEN_SETTING: &str = "Open Setting";
+const OPEN_SETTING: &str = "Open Setting";
 
 /// Running a test jreach wrote (`RUN_TEST_COMMAND`, the "Run" lens of a test file).
 impl State {
