@@ -9,9 +9,11 @@
 use jreach_syntax::{text_of, tree::named_children, MethodInfo, SourceFile};
 use jreach_synth::{jdk_choices, JavaValue};
 
+use super::start::search_value;
+
 /// The candidates for parameter `param` of `m`, from the `instanceof` tests on it in `m`'s body,
 /// in the order the code tests them, without `null` and without repeats, and the classes a test
-/// writing them may need to import.
+/// writing them may need to import (repeats left to the caller).
 pub(crate) fn tested_values(
     file: &SourceFile,
     m: &MethodInfo,
@@ -36,7 +38,7 @@ pub(crate) fn tested_values(
                         out.push(v);
                     }
                 }
-                imports.extend(needs.into_iter().filter(|i| !imports.contains(i)).collect::<Vec<_>>());
+                imports.extend(needs);
             }
         }
         stack.extend(named_children(n).into_iter().rev());
@@ -49,35 +51,26 @@ pub(crate) fn tested_values(
 fn values_of(ty: &str, own_class: &str, id: i64) -> (Vec<JavaValue>, Vec<String>) {
     let ty = ty.trim();
     let ty = ty.strip_prefix("java.lang.").unwrap_or(ty);
+    // A value of the very class tested: a `Short`, not the `Integer` a `short` parameter takes.
     let one = match ty {
-        "Integer" => Some(JavaValue::Int(1)),
-        "Long" => Some(JavaValue::Long(1)),
         "Short" => Some(JavaValue::Short(1)),
         "Byte" => Some(JavaValue::Byte(1)),
-        "Double" => Some(JavaValue::Double(1.5)),
-        "Float" => Some(JavaValue::Float(1.5)),
-        "Boolean" => Some(JavaValue::Bool(true)),
-        "Character" => Some(JavaValue::Char(u16::from(b'a'))),
-        "String" | "CharSequence" => Some(JavaValue::Str("a".into())),
-        _ => None,
+        "CharSequence" => Some(JavaValue::Str("a".into())),
+        _ => search_value(ty),
     };
     if let Some(v) = one {
         return (vec![v], vec![]);
     }
-    if let Some(elem) = ty.strip_suffix("[]") {
-        let item = match elem.trim() {
-            "int" => JavaValue::Int(1),
-            "long" => JavaValue::Long(1),
-            "short" => JavaValue::Short(1),
-            "byte" => JavaValue::Byte(1),
-            "double" => JavaValue::Double(1.5),
-            "float" => JavaValue::Float(1.5),
-            "boolean" => JavaValue::Bool(true),
-            "char" => JavaValue::Char(u16::from(b'a')),
-            "String" | "Object" | "CharSequence" => JavaValue::Str("a".into()),
-            _ => return (vec![], vec![]),
+    if let Some(elem) = ty.strip_suffix("[]").map(str::trim) {
+        // The elements are written as the array's type (`(short) 1`).
+        let item = match elem {
+            "Object" | "CharSequence" => Some(JavaValue::Str("a".into())),
+            _ => search_value(elem),
         };
-        return (vec![JavaValue::Array { elem_ty: elem.trim().to_string(), id, items: vec![item] }], vec![]);
+        return match item {
+            Some(item) => (vec![JavaValue::Array { elem_ty: elem.to_string(), id, items: vec![item] }], vec![]),
+            None => (vec![], vec![]),
+        };
     }
     // A raw collection (`instanceof Collection`) as one of strings, which a search grows.
     let generic = match ty {

@@ -226,7 +226,7 @@ pub(crate) fn searched_args(
 /// The value a search starts from for a parameter of type `ty` as a test writes it, if it is a
 /// number, character, boolean or string: one, `'a'`, `true`, `"a"` (a zero or an empty string
 /// is what factories and setters reject most).
-fn search_value(ty: &str) -> Option<JavaValue> {
+pub(super) fn search_value(ty: &str) -> Option<JavaValue> {
     Some(match ty.strip_prefix("java.lang.").unwrap_or(ty) {
         "int" | "Integer" | "short" | "byte" | "Short" | "Byte" => JavaValue::Int(1),
         "long" | "Long" => JavaValue::Long(1),
