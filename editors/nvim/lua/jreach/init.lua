@@ -158,6 +158,17 @@ local function client_config(root)
     init_options = settings,
     settings = { jreach = settings },
     on_attach = on_attach,
+    handlers = {
+      -- The server's messages (they start with "jreach: "), on one line: Neovim's own handler
+      -- (0.10+) ends them with a line break, which asks for ENTER after each. The line of the
+      -- "solving..." or "running..." message still shown is cleared first, for the same reason.
+      ["window/showMessage"] = function(_, result)
+        vim.cmd("redraw")
+        local levels = { vim.log.levels.ERROR, vim.log.levels.WARN, vim.log.levels.INFO, vim.log.levels.DEBUG }
+        vim.notify(result.message, levels[result.type] or vim.log.levels.INFO)
+        return vim.NIL
+      end,
+    },
   }
 end
 
@@ -165,7 +176,8 @@ end
 function M.attach(bufnr)
   bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
   local fname = vim.api.nvim_buf_get_name(bufnr)
-  if fname == "" or M.client(bufnr) then
+  -- Not for buffers that are no file (the preview of a test, `jreach://preview/...`).
+  if fname == "" or vim.api.nvim_buf_get_option(bufnr, "buftype") ~= "" or M.client(bufnr) then
     return
   end
   local root = root_of(fname)
@@ -225,6 +237,20 @@ local function save(path)
   end
 end
 
+--- Asks the server for the code lenses of `bufnr` and shows them. Not vim.lsp.codelens.refresh():
+--- it skips a buffer whose earlier request is still out, so a test file asked for as soon as it
+--- was created (still empty) would keep showing no "Run test" lens after the test was added.
+local function refresh_lenses(bufnr)
+  local client = M.config.codelens and M.client(bufnr)
+  if not client then
+    return
+  end
+  local params = { textDocument = { uri = vim.uri_from_bufnr(bufnr) } }
+  request(client, "textDocument/codeLens", params, function(err, result, ctx)
+    pcall(vim.lsp.codelens.on_codelens, err, result, ctx)
+  end, bufnr)
+end
+
 --- Shows the test file `path` (see `open` in the config), on the test method `method` when given.
 local function show(path, method)
   if not M.config.open then
@@ -241,6 +267,7 @@ local function show(path, method)
     vim.api.nvim_win_set_cursor(0, { 1, 0 })
     vim.fn.search("\\<" .. method .. "\\>\\s*(", "cW")
   end
+  refresh_lenses(vim.api.nvim_get_current_buf())
 end
 
 --- Runs the server command `command` for `opts.bufnr` (default: the current buffer) with the
@@ -316,6 +343,9 @@ local function preview_and_write(client, result)
   local what = result.replaces and (" (it replaces " .. result.replaces .. ", the earlier test for this statement)")
     or ""
   local choice = vim.fn.confirm(("jreach: write %s to %s%s?"):format(result.method, name, what), "&Write\n&Discard", 1)
+  -- The question and the "solving" line before it leave the message area scrolled: clear it,
+  -- so the one line saying what was written does not ask to press ENTER.
+  vim.cmd("redraw")
   if vim.api.nvim_win_is_valid(win) then
     vim.api.nvim_win_close(win, true)
   end
@@ -507,9 +537,7 @@ function M.setup(opts)
       group = group,
       pattern = "*.java",
       callback = function(args)
-        if M.client(args.buf) then
-          pcall(vim.lsp.codelens.refresh)
-        end
+        refresh_lenses(args.buf)
       end,
     })
   end
