@@ -89,7 +89,17 @@ pub(crate) fn request_choosing(
         } else if let Some(l) = setup.stub_params.iter().find(|l| l.param == i) {
             stub_value(l, f, args)?
         } else if let Some(b) = setup.built_params.iter().find(|b| b.param == i) {
-            built_value(b, f, args)?
+            match built_value(b, f, args) {
+                Ok(v) => v,
+                // Asked only to enter the method (a search's start), the solver may leave the
+                // way the object is made open: the object its constructor makes, then.
+                Err(_) if !must_reach => {
+                    let mut made = args.to_vec();
+                    made[b.how] = Value::Int(Ty::Int, 1);
+                    built_value(b, f, &made)?
+                }
+                Err(e) => return Err(e),
+            }
         } else if let Some(v) = opaque_jdk_value(i, f, args) {
             v
         } else if let Some(v) = empty_array_of_named_elements(a, p) {

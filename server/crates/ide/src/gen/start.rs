@@ -371,3 +371,41 @@ const JDK_ELEMENTS: &[&str] = &[
 ];
 
 const PRIMITIVES: &[&str] = &["boolean", "byte", "short", "char", "int", "long", "float", "double"];
+
+#[cfg(test)]
+mod tests {
+    use jreach_ir::interp::Value;
+
+    use super::*;
+
+    #[test]
+    fn a_start_makes_the_objects_the_solver_left_without_a_way_to_be_made() {
+        // Asked only to enter the method, the solver may leave an object's way of being made
+        // (null, its constructor, the same as another parameter) out of range: the start makes
+        // it with its constructor. A test that must reach its line is not written from such
+        // inputs.
+        let src = "package p;\npublic class T {\n  public static class Box {\n    final int v;\n    public Box(int v) { this.v = v; }\n  }\n  public static int f(Box b) {\n    if (b.v == 7) {\n      return 1;\n    }\n    return 0;\n  }\n}\n";
+        let file = SourceFile::parse(src);
+        let (target, entries) = callers::target_entries(&file, 8).expect("a target");
+        let m = entries.into_iter().next().expect("f");
+        let opts = GenOptions::default();
+        let source = SynthesisSource::new(&file, &m, &opts);
+        let whole = source.context(&file);
+        let f = lower_for_synthesis(&source, &whole, &m, &opts, 2);
+        let b = f.setup.built_params.first().expect("`b` is made by a constructor").clone();
+        let Verdict::Sat(mut args) = solve_reach(&f, &[f.entry], &SolveOptions::default()) else {
+            panic!("the entry is reachable")
+        };
+        args[b.how] = Value::Int(Ty::Int, 3);
+        let target = Target { method: m, ..target };
+        let targets = f.blocks_of_stmt(target.stmt.start);
+        let start = replay::request(&file, &target, &f, &targets, &args, &opts, false, &[]).expect("a start");
+        assert!(
+            matches!(&start.args[0], JavaValue::Constructed { class, .. } if class.ends_with("Box")),
+            "{:?}",
+            start.args
+        );
+        let test = replay::request(&file, &target, &f, &targets, &args, &opts, true, &[]);
+        assert!(test.is_err(), "{test:?}");
+    }
+}
