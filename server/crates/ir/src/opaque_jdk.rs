@@ -61,6 +61,11 @@ pub const OPAQUE_JDK_TYPES: &[&str] = &[
     "Calendar",
     "GregorianCalendar",
     "Timestamp",
+    "Method",
+    "Field",
+    "Executable",
+    "AccessibleObject",
+    "AnnotatedElement",
 ];
 
 /// Whether `java_ty` (as the code writes it: `final Reader`, `java.io.Reader`) is one of

@@ -1,6 +1,7 @@
 //! Every value of a JDK type jreach writes into a test (`jreach_synth::jdk_choices`) compiles
-//! with the real javac, with the imports its choices name: a candidate that does not compile
-//! would make every test that picks it fail to build. Needs a JDK (`scripts/setup.sh`).
+//! with the real javac, with the imports its choices name, and runs without an exception: a
+//! candidate that does not compile would make every test that picks it fail to build. Needs a
+//! JDK (`scripts/setup.sh`).
 
 use jreach_jvm::Jdk;
 
@@ -13,6 +14,10 @@ const GENERIC: &[&str] = &[
     "Comparator<String>",
     "Entry<?, ?>",
     "Map.Entry<String, Integer>",
+    "Constructor<?>",
+    "Class<Integer[]>",
+    "Member",
+    "Annotation",
 ];
 
 #[test]
@@ -31,10 +36,14 @@ fn every_jdk_value_jreach_writes_compiles() {
     let mut src: String = imports.iter().map(|i| format!("import {i};\n")).collect();
     src.push_str("import java.util.*;\n\nclass C {\n    void all() throws Exception {\n");
     src.push_str(&lines.join("\n"));
-    src.push_str("\n    }\n}\n");
+    src.push_str("\n    }\n\n    public static void main(String[] args) throws Exception {\n        new C().all();\n    }\n}\n");
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("C.java");
     std::fs::write(&file, &src).unwrap();
     let out = std::process::Command::new(&jdk.javac).arg("-d").arg(dir.path()).arg(&file).output().unwrap();
     assert!(out.status.success(), "javac:\n{}\n{src}", String::from_utf8_lossy(&out.stderr));
+    // And each is made without an exception (a member looked up by a name the JDK lacks would
+    // throw), on this JDK.
+    let out = std::process::Command::new(&jdk.java).arg("-cp").arg(dir.path()).arg("C").output().unwrap();
+    assert!(out.status.success(), "java:\n{}\n{src}", String::from_utf8_lossy(&out.stderr));
 }

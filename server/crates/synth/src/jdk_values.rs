@@ -118,6 +118,33 @@ pub fn jdk_choices(java_ty: &str, own_class: &str) -> Option<JdkChoices> {
             }
             c.push(JavaValue::Expr(format!("{bound}.class")));
         }
+        ("Class", Some(arg)) if arg.strip_suffix("[]").is_some_and(|e| is_simple_name(e.trim())) => {
+            c.push(JavaValue::Expr(format!("{arg}.class")))
+        }
+        // Members of JDK classes that never change, found by a name unique in their class:
+        // through `getMethods()`, not `getMethod(...)`, whose checked exception would not compile
+        // in the search's harness.
+        ("Method", None) => reflected_methods(&mut c),
+        ("Constructor", None | Some("?")) => reflected_constructors(&mut c),
+        ("Field", None) => reflected_fields(&mut c),
+        ("AccessibleObject" | "Member" | "AnnotatedElement", None) => {
+            reflected_methods(&mut c);
+            reflected_fields(&mut c);
+            reflected_constructors(&mut c);
+            c.import(&format!("java.lang.reflect.{simple}"));
+        }
+        ("Executable", None) => {
+            reflected_methods(&mut c);
+            reflected_constructors(&mut c);
+            c.import("java.lang.reflect.Executable");
+        }
+        ("Annotation", None) => {
+            // Annotations the JDK's own declarations carry at run time.
+            c.push(JavaValue::Expr("Runnable.class.getAnnotation(FunctionalInterface.class)".into()));
+            c.push(JavaValue::Expr("Deprecated.class.getAnnotation(Retention.class)".into()));
+            c.import("java.lang.annotation.Annotation");
+            c.import("java.lang.annotation.Retention");
+        }
         ("PrintStream", None) => {
             c.push(new("PrintStream", vec![("OutputStream", new("ByteArrayOutputStream", vec![]))]));
             c.import("java.io.PrintStream");
@@ -433,6 +460,37 @@ fn big_integer() -> JavaValue {
     factory("BigInteger", "valueOf", vec![("long", JavaValue::Long(1))])
 }
 
+/// `String.length()`, `Object.hashCode()` (instance methods without parameters), `Math.sqrt`
+/// (static, one parameter), `String.isBlank()`: each name is unique in its class.
+fn reflected_methods(c: &mut Builder) {
+    for (class, name) in [("String", "length"), ("Object", "hashCode"), ("Math", "sqrt"), ("String", "isBlank")] {
+        c.push(JavaValue::Expr(format!(
+            "Arrays.stream({class}.class.getMethods()).filter(mth -> mth.getName().equals(\"{name}\")).findFirst().get()"
+        )));
+    }
+    c.import("java.lang.reflect.Method");
+    c.import("java.util.Arrays");
+}
+
+/// The public constructors of classes that have exactly one: `Object()`, `StringReader(String)`.
+fn reflected_constructors(c: &mut Builder) {
+    c.push(JavaValue::Expr("Object.class.getConstructors()[0]".into()));
+    c.push(JavaValue::Expr("StringReader.class.getConstructors()[0]".into()));
+    c.import("java.lang.reflect.Constructor");
+    c.import("java.io.StringReader");
+}
+
+/// Public static fields: `Integer.MAX_VALUE`, `String.CASE_INSENSITIVE_ORDER`.
+fn reflected_fields(c: &mut Builder) {
+    for (class, name) in [("Integer", "MAX_VALUE"), ("String", "CASE_INSENSITIVE_ORDER")] {
+        c.push(JavaValue::Expr(format!(
+            "Arrays.stream({class}.class.getFields()).filter(fld -> fld.getName().equals(\"{name}\")).findFirst().get()"
+        )));
+    }
+    c.import("java.lang.reflect.Field");
+    c.import("java.util.Arrays");
+}
+
 /// The kinds of `java.lang.reflect.Type` other than `Class`.
 const GENERIC_TYPE_KINDS: [&str; 4] = ["ParameterizedType", "TypeVariable", "GenericArrayType", "WildcardType"];
 
@@ -540,6 +598,22 @@ mod tests {
         assert_eq!(written("AtomicIntegerArray")[0], "new AtomicIntegerArray(new int[] {1})");
         assert_eq!(written("java.util.Calendar")[0], "new GregorianCalendar(2024, 0, 31, 12, 30, 15)");
         assert_eq!(written("Timestamp"), vec!["new Timestamp(0L)", "null"]);
+    }
+
+    #[test]
+    fn members_of_jdk_classes_are_found_by_a_name_unique_in_their_class() {
+        let first = |ty: &str| literal(&jdk_choices(ty, "C").unwrap().options[0]);
+        expect_test::expect![[r#"Arrays.stream(String.class.getMethods()).filter(mth -> mth.getName().equals("length")).findFirst().get()"#]]
+            .assert_eq(&first("Method"));
+        expect_test::expect!["Object.class.getConstructors()[0]"].assert_eq(&first("Constructor<?>"));
+        expect_test::expect![[r#"Arrays.stream(Integer.class.getFields()).filter(fld -> fld.getName().equals("MAX_VALUE")).findFirst().get()"#]]
+            .assert_eq(&first("java.lang.reflect.Field"));
+        expect_test::expect!["Integer[].class"].assert_eq(&first("Class<Integer[]>"));
+        // Any member: methods, fields and constructors, null last.
+        let any = jdk_choices("AccessibleObject", "C").unwrap();
+        assert_eq!(any.options.len(), 4 + 2 + 2 + 1, "{:?}", any.options);
+        assert!(any.imports.contains(&"java.lang.reflect.AccessibleObject".to_string()));
+        assert!(jdk_choices("Constructor<String>", "C").is_none());
     }
 
     #[test]
