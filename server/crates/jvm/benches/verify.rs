@@ -110,6 +110,7 @@ fn bench(c: &mut Criterion) {
         receiver_calls: vec![],
         receiver_body: None,
         receiver_fields: None,
+        receiver_class: None,
         statics: vec![],
         imports: vec![],
         unmodelled_before_target: None,

@@ -1413,6 +1413,7 @@ mod tests {
             receiver_calls: vec![],
             receiver_body: None,
             receiver_fields: None,
+            receiver_class: None,
             statics: vec![],
             imports: vec![],
             unmodelled_before_target: None,

@@ -459,6 +459,7 @@ fn search_start(
         receiver_calls: vec![],
         receiver_body: None,
         receiver_fields: None,
+        receiver_class: None,
         statics: vec![],
         imports: vec![],
         unmodelled_before_target: None,

@@ -402,6 +402,10 @@ pub struct TestRequest {
     /// call: the receiver's fields, which the test sets through reflection on an object it
     /// allocates without running a constructor. `None`: the receiver is constructed.
     pub receiver_fields: Option<Vec<(String, JavaValue)>>,
+    /// For a method of an abstract class: the class of the package extending it that the test
+    /// creates the receiver as, with `receiver_args` (`JsonElement obj = new JsonObject();`), when
+    /// no anonymous subclass can stand in. `None`: the class itself (or `receiver_body`).
+    pub receiver_class: Option<String>,
     /// Static fields the test assigns before the call and restores after it.
     pub statics: Vec<StaticAssignment>,
     /// Qualified names of classes from other packages the test may name

@@ -612,6 +612,7 @@ mod tests {
             statics: vec![],
             receiver_body: None,
             receiver_fields: None,
+            receiver_class: None,
         }
     }
 

@@ -292,9 +292,10 @@ pub(crate) fn method_parts(req: &TestRequest, junit: JUnit) -> Parts {
             }
         } else {
             let ctor_args: Vec<String> = req.receiver_args.iter().map(|(ty, v)| literal_as(ty, v)).collect();
-            let new = match &req.receiver_factory {
-                Some(factory) => format!("{factory}({})", ctor_args.join(", ")),
-                None => format!("new {class}({})", ctor_args.join(", ")),
+            let new = match (&req.receiver_factory, &req.receiver_class) {
+                (Some(factory), _) => format!("{factory}({})", ctor_args.join(", ")),
+                (None, Some(made_as)) => format!("new {made_as}({})", ctor_args.join(", ")),
+                (None, None) => format!("new {class}({})", ctor_args.join(", ")),
             };
             let new = match &req.receiver_body {
                 Some(methods) => anonymous_class(&new, methods),
@@ -970,6 +971,7 @@ mod tests {
             statics: vec![],
             receiver_body: None,
             receiver_fields: None,
+            receiver_class: None,
         }
     }
 
@@ -1532,6 +1534,7 @@ mod tests {
             statics: vec![],
             receiver_body: None,
             receiver_fields: None,
+            receiver_class: None,
             ..base()
         };
         check_class(

@@ -78,6 +78,7 @@ fn req(method: &str, params: &[(&str, &str)], args: Vec<JavaValue>, ret: &str, o
         statics: vec![],
         receiver_body: None,
         receiver_fields: None,
+        receiver_class: None,
     }
 }
 

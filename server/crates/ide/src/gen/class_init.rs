@@ -106,6 +106,7 @@ pub(crate) fn request(file: &SourceFile, classes: Vec<String>, line: usize, juni
         receiver_calls: vec![],
         receiver_body: None,
         receiver_fields: None,
+        receiver_class: None,
         statics: vec![],
         imports: vec![],
         // Only a run shows whether initializing the class gets there.

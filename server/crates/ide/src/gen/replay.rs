@@ -231,6 +231,7 @@ pub(crate) fn request_choosing(
         receiver_calls: setup_calls(&f.setup.receiver_calls, f, args)?,
         receiver_body: receiver_body(f, args)?,
         receiver_fields: receiver_fields(f, args)?,
+        receiver_class: None,
         imports: opts
             .imported_sources
             .iter()

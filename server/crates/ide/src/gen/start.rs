@@ -53,10 +53,12 @@ fn start_for(file: &SourceFile, target: &Target, opts: &GenOptions) -> Option<Te
         return None;
     }
     let f = lower_for_synthesis(&source, &whole, m, opts, 2);
-    // An abstract class's receiver is an anonymous subclass, when a test can write one.
-    if m.class_is_abstract && !m.is_static && !f.setup.receiver_subclassed {
-        return None;
-    }
+    // An abstract class's receiver is an anonymous subclass, when a test can write one; else an
+    // object of a class of the package that extends it.
+    let subclass = match m.class_is_abstract && !m.is_static && !m.is_constructor && !f.setup.receiver_subclassed {
+        true => Some(concrete_subclass(&whole, m)?),
+        false => None,
+    };
     // A parameter of a JDK type jreach does not model is a choice among values a test can write
     // (`Locale.US`, `String.class`, ...), which the search makes; any other such type, no start.
     // An array of references jreach does not track starts empty (the search may grow it).
@@ -143,6 +145,11 @@ fn start_for(file: &SourceFile, target: &Target, opts: &GenOptions) -> Option<Te
             req.imports.push(import);
         }
     }
+    if let Some((class, ctor_params)) = subclass {
+        req.receiver_args = searched_args(&whole, &ctor_params, &own_class, &mut req.imports)?;
+        req.receiver_body = None;
+        req.receiver_class = Some(class);
+    }
     if let Some(factory) = factory {
         req.receiver_args = searched_args(&ctx, &factory.params, &own_class, &mut req.imports)?;
         req.receiver_factory = Some(format!("{own_class}.{}", factory.name));
@@ -160,6 +167,75 @@ fn start_for(file: &SourceFile, target: &Target, opts: &GenOptions) -> Option<Te
         req.statics.extend(jreach_synth::StaticAssignment::stdin_start(&file.text));
     }
     Some(req)
+}
+
+/// For an instance method `m` of an abstract class no anonymous subclass in a test can stand in
+/// for: a class of the file or its package that extends `m`'s class directly, is neither abstract
+/// nor private (nested: static), declares no method of `m`'s name (so that the call runs `m`),
+/// and has a constructor a test may call whose arguments a search writes (fewest first): its name
+/// as a test writes it and that constructor's parameters (none for the implicit one).
+fn concrete_subclass(whole: &FileContext<'_>, m: &MethodInfo) -> Option<(String, Vec<jreach_syntax::Param>)> {
+    use jreach_syntax::tree::{enclosing_classes, has_modifier, named_children};
+    let file = whole.file();
+    let src = file.text.as_str();
+    let base = m.classes.last()?;
+    let mut classes = Vec::new();
+    let mut stack = vec![file.tree.root_node()];
+    while let Some(n) = stack.pop() {
+        if n.kind() == "class_declaration" {
+            classes.push(n);
+        }
+        stack.extend(named_children(n));
+    }
+    let mut found: Vec<(String, Vec<jreach_syntax::Param>)> = Vec::new();
+    for d in classes {
+        let extends = d
+            .child_by_field_name("superclass")
+            .and_then(|s| named_children(s).into_iter().next())
+            .map(|t| jreach_syntax::text_of(t, src));
+        let Some(extends) = extends else { continue };
+        let extends = extends.split('<').next().unwrap_or(extends).trim();
+        if extends.rsplit('.').next() != Some(base.as_str()) {
+            continue;
+        }
+        let mut path = enclosing_classes(d, src);
+        let Some(name) = d.child_by_field_name("name").map(|n| jreach_syntax::text_of(n, src).to_string()) else {
+            continue;
+        };
+        let nested = !path.is_empty();
+        path.push(name);
+        if has_modifier(d, src, "abstract")
+            || has_modifier(d, src, "private")
+            || (nested && !has_modifier(d, src, "static"))
+        {
+            continue;
+        }
+        let members = d.child_by_field_name("body").map(named_children).unwrap_or_default();
+        let overrides = members.iter().any(|b| {
+            b.kind() == "method_declaration"
+                && b.child_by_field_name("name").is_some_and(|n| jreach_syntax::text_of(n, src) == m.name)
+        });
+        if overrides {
+            continue;
+        }
+        let declared: Vec<&MethodInfo> =
+            whole.methods().iter().filter(|c| c.is_constructor && c.classes == path).collect();
+        let ctors: Vec<Vec<jreach_syntax::Param>> = match declared.is_empty() {
+            // Only the implicit constructor.
+            true if !members.iter().any(|b| b.kind() == "constructor_declaration") => vec![vec![]],
+            _ => declared.iter().filter(|c| !c.hidden_from_tests() && !c.has_error).map(|c| c.params.clone()).collect(),
+        };
+        let writable = |params: &Vec<jreach_syntax::Param>| {
+            params.iter().all(|p| {
+                let ty = whole.test_java_of(p.ty.trim().trim_start_matches("final ").trim());
+                search_value(&ty).is_some() || jdk_choices(&ty, "").is_some()
+            })
+        };
+        if let Some(params) = ctors.into_iter().filter(writable).min_by_key(Vec::len) {
+            found.push((path.join("."), params));
+        }
+    }
+    found.into_iter().min_by_key(|(name, params)| (params.len(), name.clone()))
 }
 
 /// For an instance method `m` whose receiver a test can make with no constructor (nor by
@@ -407,5 +483,28 @@ mod tests {
         );
         let test = replay::request(&file, &target, &f, &targets, &args, &opts, true, &[]);
         assert!(test.is_err(), "{test:?}");
+    }
+
+    #[test]
+    fn an_abstract_receiver_is_made_as_a_class_of_the_package_that_extends_it() {
+        // No anonymous subclass: the abstract method returns a type a test cannot write. Of the
+        // subclasses, `Circle` overrides `describe` (its call would not run the target) and
+        // `Blank` is abstract; `Square` inherits it and takes an int.
+        let shape = "package p;\npublic abstract class Shape {\n  abstract Hidden hidden();\n  public String describe(int n) {\n    if (n > 3) {\n      throw new UnsupportedOperationException(\"many\");\n    }\n    return \"few\";\n  }\n}\n";
+        let others = [
+            "package p;\nclass Hidden {\n  private Hidden() {}\n}\n",
+            "package p;\npublic class Circle extends Shape {\n  Hidden hidden() { return null; }\n  public String describe(int n) { return \"round\"; }\n}\n",
+            "package p;\npublic abstract class Blank extends Shape {\n}\n",
+            "package p;\npublic class Square extends Shape {\n  final int side;\n  public Square(int side) { this.side = side; }\n  Hidden hidden() { return null; }\n}\n",
+        ];
+        let file = SourceFile::parse(shape);
+        let alone = search_start(&file, 5, &GenOptions::default());
+        assert!(alone.is_none(), "{alone:?}");
+        let opts = GenOptions { package_sources: others.iter().map(|s| s.to_string()).collect(), ..GenOptions::default() };
+        let start = search_start(&file, 5, &opts).expect("a start");
+        assert_eq!(start.receiver_class.as_deref(), Some("Square"), "{start:?}");
+        let text = jreach_synth::render_class(&start);
+        assert!(text.contains("Shape obj = new Square(1);"), "{text}");
+        assert!(text.contains("obj.describe("), "{text}");
     }
 }
