@@ -66,6 +66,10 @@ pub const OPAQUE_JDK_TYPES: &[&str] = &[
     "Executable",
     "AccessibleObject",
     "AnnotatedElement",
+    "CharBuffer",
+    "FieldPosition",
+    "ExecutionException",
+    "ClassLoader",
 ];
 
 /// Whether `java_ty` (as the code writes it: `final Reader`, `java.io.Reader`) is one of

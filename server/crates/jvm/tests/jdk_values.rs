@@ -18,6 +18,13 @@ const GENERIC: &[&str] = &[
     "Class<Integer[]>",
     "Member",
     "Annotation",
+    "Iterator<?>",
+    "Iterator<Integer>",
+    "ListIterator<String>",
+    "Supplier<? extends Integer>",
+    "Callable<Integer>",
+    "Collection<?>",
+    "List<Object>",
 ];
 
 #[test]

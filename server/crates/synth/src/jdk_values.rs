@@ -45,9 +45,9 @@ fn parse(java_ty: &str) -> Option<(&str, Option<&str>)> {
     Some((base.rsplit('.').next().unwrap_or(base), args))
 }
 
-/// For a collection type of `Integer` or `String` elements: the class a test creates it as
-/// (`HashSet` for a `Set`) and the element type.
-fn searched_collection<'a>(simple: &str, args: Option<&'a str>) -> Option<(&'static str, &'a str)> {
+/// For a collection type of `Integer` or `String` elements (strings also for any object:
+/// `Collection<?>`): the class a test creates it as (`HashSet` for a `Set`) and the element type.
+fn searched_collection(simple: &str, args: Option<&str>) -> Option<(&'static str, &'static str)> {
     let made = match simple {
         "Collection" | "Iterable" | "List" | "ArrayList" | "AbstractList" => "ArrayList",
         "LinkedList" => "LinkedList",
@@ -58,9 +58,27 @@ fn searched_collection<'a>(simple: &str, args: Option<&'a str>) -> Option<(&'sta
         "Vector" => "Vector",
         _ => return None,
     };
-    let elem = args?;
-    let elem = elem.strip_prefix("java.lang.").unwrap_or(elem);
-    matches!(elem, "Integer" | "String").then_some((made, elem))
+    let elem = args?.trim();
+    let elem = elem.strip_prefix("? extends ").unwrap_or(elem).trim();
+    match elem.strip_prefix("java.lang.").unwrap_or(elem) {
+        "Integer" => Some((made, "Integer")),
+        // Any object: strings.
+        "String" | "?" | "Object" => Some((made, "String")),
+        _ => None,
+    }
+}
+
+/// The element type a value of `Iterator<arg>`, `Supplier<arg>` and their kin is written with:
+/// `Integer` for integers and numbers, `String` for strings and any object; `None` for another
+/// type (a class of the project, a type variable).
+fn element_kind(arg: &str) -> Option<&'static str> {
+    let arg = arg.trim();
+    let arg = arg.strip_prefix("? extends ").unwrap_or(arg).trim();
+    match arg.strip_prefix("java.lang.").unwrap_or(arg) {
+        "Integer" | "Number" => Some("Integer"),
+        "?" | "Object" | "String" | "CharSequence" => Some("String"),
+        _ => None,
+    }
 }
 
 /// The candidates for a value of the Java type `java_ty` (as the code writes it: `Class<?>`,
@@ -144,6 +162,49 @@ pub fn jdk_choices(java_ty: &str, own_class: &str) -> Option<JdkChoices> {
             c.push(JavaValue::Expr("Deprecated.class.getAnnotation(Retention.class)".into()));
             c.import("java.lang.annotation.Annotation");
             c.import("java.lang.annotation.Retention");
+        }
+        ("Iterator" | "ListIterator", Some(arg)) => {
+            // Fixed, readable iterators: empty, one element, two (the elements are not searched).
+            let (one, two) = match element_kind(arg)? {
+                "Integer" => ("1", "1, 2"),
+                _ => ("\"a\"", "\"a\", \"b\""),
+            };
+            let it = if simple == "Iterator" { "iterator" } else { "listIterator" };
+            c.push(JavaValue::Expr(format!("List.of({one}).{it}()")));
+            c.push(JavaValue::Expr(format!("List.of({two}).{it}()")));
+            c.push(JavaValue::Expr(format!("Collections.<{}>emptyList().{it}()", element_kind(arg)?)));
+            c.import("java.util.List");
+            c.import("java.util.Collections");
+            c.import(&format!("java.util.{simple}"));
+        }
+        ("Supplier" | "Callable", Some(arg)) => {
+            // `() -> 1`: a lambda returning one value, then none.
+            let value = match element_kind(arg)? {
+                "Integer" => "1",
+                _ => "\"a\"",
+            };
+            c.push(JavaValue::Expr(format!("() -> {value}")));
+            c.push(JavaValue::Expr("() -> null".into()));
+            c.import(if simple == "Supplier" { "java.util.function.Supplier" } else { "java.util.concurrent.Callable" });
+        }
+        ("CharBuffer", None) => {
+            c.push(factory("CharBuffer", "wrap", vec![("CharSequence", JavaValue::Str("a".into()))]));
+            c.import("java.nio.CharBuffer");
+        }
+        ("FieldPosition", None) => {
+            c.push(new("FieldPosition", vec![("int", JavaValue::Int(0))]));
+            c.import("java.text.FieldPosition");
+        }
+        ("ExecutionException", None) => {
+            // Its cause decides what code that unwraps it does: unchecked, checked, an error.
+            for cause in ["RuntimeException", "Exception", "Error"] {
+                c.push(new("ExecutionException", vec![("Throwable", new(cause, vec![("String", JavaValue::Str("a".into()))]))]));
+            }
+            c.import("java.util.concurrent.ExecutionException");
+        }
+        ("ClassLoader", None) => {
+            c.push(JavaValue::Expr("ClassLoader.getSystemClassLoader()".into()));
+            c.push(JavaValue::Expr("ClassLoader.getPlatformClassLoader()".into()));
         }
         ("PrintStream", None) => {
             c.push(new("PrintStream", vec![("OutputStream", new("ByteArrayOutputStream", vec![]))]));
@@ -614,6 +675,19 @@ mod tests {
         assert_eq!(any.options.len(), 4 + 2 + 2 + 1, "{:?}", any.options);
         assert!(any.imports.contains(&"java.lang.reflect.AccessibleObject".to_string()));
         assert!(jdk_choices("Constructor<String>", "C").is_none());
+    }
+
+    #[test]
+    fn iterators_suppliers_and_collections_of_any_object() {
+        let all = |ty: &str| -> Vec<String> { jdk_choices(ty, "C").unwrap().options.iter().map(literal).collect() };
+        expect_test::expect![[r#"["List.of(\"a\").iterator()", "List.of(\"a\", \"b\").iterator()", "Collections.<String>emptyList().iterator()", "null"]"#]]
+            .assert_eq(&format!("{:?}", all("Iterator<?>")));
+        expect_test::expect![[r#"["() -> 1", "() -> null", "null"]"#]].assert_eq(&format!("{:?}", all("Supplier<? extends Integer>")));
+        // Any object: a list of strings, whose length and elements are searched.
+        assert!(is_searched_collection("Collection<?>") && is_searched_collection("List<Object>"));
+        assert!(all("Collection<?>")[0].starts_with("new ArrayList<>(Arrays.asList(new String[]"), "{:?}", all("Collection<?>"));
+        assert!(jdk_choices("Iterator<Node>", "C").is_none());
+        assert_eq!(all("ExecutionException").len(), 3 + 1);
     }
 
     #[test]
