@@ -25,6 +25,10 @@ const GENERIC: &[&str] = &[
     "Callable<Integer>",
     "Collection<?>",
     "List<Object>",
+    "ArrayList<Double>",
+    "Set<Character>",
+    "Deque<Long>",
+    "List<Boolean>",
 ];
 
 #[test]

@@ -45,8 +45,9 @@ fn parse(java_ty: &str) -> Option<(&str, Option<&str>)> {
     Some((base.rsplit('.').next().unwrap_or(base), args))
 }
 
-/// For a collection type of `Integer` or `String` elements (strings also for any object:
-/// `Collection<?>`): the class a test creates it as (`HashSet` for a `Set`) and the element type.
+/// For a collection type of boxed numbers, characters, booleans or strings (strings also for any
+/// object: `Collection<?>`): the class a test creates it as (`HashSet` for a `Set`) and the
+/// element type.
 fn searched_collection(simple: &str, args: Option<&str>) -> Option<(&'static str, &'static str)> {
     let made = match simple {
         "Collection" | "Iterable" | "List" | "ArrayList" | "AbstractList" => "ArrayList",
@@ -62,6 +63,10 @@ fn searched_collection(simple: &str, args: Option<&str>) -> Option<(&'static str
     let elem = elem.strip_prefix("? extends ").unwrap_or(elem).trim();
     match elem.strip_prefix("java.lang.").unwrap_or(elem) {
         "Integer" => Some((made, "Integer")),
+        "Long" => Some((made, "Long")),
+        "Double" => Some((made, "Double")),
+        "Character" => Some((made, "Character")),
+        "Boolean" => Some((made, "Boolean")),
         // Any object: strings.
         "String" | "?" | "Object" => Some((made, "String")),
         _ => None,
@@ -448,7 +453,14 @@ pub fn jdk_choices(java_ty: &str, own_class: &str) -> Option<JdkChoices> {
             let (made, elem) = searched_collection(collection, args)?;
             // `new HashSet<>(Arrays.asList(new Integer[] {0}))`: the array's length and
             // elements are searched.
-            let items = vec![if elem == "Integer" { JavaValue::Int(0) } else { JavaValue::Str("a".into()) }];
+            let items = vec![match elem {
+                "Integer" => JavaValue::Int(0),
+                "Long" => JavaValue::Long(0),
+                "Double" => JavaValue::Double(0.0),
+                "Character" => JavaValue::Char(u16::from(b'a')),
+                "Boolean" => JavaValue::Bool(false),
+                _ => JavaValue::Str("a".into()),
+            }];
             let array = JavaValue::Array { elem_ty: elem.to_string(), id: 1, items };
             let list = factory("Arrays", "asList", vec![(&format!("{elem}[]"), array)]);
             c.push(new(&format!("{made}<>"), vec![(&format!("java.util.Collection<{elem}>"), list)]));
