@@ -11,6 +11,8 @@ run: the pictures are checked, not just taken.
 WORKSPACE is a Maven project with src/main/java/demo/Calc.java (tests/editors/nvim/run.sh
 writes it). Needs the Python packages pyte and pillow and fonts-dejavu-core.
 """
+import fcntl
+import functools
 import os
 import pty
 import re
@@ -20,10 +22,9 @@ import signal
 import struct
 import subprocess
 import sys
+import termios
 import threading
 import time
-import fcntl
-import termios
 
 import pyte
 from PIL import Image, ImageDraw, ImageFont
@@ -129,20 +130,18 @@ def colour(name, default):
 
 
 # Colour emoji, which no font here draws, as the text symbols they stand for (:checkhealth).
-EMOJI = {"✅": "✓", "❌": "✗", "⚠️": "⚠", "\u26a0": "⚠"}
+EMOJI = {"✅": "✓", "❌": "✗", "⚠️": "⚠"}
 
 
-def has_glyph(font, ch, _seen={}):
+@functools.lru_cache(maxsize=None)
+def has_glyph(font, ch):
     """Whether `font` draws `ch`: Pillow has no glyph lookup, and a character the font lacks is
     drawn as its empty box (.notdef), the same picture as a code point no font has."""
-    key = (id(font), ch)
-    if key not in _seen:
-        def picture(text):
-            img = Image.new("L", (FONT_SIZE * 2, FONT_SIZE * 2))
-            ImageDraw.Draw(img).text((0, 0), text, font=font, fill=255)
-            return img.tobytes()
-        _seen[key] = picture(ch) != picture("\U0010fffd")
-    return _seen[key]
+    def picture(text):
+        img = Image.new("L", (FONT_SIZE * 2, FONT_SIZE * 2))
+        ImageDraw.Draw(img).text((0, 0), text, font=font, fill=255)
+        return img.tobytes()
+    return picture(ch) != picture("\U0010fffd")
 
 
 class Renderer:

@@ -47,7 +47,9 @@ fn every_jdk_value_jreach_writes_compiles() {
     let mut src: String = imports.iter().map(|i| format!("import {i};\n")).collect();
     src.push_str("import java.util.*;\n\nclass C {\n    void all() throws Exception {\n");
     src.push_str(&lines.join("\n"));
-    src.push_str("\n    }\n\n    public static void main(String[] args) throws Exception {\n        new C().all();\n    }\n}\n");
+    src.push_str(
+        "\n    }\n\n    public static void main(String[] args) throws Exception {\n        new C().all();\n    }\n}\n",
+    );
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("C.java");
     std::fs::write(&file, &src).unwrap();

@@ -190,7 +190,11 @@ pub fn jdk_choices(java_ty: &str, own_class: &str) -> Option<JdkChoices> {
             };
             c.push(JavaValue::Expr(format!("() -> {value}")));
             c.push(JavaValue::Expr("() -> null".into()));
-            c.import(if simple == "Supplier" { "java.util.function.Supplier" } else { "java.util.concurrent.Callable" });
+            c.import(if simple == "Supplier" {
+                "java.util.function.Supplier"
+            } else {
+                "java.util.concurrent.Callable"
+            });
         }
         ("CharBuffer", None) => {
             c.push(factory("CharBuffer", "wrap", vec![("CharSequence", JavaValue::Str("a".into()))]));
@@ -203,7 +207,10 @@ pub fn jdk_choices(java_ty: &str, own_class: &str) -> Option<JdkChoices> {
         ("ExecutionException", None) => {
             // Its cause decides what code that unwraps it does: unchecked, checked, an error.
             for cause in ["RuntimeException", "Exception", "Error"] {
-                c.push(new("ExecutionException", vec![("Throwable", new(cause, vec![("String", JavaValue::Str("a".into()))]))]));
+                c.push(new(
+                    "ExecutionException",
+                    vec![("Throwable", new(cause, vec![("String", JavaValue::Str("a".into()))]))],
+                ));
             }
             c.import("java.util.concurrent.ExecutionException");
         }
@@ -694,10 +701,15 @@ mod tests {
         let all = |ty: &str| -> Vec<String> { jdk_choices(ty, "C").unwrap().options.iter().map(literal).collect() };
         expect_test::expect![[r#"["List.of(\"a\").iterator()", "List.of(\"a\", \"b\").iterator()", "Collections.<String>emptyList().iterator()", "null"]"#]]
             .assert_eq(&format!("{:?}", all("Iterator<?>")));
-        expect_test::expect![[r#"["() -> 1", "() -> null", "null"]"#]].assert_eq(&format!("{:?}", all("Supplier<? extends Integer>")));
+        expect_test::expect![[r#"["() -> 1", "() -> null", "null"]"#]]
+            .assert_eq(&format!("{:?}", all("Supplier<? extends Integer>")));
         // Any object: a list of strings, whose length and elements are searched.
         assert!(is_searched_collection("Collection<?>") && is_searched_collection("List<Object>"));
-        assert!(all("Collection<?>")[0].starts_with("new ArrayList<>(Arrays.asList(new String[]"), "{:?}", all("Collection<?>"));
+        assert!(
+            all("Collection<?>")[0].starts_with("new ArrayList<>(Arrays.asList(new String[]"),
+            "{:?}",
+            all("Collection<?>")
+        );
         assert!(jdk_choices("Iterator<Node>", "C").is_none());
         assert_eq!(all("ExecutionException").len(), 3 + 1);
     }

@@ -218,20 +218,18 @@ fn concrete_subclass(whole: &FileContext<'_>, m: &MethodInfo) -> Option<(String,
         if overrides {
             continue;
         }
-        let declared: Vec<&MethodInfo> =
-            whole.methods().iter().filter(|c| c.is_constructor && c.classes == path).collect();
-        let ctors: Vec<Vec<jreach_syntax::Param>> = match declared.is_empty() {
+        let ctors: Vec<Vec<jreach_syntax::Param>> = match members.iter().any(|b| b.kind() == "constructor_declaration")
+        {
+            true => whole
+                .methods()
+                .iter()
+                .filter(|c| c.is_constructor && c.classes == path && !c.hidden_from_tests() && !c.has_error)
+                .map(|c| c.params.clone())
+                .collect(),
             // Only the implicit constructor.
-            true if !members.iter().any(|b| b.kind() == "constructor_declaration") => vec![vec![]],
-            _ => declared.iter().filter(|c| !c.hidden_from_tests() && !c.has_error).map(|c| c.params.clone()).collect(),
+            false => vec![vec![]],
         };
-        let writable = |params: &Vec<jreach_syntax::Param>| {
-            params.iter().all(|p| {
-                let ty = whole.test_java_of(p.ty.trim().trim_start_matches("final ").trim());
-                search_value(&ty).is_some() || jdk_choices(&ty, "").is_some()
-            })
-        };
-        if let Some(params) = ctors.into_iter().filter(writable).min_by_key(Vec::len) {
+        if let Some(params) = ctors.into_iter().filter(|p| search_writes(whole, p)).min_by_key(Vec::len) {
             found.push((path.join("."), params));
         }
     }
@@ -260,13 +258,17 @@ fn receiver_factory(ctx: &FileContext<'_>, m: &MethodInfo) -> Option<MethodInfo>
         .iter()
         .filter(|f| f.classes == m.classes && f.is_static && !f.hidden_from_tests() && !f.has_error)
         .filter(|f| f.return_ty.split('<').next().map(str::trim) == Some(class.as_str()))
-        .filter(|f| {
-            f.params
-                .iter()
-                .all(|p| search_value(&test_ty(&p.ty)).is_some() || jdk_choices(&test_ty(&p.ty), "").is_some())
-        })
+        .filter(|f| search_writes(ctx, &f.params))
         .min_by_key(|f| (f.params.iter().filter(|p| hard(&p.ty)).count(), f.params.len()))
         .cloned()
+}
+
+/// Whether [`searched_args`] has values for every one of `params`.
+fn search_writes(ctx: &FileContext<'_>, params: &[jreach_syntax::Param]) -> bool {
+    params.iter().all(|p| {
+        let ty = ctx.test_java_of(p.ty.trim().trim_start_matches("final ").trim());
+        search_value(&ty).is_some() || jdk_choices(&ty, "").is_some()
+    })
 }
 
 /// The arguments a search starts from for `params` (of a factory or of the static method an
@@ -500,7 +502,8 @@ mod tests {
         let file = SourceFile::parse(shape);
         let alone = search_start(&file, 5, &GenOptions::default());
         assert!(alone.is_none(), "{alone:?}");
-        let opts = GenOptions { package_sources: others.iter().map(|s| s.to_string()).collect(), ..GenOptions::default() };
+        let opts =
+            GenOptions { package_sources: others.iter().map(|s| s.to_string()).collect(), ..GenOptions::default() };
         let start = search_start(&file, 5, &opts).expect("a start");
         assert_eq!(start.receiver_class.as_deref(), Some("Square"), "{start:?}");
         let text = jreach_synth::render_class(&start);
