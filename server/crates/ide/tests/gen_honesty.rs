@@ -794,3 +794,21 @@ fn an_object_the_code_tests_with_instanceof_is_searched_as_those_types_first() {
     }
     assert!(start.imports.iter().any(|i| i == "java.util.GregorianCalendar"), "{:?}", start.imports);
 }
+
+#[test]
+fn values_of_type_variables_are_written_as_literals() {
+    // `K` is taken as `Integer`, and `Node.getKey()` returns a `K`: that makes it no builder of
+    // integers (the raw `new Node(...).getKey()` is an `Object`, which does not compile as one).
+    let src = "public class T<K extends Comparable<K>> {\n  static final class Node<K> {\n    final K key;\n    Node(K key) { this.key = key; }\n    public K getKey() { return key; }\n  }\n  Node<K> root;\n  public int find(K key, int h) {\n    int x = h * 31 + 7;\n    if (x == 100 && key != null && root == null) {\n      return 1;\n    }\n    return 0;\n  }\n}\n";
+    let file = SourceFile::parse(src);
+    let start = search_start(&file, 10, &GenOptions::default()).expect("a start");
+    let text = jreach_synth::render_class(&start);
+    assert!(!text.contains("getKey()"), "{text}");
+    match answer(src, 11) {
+        GenResult::Test(req) => {
+            let text = jreach_synth::render_class(&req);
+            assert!(!text.contains("getKey()"), "{text}");
+        }
+        other => panic!("{other:?}"),
+    }
+}

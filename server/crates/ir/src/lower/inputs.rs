@@ -511,7 +511,9 @@ fn builder_route(
     methods: &[MethodInfo],
     c: u16,
 ) -> Option<(Option<MethodInfo>, u16, MethodInfo, Vec<MethodInfo>)> {
-    if !classes.descs[c as usize].stub.is_empty() {
+    // A boxed value is written as a literal; a method returning a type variable the class table
+    // instantiates (`K getKey()`, K taken as Integer) builds no particular class.
+    if !classes.descs[c as usize].stub.is_empty() || classes.descs[c as usize].boxes.is_some() {
         return None;
     }
     let class_of = |m: &MethodInfo| classes.by_name.get(&m.classes.join(".")).copied();
@@ -520,6 +522,7 @@ fn builder_route(
             && !m.is_constructor
             && m.params.is_empty()
             && !m.has_error
+            && !classes.type_vars.contains_key(m.return_ty.split('<').next().unwrap_or("").trim())
             && classes.ty_of(&m.return_ty) == Ty::Obj(c)
             && class_of(m).is_some_and(|b| b != c && classes.test_may_call(b, m))
     })?;
