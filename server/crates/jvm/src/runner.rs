@@ -181,6 +181,9 @@ pub struct SearchRun {
     pub started: bool,
     /// How many lines of the target's file ran.
     pub lines: usize,
+    /// How many lines of the target's file ran that no earlier run of the search ran.
+    #[serde(default)]
+    pub novel: usize,
     /// The run's divergence closest to the target: instructions from the deciding jump to the
     /// target, and the jump's normalised branch distance in [0, 1). `None`: no jump toward the
     /// target went the wrong way (the run never came to one).

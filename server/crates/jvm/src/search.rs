@@ -8,7 +8,9 @@
 //! Each run reports whether the target line ran and, when not, the branch distance of its
 //! divergence closest to the target (`Branches.java`). [`avm`] moves one input at a time: small
 //! steps, then steps that double while they improve; seeds (the constants of the code, which is how
-//! `"SAVE"` is found for a coupon parser), then random restarts when it is stuck. Strings are
+//! `"SAVE"` is found for a coupon parser); when it is stuck, the steps from each run that ran
+//! lines no run ran before (kept as a fuzzer keeps its corpus: `{` for a reader, then `{` with a
+//! call of `beginObject()`, then `{}`), and random restarts. Strings are
 //! edited anywhere and built of the characters the code compares with (`c == '"'`) and its short
 //! strings, as a fuzzer's dictionary; a run that starts the target line but throws on it is closer
 //! than any that turned away before it, the smaller its inputs the closer. The first vector
@@ -354,6 +356,10 @@ pub struct Fitness {
     /// runs that started the line, the smaller inputs are better (simpler to change into ones
     /// that finish it; more lines run would only favour the longer).
     pub size: usize,
+    /// How many lines of the target's file ran that no earlier run of the search ran (not
+    /// compared: a run that runs new lines is no closer, but a place to start from when the
+    /// search is stuck).
+    pub novel: usize,
 }
 
 impl Fitness {
@@ -674,6 +680,10 @@ fn climb(
     let cancelled = || budget.cancel.is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed));
     let out_of_budget =
         |runs: usize, ended: bool| ended || runs >= budget.runs || began.elapsed() >= budget.time || cancelled();
+    // Every vector whose run ran lines no run ran before: where the search steps from when it is
+    // stuck (a parser's `{` alone is no closer to a line that needs `{` and then a call of
+    // `beginObject()`, but it is a new place to go on from).
+    let archive = std::cell::RefCell::new(Archive::default());
     // Runs a batch; the best of it (index, fitness).
     let mut batch = |cands: &[Vec<JavaValue>], runs: &mut usize, seeds: &mut Vec<JavaValue>, ended: &mut bool| {
         if cands.is_empty() {
@@ -692,6 +702,7 @@ fn climb(
         let mut best: Option<(usize, Fitness)> = None;
         for (i, mut f) in fits.into_iter().enumerate() {
             f.size = cands[i].iter().map(input_size).sum();
+            archive.borrow_mut().offer(&cands[i], &f);
             if best.as_ref().is_none_or(|(_, b)| f.better_than(b)) {
                 best = Some((i, f));
             }
@@ -748,9 +759,35 @@ fn climb(
                 continue;
             }
         }
-        // Still stuck: random values, taking the best of them after a few rounds without progress.
+        // Still stuck: the neighbours of the latest vector that ran new lines and was not stepped
+        // from yet (a parser's first `{`, from which a call of `beginObject()` and then a `}` lead
+        // on); when there is none, random values, taking the best of them after a few rounds
+        // without progress, half of them one to three changes of a vector that ran new lines.
+        let next = archive.borrow_mut().next_unexplored();
+        if let Some(base) = next {
+            let cands: Vec<Vec<JavaValue>> =
+                small_moves(&base, &seeds).iter().filter_map(|m| apply(&base, m)).collect();
+            if let Some((i, f)) = batch(&cands, &mut runs, &mut seeds, &mut ended) {
+                if f.hit {
+                    return Some(Found { values: cands[i].clone(), runs });
+                }
+                if f.better_than(&cur_fit) {
+                    cur = cands[i].clone();
+                    cur_fit = f;
+                    stuck = 0;
+                }
+            }
+            continue;
+        }
         stuck += 1;
-        let cands: Vec<Vec<JavaValue>> = (0..24).map(|_| random_near(&cur, &seeds, &mut rng)).collect();
+        let bases: Vec<Vec<JavaValue>> = (0..12).filter_map(|_| archive.borrow().pick(&mut rng)).collect();
+        let mut cands: Vec<Vec<JavaValue>> = Vec::with_capacity(24);
+        for _ in bases.len()..24 {
+            cands.push(random_near(&cur, &seeds, &mut rng));
+        }
+        for b in &bases {
+            cands.push(mutate_few(b, &seeds, &mut rng));
+        }
         if let Some((i, f)) = batch(&cands, &mut runs, &mut seeds, &mut ended) {
             if f.hit {
                 return Some(Found { values: cands[i].clone(), runs });
@@ -883,6 +920,17 @@ fn small_moves(cur: &[JavaValue], seeds: &[JavaValue]) -> Vec<Move> {
                 }
                 if !chars.is_empty() {
                     out.push(Move::Set(k, JavaValue::Str(format!("{s}{s}"))));
+                }
+                // Its beginnings, and text of a pair alone: what the calls before the one under
+                // test leave a parser (`beginObject()` on `{` leaves `}`) may need less than
+                // the string grew to.
+                for p in 0..chars.len().min(EDITED_CHARS) {
+                    out.push(Move::Set(k, JavaValue::Str(chars[..p].iter().collect())));
+                }
+                for (open, close) in WRAPS {
+                    if (code.contains(open) || ALPHABET.contains(open)) && s.as_str() != format!("{open}{close}") {
+                        out.push(Move::Set(k, JavaValue::Str(format!("{open}{close}"))));
+                    }
                 }
             }
             _ => {
@@ -1105,10 +1153,69 @@ fn with_number(like: &JavaValue, n: i64) -> Option<JavaValue> {
 /// `cur` with each input replaced, with even odds, by a random small value of its type (or a seed).
 fn random_near(cur: &[JavaValue], seeds: &[JavaValue], rng: &mut SplitMix) -> Vec<JavaValue> {
     cur.iter()
-        .map(|v| {
-            if rng.next().is_multiple_of(2) {
-                return v.clone();
-            }
+        .map(|v| match rng.next().is_multiple_of(2) {
+            true => v.clone(),
+            false => random_value(v, seeds, rng),
+        })
+        .collect()
+}
+
+/// `base` with one to three of its inputs given random values ([`random_value`]): the small
+/// changes a fuzzer makes to an input of its corpus.
+fn mutate_few(base: &[JavaValue], seeds: &[JavaValue], rng: &mut SplitMix) -> Vec<JavaValue> {
+    let mut out = base.to_vec();
+    if out.is_empty() {
+        return out;
+    }
+    for _ in 0..1 + rng.next() % 3 {
+        let at = (rng.next() as usize) % out.len();
+        out[at] = random_value(&out[at], seeds, rng);
+    }
+    out
+}
+
+/// The vectors whose runs ran lines no earlier run ran ([`Fitness::novel`]), at most
+/// [`Archive::MAX`] of them.
+#[derive(Default)]
+struct Archive {
+    kept: Vec<Vec<JavaValue>>,
+    /// Which of `kept` the search went on from ([`Archive::next_unexplored`]).
+    explored: Vec<bool>,
+}
+
+impl Archive {
+    const MAX: usize = 256;
+
+    fn offer(&mut self, values: &[JavaValue], f: &Fitness) {
+        if self.kept.len() < Self::MAX && (f.novel > 0 || self.kept.is_empty()) {
+            // The first vector kept is the start, which the search climbs from already.
+            self.explored.push(self.kept.is_empty());
+            self.kept.push(values.to_vec());
+        }
+    }
+
+    /// A kept vector, the later ones (further from the start) as likely as the first.
+    fn pick(&self, rng: &mut SplitMix) -> Option<Vec<JavaValue>> {
+        match self.kept.len() {
+            0 | 1 => None,
+            n => Some(self.kept[(rng.next() as usize) % n].clone()),
+        }
+    }
+
+    /// The latest kept vector not handed out yet: depth first, so that what a step from a new
+    /// place finds (`{` and then `beginObject()`) is where the next step goes from.
+    fn next_unexplored(&mut self) -> Option<Vec<JavaValue>> {
+        let k = self.explored.iter().rposition(|e| !e)?;
+        self.explored[k] = true;
+        Some(self.kept[k].clone())
+    }
+}
+
+/// A random value of `v`'s kind for [`random_near`]: numbers within a hundred of zero, strings
+/// near `v`'s ([`random_string`]), any option of a choice, short arrays.
+fn random_value(v: &JavaValue, seeds: &[JavaValue], rng: &mut SplitMix) -> JavaValue {
+    {
+        {
             let small = (rng.next() % 201) as i64 - 100;
             match v {
                 JavaValue::Bool(_) => JavaValue::Bool(rng.next().is_multiple_of(2)),
@@ -1154,8 +1261,8 @@ fn random_near(cur: &[JavaValue], seeds: &[JavaValue], rng: &mut SplitMix) -> Ve
                 },
                 _ => with_number(v, small).unwrap_or_else(|| v.clone()),
             }
-        })
-        .collect()
+        }
+    }
 }
 
 /// A random string near `s`, with even odds one of: `s` with one to three random edits (a token
@@ -1218,18 +1325,18 @@ mod tests {
 
     /// A run that ran the target line (`lines` lines of its file).
     fn reached(lines: usize) -> Fitness {
-        Fitness { hit: true, started: false, divergence: None, lines, size: 0 }
+        Fitness { hit: true, started: false, divergence: None, lines, size: 0, novel: 0 }
     }
 
     /// A run that turned away at a jump `level` instructions before the target, at branch distance
     /// `d` (normalised).
     fn diverged(level: f64, d: f64, lines: usize) -> Fitness {
-        Fitness { hit: false, started: false, divergence: Some((level, d)), lines, size: 0 }
+        Fitness { hit: false, started: false, divergence: Some((level, d)), lines, size: 0, novel: 0 }
     }
 
     /// A run that came to no jump toward the target.
     fn nowhere(lines: usize) -> Fitness {
-        Fitness { hit: false, started: false, divergence: None, lines, size: 0 }
+        Fitness { hit: false, started: false, divergence: None, lines, size: 0, novel: 0 }
     }
 
     /// A branch distance as the runner reports it: `x >= goal` guards the target.
@@ -1267,7 +1374,7 @@ mod tests {
         let found = avm(vec![JavaValue::Str(String::new())], vec![], budget(), 7, |cands| {
             let fits = cands.iter().map(|c| {
                 let JavaValue::Str(s) = &c[0] else { panic!() };
-                Fitness { hit: ok(s), started: false, divergence: None, lines: 1, size: 0 }
+                Fitness { hit: ok(s), started: false, divergence: None, lines: 1, size: 0, novel: 0 }
             });
             // The code's constants come with the first failing run.
             Some((fits.collect(), vec![JavaValue::Str("SAVE".into()), JavaValue::Str("not a coupon: ".into())]))
@@ -1313,6 +1420,7 @@ mod tests {
             // (Distinct lines of the file: the same for any quoted text.)
             lines: 2,
             size: 0,
+            novel: 0,
         }
     }
 
@@ -1327,6 +1435,79 @@ mod tests {
         })
     }
 
+    /// A JSON reader's `doPeek()` after calls chosen at six places (option 0: none; 3:
+    /// `beginObject()`, which consumes a `{` or throws; any other throws): its line runs on `}`
+    /// after `beginObject()`. Which lines a run ran (letters run the most, as a literal's parsing
+    /// does); no branch distance leads there.
+    fn reader_lines(calls: &[usize], s: &str) -> (bool, Vec<u32>) {
+        let mut lines = vec![1];
+        let mut rest = s;
+        let mut began = false;
+        for &call in calls {
+            match call {
+                0 => {}
+                3 => {
+                    lines.push(10);
+                    match rest.strip_prefix('{') {
+                        Some(r) if !began => {
+                            lines.push(11);
+                            rest = r;
+                            began = true;
+                        }
+                        _ => return (false, lines),
+                    }
+                }
+                k => {
+                    lines.push(100 + k as u32);
+                    return (false, lines);
+                }
+            }
+        }
+        lines.push(20);
+        match rest.chars().next() {
+            Some(c) if c.is_alphabetic() => lines.extend([30, 31, 32, 33, 34, 35]),
+            Some('{') => lines.push(40),
+            Some('}') if began => return (true, [lines, vec![50, 60]].concat()),
+            Some('}') => lines.push(50),
+            _ => {}
+        }
+        (false, lines)
+    }
+
+    fn reader_inputs(values: &[JavaValue]) -> (Vec<usize>, &str) {
+        let calls = values[..6].iter().map(|v| if let JavaValue::Chosen { index, .. } = v { *index } else { panic!() });
+        let JavaValue::Str(s) = &values[6] else { panic!() };
+        (calls.collect(), s)
+    }
+
+    #[test]
+    fn runs_that_ran_new_lines_are_places_the_search_goes_on_from() {
+        // `{` alone and `beginObject()` on `{` are no closer to the line than any other run and
+        // run fewer lines than a letter does; each ran lines no run ran before, and from there
+        // `}` is one step.
+        let b = Budget { time: Duration::from_secs(20), runs: 3_000, cancel: None };
+        let mut ran = std::collections::HashSet::new();
+        let mut start = vec![JavaValue::Chosen { index: 0, of: 17 }; 6];
+        start.push(JavaValue::Str(String::new()));
+        let seeds = vec![JavaValue::Char(u16::from(b'{')), JavaValue::Char(u16::from(b'}'))];
+        let found = avm(start, vec![], b, 7, |cands| {
+            let fits = cands
+                .iter()
+                .map(|c| {
+                    let (calls, s) = reader_inputs(c);
+                    let (hit, lines) = reader_lines(&calls, s);
+                    let novel = lines.iter().filter(|l| ran.insert(**l)).count();
+                    let divergence = (!hit).then_some((21.0, 0.5));
+                    Fitness { hit, started: false, divergence, lines: lines.len(), size: 0, novel }
+                })
+                .collect();
+            Some((fits, seeds.clone()))
+        })
+        .expect("found");
+        let (calls, s) = reader_inputs(&found.values);
+        assert!(reader_lines(&calls, s).0, "{:?}", found.values);
+    }
+
     #[test]
     fn strings_are_made_of_the_characters_the_code_compares_with() {
         // The runner reports `'"'` (a `bipush 34` of the code) as a character; no small step of
@@ -1339,8 +1520,8 @@ mod tests {
 
     #[test]
     fn a_run_that_starts_the_line_is_closer_than_one_that_turns_away_and_smaller_is_closer_still() {
-        let turned = Fitness { hit: false, started: false, divergence: Some((1.0, 0.1)), lines: 90, size: 2 };
-        let started = Fitness { hit: false, started: true, divergence: None, lines: 3, size: 9 };
+        let turned = Fitness { hit: false, started: false, divergence: Some((1.0, 0.1)), lines: 90, size: 2, novel: 0 };
+        let started = Fitness { hit: false, started: true, divergence: None, lines: 3, size: 9, novel: 0 };
         let smaller = Fitness { size: 4, ..started };
         let hit = Fitness { hit: true, ..turned };
         assert!(started.better_than(&turned));
@@ -1664,7 +1845,7 @@ mod tests {
                     panic!()
                 };
                 let hit = *b != 0 && a % b == 0 && *b != 1 && *d > 2.5;
-                Fitness { hit, started: false, divergence: None, lines: 1, size: 0 }
+                Fitness { hit, started: false, divergence: None, lines: 1, size: 0, novel: 0 }
             });
             Some((fits.collect(), vec![]))
         });
@@ -1694,7 +1875,7 @@ mod tests {
                     _ => None,
                 };
                 let big = |v: Option<JavaValue>| matches!(v, Some(JavaValue::Double(d)) if d > 2.5);
-                Fitness { hit: big(cell) && big(last), started: false, divergence: None, lines: 1, size: 0 }
+                Fitness { hit: big(cell) && big(last), started: false, divergence: None, lines: 1, size: 0, novel: 0 }
             });
             Some((fits.collect(), vec![]))
         });
@@ -1709,7 +1890,7 @@ mod tests {
         let found = avm(start, vec![], budget(), 3, |cands| {
             let fits = cands.iter().map(|c| match c[0] {
                 JavaValue::Chosen { index: 2 | 4, .. } => reached(2),
-                _ => Fitness { hit: false, started: false, divergence: Some((1.0, 0.5)), lines: 1, size: 0 },
+                _ => Fitness { hit: false, started: false, divergence: Some((1.0, 0.5)), lines: 1, size: 0, novel: 0 },
             });
             Some((fits.collect(), vec![]))
         })

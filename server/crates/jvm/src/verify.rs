@@ -229,7 +229,14 @@ impl Verifier {
             let fits = report
                 .results
                 .iter()
-                .map(|r| Fitness { hit: r.hit, started: r.started, divergence: r.fitness, lines: r.lines, size: 0 })
+                .map(|r| Fitness {
+                    hit: r.hit,
+                    started: r.started,
+                    divergence: r.fitness,
+                    lines: r.lines,
+                    size: 0,
+                    novel: r.novel,
+                })
                 .collect();
             let seeds = report
                 .constants

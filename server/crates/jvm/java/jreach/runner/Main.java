@@ -192,6 +192,8 @@ public final class Main {
         String testClass, testMethod, targetSource;
         int targetLine;
         final java.util.Set<String> scanned = new java.util.HashSet<>();
+        /** The lines of the target's file any run of the session ran. */
+        final java.util.BitSet ran = new java.util.BitSet();
     }
 
     private static Session search;
@@ -296,6 +298,16 @@ public final class Main {
             r.put("started", lines.contains(s.targetLine));
             if (exitCall != null) r.put("exitCall", exitCall);
             r.put("lines", lines.size());
+            // How many lines no earlier run of the session ran: the search keeps such runs as
+            // places to start from (coverage-guided, as a fuzzer does).
+            int novel = 0;
+            for (int line : lines) {
+                if (!s.ran.get(line)) {
+                    s.ran.set(line);
+                    novel++;
+                }
+            }
+            r.put("novel", novel);
             double[] fit = Branches.fitness();
             if (fit != null) r.put("fitness", java.util.Arrays.asList(fit[0], fit[1]));
             if (t.isAlive()) {
