@@ -699,6 +699,24 @@ fn statements_of_class_initialization_are_reached_by_loading_the_class() {
     assert!(!matches!(local, Ok(GenResult::Test(_))), "{local:?}");
     let lambda = gen(&SourceFile::parse(src), 7, &GenOptions::default());
     assert!(!matches!(lambda, Ok(GenResult::Test(_))), "{lambda:?}");
+    // A private method the anonymous class of a static field calls runs when that object's
+    // method is called, not as the class is initialized: loading the class is no test of it,
+    // nor is calling `run()` on a `T`.
+    let held = "package p;\npublic class T {\n  private static final Runnable R = new Runnable() {\n    @Override\n    public void run() {\n      later(3);\n    }\n  };\n  private static int later(int n) {\n    int m = n + 1;\n    return m;\n  }\n}\n";
+    match answer(held, 10) {
+        GenResult::Unknown(why) => assert!(why.why.contains("later(int) is private"), "{why:?}"),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn private_methods_that_anonymous_classes_call() {
+    // `later` is called by the anonymous class `go()` creates: a test enters by `go()`, and
+    // only the run on the JVM shows that the line runs.
+    let src = "package p;\npublic class T {\n  public static int go(int k) {\n    Runnable r = new Runnable() {\n      @Override\n      public void run() {\n        later(k);\n      }\n    };\n    r.run();\n    return k;\n  }\n  private static int later(int n) {\n    int m = n + 1;\n    return m;\n  }\n}\n";
+    let start = search_start(&SourceFile::parse(src), 13, &GenOptions::default()).expect("a start");
+    assert_eq!(start.method, "go", "{start:?}");
+    assert!(jreach_synth::render_class(&start).contains("T.go("), "{start:?}");
 }
 
 #[test]

@@ -77,6 +77,18 @@ impl MethodInfo {
             .expect("a MethodInfo's range names a declaration of its file")
     }
 
+    /// Whether it is a method of an anonymous class or of a class declared in a method body that
+    /// no member a test can name holds ([`MethodInfo::held_by`]): a test cannot call it, only
+    /// the code that creates its object can.
+    pub fn in_unnamed_class(&self, file: &SourceFile) -> bool {
+        if self.held_by.is_some() {
+            return false;
+        }
+        let Some(class) = self.node(file).parent().and_then(|body| body.parent()) else { return false };
+        matches!(class.kind(), "object_creation_expression" | "local_class_declaration")
+            || class.parent().is_some_and(|p| p.kind() == "block")
+    }
+
     /// The body node (`block` or `constructor_body`).
     pub fn body_node<'t>(&self, file: &'t SourceFile) -> Node<'t> {
         find_node(file, &self.body, |k| matches!(k, "block" | "constructor_body"))

@@ -45,10 +45,20 @@ pub(crate) fn entry_callers(ctx: &FileContext<'_>, m: &MethodInfo, max: usize) -
             for c in ctx.methods().iter().filter(|c| same_class(c)) {
                 if !seen.contains(&c.range) && calls(file, c, callee) {
                     seen.insert(c.range.clone());
+                    // A method of an anonymous or local class runs when the code holding its
+                    // object calls it: a test enters by the method creating that object (none
+                    // for a field's initializer), and only a run shows whether the line runs.
+                    let c = match c.in_unnamed_class(file) {
+                        true => match creating_method(file, c) {
+                            Some(k) if seen.insert(k.range.clone()) => k,
+                            _ => continue,
+                        },
+                        false => c.clone(),
+                    };
                     if c.hidden_from_tests() {
-                        next.push(c.clone());
+                        next.push(c);
                     } else {
-                        entries.push(c.clone());
+                        entries.push(c);
                     }
                 }
             }
@@ -61,6 +71,26 @@ pub(crate) fn entry_callers(ctx: &FileContext<'_>, m: &MethodInfo, max: usize) -
     entries.sort_by_key(|c| (!c.is_static, !c.is_public, c.params.len(), c.range.start));
     entries.truncate(max);
     entries
+}
+
+/// The method or constructor whose body declares the anonymous or local class `m` is a method of
+/// (when that is itself a method of such a class, the one declaring that class, and so on).
+fn creating_method(file: &SourceFile, m: &MethodInfo) -> Option<MethodInfo> {
+    let mut up = m.node(file).parent().and_then(|body| body.parent()).and_then(|class| class.parent());
+    while let Some(n) = up {
+        if matches!(n.kind(), "method_declaration" | "constructor_declaration") {
+            let k = MethodInfo::from_node(n, file).filter(|k| !k.has_error)?;
+            return match k.in_unnamed_class(file) {
+                true => creating_method(file, &k),
+                false => Some(k),
+            };
+        }
+        if matches!(n.kind(), "field_declaration" | "static_initializer") {
+            return None;
+        }
+        up = n.parent();
+    }
+    None
 }
 
 /// The private methods of `m`'s top-level class through which the code there reaches private
@@ -96,8 +126,22 @@ fn calls(file: &SourceFile, caller: &MethodInfo, callee: &MethodInfo) -> bool {
 
 /// Whether the code under `root`, of the class named by `classes`, calls `callee` (see [`calls`]).
 pub(crate) fn calls_in(file: &SourceFile, root: Node<'_>, classes: &[String], callee: &MethodInfo) -> bool {
+    calls_under(file, root, classes, callee, false)
+}
+
+/// [`calls_in`], counting only the calls that run as the code under `root` runs: not those in
+/// the body of a lambda or of an anonymous class it creates, nor a method reference, which run
+/// when something calls them later.
+pub(crate) fn calls_now_in(file: &SourceFile, root: Node<'_>, classes: &[String], callee: &MethodInfo) -> bool {
+    calls_under(file, root, classes, callee, true)
+}
+
+fn calls_under(file: &SourceFile, root: Node<'_>, classes: &[String], callee: &MethodInfo, now: bool) -> bool {
     let mut stack = vec![root];
     while let Some(n) = stack.pop() {
+        if now && matches!(n.kind(), "lambda_expression" | "class_body" | "method_reference") {
+            continue;
+        }
         let hit = match n.kind() {
             "method_invocation" => !callee.is_constructor && invokes(file, n, callee),
             "object_creation_expression" => callee.is_constructor && creates(file, n, callee),

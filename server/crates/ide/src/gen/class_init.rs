@@ -10,7 +10,7 @@ use jreach_syntax::tree::has_modifier;
 use jreach_syntax::{MethodInfo, Node, SourceFile};
 use jreach_synth::{JUnit, Outcome, TestRequest};
 
-use super::callers::{calls_in, private_chain};
+use super::callers::{calls_now_in, private_chain};
 
 /// The classes (outermost first) whose static initializer block holds a statement starting on
 /// 0-based `line`; `None` when no such statement does.
@@ -42,7 +42,8 @@ pub(crate) fn static_block_at(file: &SourceFile, line: usize) -> Option<Vec<Stri
 
 /// The classes (outermost first) a static initializer block or static field initializer calls
 /// private method `m` from, directly or through other private methods of its class; `None`
-/// when none does.
+/// when none does. A call in a lambda or anonymous class the initializer creates does not count:
+/// it runs when something calls that code, not as the class is initialized.
 pub(crate) fn initializing_class(ctx: &FileContext<'_>, m: &MethodInfo) -> Option<Vec<String>> {
     let file = ctx.file();
     let chain = private_chain(ctx, m);
@@ -68,7 +69,7 @@ pub(crate) fn initializing_class(ctx: &FileContext<'_>, m: &MethodInfo) -> Optio
         };
         if initializer {
             if let Some(classes) = classes.filter(|c| !c.is_empty() && c.first() == m.classes.first()) {
-                if chain.iter().any(|c| calls_in(file, n, &classes, c)) {
+                if chain.iter().any(|c| calls_now_in(file, n, &classes, c)) {
                     return Some(classes);
                 }
             }
