@@ -174,6 +174,17 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // For those working on jreach: `JREACH_LOG=jreach_jvm=debug` shows what a search on the JVM
+    // runs (its harness, where it ends; `trace`: each place it steps from), on standard error.
+    if let Ok(filter) = tracing_subscriber::EnvFilter::try_from_env("JREACH_LOG") {
+        use std::io::IsTerminal;
+        tracing_subscriber::fmt()
+            .with_env_filter(filter)
+            .with_writer(std::io::stderr)
+            .with_ansi(std::io::stderr().is_terminal())
+            .without_time()
+            .init();
+    }
     if matches!(cli.command, Command::Gen { .. } | Command::Check { .. } | Command::Fill { .. }) {
         if let Some(w) = jreach_ide::solver_version_warning() {
             eprintln!("warning: {w}");

@@ -765,6 +765,7 @@ fn climb(
         // without progress, half of them one to three changes of a vector that ran new lines.
         let next = archive.borrow_mut().next_unexplored();
         if let Some(base) = next {
+            tracing::trace!("after {runs} runs, stepping from {base:?}");
             let cands: Vec<Vec<JavaValue>> =
                 small_moves(&base, &seeds).iter().filter_map(|m| apply(&base, m)).collect();
             if let Some((i, f)) = batch(&cands, &mut runs, &mut seeds, &mut ended) {

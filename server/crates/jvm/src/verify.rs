@@ -212,6 +212,11 @@ impl Verifier {
         let mut failure: Option<RunnerError> = None;
         let cancel = self.cancel.clone();
         let budget = Budget { time: self.search_budget, runs: SEARCH_MAX_RUNS, cancel: cancel.as_deref() };
+        tracing::debug!(
+            "search on the JVM for line {} with this harness:\n{}",
+            start.target_line,
+            render_class(&harness.req)
+        );
         let runner = &mut self.runner;
         let found = avm(harness.start.clone(), vec![], budget, 0x6a72_6561_6368, |cands| {
             request.inputs = cands.iter().map(|c| c.iter().map(to_json).collect()).collect();
@@ -250,6 +255,10 @@ impl Verifier {
                 .collect();
             Some((fits, seeds))
         });
+        match &found {
+            Some(f) => tracing::debug!("search found inputs after {} runs: {:?}", f.runs, f.values),
+            None => tracing::debug!("search found no inputs (failure: {failure:?})"),
+        }
         let Some(found) = found else {
             return match failure {
                 Some(e) => Err(e),
