@@ -715,6 +715,8 @@ fn climb(
         return Some(Found { values: cur, runs });
     }
     let mut stuck = 0u32;
+    // Rounds that ended stuck: every other one steps from a vector that ran new lines.
+    let mut stuck_rounds = 0u64;
     while !out_of_budget(runs, ended) {
         // Small steps of every input.
         let moves = small_moves(&cur, &seeds);
@@ -747,7 +749,7 @@ fn climb(
             break;
         }
         // Stuck: the code's constants in each input.
-        let cands = seeded(&cur, &seeds);
+        let cands = seeded(&cur, &seeds, stuck_rounds as usize);
         if let Some((i, f)) = batch(&cands, &mut runs, &mut seeds, &mut ended) {
             if f.hit {
                 return Some(Found { values: cands[i].clone(), runs });
@@ -759,11 +761,16 @@ fn climb(
                 continue;
             }
         }
-        // Still stuck: the neighbours of the latest vector that ran new lines and was not stepped
-        // from yet (a parser's first `{`, from which a call of `beginObject()` and then a `}` lead
-        // on); when there is none, random values, taking the best of them after a few rounds
-        // without progress, half of them one to three changes of a vector that ran new lines.
-        let next = archive.borrow_mut().next_unexplored();
+        // Still stuck: every other time, the neighbours of the latest vector that ran new lines
+        // and was not stepped from yet (a parser's first `{`, from which a call of
+        // `beginObject()` and then a `}` lead on); else (or when there is none) random values,
+        // taking the best of them after a few rounds without progress, half of them one to three
+        // changes of a vector that ran new lines.
+        stuck_rounds += 1;
+        let next = match stuck_rounds % 2 {
+            1 => archive.borrow_mut().next_unexplored(),
+            _ => None,
+        };
         if let Some(base) = next {
             tracing::trace!("after {runs} runs, stepping from {base:?}");
             let cands: Vec<Vec<JavaValue>> =
@@ -800,6 +807,7 @@ fn climb(
             }
         }
     }
+    tracing::debug!("search ended after {runs} runs without reaching the line");
     None
 }
 
@@ -1078,17 +1086,23 @@ impl FilterFinite for JavaValue {
 /// At most this many candidates come from seeds in one round.
 const SEEDED_MAX: usize = 512;
 
+/// At most this many candidates from seeds an input takes in turns, a share each round.
+const SEEDED_PER_INPUT_MAX: usize = 4096;
+
 /// `cur` with one input set to a seed of its type (strings also with a digit or two after it,
 /// numbers also one off), one candidate each, at most [`SEEDED_MAX`], shared fairly among the
 /// inputs (a class with thousands of constants must not leave the later inputs none, nor take
-/// quadratic time to tell its candidates apart).
-fn seeded(cur: &[JavaValue], seeds: &[JavaValue]) -> Vec<Vec<JavaValue>> {
+/// quadratic time to tell its candidates apart); each round starts further along the seeds
+/// (cyclically) than the one before.
+fn seeded(cur: &[JavaValue], seeds: &[JavaValue], round: usize) -> Vec<Vec<JavaValue>> {
     let per_input = (SEEDED_MAX / cur.len().max(1)).max(1);
     let mut out = Vec::new();
     for (k, v) in cur.iter().enumerate() {
+        // Every candidate of the input, at most SEEDED_PER_INPUT_MAX, without repeats.
         let mut values: Vec<JavaValue> = Vec::new();
+        let mut seen = std::collections::HashSet::new();
         let mut offer = |value: JavaValue| {
-            if values.len() < per_input && &value != v && !values.contains(&value) {
+            if values.len() < SEEDED_PER_INPUT_MAX && &value != v && seen.insert(format!("{value:?}")) {
                 values.push(value);
             }
         };
@@ -1127,9 +1141,13 @@ fn seeded(cur: &[JavaValue], seeds: &[JavaValue]) -> Vec<Vec<JavaValue>> {
             }
         }
         special.for_each(&mut offer);
-        out.extend(values.into_iter().map(|value| {
+        // This round's share: the window `round` shares along (cyclically), so that the
+        // candidates past the first share come in later rounds.
+        let n = values.len();
+        let first = if n == 0 { 0 } else { round * per_input % n };
+        out.extend(values.iter().cycle().skip(first).take(per_input.min(n)).map(|value| {
             let mut next = cur.to_vec();
-            next[k] = value;
+            next[k] = value.clone();
             next
         }));
     }
@@ -1510,6 +1528,21 @@ mod tests {
     }
 
     #[test]
+    fn seeds_past_an_inputs_share_come_in_later_rounds() {
+        // Forty-one inputs leave the string a share of a dozen seeded candidates a round; the
+        // string the code compares with is the 26th of its 200 strings, past the first share.
+        let mut cur = vec![JavaValue::Int(1); 40];
+        cur.push(JavaValue::Str("x".into()));
+        let mut seeds: Vec<JavaValue> = (0..200).map(|i| JavaValue::Str(format!("s{i}"))).collect();
+        seeds[25] = JavaValue::Str("needle".into());
+        let offers =
+            |round: usize| seeded(&cur, &seeds, round).iter().any(|c| c[40] == JavaValue::Str("needle".into()));
+        assert!(!offers(0));
+        let first = (0..100).find(|r| offers(*r)).expect("offered in some round");
+        assert!(first < 20, "first offered in round {first}");
+    }
+
+    #[test]
     fn strings_are_made_of_the_characters_the_code_compares_with() {
         // The runner reports `'"'` (a `bipush 34` of the code) as a character; no small step of
         // the alphabet makes one.
@@ -1537,7 +1570,7 @@ mod tests {
         let mut cur = vec![JavaValue::Int(0); 19];
         cur.insert(0, JavaValue::Str(String::new()));
         let seeds = vec![JavaValue::Str("true".into()), JavaValue::Str("null".into())];
-        let strings: Vec<String> = seeded(&cur, &seeds)
+        let strings: Vec<String> = seeded(&cur, &seeds, 0)
             .into_iter()
             .filter_map(|c| if let JavaValue::Str(s) = &c[0] { Some(s.clone()) } else { None })
             .collect();
@@ -1787,7 +1820,7 @@ mod tests {
         let cur = vec![JavaValue::Int(0); 40];
         let seeds: Vec<JavaValue> = (0..20_000).map(JavaValue::Long).collect();
         let began = Instant::now();
-        let cands = seeded(&cur, &seeds);
+        let cands = seeded(&cur, &seeds, 0);
         assert!(began.elapsed() < Duration::from_secs(2), "{:?}", began.elapsed());
         assert!(cands.len() <= SEEDED_MAX && cands.len() >= 40 * 12, "{}", cands.len());
         for k in 0..40 {

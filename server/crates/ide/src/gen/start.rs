@@ -158,6 +158,23 @@ fn start_for(file: &SourceFile, target: &Target, opts: &GenOptions) -> Option<Te
     if let Some(params) = m.held_by.as_ref().and_then(|h| h.returned_by.as_ref()) {
         req.receiver_args = searched_args(&ctx, params, &own_class, &mut req.imports)?;
     }
+    // An object the solver passed as null (the smallest input that enters the method) may be one
+    // the search makes instead: `create(null, type)` may need a `new Gson()`.
+    for (pos, (_, ty)) in req.params.iter().enumerate() {
+        let Some(JavaValue::Null) = req.args.get(pos) else { continue };
+        if let Some(class) = whole.made_without_arguments(ty) {
+            let made = JavaValue::Constructed {
+                class,
+                args: vec![],
+                calls: vec![],
+                choices: vec![],
+                body: None,
+                factory: None,
+                builder: None,
+            };
+            req.args[pos] = JavaValue::Choice { slot: None, options: vec![JavaValue::Null, made] };
+        }
+    }
     if !m.is_static && !m.is_constructor {
         req.receiver_call_choices = receiver_call_choices(&ctx, m);
     }

@@ -261,6 +261,37 @@ impl<'f> FileContext<'f> {
         java_tys.iter().map(|t| self.classes.ty_of(t) != Ty::Ref).collect()
     }
 
+    /// For a parameter of type `java_ty` (as written in the file): the class's name as a test
+    /// writes it, when it is a class of the file, its package or its imports that a test creates
+    /// with `new C()` (one it can name that is neither abstract, an enum nor an interface, with
+    /// a constructor without parameters a test may call, or none declared). A search on the JVM
+    /// may pass such an object where the model chose null.
+    pub fn made_without_arguments(&self, java_ty: &str) -> Option<String> {
+        let classes = self.classes_for(true);
+        let base = java_ty.trim().trim_start_matches("final ").trim();
+        let base = base.split('<').next().unwrap_or(base).trim();
+        let c = *classes.by_name.get(base)? as usize;
+        let concrete = classes.constructible.get(c).copied().unwrap_or(false)
+            || classes.reflectable.get(c).copied().unwrap_or(false);
+        let body = classes.bodies.get(c)?.clone()?;
+        if !concrete || classes.hidden.get(c).copied().unwrap_or(true) {
+            return None;
+        }
+        // A class declaration (not an enum, interface or record) that is not abstract.
+        let decl = self.file.tree.root_node().descendant_for_byte_range(body.start, body.end)?.parent()?;
+        if decl.kind() != "class_declaration" || jreach_syntax::tree::has_modifier(decl, &self.file.text, "abstract") {
+            return None;
+        }
+        let name = &classes.descs[c].name;
+        let ctors: Vec<&MethodInfo> =
+            self.methods.iter().filter(|m| m.is_constructor && m.classes.join(".") == *name).collect();
+        let callable = match ctors.is_empty() {
+            true => classes.implicit_ctor.get(c).copied().unwrap_or(false) || classes.reflectable[c],
+            false => ctors.iter().any(|m| m.params.is_empty() && !m.has_error && classes.test_may_call(c as u16, m)),
+        };
+        callable.then(|| name.clone())
+    }
+
     fn classes_for(&self, synthesis: bool) -> &Classes {
         if !synthesis {
             return &self.classes;
@@ -715,5 +746,25 @@ fn this_field_name<'a>(n: Node<'_>, src: &'a str) -> Option<&'a str> {
         n.child_by_field_name("field").map(|f| text_of(f, src))
     } else {
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::FileContext;
+    use jreach_syntax::SourceFile;
+
+    #[test]
+    fn classes_a_test_makes_without_arguments() {
+        let src = "package p;\npublic class T {\n  public static class Plain {\n    int n = 3;\n  }\n  public static class NoArgs {\n    public NoArgs() {}\n    public NoArgs(int n) {}\n  }\n  public static class OnlyArgs {\n    public OnlyArgs(int n) {}\n  }\n  public static class Hidden {\n    private Hidden() {}\n  }\n  public abstract static class Shape {}\n  private static class Secret {}\n  public enum Kind { A }\n  public interface Api {}\n}\n";
+        let file = SourceFile::parse(src);
+        let ctx = FileContext::new(&file, None, None);
+        let made = |ty: &str| ctx.made_without_arguments(ty);
+        assert_eq!(made("Plain").as_deref(), Some("T.Plain"));
+        assert_eq!(made("NoArgs").as_deref(), Some("T.NoArgs"));
+        assert_eq!(made("T").as_deref(), Some("T"));
+        for ty in ["OnlyArgs", "Hidden", "Shape", "Secret", "Kind", "Api", "String", "Missing"] {
+            assert_eq!(made(ty), None, "{ty}");
+        }
     }
 }
