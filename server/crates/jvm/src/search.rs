@@ -1233,54 +1233,50 @@ impl Archive {
 /// A random value of `v`'s kind for [`random_near`]: numbers within a hundred of zero, strings
 /// near `v`'s ([`random_string`]), any option of a choice, short arrays.
 fn random_value(v: &JavaValue, seeds: &[JavaValue], rng: &mut SplitMix) -> JavaValue {
-    {
-        {
-            let small = (rng.next() % 201) as i64 - 100;
-            match v {
-                JavaValue::Bool(_) => JavaValue::Bool(rng.next().is_multiple_of(2)),
-                JavaValue::Chosen { of, .. } => {
-                    JavaValue::Chosen { index: (rng.next() % (*of).max(1) as u64) as usize, of: *of }
-                }
-                JavaValue::Str(s) => random_string(s, seeds, rng),
-                JavaValue::Float(_) => JavaValue::Float(small as f32 / 4.0),
-                JavaValue::Double(_) => JavaValue::Double(small as f64 / 4.0),
-                JavaValue::Char(_) => JavaValue::Char(32 + (rng.next() % 95) as u16),
-                JavaValue::Array { elem_ty, id, .. } if matrix_elem(elem_ty).is_some() => {
-                    let elem = matrix_elem(elem_ty).unwrap_or(SlotElem::Int);
-                    let n = (rng.next() % 5) as usize;
-                    let row_ty = elem_ty.trim().trim_end_matches("[]").trim().to_string();
+    let small = (rng.next() % 201) as i64 - 100;
+    match v {
+        JavaValue::Bool(_) => JavaValue::Bool(rng.next().is_multiple_of(2)),
+        JavaValue::Chosen { of, .. } => {
+            JavaValue::Chosen { index: (rng.next() % (*of).max(1) as u64) as usize, of: *of }
+        }
+        JavaValue::Str(s) => random_string(s, seeds, rng),
+        JavaValue::Float(_) => JavaValue::Float(small as f32 / 4.0),
+        JavaValue::Double(_) => JavaValue::Double(small as f64 / 4.0),
+        JavaValue::Char(_) => JavaValue::Char(32 + (rng.next() % 95) as u16),
+        JavaValue::Array { elem_ty, id, .. } if matrix_elem(elem_ty).is_some() => {
+            let elem = matrix_elem(elem_ty).unwrap_or(SlotElem::Int);
+            let n = (rng.next() % 5) as usize;
+            let row_ty = elem_ty.trim().trim_end_matches("[]").trim().to_string();
+            let items = (0..n)
+                .map(|_| {
                     let items = (0..n)
                         .map(|_| {
-                            let items = (0..n)
-                                .map(|_| {
-                                    let x = (rng.next() % 11) as i64 - 2;
-                                    match elem {
-                                        SlotElem::Bool => JavaValue::Bool(x > 3),
-                                        _ => with_number(&elem_default(elem), x).unwrap_or_else(|| elem_default(elem)),
-                                    }
-                                })
-                                .collect();
-                            JavaValue::Array { elem_ty: row_ty.clone(), id: 0, items }
+                            let x = (rng.next() % 11) as i64 - 2;
+                            match elem {
+                                SlotElem::Bool => JavaValue::Bool(x > 3),
+                                _ => with_number(&elem_default(elem), x).unwrap_or_else(|| elem_default(elem)),
+                            }
                         })
                         .collect();
-                    JavaValue::Array { elem_ty: elem_ty.clone(), id: *id, items }
-                }
-                JavaValue::Array { elem_ty, id, .. } => match slot_elem(elem_ty) {
-                    Some(elem) => {
-                        let len = (rng.next() % 6) as usize;
-                        let items = (0..len)
-                            .map(|_| {
-                                let n = (rng.next() % 41) as i64 - 20;
-                                with_number(&elem_default(elem), n).unwrap_or_else(|| elem_default(elem))
-                            })
-                            .collect();
-                        JavaValue::Array { elem_ty: elem_ty.clone(), id: *id, items }
-                    }
-                    None => v.clone(),
-                },
-                _ => with_number(v, small).unwrap_or_else(|| v.clone()),
-            }
+                    JavaValue::Array { elem_ty: row_ty.clone(), id: 0, items }
+                })
+                .collect();
+            JavaValue::Array { elem_ty: elem_ty.clone(), id: *id, items }
         }
+        JavaValue::Array { elem_ty, id, .. } => match slot_elem(elem_ty) {
+            Some(elem) => {
+                let len = (rng.next() % 6) as usize;
+                let items = (0..len)
+                    .map(|_| {
+                        let n = (rng.next() % 41) as i64 - 20;
+                        with_number(&elem_default(elem), n).unwrap_or_else(|| elem_default(elem))
+                    })
+                    .collect();
+                JavaValue::Array { elem_ty: elem_ty.clone(), id: *id, items }
+            }
+            None => v.clone(),
+        },
+        _ => with_number(v, small).unwrap_or_else(|| v.clone()),
     }
 }
 

@@ -279,7 +279,12 @@ impl<'f> FileContext<'f> {
         }
         // A class declaration (not an enum, interface or record) that is not abstract.
         let decl = self.file.tree.root_node().descendant_for_byte_range(body.start, body.end)?.parent()?;
-        if decl.kind() != "class_declaration" || jreach_syntax::tree::has_modifier(decl, &self.file.text, "abstract") {
+        let has = |modifier: &str| jreach_syntax::tree::has_modifier(decl, &self.file.text, modifier);
+        if decl.kind() != "class_declaration" || has("abstract") {
+            return None;
+        }
+        // (A class of another package only when it is public.)
+        if classes.foreign.get(c).copied().unwrap_or(false) && !has("public") {
             return None;
         }
         let name = &classes.descs[c].name;
