@@ -716,7 +716,7 @@ fn climb(
     }
     let mut stuck = 0u32;
     // Rounds that ended stuck: every other one steps from a vector that ran new lines.
-    let mut stuck_rounds = 0u64;
+    let mut stuck_rounds = 0usize;
     while !out_of_budget(runs, ended) {
         // Small steps of every input.
         let moves = small_moves(&cur, &seeds);
@@ -749,7 +749,7 @@ fn climb(
             break;
         }
         // Stuck: the code's constants in each input.
-        let cands = seeded(&cur, &seeds, stuck_rounds as usize);
+        let cands = seeded(&cur, &seeds, stuck_rounds);
         if let Some((i, f)) = batch(&cands, &mut runs, &mut seeds, &mut ended) {
             if f.hit {
                 return Some(Found { values: cands[i].clone(), runs });

@@ -245,6 +245,20 @@ impl SlotKind {
 }
 
 impl JavaValue {
+    /// `new C()`: an object of `class` (as a test writes its name) made by its constructor without
+    /// arguments, with no calls on it.
+    pub fn new_object(class: String) -> JavaValue {
+        JavaValue::Constructed {
+            class,
+            args: vec![],
+            calls: vec![],
+            choices: vec![],
+            body: None,
+            factory: None,
+            builder: None,
+        }
+    }
+
     /// Whether `v` holds anything of a search harness ([`JavaValue::Slot`], [`JavaValue::Choice`],
     /// [`JavaValue::Chosen`]), here or inside.
     pub fn has_search_holes(&self) -> bool {

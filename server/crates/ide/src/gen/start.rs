@@ -83,16 +83,7 @@ fn start_for(file: &SourceFile, target: &Target, opts: &GenOptions) -> Option<Te
                 }
                 let top_level = m.classes.len() == 1;
                 if is_object && top_level && !m.class_is_abstract && matches!(receiver_constructor(&ctx, m), Ok(None)) {
-                    let own = JavaValue::Constructed {
-                        class: own_class.clone(),
-                        args: vec![],
-                        calls: vec![],
-                        choices: vec![],
-                        body: None,
-                        factory: None,
-                        builder: None,
-                    };
-                    c.options.insert(c.options.len() - 1, own);
+                    c.options.insert(c.options.len() - 1, JavaValue::new_object(own_class.clone()));
                 }
                 given.push((i, JavaValue::Choice { slot: None, options: c.options }));
                 imports.extend(c.imports);
@@ -163,16 +154,8 @@ fn start_for(file: &SourceFile, target: &Target, opts: &GenOptions) -> Option<Te
     for (pos, (_, ty)) in req.params.iter().enumerate() {
         let Some(JavaValue::Null) = req.args.get(pos) else { continue };
         if let Some(class) = whole.made_without_arguments(ty) {
-            let made = JavaValue::Constructed {
-                class,
-                args: vec![],
-                calls: vec![],
-                choices: vec![],
-                body: None,
-                factory: None,
-                builder: None,
-            };
-            req.args[pos] = JavaValue::Choice { slot: None, options: vec![JavaValue::Null, made] };
+            req.args[pos] =
+                JavaValue::Choice { slot: None, options: vec![JavaValue::Null, JavaValue::new_object(class)] };
         }
     }
     if !m.is_static && !m.is_constructor {
