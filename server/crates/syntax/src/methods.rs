@@ -390,7 +390,18 @@ fn qualified_nested(file: &SourceFile, ty: &str) -> String {
             stack.push((c, chain.clone()));
         }
     }
-    ty.to_string()
+    // A class the file imports (`import a.b.TypeAdapters.IntegerFieldsTypeAdapter;`) by the name
+    // it imports, which a test of another file does not import.
+    let imported = named_children(file.tree.root_node()).into_iter().find_map(|d| {
+        let text = text_of(d, &file.text);
+        let name = text.strip_prefix("import")?.trim().strip_suffix(';')?.trim();
+        (d.kind() == "import_declaration" && !name.starts_with("static ") && name.rsplit('.').next() == Some(base.trim()))
+            .then(|| name.to_string())
+    });
+    match imported {
+        Some(name) => format!("{name}{rest}"),
+        None => ty.to_string(),
+    }
 }
 
 fn named_children(n: Node<'_>) -> Vec<Node<'_>> {
@@ -793,6 +804,19 @@ class A {
         // name classes the test does not import).
         assert_eq!(held[0], Some(HeldBy { member: "LOW".into(), cast_to: Some("A.Base".into()), returned_by: None }));
         assert_eq!(held[1], Some(HeldBy { member: "SAME".into(), cast_to: None, returned_by: None }));
+        // A class the file imports from another file is named as imported.
+        let imported = r#"package p;
+import q.Adapters.IntegerFields;
+class A {
+    public static final Object LOW = new IntegerFields<Long>("a") {
+        @Override
+        int level(int x) { return x; }
+    };
+}
+"#;
+        let f = SourceFile::parse(imported);
+        let held = MethodInfo::all(&f).into_iter().next().and_then(|m| m.held_by);
+        assert_eq!(held.and_then(|h| h.cast_to).as_deref(), Some("q.Adapters.IntegerFields"));
     }
 
     #[test]

@@ -583,7 +583,9 @@ fn arguments(req: &TestRequest) -> Vec<Arg> {
         // A bare `null` fits every overload taking a reference (`sort(T[])` and `sort(List<T>)`):
         // the cast says which one.
         for arg in &mut args {
-            if let Some(ty) = arg.decl_ty.as_deref().filter(|t| arg.literal == "null" && Prim::of(t).is_none()) {
+            // (A boxed type's too: `value(Boolean)` beside `value(Number)`.)
+            let reference = |t: &str| !matches!(Prim::of(t), Some((_, false)));
+            if let Some(ty) = arg.decl_ty.as_deref().filter(|t| arg.literal == "null" && reference(t)) {
                 arg.literal = format!("({ty}) null");
             }
         }
@@ -1082,6 +1084,10 @@ mod tests {
         };
         let text = render_method(&req, &test_method_name(&req));
         assert!(text.contains("Calc.sort((Integer[]) null)"), "{text}");
+        // `value(null)` would be ambiguous between `value(Boolean)` and `value(Number)`.
+        let boxed = TestRequest { params: vec![("value".into(), "Boolean".into())], ..req.clone() };
+        let text = render_method(&boxed, "t");
+        assert!(text.contains("Calc.sort((Boolean) null)"), "{text}");
     }
 
     #[test]
