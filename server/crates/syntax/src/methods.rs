@@ -395,8 +395,10 @@ fn qualified_nested(file: &SourceFile, ty: &str) -> String {
     let imported = named_children(file.tree.root_node()).into_iter().find_map(|d| {
         let text = text_of(d, &file.text);
         let name = text.strip_prefix("import")?.trim().strip_suffix(';')?.trim();
-        (d.kind() == "import_declaration" && !name.starts_with("static ") && name.rsplit('.').next() == Some(base.trim()))
-            .then(|| name.to_string())
+        (d.kind() == "import_declaration"
+            && !name.starts_with("static ")
+            && name.rsplit('.').next() == Some(base.trim()))
+        .then(|| name.to_string())
     });
     match imported {
         Some(name) => format!("{name}{rest}"),
