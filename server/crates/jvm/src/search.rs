@@ -239,6 +239,10 @@ fn hole(v: &mut JavaValue, out: &mut Vec<JavaValue>, shared: &std::collections::
         }
         JavaValue::Optional { item: Some(item), .. } => hole(item, out, shared),
         JavaValue::Map { entries, .. } => entries.iter_mut().for_each(|(_, value)| hole(value, out, shared)),
+        // What an anonymous class's methods return (an annotation's elements).
+        JavaValue::Stub { methods, .. } => {
+            methods.iter_mut().flat_map(|m| &mut m.returns).for_each(|r| hole(r, out, shared))
+        }
         _ => {}
     }
 }
@@ -276,6 +280,9 @@ pub fn fill(harness: &TestRequest, values: &[JavaValue]) -> TestRequest {
             }
             JavaValue::Optional { item: Some(item), .. } => put(item, values),
             JavaValue::Map { entries, .. } => entries.iter_mut().for_each(|(_, value)| put(value, values)),
+            JavaValue::Stub { methods, .. } => {
+                methods.iter_mut().flat_map(|m| &mut m.returns).for_each(|r| put(r, values))
+            }
             _ => {}
         }
     }
@@ -1702,6 +1709,23 @@ mod tests {
         };
         let h = slots(&twice);
         assert_eq!(h.start.len(), 4, "{:?}", h.start);
+
+        // What an anonymous class's methods return (an annotation's elements) is searched.
+        let stub = JavaValue::Stub {
+            interface: "Limit".into(),
+            methods: vec![jreach_synth::StubMethodValue {
+                name: "max".into(),
+                params: vec![],
+                ret_java: "int".into(),
+                returns: Some(JavaValue::Int(4)),
+            }],
+        };
+        let annotated = TestRequest { params: vec![("limit".into(), "Limit".into())], args: vec![stub], ..req.clone() };
+        let h = slots(&annotated);
+        assert_eq!(h.start, vec![JavaValue::Int(4)]);
+        let text = jreach_synth::render_method(&h.req, "t");
+        assert!(text.contains("return jreach.runner.Inputs.i(0);"), "{text}");
+        assert_eq!(fill(&h.req, &h.start), annotated);
     }
 
     #[test]

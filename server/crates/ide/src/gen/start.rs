@@ -68,6 +68,11 @@ fn start_for(file: &SourceFile, target: &Target, opts: &GenOptions) -> Option<Te
     let mut empty_arrays = Vec::new();
     for (i, p) in f.params.iter().enumerate() {
         match p.ty {
+            // An annotation the code reads: an anonymous class implementing its interface.
+            _ if p.ty == Ty::Ref && whole.annotation_elements(&p.java_ty).is_some() => {
+                let elements = whole.annotation_elements(&p.java_ty)?;
+                given.push((i, annotation_value(&p.java_ty, &elements, &own_class, &mut imports)?));
+            }
             _ if p.ty == Ty::Ref || is_searched_collection(&p.java_ty) => {
                 let mut c = jdk_choices(&p.java_ty, &own_class)?;
                 // An object of the class itself, for `equals(Object)` and its kin.
@@ -304,6 +309,50 @@ pub(crate) fn searched_args(
 /// The value a search starts from for a parameter of type `ty` as a test writes it, if it is a
 /// number, character, boolean or string: one, `'a'`, `true`, `"a"` (a zero or an empty string
 /// is what factories and setters reject most).
+/// An object of the annotation interface `ty` (whose elements are `elements`) that a search
+/// on the JVM changes: an anonymous class whose methods return a number, string or boolean the
+/// search moves, one of the readable classes for a `Class` (`jreach_synth::jdk_choices`), else
+/// the element's default. `None` when an element has none of those.
+fn annotation_value(
+    ty: &str,
+    elements: &[jreach_ir::lower::AnnotationElement],
+    own_class: &str,
+    imports: &mut Vec<String>,
+) -> Option<JavaValue> {
+    let name = ty.trim().trim_start_matches("final ").trim().to_string();
+    let mut methods = vec![jreach_synth::StubMethodValue {
+        name: "annotationType".into(),
+        params: vec![],
+        ret_java: "Class<? extends java.lang.annotation.Annotation>".into(),
+        returns: Some(JavaValue::Expr(format!("{name}.class"))),
+    }];
+    for e in elements {
+        let ty = e.ty.trim();
+        let value = match (search_value(ty), jdk_choices(ty, own_class), &e.default) {
+            (Some(v), _, _) => v,
+            (None, Some(c), _) if ty.starts_with("Class") => {
+                imports.extend(c.imports);
+                let options: Vec<JavaValue> = c.options.into_iter().filter(|o| *o != JavaValue::Null).collect();
+                JavaValue::Choice { slot: None, options }
+            }
+            // (An array's default may be written without `new`: `default {}`.)
+            (None, _, Some(d)) => match (ty.strip_suffix("[]"), d.trim().starts_with('{')) {
+                (Some(elem), true) => JavaValue::Expr(format!("new {}[] {}", elem.trim(), d.trim())),
+                (Some(elem), false) => JavaValue::Expr(format!("new {}[] {{{}}}", elem.trim(), d.trim())),
+                (None, _) => JavaValue::Expr(d.trim().to_string()),
+            },
+            _ => return None,
+        };
+        methods.push(jreach_synth::StubMethodValue {
+            name: e.name.clone(),
+            params: vec![],
+            ret_java: ty.to_string(),
+            returns: Some(value),
+        });
+    }
+    Some(JavaValue::Stub { interface: name, methods })
+}
+
 pub(super) fn search_value(ty: &str) -> Option<JavaValue> {
     Some(match ty.strip_prefix("java.lang.").unwrap_or(ty) {
         "int" | "Integer" | "short" | "byte" | "Short" | "Byte" => JavaValue::Int(1),
@@ -485,6 +534,22 @@ mod tests {
         );
         let test = replay::request(&file, &target, &f, &targets, &args, &opts, true, &[]);
         assert!(test.is_err(), "{test:?}");
+    }
+
+    #[test]
+    fn an_annotation_the_code_reads_is_an_anonymous_class_whose_answers_a_search_moves() {
+        let src = "package p;\npublic class T {\n  public @interface Limit {\n    int max();\n    Class<?> kind();\n    String[] tags() default {};\n  }\n  public static int f(Limit limit) {\n    if (limit.max() > 3) {\n      return 1;\n    }\n    return 0;\n  }\n}\n";
+        let file = SourceFile::parse(src);
+        let start = search_start(&file, 9, &GenOptions::default()).expect("a start");
+        let JavaValue::Stub { interface, methods } = &start.args[0] else { panic!("{:?}", start.args) };
+        assert_eq!(interface, "Limit");
+        let names: Vec<&str> = methods.iter().map(|m| m.name.as_str()).collect();
+        assert_eq!(names, ["annotationType", "max", "kind", "tags"]);
+        let returns: Vec<String> = methods.iter().map(|m| jreach_synth::literal(m.returns.as_ref().unwrap())).collect();
+        assert_eq!(returns[0], "Limit.class");
+        assert_eq!(returns[1], "1");
+        assert!(matches!(methods[2].returns, Some(JavaValue::Choice { .. })), "{:?}", methods[2]);
+        assert_eq!(returns[3], "new String[] {}");
     }
 
     #[test]

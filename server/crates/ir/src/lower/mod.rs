@@ -184,6 +184,17 @@ pub struct FileContext<'f> {
     unicode_hazard: std::cell::OnceCell<Option<(usize, &'static str)>>,
 }
 
+/// An element of an annotation interface ([`FileContext::annotation_elements`]):
+/// `Class<?> value();`, `boolean nullSafe() default true;`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AnnotationElement {
+    /// Its type as written (`Class<?>`, `String[]`).
+    pub ty: String,
+    pub name: String,
+    /// The default value as written (`true`, `{}`), if it has one.
+    pub default: Option<String>,
+}
+
 /// The parts of a file every method's lowering starts from: walks of the whole tree that are the
 /// same for all of them.
 struct FileScan {
@@ -295,6 +306,48 @@ impl<'f> FileContext<'f> {
             false => ctors.iter().any(|m| m.params.is_empty() && !m.has_error && classes.test_may_call(c as u16, m)),
         };
         callable.then(|| name.clone())
+    }
+
+    /// For a parameter of type `java_ty` (as written in the file): when it is an annotation
+    /// interface of the file, its package or its imports (`@interface JsonAdapter`; one of
+    /// another package only when public), its elements, which an anonymous class implementing
+    /// the interface returns (a test may pass `new JsonAdapter() {...}` where the code reads an
+    /// annotation). `None` for any other type.
+    pub fn annotation_elements(&self, java_ty: &str) -> Option<Vec<AnnotationElement>> {
+        use jreach_syntax::tree::{has_modifier, named_children};
+        let src = self.file.text.as_str();
+        let base = java_ty.trim().trim_start_matches("final ").trim();
+        let base = base.rsplit('.').next().unwrap_or(base).trim();
+        let mut stack = vec![self.file.tree.root_node()];
+        while let Some(n) = stack.pop() {
+            if n.kind() != "annotation_type_declaration" {
+                stack.extend(named_children(n));
+                continue;
+            }
+            if n.child_by_field_name("name").map(|c| jreach_syntax::text_of(c, src)) != Some(base) {
+                continue;
+            }
+            let foreign = self.foreign_from.is_some_and(|at| n.start_byte() >= at);
+            if foreign && !has_modifier(n, src, "public") {
+                return None;
+            }
+            let body = n.child_by_field_name("body")?;
+            let elements = named_children(body)
+                .into_iter()
+                .filter(|e| e.kind() == "annotation_type_element_declaration")
+                .map(|e| {
+                    let text = |field: &str| e.child_by_field_name(field).map(|c| jreach_syntax::text_of(c, src));
+                    let dims = text("dimensions").unwrap_or("");
+                    Some(AnnotationElement {
+                        ty: format!("{}{dims}", text("type")?),
+                        name: text("name")?.to_string(),
+                        default: text("value").map(str::to_string),
+                    })
+                })
+                .collect();
+            return elements;
+        }
+        None
     }
 
     fn classes_for(&self, synthesis: bool) -> &Classes {
