@@ -437,6 +437,10 @@ pub fn jdk_choices(java_ty: &str, own_class: &str) -> Option<JdkChoices> {
             c.push(new("Timestamp", vec![("long", JavaValue::Long(0))]));
             c.import("java.sql.Timestamp");
         }
+        ("Time", None) => {
+            c.push(new("Time", vec![("long", JavaValue::Long(0))]));
+            c.import("java.sql.Time");
+        }
         ("Entry" | "Map.Entry", Some(args)) => {
             // `new AbstractMap.SimpleEntry<>("a", 1)`: the key and the value are searched.
             let (key, value) = args.split_once(',')?;
@@ -678,6 +682,7 @@ mod tests {
         assert_eq!(written("AtomicIntegerArray")[0], "new AtomicIntegerArray(new int[] {1})");
         assert_eq!(written("java.util.Calendar")[0], "new GregorianCalendar(2024, 0, 31, 12, 30, 15)");
         assert_eq!(written("Timestamp"), vec!["new Timestamp(0L)", "null"]);
+        assert_eq!(written("Time"), vec!["new Time(0L)", "null"]);
     }
 
     #[test]
