@@ -413,6 +413,8 @@ enum Move {
     AddChar(usize, usize, i32),
     /// Add to an array's element at a position.
     AddElem(usize, usize, f64),
+    /// Add text at the end of a string (`true`) or at its start.
+    Append(usize, String, bool),
     /// Any other change: the new value.
     Set(usize, JavaValue),
 }
@@ -814,7 +816,7 @@ fn climb(
             }
         }
     }
-    tracing::debug!("search ended after {runs} runs without reaching the line");
+    tracing::debug!("search ended after {runs} runs without reaching the line ({stuck_rounds} rounds stuck, {} runs kept for new lines)", archive.borrow().kept.len());
     None
 }
 
@@ -917,11 +919,11 @@ fn small_moves(cur: &[JavaValue], seeds: &[JavaValue]) -> Vec<Move> {
                     out.push(Move::AddChar(k, p, -1));
                 }
                 for c in ALPHABET {
-                    out.push(Move::Set(k, JavaValue::Str(format!("{s}{c}"))));
+                    out.push(Move::Append(k, c.to_string(), true));
                 }
                 for c in &code {
-                    out.push(Move::Set(k, JavaValue::Str(format!("{s}{c}"))));
-                    out.push(Move::Set(k, JavaValue::Str(format!("{c}{s}"))));
+                    out.push(Move::Append(k, c.to_string(), true));
+                    out.push(Move::Append(k, c.to_string(), false));
                 }
                 // Quoted or bracketed, as parsers read text: in a quote character or a pair of
                 // brackets of the code's.
@@ -936,6 +938,14 @@ fn small_moves(cur: &[JavaValue], seeds: &[JavaValue]) -> Vec<Move> {
                 }
                 if !chars.is_empty() {
                     out.push(Move::Set(k, JavaValue::Str(format!("{s}{s}"))));
+                }
+                // Its first character many times over: nesting deeper than a parser's first
+                // stack, a number or a name longer than its buffer.
+                if let Some(&first) = chars.first().filter(|_| chars.len() < REPEATED_START) {
+                    for n in [REPEATED_START / 32, REPEATED_START] {
+                        let rest: String = chars[1..].iter().collect();
+                        out.push(Move::Set(k, JavaValue::Str(format!("{}{rest}", first.to_string().repeat(n)))));
+                    }
                 }
                 // Its beginnings, and text of a pair alone: what the calls before the one under
                 // test leave a parser (`beginObject()` on `{` leaves `}`) may need less than
@@ -1022,15 +1032,31 @@ fn scaled(m: &Move, factor: f64) -> Option<Move> {
             (d.abs() <= 65_535.0).then_some(Move::AddChar(*k, *p, d as i32))
         }
         Move::AddElem(k, p, d) => Some(Move::AddElem(*k, *p, d * factor)),
+        // The text that many times over (a number or a nesting growing toward a bound).
+        Move::Append(k, text, at_end) => {
+            let times = factor.round() as usize;
+            (times >= 1 && text.chars().count().saturating_mul(times) <= APPENDED_MAX)
+                .then(|| Move::Append(*k, text.repeat(times), *at_end))
+        }
         Move::Set(..) => None,
     }
 }
+
+/// A string step's text repeated ([`scaled`]) grows to at most this many characters.
+const APPENDED_MAX: usize = 4096;
 
 /// `cur` after `m`, or `None` when the move leaves the input's type.
 fn apply(cur: &[JavaValue], m: &Move) -> Option<Vec<JavaValue>> {
     let mut next = cur.to_vec();
     match m {
         Move::Set(k, v) => next[*k] = v.clone(),
+        Move::Append(k, text, at_end) => {
+            let JavaValue::Str(s) = &cur[*k] else { return None };
+            next[*k] = JavaValue::Str(match at_end {
+                true => format!("{s}{text}"),
+                false => format!("{text}{s}"),
+            });
+        }
         Move::Add(k, d) => next[*k] = add(&cur[*k], *d)?,
         Move::AddElem(k, p, d) => {
             let JavaValue::Array { items, .. } = &mut next[*k] else { return None };
@@ -1287,8 +1313,17 @@ fn random_value(v: &JavaValue, seeds: &[JavaValue], rng: &mut SplitMix) -> JavaV
     }
 }
 
+/// A string's small moves include its first character this many times, and a 32nd of it
+/// (past the stacks and buffers parsers start with: 32 levels, 1,024 characters).
+const REPEATED_START: usize = 2048;
+
+/// A piece of a random string is repeated 2 to 2^`REPEAT_DOUBLINGS` times (and one more, half
+/// the time): enough for the buffers and stacks parsers start with (a few thousand characters).
+const REPEAT_DOUBLINGS: u64 = 11;
+
 /// A random string near `s`, with even odds one of: `s` with one to three random edits (a token
-/// put in at a place, a character dropped or replaced by a token), one of the code's strings, or
+/// put in at a place, a character dropped or replaced by a token, a piece of it repeated many
+/// times), one of the code's strings, or
 /// up to six tokens. Tokens are [`ALPHABET`]'s characters, the code's characters and its short
 /// strings, as a fuzzer's dictionary.
 fn random_string(s: &str, seeds: &[JavaValue], rng: &mut SplitMix) -> JavaValue {
@@ -1302,10 +1337,22 @@ fn random_string(s: &str, seeds: &[JavaValue], rng: &mut SplitMix) -> JavaValue 
             let mut chars: Vec<char> = s.chars().collect();
             for _ in 0..1 + rng.next() % 3 {
                 let at = (rng.next() as usize) % (chars.len() + 1);
-                match rng.next() % 3 {
+                match rng.next() % 4 {
                     0 => {
                         let t: Vec<char> = token(rng).chars().collect();
                         chars.splice(at..at, t);
+                    }
+                    // A piece of it (or a token) many times over: nesting deeper than a
+                    // parser's first stack, a number longer than its buffer.
+                    3 => {
+                        let len = 1 + (rng.next() as usize) % 3;
+                        let piece: Vec<char> = match chars.get(at..at + len) {
+                            Some(p) => p.to_vec(),
+                            None => token(rng).chars().collect(),
+                        };
+                        let times = (2usize << (rng.next() % REPEAT_DOUBLINGS)) + (rng.next() % 2) as usize;
+                        let many: Vec<char> = piece.iter().copied().cycle().take(piece.len() * times).collect();
+                        chars.splice(at..at, many);
                     }
                     1 if at < chars.len() => {
                         chars.remove(at);
@@ -1426,6 +1473,42 @@ mod tests {
         .expect("found");
         let JavaValue::Str(s) = &found.values[0] else { panic!() };
         assert_eq!(s.chars().nth(1), Some('}'));
+    }
+
+    #[test]
+    fn text_added_to_a_string_that_brings_it_closer_is_added_again_doubling() {
+        // `if (i == buffer.length)` after reading a sign and `i` digits: each digit more is
+        // closer, and the line needs 1,024 of them.
+        let digits = |s: &str| s.strip_prefix('-').map_or(0, |d| d.chars().take_while(char::is_ascii_digit).count());
+        let found = avm(vec![JavaValue::Str("-".into())], vec![], budget(), 9, |cands| {
+            let fits = cands.iter().map(|c| {
+                let JavaValue::Str(s) = &c[0] else { panic!() };
+                at_least(digits(s) as i64, 1024)
+            });
+            Some((fits.collect(), vec![]))
+        })
+        .expect("found");
+        let JavaValue::Str(s) = &found.values[0] else { panic!() };
+        assert!(digits(s) >= 1024, "{s}");
+        assert!(found.runs < 3_000, "{} runs", found.runs);
+    }
+
+    #[test]
+    fn a_piece_of_a_string_repeats_past_a_parsers_first_stack() {
+        // A parser whose line runs when arrays nest deeper than its first stack (40 levels);
+        // each level deeper runs no new line and takes no branch toward it.
+        let depth = |s: &str| s.chars().take_while(|&c| c == '[').count();
+        let found = avm(vec![JavaValue::Str("1".into())], vec![], budget(), 5, |cands| {
+            let fits = cands.iter().map(|c| {
+                let JavaValue::Str(s) = &c[0] else { panic!() };
+                let d = depth(s);
+                Fitness { hit: d > 40, started: false, divergence: None, lines: 1 + d.min(1), size: 0, novel: 0 }
+            });
+            Some((fits.collect(), vec![JavaValue::Str("[".into())]))
+        })
+        .expect("found");
+        let JavaValue::Str(s) = &found.values[0] else { panic!() };
+        assert!(depth(s) > 40, "{s}");
     }
 
     /// A parser's `nextInt` on a quoted value: the value's first character picks a case of a
@@ -1583,11 +1666,12 @@ mod tests {
 
     #[test]
     fn a_string_steps_to_a_codes_character_at_either_end_into_quotes_and_without_one_of_its_own() {
-        let moves = small_moves(&[JavaValue::Str("ab".into())], &[JavaValue::Char(u16::from(b'"'))]);
+        let cur = [JavaValue::Str("ab".into())];
+        let moves = small_moves(&cur, &[JavaValue::Char(u16::from(b'"'))]);
         let strings: Vec<String> = moves
             .iter()
-            .filter_map(|m| match m {
-                Move::Set(0, JavaValue::Str(s)) => Some(s.clone()),
+            .filter_map(|m| match apply(&cur, m)?.remove(0) {
+                JavaValue::Str(s) => Some(s),
                 _ => None,
             })
             .collect();
