@@ -117,6 +117,7 @@ fn bench(c: &mut Criterion) {
         declares_checked: false,
         receiver_call_choices: vec![],
         receiver_factory: None,
+        receiver_from: None,
         held_by: None,
         initializes_class: false,
         also_runs: vec![],

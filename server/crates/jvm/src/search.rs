@@ -61,6 +61,9 @@ pub fn slots(req: &TestRequest) -> Harness {
     for s in &mut req.statics {
         walk(&mut s.value);
     }
+    for v in req.receiver_from.iter_mut().flat_map(jreach_synth::ReceiverFrom::values_mut) {
+        walk(v);
+    }
     // A place in the receiver's call sequence, or in a parameter's (`Constructed::choices`,
     // rendered for the test's parameters only): which call (none first), then its arguments.
     let param_choices = req.args.iter_mut().flat_map(|a| match a {
@@ -296,6 +299,9 @@ pub fn fill(harness: &TestRequest, values: &[JavaValue]) -> TestRequest {
         fields.iter_mut().for_each(|(_, a)| put(a, values));
     }
     req.statics.iter_mut().for_each(|s| put(&mut s.value, values));
+    for v in req.receiver_from.iter_mut().flat_map(jreach_synth::ReceiverFrom::values_mut) {
+        put(v, values);
+    }
     // The calls the search picked join the receiver's calls.
     for choice in std::mem::take(&mut req.receiver_call_choices) {
         if let Some((method, mut args)) = picked(&choice, values) {
@@ -465,6 +471,27 @@ fn shrink(
     found
 }
 
+/// At most this many pieces of one size are cut from a string at a time when shrinking it.
+const CUTS_PER_SIZE: usize = 32;
+
+/// The pieces [`shrink_pass`] tries to cut from a string of `len` characters, by size: halves,
+/// quarters, ... down to single characters, each size's pieces one batch (at most
+/// [`CUTS_PER_SIZE`], from the start).
+fn cuts(len: usize) -> Vec<Vec<std::ops::Range<usize>>> {
+    let mut out = Vec::new();
+    let mut size = len.div_ceil(2);
+    while size >= 1 && len > 0 {
+        let pieces: Vec<std::ops::Range<usize>> =
+            (0..len).step_by(size).map(|at| at..(at + size).min(len)).take(CUTS_PER_SIZE).collect();
+        out.push(pieces);
+        if size == 1 {
+            break;
+        }
+        size = size.div_ceil(2);
+    }
+    out
+}
+
 /// One pass of [`shrink`] over the inputs, in order.
 fn shrink_pass(
     found: &mut Found,
@@ -475,19 +502,29 @@ fn shrink_pass(
         match found.values[k].clone() {
             JavaValue::Str(s) => {
                 let mut s: Vec<char> = s.chars().collect();
-                loop {
-                    let cands: Vec<Vec<JavaValue>> = (0..s.len())
-                        .map(|p| {
-                            let mut next = found.values.clone();
-                            next[k] = JavaValue::Str(
-                                s.iter().enumerate().filter(|(i, _)| *i != p).map(|(_, c)| *c).collect(),
-                            );
-                            next
-                        })
-                        .collect();
-                    let Some(i) = hits(&cands, spent) else { break };
-                    s.remove(i);
-                    found.values = cands[i].clone();
+                // Pieces of it, the largest first (a string grown by repeating a piece shrinks
+                // back in a few runs), down to single characters.
+                'pieces: loop {
+                    for cut in cuts(s.len()) {
+                        let cands: Vec<Vec<JavaValue>> = cut
+                            .iter()
+                            .map(|r| {
+                                let mut next = found.values.clone();
+                                let rest = s[..r.start].iter().chain(&s[r.end..]);
+                                next[k] = JavaValue::Str(rest.collect());
+                                next
+                            })
+                            .collect();
+                        if let Some(i) = hits(&cands, spent) {
+                            s.drain(cut[i].clone());
+                            found.values = cands[i].clone();
+                            continue 'pieces;
+                        }
+                        if *spent >= SHRINK_RUNS {
+                            break 'pieces;
+                        }
+                    }
+                    break;
                 }
             }
             JavaValue::Array { elem_ty, id, items } => {
@@ -1722,6 +1759,7 @@ mod tests {
             declares_checked: false,
             receiver_call_choices: vec![],
             receiver_factory: None,
+            receiver_from: None,
             held_by: None,
             initializes_class: false,
             also_runs: vec![],
@@ -1753,7 +1791,9 @@ mod tests {
         assert_eq!(options[0], JavaValue::Null);
         assert!(options.len() > 2, "the other zones too: {options:?}");
         let JavaValue::Choice { options, .. } = &h.req.args[1] else { panic!("{:?}", h.req.args[1]) };
-        assert_eq!(options, &vec![writer.clone(), JavaValue::Null]);
+        // (A writer that fails, for the code handling I/O errors.)
+        assert_eq!(options[0], writer);
+        assert_eq!(options.len(), 3, "{options:?}");
         assert!(h.req.imports.contains(&"java.util.TimeZone".to_string()));
         // Both choices start at the model's value; the int is a slot as before.
         let found = fill(&h.req, &h.start);
@@ -1988,6 +2028,22 @@ mod tests {
             Some((fits.collect(), vec![]))
         });
         assert_eq!(shrunk.values, vec![JavaValue::Int(0), JavaValue::Int(-1), JavaValue::Double(3.0)]);
+    }
+
+    #[test]
+    fn a_long_string_shrinks_by_pieces_within_the_shrinking_runs() {
+        // `write(str, 21, 3)` needs 24 characters: 2,048 found, 24 kept.
+        let found = Found { values: vec![JavaValue::Str(format!("{}x", "1".repeat(2048)))], runs: 0 };
+        let shrunk = shrink(found, &mut |cands: &[Vec<JavaValue>]| {
+            let fits = cands.iter().map(|c| {
+                let JavaValue::Str(s) = &c[0] else { panic!() };
+                Fitness { hit: s.chars().count() >= 24, started: false, divergence: None, lines: 1, size: 0, novel: 0 }
+            });
+            Some((fits.collect(), vec![]))
+        });
+        let JavaValue::Str(s) = &shrunk.values[0] else { panic!() };
+        assert_eq!(s.chars().count(), 24, "{s}");
+        assert!(shrunk.runs <= SHRINK_RUNS + CUTS_PER_SIZE, "{} runs", shrunk.runs);
     }
 
     #[test]

@@ -466,6 +466,7 @@ fn search_start(
         declares_checked: false,
         receiver_call_choices: vec![],
         receiver_factory: None,
+        receiver_from: None,
         held_by: None,
         initializes_class: false,
         also_runs: vec![],

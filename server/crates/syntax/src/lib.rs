@@ -19,7 +19,9 @@ mod unicode_escapes;
 pub use action::{statement_action, Action, Term};
 pub use line_index::LineIndex;
 pub use member::{member_at, Member};
-pub use methods::{find_target, is_statement_kind, Enclosure, HeldBy, MethodInfo, Param, Target, TargetError};
+pub use methods::{
+    find_target, is_statement_kind, qualified_nested, Enclosure, HeldBy, MethodInfo, Param, Target, TargetError,
+};
 pub use source::{is_java_identifier, is_package_name, SourceFile};
 pub use tree_sitter::{Node, Tree};
 pub use unicode_escapes::unicode_escape_hazard;

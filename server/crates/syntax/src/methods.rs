@@ -370,7 +370,7 @@ fn returned_by(ret: Node<'_>, file: &SourceFile) -> Option<HeldBy> {
 /// `ty` (as written inside the file's classes) as a test class of the same package names it: a
 /// class nested in the file's classes by its dotted chain (`IntegerFieldsTypeAdapter<Calendar>`
 /// → `TypeAdapters.IntegerFieldsTypeAdapter<Calendar>`); other types as written.
-fn qualified_nested(file: &SourceFile, ty: &str) -> String {
+pub fn qualified_nested(file: &SourceFile, ty: &str) -> String {
     let (base, rest) = ty.split_at(ty.find('<').unwrap_or(ty.len()));
     if base.contains('.') {
         return ty.to_string();

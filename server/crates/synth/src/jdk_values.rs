@@ -86,6 +86,14 @@ fn element_kind(arg: &str) -> Option<&'static str> {
     }
 }
 
+/// A stream of the JDK that fails on first use (`new PipedWriter()`: reading or writing a pipe
+/// that is not connected throws `IOException("Pipe not connected")` at once, without blocking):
+/// the value that runs the code handling an I/O failure.
+fn failing_io(c: &mut Builder, class: &str) {
+    c.push(new(class, vec![]));
+    c.import(&format!("java.io.{class}"));
+}
+
 /// The candidates for a value of the Java type `java_ty` (as the code writes it: `Class<?>`,
 /// `java.util.Set<Integer>`, `final Object`), or `None` when jreach has none for it. `own_class`
 /// is the class under test as a test names it, a candidate for `Class` and `Object`.
@@ -323,6 +331,7 @@ pub fn jdk_choices(java_ty: &str, own_class: &str) -> Option<JdkChoices> {
             c.push(new("StringWriter", vec![]));
             c.import("java.io.Writer");
             c.import("java.io.StringWriter");
+            failing_io(&mut c, "PipedWriter");
         }
         ("StringWriter", None) => {
             c.push(new("StringWriter", vec![]));
@@ -332,6 +341,7 @@ pub fn jdk_choices(java_ty: &str, own_class: &str) -> Option<JdkChoices> {
             c.push(new("StringBuilder", vec![]));
             c.push(new("StringWriter", vec![]));
             c.import("java.io.StringWriter");
+            failing_io(&mut c, "PipedWriter");
         }
         ("StringBuilder" | "StringBuffer", None) => {
             c.push(new(simple, vec![("String", JavaValue::Str(String::new()))]));
@@ -340,17 +350,26 @@ pub fn jdk_choices(java_ty: &str, own_class: &str) -> Option<JdkChoices> {
             c.push(new("StringReader", vec![("String", JavaValue::Str(String::new()))]));
             c.import("java.io.Reader");
             c.import("java.io.StringReader");
+            if simple == "Reader" {
+                failing_io(&mut c, "PipedReader");
+            }
         }
         ("InputStream", None) | ("ByteArrayInputStream", None) => {
             let bytes = JavaValue::Array { elem_ty: "byte".into(), id: 1, items: vec![] };
             c.push(new("ByteArrayInputStream", vec![("byte[]", bytes)]));
             c.import("java.io.InputStream");
             c.import("java.io.ByteArrayInputStream");
+            if simple == "InputStream" {
+                failing_io(&mut c, "PipedInputStream");
+            }
         }
         ("OutputStream", None) | ("ByteArrayOutputStream", None) => {
             c.push(new("ByteArrayOutputStream", vec![]));
             c.import("java.io.OutputStream");
             c.import("java.io.ByteArrayOutputStream");
+            if simple == "OutputStream" {
+                failing_io(&mut c, "PipedOutputStream");
+            }
         }
         ("BitSet", None) => {
             // The search sets bits through the words (and their number): bit `k` is bit `k % 64`
@@ -683,6 +702,18 @@ mod tests {
         assert_eq!(written("java.util.Calendar")[0], "new GregorianCalendar(2024, 0, 31, 12, 30, 15)");
         assert_eq!(written("Timestamp"), vec!["new Timestamp(0L)", "null"]);
         assert_eq!(written("Time"), vec!["new Time(0L)", "null"]);
+    }
+
+    #[test]
+    fn streams_include_one_that_fails_for_the_code_handling_io_errors() {
+        assert_eq!(written("Reader"), vec!["new StringReader(\"\")", "new PipedReader()", "null"]);
+        assert_eq!(written("StringReader"), vec!["new StringReader(\"\")", "null"]);
+        assert_eq!(written("Writer")[1], "new PipedWriter()");
+        assert_eq!(written("Appendable")[2], "new PipedWriter()");
+        assert_eq!(written("InputStream")[1], "new PipedInputStream()");
+        assert_eq!(written("OutputStream")[1], "new PipedOutputStream()");
+        let imports = jdk_choices("Reader", "Own").expect("a reader").imports;
+        assert!(imports.iter().any(|i| i == "java.io.PipedReader"), "{imports:?}");
     }
 
     #[test]

@@ -40,6 +40,7 @@ pub use place::{
 pub use project::{detect_junit, imported_sources, package_sources, test_root_for, ImportedSource};
 pub use read::{read_source, MAX_SOURCE_BYTES};
 pub use render::{render_class, render_method, test_class_name};
+
 pub use test_name::test_method_name;
 
 /// A concrete Java value: an argument or an expected result.
@@ -438,6 +439,11 @@ pub struct TestRequest {
     /// For an instance method whose class has no constructor a test may call: the static method
     /// that creates the receiver (`Fraction.getFraction`), which takes `receiver_args`.
     pub receiver_factory: Option<String>,
+    /// For a method of a class a test can neither create nor name (a private or inner class):
+    /// the member of a class it can name that holds or returns such an object
+    /// (`GsonTypes.subtypeOf(type)`, `new Bag().iterator()`, `TypeAdapters.FLOAT`), which the
+    /// test calls the method on. `None`: the receiver is made as the other fields say.
+    pub receiver_from: Option<ReceiverFrom>,
     /// For a method of an object a static member of its class holds (an enum constant's body,
     /// an anonymous class in a static field): that member. The test calls the method on it
     /// (`TypeAdapters.INTEGER.write(out, 1)`, cast when the field's type is wider) as it calls
@@ -465,6 +471,61 @@ impl TestRequest {
             || self.receiver_calls.iter().flat_map(|(_, a)| a).any(|(_, v)| v.has_search_holes())
             || self.receiver_fields.iter().flatten().any(|(_, v)| v.has_search_holes())
             || self.statics.iter().any(|s| s.value.has_search_holes())
+            || self.receiver_from.as_ref().is_some_and(ReceiverFrom::has_search_holes)
+    }
+}
+
+/// Where a test gets the receiver of a method whose class it can neither create nor name
+/// ([`TestRequest::receiver_from`]): `{declared_as} obj = {on}.{member}({args});`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReceiverFrom {
+    /// The type the test declares the receiver as, one it can name that declares the method
+    /// (raw: `TypeAdapter`, `Iterator`).
+    pub declared_as: String,
+    pub on: ReceiverHolder,
+    /// The static field's or the method's name.
+    pub member: String,
+    /// The method's arguments as (Java type, value); `None` for a field.
+    pub args: Option<Vec<(String, JavaValue)>>,
+}
+
+/// What [`ReceiverFrom::member`] is a member of.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ReceiverHolder {
+    /// A static member of this class, as a test names it (`GsonTypes`).
+    Class(String),
+    /// An instance method of this object (a [`JavaValue::Constructed`]: `new Bag()`).
+    Object(JavaValue),
+}
+
+impl ReceiverFrom {
+    /// The values in it (the holder object and the arguments), for a search to fill.
+    pub fn values_mut(&mut self) -> impl Iterator<Item = &mut JavaValue> {
+        let holder = match &mut self.on {
+            ReceiverHolder::Object(v) => Some(v),
+            ReceiverHolder::Class(_) => None,
+        };
+        holder.into_iter().chain(self.args.iter_mut().flatten().map(|(_, v)| v))
+    }
+
+    fn has_search_holes(&self) -> bool {
+        let holder = matches!(&self.on, ReceiverHolder::Object(v) if v.has_search_holes());
+        holder || self.args.iter().flatten().any(|(_, v)| v.has_search_holes())
+    }
+
+    /// The expression that gives the object (`GsonTypes.subtypeOf(Object.class)`).
+    pub fn expression(&self) -> String {
+        let on = match &self.on {
+            ReceiverHolder::Class(c) => c.clone(),
+            ReceiverHolder::Object(v) => literal::literal(v),
+        };
+        match &self.args {
+            Some(args) => {
+                let args: Vec<String> = args.iter().map(|(ty, v)| literal::literal_as(ty, v)).collect();
+                format!("{on}.{}({})", self.member, args.join(", "))
+            }
+            None => format!("{on}.{}", self.member),
+        }
     }
 }
 

@@ -606,6 +606,7 @@ mod tests {
             declares_checked: false,
             receiver_call_choices: vec![],
             receiver_factory: None,
+            receiver_from: None,
             held_by: None,
             initializes_class: false,
             also_runs: vec![],

@@ -278,7 +278,9 @@ pub(crate) fn method_parts(req: &TestRequest, junit: JUnit) -> Parts {
         }
     } else {
         let receiver = fresh_name("obj", |n| used.contains(n) || objects.values().any(|o| o == n));
-        if let Some(fields) = &req.receiver_fields {
+        if let Some(from) = &req.receiver_from {
+            parts.lines.push(format!("{} {receiver} = {};", from.declared_as, from.expression()));
+        } else if let Some(fields) = &req.receiver_fields {
             parts.reflection = true;
             parts.lines.extend(reflection_comment(&class));
             parts.lines.push(format!("{class} {receiver} = {ALLOCATE_HELPER}({class}.class);"));
@@ -967,6 +969,7 @@ mod tests {
             declares_checked: false,
             receiver_call_choices: vec![],
             receiver_factory: None,
+            receiver_from: None,
             held_by: None,
             initializes_class: false,
             also_runs: vec![],
@@ -993,6 +996,7 @@ mod tests {
     #[test]
     fn a_held_object_s_method_is_called_on_its_member_cast_when_the_field_is_wider() {
         let held = |cast_to: Option<&str>| TestRequest {
+            receiver_from: None,
             held_by: Some(jreach_syntax::HeldBy {
                 member: "LOW".into(),
                 cast_to: cast_to.map(String::from),
@@ -1013,6 +1017,7 @@ mod tests {
         );
         // Returned by a static method: called with `receiver_args`.
         let returned = TestRequest {
+            receiver_from: None,
             held_by: Some(jreach_syntax::HeldBy {
                 member: "low".into(),
                 cast_to: None,
@@ -1127,6 +1132,7 @@ mod tests {
             outcome: Outcome::Returns(Some(Bool(true))),
             receiver_args: vec![("int".into(), Int(4)), ("int".into(), Int(2))],
             receiver_factory: Some("Calc.of".into()),
+            receiver_from: None,
             held_by: None,
             initializes_class: false,
             also_runs: vec![],
@@ -1534,6 +1540,7 @@ mod tests {
             declares_checked: false,
             receiver_call_choices: vec![],
             receiver_factory: None,
+            receiver_from: None,
             held_by: None,
             initializes_class: false,
             also_runs: vec![],

@@ -72,6 +72,7 @@ fn req(method: &str, params: &[(&str, &str)], args: Vec<JavaValue>, ret: &str, o
         declares_checked: false,
         receiver_call_choices: vec![],
         receiver_factory: None,
+        receiver_from: None,
         held_by: None,
         initializes_class: false,
         also_runs: vec![],

@@ -115,6 +115,7 @@ pub(crate) fn request(file: &SourceFile, classes: Vec<String>, line: usize, juni
         declares_checked: true,
         receiver_call_choices: vec![],
         receiver_factory: None,
+        receiver_from: None,
         held_by: None,
         initializes_class: true,
         also_runs: vec![],

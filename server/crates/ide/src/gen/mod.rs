@@ -15,6 +15,7 @@ mod instanceof;
 mod java_values;
 mod math_search;
 mod receiver;
+mod receiver_from;
 mod replay;
 mod start;
 

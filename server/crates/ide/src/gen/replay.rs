@@ -243,6 +243,7 @@ pub(crate) fn request_choosing(
         declares_checked: declares_throws(file, &target.method),
         receiver_call_choices: vec![],
         receiver_factory: None,
+        receiver_from: None,
         held_by: m.held_by.clone(),
         initializes_class: false,
         also_runs: vec![],

@@ -12,7 +12,7 @@ use jreach_ir::lower::FileContext;
 use jreach_ir::{Leaf, Ty};
 use jreach_smt::{solve_reach, SolveOptions, Verdict};
 use jreach_syntax::{MethodInfo, SourceFile, Target};
-use jreach_synth::{is_searched_collection, jdk_choices, JavaValue, TestRequest};
+use jreach_synth::{is_searched_collection, jdk_choices, JavaValue, ReceiverFrom, TestRequest};
 
 use super::receiver::{is_static_nested, receiver_constructor, unsupported_signature};
 use super::{callers, lower_for_synthesis, replay, with_package_sources, GenOptions, SynthesisSource};
@@ -31,14 +31,30 @@ pub fn search_start(file: &SourceFile, line: usize, opts: &GenOptions) -> Option
 pub fn search_starts(file: &SourceFile, line: usize, opts: &GenOptions) -> Vec<TestRequest> {
     crate::contain::contain(|| {
         let Some((target, entries)) = callers::target_entries(file, line) else { return vec![] };
-        entries.into_iter().filter_map(|m| start_for(file, &Target { method: m, ..target.clone() }, opts)).collect()
+        // An object of a class a test cannot create or name, which a member of the file hands
+        // out, first: the call is the method itself.
+        let ctx = FileContext::new(file, None, None);
+        let (sources, imports) = super::receiver_from::receiver_sources(&ctx, &target.method);
+        let mut starts: Vec<TestRequest> = sources
+            .into_iter()
+            .filter_map(|from| {
+                let mut req = start_for(file, &target, opts, Some(from))?;
+                req.imports.extend(imports.iter().filter(|i| !req.imports.contains(i)).cloned().collect::<Vec<_>>());
+                Some(req)
+            })
+            .collect();
+        let through_entries =
+            entries.into_iter().filter_map(|m| start_for(file, &Target { method: m, ..target.clone() }, opts, None));
+        starts.extend(through_entries);
+        starts
     })
     .unwrap_or_default()
 }
 
 /// [`search_start`] entered through `target.method`: the solver's smallest inputs that enter the
-/// method at all.
-fn start_for(file: &SourceFile, target: &Target, opts: &GenOptions) -> Option<TestRequest> {
+/// method at all; called on the object `from` gives, when there is one (see
+/// [`super::receiver_from`]).
+fn start_for(file: &SourceFile, target: &Target, opts: &GenOptions, from: Option<ReceiverFrom>) -> Option<TestRequest> {
     let m = &target.method;
     // The lowering and the choice of the receiver's constructor see the whole source synthesis
     // sees; what the test writes (a factory and its arguments, the calls on the receiver) is
@@ -48,21 +64,26 @@ fn start_for(file: &SourceFile, target: &Target, opts: &GenOptions) -> Option<Te
     let whole = source.context(file);
     let ctx = FileContext::new(file, None, None);
     // A receiver no constructor makes may come from a static factory of its class.
-    let factory = receiver_factory(&ctx, m);
-    if factory.is_none() && unsupported_signature(&whole, m).is_some() {
+    let factory = receiver_factory(&ctx, m).filter(|_| from.is_none());
+    if factory.is_none() && from.is_none() && unsupported_signature(&whole, m).is_some() {
         return None;
     }
     let f = lower_for_synthesis(&source, &whole, m, opts, 2);
     // An abstract class's receiver is an anonymous subclass, when a test can write one; else an
     // object of a class of the package that extends it.
-    let subclass = match m.class_is_abstract && !m.is_static && !m.is_constructor && !f.setup.receiver_subclassed {
+    let made = m.class_is_abstract && !m.is_static && !m.is_constructor && from.is_none();
+    let subclass = match made && !f.setup.receiver_subclassed {
         true => Some(concrete_subclass(&whole, m)?),
         false => None,
     };
     // A parameter of a JDK type jreach does not model is a choice among values a test can write
     // (`Locale.US`, `String.class`, ...), which the search makes; any other such type, no start.
     // An array of references jreach does not track starts empty (the search may grow it).
-    let own_class = m.classes.join(".");
+    // (A class a test cannot name is no candidate: its top-level class stands in.)
+    let own_class = match m.class_is_private {
+        true => m.top_class().to_string(),
+        false => m.classes.join("."),
+    };
     let mut given = Vec::new();
     let mut imports = Vec::new();
     let mut empty_arrays = Vec::new();
@@ -163,7 +184,15 @@ fn start_for(file: &SourceFile, target: &Target, opts: &GenOptions) -> Option<Te
                 JavaValue::Choice { slot: None, options: vec![JavaValue::Null, JavaValue::new_object(class)] };
         }
     }
-    if !m.is_static && !m.is_constructor {
+    if let Some(from) = from {
+        // What the model made the receiver with is not what the test gets it from.
+        req.receiver_args.clear();
+        req.receiver_calls.clear();
+        req.receiver_body = None;
+        req.receiver_fields = None;
+        req.receiver_class = None;
+        req.receiver_from = Some(from);
+    } else if !m.is_static && !m.is_constructor {
         req.receiver_call_choices = receiver_call_choices(&ctx, m);
     }
     parameter_call_choices(file, m, opts, &mut req);
@@ -306,9 +335,6 @@ pub(crate) fn searched_args(
     Some(args)
 }
 
-/// The value a search starts from for a parameter of type `ty` as a test writes it, if it is a
-/// number, character, boolean or string: one, `'a'`, `true`, `"a"` (a zero or an empty string
-/// is what factories and setters reject most).
 /// An object of the annotation interface `ty` (whose elements are `elements`) that a search
 /// on the JVM changes: an anonymous class whose methods return a number, string or boolean the
 /// search moves, one of the readable classes for a `Class` (`jreach_synth::jdk_choices`), else
@@ -353,6 +379,9 @@ fn annotation_value(
     Some(JavaValue::Stub { interface: name, methods })
 }
 
+/// The value a search starts from for a parameter of type `ty` as a test writes it, if it is a
+/// number, character, boolean or string: one, `'a'`, `true`, `"a"` (a zero or an empty string
+/// is what factories and setters reject most).
 pub(super) fn search_value(ty: &str) -> Option<JavaValue> {
     Some(match ty.strip_prefix("java.lang.").unwrap_or(ty) {
         "int" | "Integer" | "short" | "byte" | "Short" | "Byte" => JavaValue::Int(1),

@@ -1,0 +1,299 @@
+//! Where a test gets an object of a class it can neither create nor name: a private nested
+//! class, an inner class, a class without an accessible constructor. The code of the file hands
+//! such objects out itself: a method a test can call returns one (`return new
+//! WildcardTypeImpl(...)` in `GsonTypes.subtypeOf`, `return new ListIterator(...)` in
+//! `Bag.iterator()`), or a static field a test can read holds one (`TypeAdapters.FLOAT = new
+//! FloatAdapter(false)`). A test declares it as the type that member declares (`WildcardType`,
+//! `Iterator`, `TypeAdapter`) and calls the method under test on it, which it can when the method
+//! overrides one of that type. Only a search on the JVM uses such a receiver: what the object
+//! holds is not in the model, and every test it finds is verified on the JVM as usual.
+
+use jreach_ir::lower::FileContext;
+use jreach_syntax::tree::{has_modifier, named_children};
+use jreach_syntax::{text_of, MethodInfo, Node, SourceFile};
+use jreach_synth::{JavaValue, ReceiverFrom, ReceiverHolder};
+
+use super::receiver::{is_static_nested, receiver_constructor};
+use super::start::searched_args;
+
+/// At most this many places a test gets the receiver from are searched (each takes a share of
+/// the search's time).
+const SOURCES_MAX: usize = 2;
+
+/// For instance method `m` of a class a test can neither create nor name, overriding a method
+/// (`@Override`): the members of the file's classes that a test can use and that hold or return
+/// a new object of exactly that class, with the arguments a search starts from, fields first,
+/// then methods by fewest parameters; and the qualified names of the types a test may need to
+/// import. Empty for any other method, and when no such member exists.
+pub(crate) fn receiver_sources(ctx: &FileContext<'_>, m: &MethodInfo) -> (Vec<ReceiverFrom>, Vec<String>) {
+    let file = ctx.file();
+    let mut imports = Vec::new();
+    if m.is_static || m.is_constructor || m.is_private || m.has_error || m.held_by.is_some() || !overrides(file, m) {
+        return (vec![], imports);
+    }
+    let inner = m.classes.len() > 1 && !is_static_nested(file, m);
+    let made = !m.class_is_private && !inner && !m.class_is_abstract && receiver_constructor(ctx, m).is_ok();
+    if made || m.in_unnamed_class(file) {
+        return (vec![], imports);
+    }
+    let Some(class) = m.classes.last() else { return (vec![], imports) };
+    // (The class under test is a candidate value of a `Class` or `Type`: one a test can name.)
+    let own = m.top_class().to_string();
+    let mut found: Vec<(usize, ReceiverFrom)> = Vec::new();
+    for creation in creations_of(file, class) {
+        if let Some(from) = held_in_field(file, creation) {
+            found.push((0, from));
+            continue;
+        }
+        let Some(method) = returned_by(file, creation) else { continue };
+        let Some(f) = MethodInfo::from_node(method, file) else { continue };
+        if f.hidden_from_tests() || f.has_error || f.is_constructor || f.classes == m.classes || f.held_by.is_some() {
+            continue;
+        }
+        if f.in_unnamed_class(file) || found.iter().any(|(_, k)| k.member == f.name) {
+            continue;
+        }
+        let Some(declared_as) = declared_type(file, method, &f.return_ty) else { continue };
+        let Some(args) = searched_args(ctx, &f.params, &own, &mut imports) else { continue };
+        let on = match f.is_static {
+            true => ReceiverHolder::Class(f.class_name()),
+            false => match holder_object(ctx, &f, &own, &mut imports) {
+                Some(v) => ReceiverHolder::Object(v),
+                None => continue,
+            },
+        };
+        let from = ReceiverFrom { declared_as, on, member: f.name.clone(), args: Some(args) };
+        found.push((1 + f.params.len(), from));
+    }
+    found.sort_by_key(|(rank, _)| *rank);
+    found.truncate(SOURCES_MAX);
+    // A type the file imports is declared by its simple name and imported.
+    for (_, from) in &mut found {
+        let q = from.declared_as.clone();
+        if let Some((package, simple)) = q.rsplit_once('.').filter(|(p, _)| p.starts_with(char::is_lowercase)) {
+            imports.push(format!("{package}.{simple}"));
+            from.declared_as = simple.to_string();
+        }
+    }
+    (found.into_iter().map(|(_, f)| f).collect(), imports)
+}
+
+/// Whether `m` says it overrides (`@Override`): a test can then call it through the type it
+/// overrides a method of.
+fn overrides(file: &SourceFile, m: &MethodInfo) -> bool {
+    let node = m.node(file);
+    named_children(node).into_iter().any(|c| c.kind() == "modifiers" && text_of(c, &file.text).contains("@Override"))
+}
+
+/// The `new C(...)` expressions of the file that create exactly class `class` (no anonymous
+/// subclass of it).
+fn creations_of<'t>(file: &'t SourceFile, class: &str) -> Vec<Node<'t>> {
+    let mut out = Vec::new();
+    let mut stack = vec![file.tree.root_node()];
+    while let Some(n) = stack.pop() {
+        if n.kind() == "object_creation_expression" && n.child_by_field_name("body").is_none() {
+            let ty = n.child_by_field_name("type").map(|t| text_of(t, &file.text)).unwrap_or("");
+            let base = ty.split('<').next().unwrap_or(ty).trim();
+            if base.rsplit('.').next() == Some(class) {
+                out.push(n);
+            }
+        }
+        stack.extend(named_children(n).into_iter().rev());
+    }
+    out
+}
+
+/// The static field a test can read whose initializer is `creation` itself, as the field's
+/// class, name and raw declared type.
+fn held_in_field(file: &SourceFile, creation: Node<'_>) -> Option<ReceiverFrom> {
+    let src = file.text.as_str();
+    let declarator = creation.parent().filter(|d| d.kind() == "variable_declarator")?;
+    let field = declarator.parent().filter(|f| f.kind() == "field_declaration")?;
+    let class = field.parent().and_then(|b| b.parent())?;
+    let named = matches!(class.kind(), "class_declaration" | "enum_declaration" | "interface_declaration");
+    let is_static = has_modifier(field, src, "static") || class.kind() == "interface_declaration";
+    if !named || !is_static || has_modifier(field, src, "private") {
+        return None;
+    }
+    let holder = class_chain(file, class)?;
+    if class_chain_hidden(file, class) {
+        return None;
+    }
+    let declared = text_of(field.child_by_field_name("type")?, src);
+    let declared_as = raw_in_test(file, declared)?;
+    Some(ReceiverFrom {
+        declared_as,
+        on: ReceiverHolder::Class(holder.join(".")),
+        member: text_of(declarator.child_by_field_name("name")?, src).to_string(),
+        args: None,
+    })
+}
+
+/// The names of the classes from the top-level one down to `class`.
+fn class_chain(file: &SourceFile, class: Node<'_>) -> Option<Vec<String>> {
+    let mut chain = Vec::new();
+    let mut n = Some(class);
+    while let Some(c) = n {
+        if matches!(c.kind(), "class_declaration" | "enum_declaration" | "interface_declaration" | "record_declaration")
+        {
+            chain.push(text_of(c.child_by_field_name("name")?, &file.text).to_string());
+        }
+        if matches!(c.kind(), "block" | "object_creation_expression") {
+            return None;
+        }
+        n = c.parent();
+    }
+    chain.reverse();
+    Some(chain)
+}
+
+/// Whether `class` or a class around it is private.
+fn class_chain_hidden(file: &SourceFile, class: Node<'_>) -> bool {
+    let mut n = Some(class);
+    while let Some(c) = n {
+        if c.kind().ends_with("_declaration") && has_modifier(c, &file.text, "private") {
+            return true;
+        }
+        n = c.parent();
+    }
+    false
+}
+
+/// The method whose `return` statement gives back `creation` (as it is, or as a branch of a
+/// conditional or in parentheses), when that return is the method's own code (not a lambda's
+/// nor another class body's).
+fn returned_by<'t>(_file: &SourceFile, creation: Node<'t>) -> Option<Node<'t>> {
+    let mut n = creation.parent()?;
+    while matches!(n.kind(), "parenthesized_expression" | "ternary_expression") {
+        n = n.parent()?;
+    }
+    if n.kind() != "return_statement" {
+        return None;
+    }
+    let mut up = n.parent();
+    while let Some(p) = up {
+        match p.kind() {
+            "method_declaration" => return Some(p),
+            "lambda_expression" | "class_body" | "constructor_declaration" => return None,
+            _ => up = p.parent(),
+        }
+    }
+    None
+}
+
+/// `ty` (a method's return type as written), raw, when a test can declare a variable of it: not
+/// one of the type variables of `method` or of the classes around it.
+fn declared_type(file: &SourceFile, method: Node<'_>, ty: &str) -> Option<String> {
+    let base = ty.split('<').next().unwrap_or(ty).trim();
+    let mut vars = Vec::new();
+    let mut n = Some(method);
+    while let Some(c) = n {
+        if let Some(params) = c.child_by_field_name("type_parameters") {
+            for p in named_children(params) {
+                let name = named_children(p).into_iter().find(|k| k.kind() == "type_identifier");
+                vars.extend(name.map(|k| text_of(k, &file.text).to_string()));
+            }
+        }
+        n = c.parent();
+    }
+    if vars.iter().any(|v| v == base) || base == "void" {
+        return None;
+    }
+    raw_in_test(file, ty)
+}
+
+/// `ty` raw (without type arguments), named as a test of the file's package names it: a class
+/// nested in the file by its chain of classes; `None` for a primitive or an array.
+fn raw_in_test(file: &SourceFile, ty: &str) -> Option<String> {
+    let base = ty.split('<').next().unwrap_or(ty).trim();
+    if base.is_empty() || base.ends_with(']') || base.chars().next().is_some_and(char::is_lowercase) {
+        return None;
+    }
+    Some(jreach_syntax::qualified_nested(file, base))
+}
+
+/// The object a test calls instance method `f` on: its class made with `new C()` or with the
+/// accessible constructor whose arguments a search writes.
+fn holder_object(ctx: &FileContext<'_>, f: &MethodInfo, own: &str, imports: &mut Vec<String>) -> Option<JavaValue> {
+    let inner = f.classes.len() > 1 && !is_static_nested(ctx.file(), f);
+    if inner || f.class_is_abstract {
+        return None;
+    }
+    let args = match receiver_constructor(ctx, f).ok()? {
+        None => vec![],
+        Some(ctor) => searched_args(ctx, &ctor.params, own, imports)?,
+    };
+    Some(JavaValue::Constructed {
+        class: f.class_name(),
+        args,
+        calls: vec![],
+        choices: vec![],
+        body: None,
+        factory: None,
+        builder: None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn objects_of_private_classes_come_from_the_members_handing_them_out() {
+        let src = r#"package p;
+import java.util.Iterator;
+public class Shapes {
+    public static final Shape UNIT = new Square(1);
+    private static final Shape HIDDEN = new Square(2);
+    public static Shape square(int side) {
+        return side > 0 ? new Square(side) : null;
+    }
+    public Iterator<Integer> sides() {
+        return new Sides();
+    }
+    public interface Shape {
+        int area();
+    }
+    private static class Square implements Shape {
+        final int side;
+        Square(int side) { this.side = side; }
+        @Override
+        public int area() {
+            return side * side;
+        }
+        public int perimeter() {
+            return 4 * side;
+        }
+    }
+    private class Sides implements Iterator<Integer> {
+        @Override
+        public boolean hasNext() {
+            return true;
+        }
+        @Override
+        public Integer next() {
+            return 4;
+        }
+    }
+}
+"#;
+        let file = SourceFile::parse(src);
+        let ctx = FileContext::new(&file, None, None);
+        let method = |name: &str| ctx.methods().iter().find(|m| m.name == name).unwrap().clone();
+        let written = |name: &str| {
+            let (sources, imports) = receiver_sources(&ctx, &method(name));
+            let lines: Vec<String> =
+                sources.iter().map(|f| format!("{} obj = {};", f.declared_as, f.expression())).collect();
+            (lines, imports)
+        };
+        // The public field first (the private one a test cannot read), then the method.
+        let (area, _) = written("area");
+        assert_eq!(area, ["Shapes.Shape obj = Shapes.UNIT;", "Shapes.Shape obj = Shapes.square(1);"]);
+        // Not an override: no type a test names declares it.
+        assert!(written("perimeter").0.is_empty());
+        // An inner class's object from an instance method, declared as the imported interface.
+        let (next, imports) = written("next");
+        assert_eq!(next, ["Iterator obj = new Shapes().sides();"]);
+        assert_eq!(imports, ["java.util.Iterator"]);
+    }
+}
