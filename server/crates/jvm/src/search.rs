@@ -390,6 +390,13 @@ impl Fitness {
     pub fn better_than(&self, other: &Fitness) -> bool {
         self.key().partial_cmp(&other.key()) == Some(std::cmp::Ordering::Less)
     }
+
+    /// Whether `self` is strictly closer to the line than `other`: better by more than the lines
+    /// it ran (or the size of the inputs).
+    fn closer_than(&self, other: &Fitness) -> bool {
+        let (a, b) = (self.key(), other.key());
+        (a.0, a.1, a.2).partial_cmp(&(b.0, b.1, b.2)) == Some(std::cmp::Ordering::Less)
+    }
 }
 
 /// The limits of one search.
@@ -421,9 +428,26 @@ enum Move {
     AddElem(usize, usize, f64),
     /// Add text at the end of a string (`true`) or at its start.
     Append(usize, String, bool),
+    /// A string that is another's first character many times over, then the rest of it.
+    Repeat(usize, String),
     /// Any other change: the new value.
     Set(usize, JavaValue),
 }
+
+impl Move {
+    /// Whether it makes a string more than [`GROWN`] characters longer: taken only when it
+    /// brings the run closer ([`Fitness::closer_than`]).
+    fn grows(&self) -> bool {
+        match self {
+            Move::Repeat(..) => true,
+            Move::Append(_, text, _) => text.chars().count() > GROWN,
+            _ => false,
+        }
+    }
+}
+
+/// See [`Move::grows`].
+const GROWN: usize = 8;
 
 /// The alternating-variable search from `start`: `eval` runs a batch of input vectors and gives
 /// one fitness per vector it ran (fewer when the batch was cut short), plus any constants the
@@ -719,19 +743,25 @@ fn climb(
     rng_seed: u64,
     eval: &mut impl FnMut(&[Vec<JavaValue>]) -> Option<(Vec<Fitness>, Vec<JavaValue>)>,
 ) -> Option<Found> {
-    let began = Instant::now();
+    let began = std::cell::Cell::new(Instant::now());
     let mut rng = SplitMix(rng_seed);
     let mut runs = 0usize;
     let mut ended = false;
     let cancelled = || budget.cancel.is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed));
     let out_of_budget =
-        |runs: usize, ended: bool| ended || runs >= budget.runs || began.elapsed() >= budget.time || cancelled();
+        |runs: usize, ended: bool| ended || runs >= budget.runs || began.get().elapsed() >= budget.time || cancelled();
     // Every vector whose run ran lines no run ran before: where the search steps from when it is
     // stuck (a parser's `{` alone is no closer to a line that needs `{` and then a call of
     // `beginObject()`, but it is a new place to go on from).
     let archive = std::cell::RefCell::new(Archive::default());
-    // Runs a batch; the best of it (index, fitness).
-    let mut batch = |cands: &[Vec<JavaValue>], runs: &mut usize, seeds: &mut Vec<JavaValue>, ended: &mut bool| {
+    // Runs a batch; the best of it (index, fitness). A candidate `closer_only` marks (one that
+    // grew a string a lot) is the best only when it brings the run closer than `cur`: running
+    // more lines of a parser is no reason to go on from thousands of characters.
+    let mut batch = |cands: &[Vec<JavaValue>],
+                     closer_only: Option<(&[bool], &Fitness)>,
+                     runs: &mut usize,
+                     seeds: &mut Vec<JavaValue>,
+                     ended: &mut bool| {
         if cands.is_empty() {
             return None;
         }
@@ -749,13 +779,21 @@ fn climb(
         for (i, mut f) in fits.into_iter().enumerate() {
             f.size = cands[i].iter().map(input_size).sum();
             archive.borrow_mut().offer(&cands[i], &f);
-            if best.as_ref().is_none_or(|(_, b)| f.better_than(b)) {
+            let eligible = match closer_only {
+                Some((marks, cur)) if marks.get(i).copied().unwrap_or(false) => f.closer_than(cur),
+                _ => true,
+            };
+            if eligible && best.as_ref().is_none_or(|(_, b)| f.better_than(b)) {
                 best = Some((i, f));
             }
         }
         best
     };
-    let (_, mut cur_fit) = batch(std::slice::from_ref(&start), &mut runs, &mut seeds, &mut ended)?;
+    let (_, mut cur_fit) = batch(std::slice::from_ref(&start), None, &mut runs, &mut seeds, &mut ended)?;
+    // The time is the runs': the first one also compiled the harness (a second or more in a
+    // JVM that just started), which left a search sharing 5 s five ways no time to run.
+    tracing::debug!("first run (with the harness's compilation) took {} ms", began.get().elapsed().as_millis());
+    began.set(Instant::now());
     let mut cur = start;
     if cur_fit.hit {
         return Some(Found { values: cur, runs });
@@ -768,7 +806,8 @@ fn climb(
         let moves = small_moves(&cur, &seeds);
         let cands: Vec<Vec<JavaValue>> = moves.iter().filter_map(|m| apply(&cur, m)).collect();
         let moves: Vec<Move> = moves.into_iter().filter(|m| apply(&cur, m).is_some()).collect();
-        if let Some((i, f)) = batch(&cands, &mut runs, &mut seeds, &mut ended) {
+        let grown: Vec<bool> = moves.iter().map(Move::grows).collect();
+        if let Some((i, f)) = batch(&cands, Some((&grown, &cur_fit)), &mut runs, &mut seeds, &mut ended) {
             if f.hit {
                 return Some(Found { values: cands[i].clone(), runs });
             }
@@ -779,7 +818,8 @@ fn climb(
                 // Keep going that way, doubling the step while it improves.
                 let pattern: Vec<Move> = (1..=40).filter_map(|j| scaled(&moves[i], 2f64.powi(j))).collect();
                 let cands: Vec<Vec<JavaValue>> = pattern.iter().filter_map(|m| apply(&cur, m)).collect();
-                if let Some((i, f)) = batch(&cands, &mut runs, &mut seeds, &mut ended) {
+                let grown: Vec<bool> = pattern.iter().map(Move::grows).collect();
+                if let Some((i, f)) = batch(&cands, Some((&grown, &cur_fit)), &mut runs, &mut seeds, &mut ended) {
                     if f.hit {
                         return Some(Found { values: cands[i].clone(), runs });
                     }
@@ -796,7 +836,7 @@ fn climb(
         }
         // Stuck: the code's constants in each input.
         let cands = seeded(&cur, &seeds, stuck_rounds);
-        if let Some((i, f)) = batch(&cands, &mut runs, &mut seeds, &mut ended) {
+        if let Some((i, f)) = batch(&cands, None, &mut runs, &mut seeds, &mut ended) {
             if f.hit {
                 return Some(Found { values: cands[i].clone(), runs });
             }
@@ -821,7 +861,7 @@ fn climb(
             tracing::trace!("after {runs} runs, stepping from {base:?}");
             let cands: Vec<Vec<JavaValue>> =
                 small_moves(&base, &seeds).iter().filter_map(|m| apply(&base, m)).collect();
-            if let Some((i, f)) = batch(&cands, &mut runs, &mut seeds, &mut ended) {
+            if let Some((i, f)) = batch(&cands, None, &mut runs, &mut seeds, &mut ended) {
                 if f.hit {
                     return Some(Found { values: cands[i].clone(), runs });
                 }
@@ -842,7 +882,7 @@ fn climb(
         for b in &bases {
             cands.push(mutate_few(b, &seeds, &mut rng));
         }
-        if let Some((i, f)) = batch(&cands, &mut runs, &mut seeds, &mut ended) {
+        if let Some((i, f)) = batch(&cands, None, &mut runs, &mut seeds, &mut ended) {
             if f.hit {
                 return Some(Found { values: cands[i].clone(), runs });
             }
@@ -981,7 +1021,7 @@ fn small_moves(cur: &[JavaValue], seeds: &[JavaValue]) -> Vec<Move> {
                 if let Some(&first) = chars.first().filter(|_| chars.len() < REPEATED_START) {
                     for n in [REPEATED_START / 32, REPEATED_START] {
                         let rest: String = chars[1..].iter().collect();
-                        out.push(Move::Set(k, JavaValue::Str(format!("{}{rest}", first.to_string().repeat(n)))));
+                        out.push(Move::Repeat(k, format!("{}{rest}", first.to_string().repeat(n))));
                     }
                 }
                 // Its beginnings, and text of a pair alone: what the calls before the one under
@@ -1075,7 +1115,7 @@ fn scaled(m: &Move, factor: f64) -> Option<Move> {
             (times >= 1 && text.chars().count().saturating_mul(times) <= APPENDED_MAX)
                 .then(|| Move::Append(*k, text.repeat(times), *at_end))
         }
-        Move::Set(..) => None,
+        Move::Set(..) | Move::Repeat(..) => None,
     }
 }
 
@@ -1087,6 +1127,7 @@ fn apply(cur: &[JavaValue], m: &Move) -> Option<Vec<JavaValue>> {
     let mut next = cur.to_vec();
     match m {
         Move::Set(k, v) => next[*k] = v.clone(),
+        Move::Repeat(k, s) => next[*k] = JavaValue::Str(s.clone()),
         Move::Append(k, text, at_end) => {
             let JavaValue::Str(s) = &cur[*k] else { return None };
             next[*k] = JavaValue::Str(match at_end {
