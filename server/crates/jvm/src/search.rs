@@ -82,6 +82,58 @@ pub fn slots(req: &TestRequest) -> Harness {
     Harness { req, start }
 }
 
+/// `harness` without the options of its choices that `dropped` says (a choice keeps at least
+/// one), its start choosing among those left: a stream that fails on first use where no code
+/// catches what it throws ([`jreach_synth::is_failing_io`]) only wastes a share of the runs.
+pub fn drop_options(harness: &mut Harness, dropped: impl Fn(&JavaValue) -> bool) {
+    fn walk(v: &mut JavaValue, start: &mut [JavaValue], dropped: &dyn Fn(&JavaValue) -> bool) {
+        match v {
+            JavaValue::Choice { slot, options } => {
+                if options.iter().any(|o| !dropped(o)) {
+                    options.retain(|o| !dropped(o));
+                }
+                if let Some(JavaValue::Chosen { index, of }) = slot.and_then(|k| start.get_mut(k)) {
+                    *of = options.len();
+                    *index = (*index).min(options.len().saturating_sub(1));
+                }
+                options.iter_mut().for_each(|o| walk(o, start, dropped));
+            }
+            JavaValue::Array { items, .. } | JavaValue::List { items, .. } => {
+                items.iter_mut().for_each(|i| walk(i, start, dropped))
+            }
+            JavaValue::Object { fields, .. } => fields.iter_mut().for_each(|(_, f)| walk(f, start, dropped)),
+            JavaValue::Constructed { args, calls, choices, .. } => {
+                args.iter_mut().for_each(|(_, a)| walk(a, start, dropped));
+                let called = calls.iter_mut().chain(choices.iter_mut().flat_map(|c| c.calls.iter_mut()));
+                called.flat_map(|(_, a)| a.iter_mut()).for_each(|(_, a)| walk(a, start, dropped));
+            }
+            JavaValue::Optional { item: Some(item), .. } => walk(item, start, dropped),
+            JavaValue::Map { entries, .. } => entries.iter_mut().for_each(|(_, x)| walk(x, start, dropped)),
+            JavaValue::Stub { methods, .. } => {
+                methods.iter_mut().flat_map(|m| &mut m.returns).for_each(|r| walk(r, start, dropped))
+            }
+            _ => {}
+        }
+    }
+    let Harness { req, start } = harness;
+    let mut values: Vec<&mut JavaValue> = req.args.iter_mut().collect();
+    values.extend(req.receiver_args.iter_mut().map(|(_, v)| v));
+    values.extend(req.receiver_calls.iter_mut().flat_map(|(_, a)| a.iter_mut()).map(|(_, v)| v));
+    values.extend(req.receiver_fields.iter_mut().flatten().map(|(_, v)| v));
+    values.extend(req.statics.iter_mut().map(|s| &mut s.value));
+    values.extend(req.receiver_from.iter_mut().flat_map(jreach_synth::ReceiverFrom::values_mut));
+    values.extend(
+        req.receiver_call_choices
+            .iter_mut()
+            .flat_map(|c| c.calls.iter_mut())
+            .flat_map(|(_, a)| a.iter_mut())
+            .map(|(_, v)| v),
+    );
+    for v in values {
+        walk(v, start, &dropped);
+    }
+}
+
 /// Values of JDK types jreach does not model (`new StringWriter()`, `TimeZone.getTimeZone("UTC")`,
 /// or null) that the model chose without knowing what they do, as a parameter, a constructor
 /// argument of the receiver or of a created object: the search may choose another of the
@@ -1891,6 +1943,23 @@ mod tests {
         let text = jreach_synth::render_method(&h.req, "t");
         assert!(text.contains("return jreach.runner.Inputs.i(0);"), "{text}");
         assert_eq!(fill(&h.req, &h.start), annotated);
+    }
+
+    #[test]
+    fn a_stream_that_fails_is_left_out_where_no_code_catches_its_failure() {
+        let req = TestRequest {
+            params: vec![("in".into(), "Reader".into())],
+            args: vec![JavaValue::Null],
+            ..start_request()
+        };
+        let mut h = slots(&req);
+        let JavaValue::Choice { options, slot: Some(k) } = &h.req.args[0] else { panic!("{:?}", h.req.args[0]) };
+        assert!(options.iter().any(jreach_synth::is_failing_io), "{options:?}");
+        let k = *k;
+        drop_options(&mut h, jreach_synth::is_failing_io);
+        let JavaValue::Choice { options, .. } = &h.req.args[0] else { panic!() };
+        assert!(!options.iter().any(jreach_synth::is_failing_io), "{options:?}");
+        assert_eq!(h.start[k], JavaValue::Chosen { index: 0, of: options.len() });
     }
 
     #[test]

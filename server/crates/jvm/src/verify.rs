@@ -186,6 +186,9 @@ impl Verifier {
         let project = Project::for_file(file, start.package.as_deref(), &self.classpath, &self.cache_root)
             .ok_or_else(|| RunnerError::NoSourceRoot(file.to_path_buf()))?;
         let mut harness = slots(&with_empty_arrays(start));
+        if !jreach_synth::catches_io_errors(text) {
+            crate::search::drop_options(&mut harness, jreach_synth::is_failing_io);
+        }
         harness.req.outcome = Outcome::Observe;
         harness.req.unmodelled_before_target = None;
         harness.req.path_condition = vec![];

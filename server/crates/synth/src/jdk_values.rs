@@ -94,6 +94,26 @@ fn failing_io(c: &mut Builder, class: &str) {
     c.import(&format!("java.io.{class}"));
 }
 
+/// The classes [`failing_io`] makes.
+const FAILING_IO: &[&str] = &["PipedReader", "PipedWriter", "PipedInputStream", "PipedOutputStream"];
+
+/// Whether `v` is a stream that fails on first use ([`failing_io`]): a search leaves it out
+/// where no code catches what it throws ([`catches_io_errors`]), a choice it would waste runs on.
+pub fn is_failing_io(v: &JavaValue) -> bool {
+    matches!(v, JavaValue::Constructed { class, args, .. } if args.is_empty() && FAILING_IO.contains(&class.as_str()))
+}
+
+/// Whether Java source `text` catches an `IOException` (or `Exception`, `Throwable`) anywhere.
+pub fn catches_io_errors(text: &str) -> bool {
+    text.match_indices("catch").any(|(at, _)| {
+        let rest = text[at + 5..].trim_start();
+        let Some(inside) = rest.strip_prefix('(').and_then(|r| r.split(')').next()) else { return false };
+        inside
+            .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
+            .any(|w| matches!(w.rsplit('.').next(), Some("IOException" | "Exception" | "Throwable")))
+    })
+}
+
 /// The candidates for a value of the Java type `java_ty` (as the code writes it: `Class<?>`,
 /// `java.util.Set<Integer>`, `final Object`), or `None` when jreach has none for it. `own_class`
 /// is the class under test as a test names it, a candidate for `Class` and `Object`.
@@ -714,6 +734,14 @@ mod tests {
         assert_eq!(written("OutputStream")[1], "new PipedOutputStream()");
         let imports = jdk_choices("Reader", "Own").expect("a reader").imports;
         assert!(imports.iter().any(|i| i == "java.io.PipedReader"), "{imports:?}");
+        let reader = &jdk_choices("Reader", "Own").expect("a reader").options;
+        assert_eq!(reader.iter().map(is_failing_io).collect::<Vec<_>>(), [false, true, false]);
+        // Only code catching what they throw gets them.
+        assert!(catches_io_errors("try { r.read(); } catch (IOException e) { }"));
+        assert!(catches_io_errors("try { r.read(); } catch (final java.io.IOException | RuntimeException e) { }"));
+        assert!(catches_io_errors("} catch(Exception e) {"));
+        assert!(!catches_io_errors("void f() throws IOException { } // catch (NumberFormatException e)"));
+        assert!(!catches_io_errors("} catch (EOFException e) {"));
     }
 
     #[test]

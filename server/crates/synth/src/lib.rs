@@ -31,7 +31,7 @@ mod test_name;
 
 use std::fmt;
 
-pub use jdk_values::{is_searched_collection, jdk_choices, JdkChoices};
+pub use jdk_values::{catches_io_errors, is_failing_io, is_searched_collection, jdk_choices, JdkChoices};
 pub use literal::{literal, literal_as};
 pub use marker::{line_ranges, markers_in, parse_line_ranges, quoted_target, Marker};
 pub use place::{
