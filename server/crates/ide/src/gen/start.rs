@@ -356,7 +356,7 @@ fn annotation_value(
         let ty = e.ty.trim();
         let value = match (search_value(ty), jdk_choices(ty, own_class), &e.default) {
             (Some(v), _, _) => v,
-            (None, Some(c), _) if ty.starts_with("Class") => {
+            (None, Some(c), _) if ty.starts_with("Class") && c.options.iter().any(|o| *o != JavaValue::Null) => {
                 imports.extend(c.imports);
                 let options: Vec<JavaValue> = c.options.into_iter().filter(|o| *o != JavaValue::Null).collect();
                 JavaValue::Choice { slot: None, options }
