@@ -41,28 +41,8 @@ pub fn slots(req: &TestRequest) -> Harness {
     }
     let shared: std::collections::HashSet<(String, i64)> =
         ids.into_iter().filter(|(_, n)| *n > 1).map(|(k, _)| k).collect();
-    let mut walk = |v: &mut JavaValue| hole(v, &mut start, &shared);
-    for a in &mut req.args {
-        walk(a);
-    }
-    for (_, a) in &mut req.receiver_args {
-        walk(a);
-    }
-    for (_, args) in &mut req.receiver_calls {
-        for (_, a) in args {
-            walk(a);
-        }
-    }
-    if let Some(fields) = &mut req.receiver_fields {
-        for (_, a) in fields {
-            walk(a);
-        }
-    }
-    for s in &mut req.statics {
-        walk(&mut s.value);
-    }
-    for v in req.receiver_from.iter_mut().flat_map(jreach_synth::ReceiverFrom::values_mut) {
-        walk(v);
+    for v in req.values_mut() {
+        hole(v, &mut start, &shared);
     }
     // A place in the receiver's call sequence, or in a parameter's (`Constructed::choices`,
     // rendered for the test's parameters only): which call (none first), then its arguments.
@@ -116,20 +96,11 @@ pub fn drop_options(harness: &mut Harness, dropped: impl Fn(&JavaValue) -> bool)
         }
     }
     let Harness { req, start } = harness;
-    let mut values: Vec<&mut JavaValue> = req.args.iter_mut().collect();
-    values.extend(req.receiver_args.iter_mut().map(|(_, v)| v));
-    values.extend(req.receiver_calls.iter_mut().flat_map(|(_, a)| a.iter_mut()).map(|(_, v)| v));
-    values.extend(req.receiver_fields.iter_mut().flatten().map(|(_, v)| v));
-    values.extend(req.statics.iter_mut().map(|s| &mut s.value));
-    values.extend(req.receiver_from.iter_mut().flat_map(jreach_synth::ReceiverFrom::values_mut));
-    values.extend(
-        req.receiver_call_choices
-            .iter_mut()
-            .flat_map(|c| c.calls.iter_mut())
-            .flat_map(|(_, a)| a.iter_mut())
-            .map(|(_, v)| v),
-    );
-    for v in values {
+    let chosen_calls = req.receiver_call_choices.iter_mut().flat_map(|c| c.calls.iter_mut());
+    for (_, v) in chosen_calls.flat_map(|(_, a)| a.iter_mut()) {
+        walk(v, start, &dropped);
+    }
+    for v in req.values_mut() {
         walk(v, start, &dropped);
     }
 }
@@ -342,18 +313,7 @@ pub fn fill(harness: &TestRequest, values: &[JavaValue]) -> TestRequest {
         }
     }
     let mut req = harness.clone();
-    req.args.iter_mut().for_each(|a| put(a, values));
-    req.receiver_args.iter_mut().for_each(|(_, a)| put(a, values));
-    for (_, args) in &mut req.receiver_calls {
-        args.iter_mut().for_each(|(_, a)| put(a, values));
-    }
-    if let Some(fields) = &mut req.receiver_fields {
-        fields.iter_mut().for_each(|(_, a)| put(a, values));
-    }
-    req.statics.iter_mut().for_each(|s| put(&mut s.value, values));
-    for v in req.receiver_from.iter_mut().flat_map(jreach_synth::ReceiverFrom::values_mut) {
-        put(v, values);
-    }
+    req.values_mut().for_each(|v| put(v, values));
     // The calls the search picked join the receiver's calls.
     for choice in std::mem::take(&mut req.receiver_call_choices) {
         if let Some((method, mut args)) = picked(&choice, values) {
@@ -1861,15 +1821,7 @@ mod tests {
 
     #[test]
     fn jdk_values_the_model_chose_blindly_are_choices_its_own_first() {
-        let writer = JavaValue::Constructed {
-            class: "StringWriter".into(),
-            args: vec![],
-            calls: vec![],
-            choices: vec![],
-            body: None,
-            factory: None,
-            builder: None,
-        };
+        let writer = JavaValue::new_object("StringWriter".into());
         let req = TestRequest {
             params: vec![
                 ("zone".into(), "TimeZone".into()),

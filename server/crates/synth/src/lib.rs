@@ -461,6 +461,21 @@ pub struct TestRequest {
 }
 
 impl TestRequest {
+    /// Every value the test writes as an input, in this order: the arguments, the receiver's
+    /// constructor (or factory) arguments, the arguments of the calls on it, its fields, the
+    /// static fields' values, what the receiver comes from (not the call choices' arguments).
+    pub fn values_mut(&mut self) -> impl Iterator<Item = &mut JavaValue> {
+        let calls = self.receiver_calls.iter_mut().flat_map(|(_, args)| args.iter_mut().map(|(_, v)| v));
+        let fields = self.receiver_fields.iter_mut().flatten().map(|(_, v)| v);
+        self.args
+            .iter_mut()
+            .chain(self.receiver_args.iter_mut().map(|(_, v)| v))
+            .chain(calls)
+            .chain(fields)
+            .chain(self.statics.iter_mut().map(|s| &mut s.value))
+            .chain(self.receiver_from.iter_mut().flat_map(ReceiverFrom::values_mut))
+    }
+
     /// Whether anything of a search harness is left in the request: a hole, a choice, calls a
     /// search was to choose. Such a request is never run as a test nor offered
     /// (`jreach_jvm::Verifier::check` refuses it).

@@ -45,7 +45,7 @@ pub(crate) fn receiver_sources(ctx: &FileContext<'_>, m: &MethodInfo) -> (Vec<Re
             found.push((0, from));
             continue;
         }
-        let Some(method) = returned_by(file, creation) else { continue };
+        let Some(method) = returned_by(creation) else { continue };
         let Some(f) = MethodInfo::from_node(method, file) else { continue };
         if f.hidden_from_tests() || f.has_error || f.is_constructor || f.classes == m.classes || f.held_by.is_some() {
             continue;
@@ -162,7 +162,7 @@ fn class_chain_hidden(file: &SourceFile, class: Node<'_>) -> bool {
 /// The method whose `return` statement gives back `creation` (as it is, or as a branch of a
 /// conditional or in parentheses), when that return is the method's own code (not a lambda's
 /// nor another class body's).
-fn returned_by<'t>(_file: &SourceFile, creation: Node<'t>) -> Option<Node<'t>> {
+fn returned_by(creation: Node<'_>) -> Option<Node<'_>> {
     let mut n = creation.parent()?;
     while matches!(n.kind(), "parenthesized_expression" | "ternary_expression") {
         n = n.parent()?;

@@ -38,13 +38,13 @@ pub fn search_starts(file: &SourceFile, line: usize, opts: &GenOptions) -> Vec<T
         let mut starts: Vec<TestRequest> = sources
             .into_iter()
             .filter_map(|from| {
-                let mut req = start_for(file, &target, opts, Some(from))?;
+                let mut req = start_for(&ctx, &target, opts, Some(from))?;
                 req.imports.extend(imports.iter().filter(|i| !req.imports.contains(i)).cloned().collect::<Vec<_>>());
                 Some(req)
             })
             .collect();
         let through_entries =
-            entries.into_iter().filter_map(|m| start_for(file, &Target { method: m, ..target.clone() }, opts, None));
+            entries.into_iter().filter_map(|m| start_for(&ctx, &Target { method: m, ..target.clone() }, opts, None));
         starts.extend(through_entries);
         starts
     })
@@ -54,7 +54,13 @@ pub fn search_starts(file: &SourceFile, line: usize, opts: &GenOptions) -> Vec<T
 /// [`search_start`] entered through `target.method`: the solver's smallest inputs that enter the
 /// method at all; called on the object `from` gives, when there is one (see
 /// [`super::receiver_from`]).
-fn start_for(file: &SourceFile, target: &Target, opts: &GenOptions, from: Option<ReceiverFrom>) -> Option<TestRequest> {
+fn start_for(
+    ctx: &FileContext<'_>,
+    target: &Target,
+    opts: &GenOptions,
+    from: Option<ReceiverFrom>,
+) -> Option<TestRequest> {
+    let file = ctx.file();
     let m = &target.method;
     // The lowering and the choice of the receiver's constructor see the whole source synthesis
     // sees; what the test writes (a factory and its arguments, the calls on the receiver) is
@@ -62,9 +68,8 @@ fn start_for(file: &SourceFile, target: &Target, opts: &GenOptions, from: Option
     // (in the whole source, another class's `T` may take the name's instance).
     let source = SynthesisSource::new(file, m, opts);
     let whole = source.context(file);
-    let ctx = FileContext::new(file, None, None);
     // A receiver no constructor makes may come from a static factory of its class.
-    let factory = receiver_factory(&ctx, m).filter(|_| from.is_none());
+    let factory = receiver_factory(ctx, m).filter(|_| from.is_none());
     if factory.is_none() && from.is_none() && unsupported_signature(&whole, m).is_some() {
         return None;
     }
@@ -88,11 +93,12 @@ fn start_for(file: &SourceFile, target: &Target, opts: &GenOptions, from: Option
     let mut imports = Vec::new();
     let mut empty_arrays = Vec::new();
     for (i, p) in f.params.iter().enumerate() {
+        let annotation = (p.ty == Ty::Ref).then(|| whole.annotation_elements(&p.java_ty)).flatten();
         match p.ty {
             // An annotation the code reads: an anonymous class implementing its interface.
-            _ if p.ty == Ty::Ref && whole.annotation_elements(&p.java_ty).is_some() => {
-                let elements = whole.annotation_elements(&p.java_ty)?;
-                given.push((i, annotation_value(&p.java_ty, &elements, &own_class, &mut imports)?));
+            _ if annotation.is_some() => {
+                let elements = annotation.as_deref().unwrap_or_default();
+                given.push((i, annotation_value(&p.java_ty, elements, &own_class, &mut imports)?));
             }
             _ if p.ty == Ty::Ref || is_searched_collection(&p.java_ty) => {
                 let mut c = jdk_choices(&p.java_ty, &own_class)?;
@@ -108,7 +114,7 @@ fn start_for(file: &SourceFile, target: &Target, opts: &GenOptions, from: Option
                     imports.extend(needs);
                 }
                 let top_level = m.classes.len() == 1;
-                if is_object && top_level && !m.class_is_abstract && matches!(receiver_constructor(&ctx, m), Ok(None)) {
+                if is_object && top_level && !m.class_is_abstract && matches!(receiver_constructor(ctx, m), Ok(None)) {
                     c.options.insert(c.options.len() - 1, JavaValue::new_object(own_class.clone()));
                 }
                 given.push((i, JavaValue::Choice { slot: None, options: c.options }));
@@ -168,12 +174,12 @@ fn start_for(file: &SourceFile, target: &Target, opts: &GenOptions, from: Option
         req.receiver_class = Some(class);
     }
     if let Some(factory) = factory {
-        req.receiver_args = searched_args(&ctx, &factory.params, &own_class, &mut req.imports)?;
+        req.receiver_args = searched_args(ctx, &factory.params, &own_class, &mut req.imports)?;
         req.receiver_factory = Some(format!("{own_class}.{}", factory.name));
     }
     // The object the method is held by comes from a static method: its arguments are searched too.
     if let Some(params) = m.held_by.as_ref().and_then(|h| h.returned_by.as_ref()) {
-        req.receiver_args = searched_args(&ctx, params, &own_class, &mut req.imports)?;
+        req.receiver_args = searched_args(ctx, params, &own_class, &mut req.imports)?;
     }
     // An object the solver passed as null (the smallest input that enters the method) may be one
     // the search makes instead: `create(null, type)` may need a `new Gson()`.
@@ -193,7 +199,7 @@ fn start_for(file: &SourceFile, target: &Target, opts: &GenOptions, from: Option
         req.receiver_class = None;
         req.receiver_from = Some(from);
     } else if !m.is_static && !m.is_constructor {
-        req.receiver_call_choices = receiver_call_choices(&ctx, m);
+        req.receiver_call_choices = receiver_call_choices(ctx, m);
     }
     parameter_call_choices(file, m, opts, &mut req);
     // Code that reads standard input reads what the test sets, which the search writes.
