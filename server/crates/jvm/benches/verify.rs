@@ -118,6 +118,8 @@ fn bench(c: &mut Criterion) {
         receiver_call_choices: vec![],
         receiver_factory: None,
         receiver_from: None,
+        then_call: None,
+        named_classes: vec![],
         held_by: None,
         initializes_class: false,
         also_runs: vec![],

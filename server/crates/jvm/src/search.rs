@@ -112,13 +112,16 @@ pub fn drop_options(harness: &mut Harness, dropped: impl Fn(&JavaValue) -> bool)
 fn open_jdk_values(req: &mut TestRequest) {
     let own = req.classes.join(".");
     let mut imports = Vec::new();
-    fn open(ty: &str, v: &mut JavaValue, own: &str, imports: &mut Vec<String>) {
+    let named = std::mem::take(&mut req.named_classes);
+    let open_in = |ty: &str, v: &mut JavaValue, imports: &mut Vec<String>| open(ty, v, &own, &named, imports);
+    fn open(ty: &str, v: &mut JavaValue, own: &str, named: &[String], imports: &mut Vec<String>) {
         if let JavaValue::Constructed { args, .. } = v {
             for (t, a) in args.iter_mut() {
-                open(t, a, own, imports);
+                open(t, a, own, named, imports);
             }
         }
-        let Some(c) = jreach_synth::jdk_choices(ty, own) else { return };
+        let Some(mut c) = jreach_synth::jdk_choices(ty, own) else { return };
+        c.add_classes(ty, named);
         if !(matches!(v, JavaValue::Null) || c.options.contains(v)) {
             return;
         }
@@ -128,11 +131,12 @@ fn open_jdk_values(req: &mut TestRequest) {
         imports.extend(c.imports);
     }
     for (a, (_, ty)) in req.args.iter_mut().zip(&req.params) {
-        open(ty, a, &own, &mut imports);
+        open_in(ty, a, &mut imports);
     }
     for (ty, a) in &mut req.receiver_args {
-        open(ty, a, &own, &mut imports);
+        open_in(ty, a, &mut imports);
     }
+    req.named_classes = named;
     for i in imports {
         if !req.imports.contains(&i) {
             req.imports.push(i);
@@ -1813,6 +1817,8 @@ mod tests {
             receiver_call_choices: vec![],
             receiver_factory: None,
             receiver_from: None,
+            then_call: None,
+            named_classes: vec![],
             held_by: None,
             initializes_class: false,
             also_runs: vec![],

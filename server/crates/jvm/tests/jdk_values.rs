@@ -29,6 +29,9 @@ const GENERIC: &[&str] = &[
     "Set<Character>",
     "Deque<Long>",
     "List<Boolean>",
+    "List<Runnable>",
+    "Map<Thread, Runnable>",
+    "SortedSet<Runnable>",
 ];
 
 #[test]

@@ -467,6 +467,8 @@ fn search_start(
         receiver_call_choices: vec![],
         receiver_factory: None,
         receiver_from: None,
+        then_call: None,
+        named_classes: vec![],
         held_by: None,
         initializes_class: false,
         also_runs: vec![],

@@ -20,6 +20,33 @@ pub struct JdkChoices {
     pub imports: Vec<String>,
 }
 
+impl JdkChoices {
+    /// For a `Class` (raw or `Class<?>`) or a `Type`: the classes `classes` (as a test names
+    /// them: the classes the code under test names by literal, `java.time.Duration`) as further
+    /// candidates, before `null`; any other type is left as it is.
+    ///
+    /// ```
+    /// use jreach_synth::{jdk_choices, literal};
+    /// let mut c = jdk_choices("Class<?>", "Util").unwrap();
+    /// c.add_classes("Class<?>", &["java.time.Duration".to_string(), "String".to_string()]);
+    /// let all: Vec<String> = c.options.iter().map(literal).collect();
+    /// assert_eq!(all.iter().filter(|o| *o == "String.class").count(), 1);
+    /// assert_eq!(all[all.len() - 2], "java.time.Duration.class");
+    /// ```
+    pub fn add_classes(&mut self, java_ty: &str, classes: &[String]) {
+        if !matches!(parse(java_ty), Some(("Class", None | Some("?")) | ("Type", None))) {
+            return;
+        }
+        let at = self.options.iter().position(|o| *o == JavaValue::Null).unwrap_or(self.options.len());
+        let new: Vec<JavaValue> = classes
+            .iter()
+            .map(|c| JavaValue::Expr(format!("{c}.class")))
+            .filter(|v| !self.options.contains(v))
+            .collect();
+        self.options.splice(at..at, new);
+    }
+}
+
 /// Whether [`jdk_choices`] gives a collection for `java_ty` (`List<Integer>`, `Set<String>`):
 /// one whose length a search changes, which makes a better start for it than a fixed list.
 pub fn is_searched_collection(java_ty: &str) -> bool {
@@ -43,6 +70,22 @@ fn parse(java_ty: &str) -> Option<(&str, Option<&str>)> {
         return None;
     }
     Some((base.rsplit('.').next().unwrap_or(base), args))
+}
+
+/// For a collection or map type of the JDK: the class a test creates an empty one as.
+fn empty_collection(simple: &str) -> Option<&'static str> {
+    Some(match simple {
+        "Collection" | "Iterable" | "List" | "ArrayList" | "AbstractList" => "ArrayList",
+        "LinkedList" => "LinkedList",
+        "Set" | "HashSet" => "HashSet",
+        "LinkedHashSet" => "LinkedHashSet",
+        "SortedSet" | "NavigableSet" | "TreeSet" => "TreeSet",
+        "Queue" | "Deque" | "ArrayDeque" => "ArrayDeque",
+        "Map" | "HashMap" | "AbstractMap" => "HashMap",
+        "LinkedHashMap" => "LinkedHashMap",
+        "SortedMap" | "NavigableMap" | "TreeMap" => "TreeMap",
+        _ => return None,
+    })
 }
 
 /// For a collection type of boxed numbers, characters, booleans or strings (strings also for any
@@ -148,6 +191,8 @@ pub fn jdk_choices(java_ty: &str, own_class: &str) -> Option<JdkChoices> {
             }
             c.push(JavaValue::Expr("List.class".into()));
             c.push(JavaValue::Expr("ArrayList.class".into()));
+            // An anonymous class, which reflection treats apart (`isAnonymousClass`).
+            c.push(JavaValue::Expr("new Object() {}.getClass()".into()));
             c.import("java.util.List");
             c.import("java.util.ArrayList");
             if simple == "Type" {
@@ -457,6 +502,50 @@ pub fn jdk_choices(java_ty: &str, own_class: &str) -> Option<JdkChoices> {
             c.push(factory("LocalDateTime", "of", args.to_vec()));
             c.import("java.time.LocalDateTime");
         }
+        ("ZonedDateTime" | "OffsetDateTime", None) => {
+            // At an instant whose seconds the search moves, in a fixed offset (a region's
+            // rules would change with the JDK's time-zone data).
+            let instant = factory("Instant", "ofEpochSecond", vec![("long", JavaValue::Long(0))]);
+            let utc = JavaValue::Expr("ZoneOffset.UTC".into());
+            c.push(factory(simple, "ofInstant", vec![("Instant", instant), ("ZoneId", utc)]));
+            c.import(&format!("java.time.{simple}"));
+            c.import("java.time.Instant");
+            c.import("java.time.ZoneOffset");
+            c.import("java.time.ZoneId");
+        }
+        ("OffsetTime", None) => {
+            let time = factory("LocalTime", "of", vec![("int", JavaValue::Int(12)), ("int", JavaValue::Int(30))]);
+            c.push(factory(
+                "OffsetTime",
+                "of",
+                vec![("LocalTime", time), ("ZoneOffset", JavaValue::Expr("ZoneOffset.UTC".into()))],
+            ));
+            c.import("java.time.OffsetTime");
+            c.import("java.time.LocalTime");
+            c.import("java.time.ZoneOffset");
+        }
+        ("ZoneOffset", None) => {
+            c.push(JavaValue::Expr("ZoneOffset.UTC".into()));
+            c.push(factory("ZoneOffset", "ofHours", vec![("int", JavaValue::Int(1))]));
+            c.import("java.time.ZoneOffset");
+        }
+        ("MonthDay", None) => {
+            c.push(factory("MonthDay", "of", vec![("int", JavaValue::Int(1)), ("int", JavaValue::Int(31))]));
+            c.import("java.time.MonthDay");
+        }
+        ("Period", None) => {
+            c.push(factory("Period", "ofDays", vec![("int", JavaValue::Int(1))]));
+            c.push(JavaValue::Expr("Period.ZERO".into()));
+            c.import("java.time.Period");
+        }
+        ("Year", None) => {
+            c.push(factory("Year", "of", vec![("int", JavaValue::Int(2024))]));
+            c.import("java.time.Year");
+        }
+        ("YearMonth", None) => {
+            c.push(factory("YearMonth", "of", vec![("int", JavaValue::Int(2024)), ("int", JavaValue::Int(1))]));
+            c.import("java.time.YearMonth");
+        }
         ("AtomicIntegerArray" | "AtomicLongArray", None) => {
             let (elem, one) =
                 if simple == "AtomicIntegerArray" { ("int", JavaValue::Int(1)) } else { ("long", JavaValue::Long(1)) };
@@ -498,6 +587,12 @@ pub fn jdk_choices(java_ty: &str, own_class: &str) -> Option<JdkChoices> {
             c.push(new("AbstractMap.SimpleEntry<>", vec![k, v]));
             c.import("java.util.AbstractMap");
             c.import(if simple == "Entry" { "java.util.Map.Entry" } else { "java.util.Map" });
+        }
+        (collection, Some(_)) if searched_collection(collection, args).is_none() => {
+            // Of elements no test writes: empty (a `null` list is what code rejects first).
+            let made = empty_collection(collection)?;
+            c.push(new(&format!("{made}<>"), vec![]));
+            c.import(&format!("java.util.{made}"));
         }
         (collection, Some(_)) => {
             let (made, elem) = searched_collection(collection, args)?;
@@ -694,8 +789,10 @@ mod tests {
     fn collections_of_integers_and_strings_come_from_a_searched_array() {
         assert_eq!(written("Set<Integer>")[0], "new HashSet<>(Arrays.asList(new Integer[] {0}))");
         assert_eq!(written("java.util.Collection<String>")[0], "new ArrayList<>(Arrays.asList(new String[] {\"a\"}))");
-        assert!(written("Set<int[]>").is_empty());
-        assert!(written("Map<String, Integer>").is_empty());
+        // Of elements no search writes: empty.
+        assert_eq!(written("Set<int[]>"), ["new HashSet<>()", "null"]);
+        assert_eq!(written("Map<String, Integer>"), ["new HashMap<>()", "null"]);
+        assert!(written("Optional<int[]>").is_empty());
     }
 
     #[test]

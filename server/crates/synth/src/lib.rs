@@ -444,6 +444,15 @@ pub struct TestRequest {
     /// (`GsonTypes.subtypeOf(type)`, `new Bag().iterator()`, `TypeAdapters.FLOAT`), which the
     /// test calls the method on. `None`: the receiver is made as the other fields say.
     pub receiver_from: Option<ReceiverFrom>,
+    /// A call the test makes on what the call under test returns, whose result is then what it
+    /// observes or asserts (`return_ty` is that call's type): the method of an anonymous class
+    /// the called method creates and returns (`TypeAdapter result = FACTORY.create(gson, type);
+    /// result.read(in);`). `None`: the call under test is the last.
+    pub then_call: Option<ThenCall>,
+    /// Classes the code under test names by literal (`ZonedDateTime.class`), as a test names
+    /// them (`java.time.ZonedDateTime`): where a search chooses a `Class` or a `Type`, these are
+    /// candidates too (`JdkChoices::add_classes`), since the code compares with them.
+    pub named_classes: Vec<String>,
     /// For a method of an object a static member of its class holds (an enum constant's body,
     /// an anonymous class in a static field): that member. The test calls the method on it
     /// (`TypeAdapters.INTEGER.write(out, 1)`, cast when the field's type is wider) as it calls
@@ -474,6 +483,7 @@ impl TestRequest {
             .chain(fields)
             .chain(self.statics.iter_mut().map(|s| &mut s.value))
             .chain(self.receiver_from.iter_mut().flat_map(ReceiverFrom::values_mut))
+            .chain(self.then_call.iter_mut().flat_map(|t| t.args.iter_mut().map(|(_, v)| v)))
     }
 
     /// Whether anything of a search harness is left in the request: a hole, a choice, calls a
@@ -487,6 +497,7 @@ impl TestRequest {
             || self.receiver_fields.iter().flatten().any(|(_, v)| v.has_search_holes())
             || self.statics.iter().any(|s| s.value.has_search_holes())
             || self.receiver_from.as_ref().is_some_and(ReceiverFrom::has_search_holes)
+            || self.then_call.iter().flat_map(|t| &t.args).any(|(_, v)| v.has_search_holes())
     }
 }
 
@@ -502,6 +513,18 @@ pub struct ReceiverFrom {
     pub member: String,
     /// The method's arguments as (Java type, value); `None` for a field.
     pub args: Option<Vec<(String, JavaValue)>>,
+}
+
+/// The call a test makes on what the call under test returns ([`TestRequest::then_call`]):
+/// `{declared_as} result = <call under test>; result.{method}({args});`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ThenCall {
+    /// The type the test declares the result as, one it can name that declares `method` (raw:
+    /// `TypeAdapter`).
+    pub declared_as: String,
+    pub method: String,
+    /// The arguments as (Java type, value).
+    pub args: Vec<(String, JavaValue)>,
 }
 
 /// What [`ReceiverFrom::member`] is a member of.

@@ -203,7 +203,8 @@ pub(crate) fn method_parts(req: &TestRequest, junit: JUnit) -> Parts {
 
     parts.lines.extend(comment_lines(req));
     let receiver_values = req.receiver_args.iter().map(|(_, v)| v);
-    for v in req.args.iter().chain(receiver_values) {
+    let then_values = req.then_call.iter().flat_map(|t| &t.args).map(|(_, v)| v);
+    for v in req.args.iter().chain(receiver_values).chain(then_values) {
         collection_imports(v, &mut parts.imports);
     }
 
@@ -308,6 +309,17 @@ pub(crate) fn method_parts(req: &TestRequest, junit: JUnit) -> Parts {
         parts.lines.extend(call_lines(&receiver, &req.receiver_calls));
         parts.lines.extend(req.receiver_call_choices.iter().filter_map(|c| choice_line(&receiver, c)));
         format!("{receiver}.{}({arg_list})", req.method)
+    };
+    // A call on what that call returns is the one the test observes.
+    let call = match &req.then_call {
+        Some(then) => {
+            let taken = |n: &str| used.contains(n) || objects.values().any(|o| o == n) || n == "obj";
+            let result = fresh_name("result", taken);
+            parts.lines.push(format!("{} {result} = {call};", then.declared_as));
+            let args: Vec<String> = then.args.iter().map(|(ty, v)| literal_as(ty, v)).collect();
+            format!("{result}.{}({})", then.method, args.join(", "))
+        }
+        None => call,
     };
 
     let (stmt, assertion) = assertion(req, &call, junit);
@@ -970,6 +982,8 @@ mod tests {
             receiver_call_choices: vec![],
             receiver_factory: None,
             receiver_from: None,
+            then_call: None,
+            named_classes: vec![],
             held_by: None,
             initializes_class: false,
             also_runs: vec![],
@@ -997,6 +1011,8 @@ mod tests {
     fn a_held_object_s_method_is_called_on_its_member_cast_when_the_field_is_wider() {
         let held = |cast_to: Option<&str>| TestRequest {
             receiver_from: None,
+            then_call: None,
+            named_classes: vec![],
             held_by: Some(jreach_syntax::HeldBy {
                 member: "LOW".into(),
                 cast_to: cast_to.map(String::from),
@@ -1018,6 +1034,8 @@ mod tests {
         // Returned by a static method: called with `receiver_args`.
         let returned = TestRequest {
             receiver_from: None,
+            then_call: None,
+            named_classes: vec![],
             held_by: Some(jreach_syntax::HeldBy {
                 member: "low".into(),
                 cast_to: None,
@@ -1133,6 +1151,8 @@ mod tests {
             receiver_args: vec![("int".into(), Int(4)), ("int".into(), Int(2))],
             receiver_factory: Some("Calc.of".into()),
             receiver_from: None,
+            then_call: None,
+            named_classes: vec![],
             held_by: None,
             initializes_class: false,
             also_runs: vec![],
@@ -1142,6 +1162,26 @@ mod tests {
         };
         let text = render_method(&req, "t");
         assert!(text.contains("Calc obj = Calc.of(4, 2);") && text.contains("assertTrue(obj.isWhole());"), "{text}");
+    }
+
+    #[test]
+    fn a_call_on_the_result_is_the_one_asserted() {
+        let req = TestRequest {
+            method: "adapter".into(),
+            params: vec![("n".into(), "int".into())],
+            args: vec![Int(3)],
+            return_ty: "String".into(),
+            outcome: Outcome::Returns(Some(JavaValue::Str("x3".into()))),
+            then_call: Some(crate::ThenCall {
+                declared_as: "Adapters.Adapter".into(),
+                method: "name".into(),
+                args: vec![("Object".into(), JavaValue::Null), ("int".into(), Int(2))],
+            }),
+            ..base()
+        };
+        let text = render_method(&req, "t");
+        assert!(text.contains("Adapters.Adapter result = Calc.adapter(3);"), "{text}");
+        assert!(text.contains("assertEquals(\"x3\", result.name(null, 2));"), "{text}");
     }
 
     #[test]
@@ -1541,6 +1581,8 @@ mod tests {
             receiver_call_choices: vec![],
             receiver_factory: None,
             receiver_from: None,
+            then_call: None,
+            named_classes: vec![],
             held_by: None,
             initializes_class: false,
             also_runs: vec![],

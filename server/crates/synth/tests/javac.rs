@@ -73,6 +73,8 @@ fn req(method: &str, params: &[(&str, &str)], args: Vec<JavaValue>, ret: &str, o
         receiver_call_choices: vec![],
         receiver_factory: None,
         receiver_from: None,
+        then_call: None,
+        named_classes: vec![],
         held_by: None,
         initializes_class: false,
         also_runs: vec![],

@@ -116,6 +116,8 @@ pub(crate) fn request(file: &SourceFile, classes: Vec<String>, line: usize, juni
         receiver_call_choices: vec![],
         receiver_factory: None,
         receiver_from: None,
+        then_call: None,
+        named_classes: vec![],
         held_by: None,
         initializes_class: true,
         also_runs: vec![],

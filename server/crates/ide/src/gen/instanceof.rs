@@ -5,6 +5,9 @@
 //! `Integer` reaches none of those branches. Only JDK types (boxed values, arrays of primitives,
 //! the types [`jreach_synth::jdk_choices`] writes, raw collections as collections of strings); the
 //! search runs every candidate on the JVM, so a wrong guess costs a run, never a claim.
+//!
+//! Likewise for a `Class` or a `Type`: the classes a file names by literal
+//! (`rawType == Duration.class`) are the ones its code treats apart ([`named_classes`]).
 
 use jreach_syntax::{text_of, tree::named_children, MethodInfo, SourceFile};
 use jreach_synth::{jdk_choices, JavaValue};
@@ -83,6 +86,95 @@ fn values_of(ty: &str, own_class: &str, id: i64) -> (Vec<JavaValue>, Vec<String>
     }
 }
 
+/// Classes of `java.lang`, which a test names without an import.
+const JAVA_LANG: &[&str] = &[
+    "Object",
+    "String",
+    "Integer",
+    "Long",
+    "Short",
+    "Byte",
+    "Character",
+    "Boolean",
+    "Double",
+    "Float",
+    "Number",
+    "Void",
+    "Class",
+    "Enum",
+    "Record",
+    "Thread",
+    "Runnable",
+    "Iterable",
+    "Comparable",
+    "CharSequence",
+    "StringBuilder",
+    "StringBuffer",
+    "Throwable",
+    "Exception",
+    "RuntimeException",
+    "Error",
+    "Cloneable",
+];
+
+/// At most this many classes named by literal are candidates (each is an option the search tries).
+const NAMED_MAX: usize = 24;
+
+/// The classes `file` names by literal (`Duration.class`, `JsonElement.class`), in source order
+/// without repeats, as a test of the file's package names them: imported classes by their
+/// qualified names (`java.time.Duration`), classes of the file by their chain of classes,
+/// `java.lang`'s as written. Primitives, arrays, and classes a test cannot name (private or
+/// local, or imported by a wildcard) are left out.
+pub(crate) fn named_classes(file: &SourceFile) -> Vec<String> {
+    use jreach_syntax::tree::has_modifier;
+    let src = file.text.as_str();
+    let mut literals = Vec::new();
+    let mut declared = Vec::new();
+    let mut hidden = Vec::new();
+    let mut stack = vec![(file.tree.root_node(), false)];
+    while let Some((n, in_hidden)) = stack.pop() {
+        let mut inside_hidden = in_hidden;
+        match n.kind() {
+            "class_literal" => {
+                if let Some(ty) = named_children(n).into_iter().next() {
+                    literals.push(text_of(ty, src).trim().to_string());
+                }
+            }
+            "class_declaration" | "interface_declaration" | "enum_declaration" | "record_declaration" => {
+                let local = n.parent().is_some_and(|p| {
+                    p.kind() == "block"
+                        || p.kind() == "class_body"
+                            && p.parent().is_some_and(|q| q.kind() == "object_creation_expression")
+                });
+                inside_hidden |= local || has_modifier(n, src, "private");
+                if let Some(name) = n.child_by_field_name("name") {
+                    let name = text_of(name, src).to_string();
+                    match inside_hidden {
+                        true => hidden.push(name),
+                        false => declared.push(name),
+                    }
+                }
+            }
+            "block" => inside_hidden = true,
+            _ => {}
+        }
+        stack.extend(named_children(n).into_iter().rev().map(|c| (c, inside_hidden)));
+    }
+    let mut out: Vec<String> = Vec::new();
+    for ty in literals {
+        if ty.contains(['[', '<']) || ty.starts_with(char::is_lowercase) || hidden.contains(&ty) {
+            continue;
+        }
+        let named = jreach_syntax::qualified_nested(file, &ty);
+        let nameable = named.contains('.') || declared.contains(&ty) || JAVA_LANG.contains(&ty.as_str());
+        if nameable && !out.contains(&named) {
+            out.push(named);
+        }
+    }
+    out.truncate(NAMED_MAX);
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -108,5 +200,29 @@ mod tests {
         assert!(imports.contains(&"java.util.GregorianCalendar".to_string()), "{imports:?}");
         let other: Vec<String> = tested_values(&file, &m, "other", "U").0.iter().map(literal).collect();
         assert_eq!(other, ["true"]);
+    }
+
+    #[test]
+    fn classes_named_by_literal_are_written_as_a_test_names_them() {
+        let src = r#"package p;
+import java.time.Duration;
+import java.util.*;
+import com.acme.Money;
+public class Kinds {
+    public static class Open {}
+    private static class Closed {}
+    static int kind(Class<?> c) {
+        class Local {}
+        if (c == Duration.class || c == Money.class) return 1;
+        if (c == int.class || c == String[].class || c == Local.class || c == Closed.class) return 2;
+        if (c == Open.class || c == String.class || c == Duration.class) return 3;
+        if (c == Map.class) return 4;
+        return 0;
+    }
+}
+"#;
+        let file = SourceFile::parse(src);
+        expect_test::expect![[r#"["java.time.Duration", "com.acme.Money", "Kinds.Open", "String"]"#]]
+            .assert_eq(&format!("{:?}", named_classes(&file)));
     }
 }

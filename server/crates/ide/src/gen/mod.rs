@@ -17,6 +17,7 @@ mod math_search;
 mod receiver;
 mod receiver_from;
 mod replay;
+mod result_call;
 mod start;
 
 use jreach_ir::lower::{lower_in, FileContext, LowerOptions};

@@ -244,6 +244,8 @@ pub(crate) fn request_choosing(
         receiver_call_choices: vec![],
         receiver_factory: None,
         receiver_from: None,
+        then_call: None,
+        named_classes: vec![],
         held_by: m.held_by.clone(),
         initializes_class: false,
         also_runs: vec![],

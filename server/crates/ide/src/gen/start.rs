@@ -34,17 +34,22 @@ pub fn search_starts(file: &SourceFile, line: usize, opts: &GenOptions) -> Vec<T
         // An object of a class a test cannot create or name, which a member of the file hands
         // out, first: the call is the method itself.
         let ctx = FileContext::new(file, None, None);
+        // A statement in a method of an anonymous class runs when a test calls that method on
+        // the object an entry returns.
+        let anonymous = super::result_call::anonymous_method(file, &target);
+        let anonymous = anonymous.as_ref();
         let (sources, imports) = super::receiver_from::receiver_sources(&ctx, &target.method);
         let mut starts: Vec<TestRequest> = sources
             .into_iter()
             .filter_map(|from| {
-                let mut req = start_for(&ctx, &target, opts, Some(from))?;
+                let mut req = start_for(&ctx, &target, opts, Some(from), anonymous)?;
                 req.imports.extend(imports.iter().filter(|i| !req.imports.contains(i)).cloned().collect::<Vec<_>>());
                 Some(req)
             })
             .collect();
-        let through_entries =
-            entries.into_iter().filter_map(|m| start_for(&ctx, &Target { method: m, ..target.clone() }, opts, None));
+        let through_entries = entries
+            .into_iter()
+            .filter_map(|m| start_for(&ctx, &Target { method: m, ..target.clone() }, opts, None, anonymous));
         starts.extend(through_entries);
         starts
     })
@@ -53,12 +58,15 @@ pub fn search_starts(file: &SourceFile, line: usize, opts: &GenOptions) -> Vec<T
 
 /// [`search_start`] entered through `target.method`: the solver's smallest inputs that enter the
 /// method at all; called on the object `from` gives, when there is one (see
-/// [`super::receiver_from`]).
+/// [`super::receiver_from`]); followed by a call of `anonymous` (the method of an anonymous class
+/// the statement is in, and the type it extends) on what the method returns, when it returns that
+/// type (see [`super::result_call`]).
 fn start_for(
     ctx: &FileContext<'_>,
     target: &Target,
     opts: &GenOptions,
     from: Option<ReceiverFrom>,
+    anonymous: Option<&(MethodInfo, String)>,
 ) -> Option<TestRequest> {
     let file = ctx.file();
     let m = &target.method;
@@ -92,6 +100,7 @@ fn start_for(
     let mut given = Vec::new();
     let mut imports = Vec::new();
     let mut empty_arrays = Vec::new();
+    let named_classes = super::instanceof::named_classes(file);
     for (i, p) in f.params.iter().enumerate() {
         let annotation = (p.ty == Ty::Ref).then(|| whole.annotation_elements(&p.java_ty)).flatten();
         match p.ty {
@@ -102,6 +111,7 @@ fn start_for(
             }
             _ if p.ty == Ty::Ref || is_searched_collection(&p.java_ty) => {
                 let mut c = jdk_choices(&p.java_ty, &own_class)?;
+                c.add_classes(&p.java_ty, &named_classes);
                 // An object of the class itself, for `equals(Object)` and its kin.
                 let is_object =
                     matches!(p.java_ty.trim().trim_start_matches("final ").trim(), "Object" | "java.lang.Object");
@@ -202,6 +212,15 @@ fn start_for(
         req.receiver_call_choices = receiver_call_choices(ctx, m);
     }
     parameter_call_choices(file, m, opts, &mut req);
+    req.named_classes = named_classes;
+    if let Some((method, base)) = anonymous {
+        let then = super::result_call::then_call(&whole, file, method, base, m, &own_class, &mut req.imports);
+        if let Some((then, ret)) = then {
+            req.then_call = Some(then);
+            req.return_ty = ret;
+            req.declares_checked = true;
+        }
+    }
     // Code that reads standard input reads what the test sets, which the search writes.
     if !req.statics.iter().any(|s| s.is_stdin()) {
         req.statics.extend(jreach_synth::StaticAssignment::stdin_start(&file.text));
