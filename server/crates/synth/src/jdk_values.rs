@@ -181,6 +181,9 @@ pub fn jdk_choices(java_ty: &str, own_class: &str) -> Option<JdkChoices> {
             c.push(JavaValue::Array { elem_ty: "int".into(), id: 1, items: vec![JavaValue::Int(1)] });
             c.push(JavaValue::Array { elem_ty: "String".into(), id: 2, items: vec![JavaValue::Str("a".into())] });
             c.push(JavaValue::Expr(format!("new {own_class}[0]")));
+            // An object whose class has public fields (`x`, `y`), which reflection reads and
+            // writes under any module rules: what serializers and `toString` builders walk.
+            c.push(new("java.awt.Point", vec![("int", JavaValue::Int(1)), ("int", JavaValue::Int(2))]));
         }
         ("Class", None) | ("Class", Some("?")) | ("Type", None) => {
             if simple == "Type" {
@@ -191,8 +194,10 @@ pub fn jdk_choices(java_ty: &str, own_class: &str) -> Option<JdkChoices> {
             }
             c.push(JavaValue::Expr("List.class".into()));
             c.push(JavaValue::Expr("ArrayList.class".into()));
-            // An anonymous class, which reflection treats apart (`isAnonymousClass`).
+            // An anonymous class, which reflection treats apart (`isAnonymousClass`), and a class
+            // with public fields, which it reads and writes under any module rules.
             c.push(JavaValue::Expr("new Object() {}.getClass()".into()));
+            c.push(JavaValue::Expr("java.awt.Point.class".into()));
             c.import("java.util.List");
             c.import("java.util.ArrayList");
             if simple == "Type" {
@@ -365,7 +370,10 @@ pub fn jdk_choices(java_ty: &str, own_class: &str) -> Option<JdkChoices> {
             for z in ["UTC", "America/New_York", "Asia/Kolkata"] {
                 c.push(JavaValue::Expr(format!("ZoneId.of(\"{z}\")")));
             }
+            // A fixed offset is the other kind of zone (a `ZoneOffset`, not a region).
+            c.push(factory("ZoneOffset", "ofHours", vec![("int", JavaValue::Int(1))]));
             c.import("java.time.ZoneId");
+            c.import("java.time.ZoneOffset");
         }
         ("Duration", None) => {
             c.push(factory("Duration", "ofMillis", vec![("long", JavaValue::Long(1))]));

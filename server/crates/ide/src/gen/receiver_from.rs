@@ -87,7 +87,7 @@ fn overrides(file: &SourceFile, m: &MethodInfo) -> bool {
 
 /// The `new C(...)` expressions of the file that create exactly class `class` (no anonymous
 /// subclass of it).
-fn creations_of<'t>(file: &'t SourceFile, class: &str) -> Vec<Node<'t>> {
+pub(crate) fn creations_of<'t>(file: &'t SourceFile, class: &str) -> Vec<Node<'t>> {
     let mut out = Vec::new();
     let mut stack = vec![file.tree.root_node()];
     while let Some(n) = stack.pop() {

@@ -12,55 +12,138 @@ use jreach_syntax::tree::named_children;
 use jreach_syntax::{text_of, Enclosure, MethodInfo, Node, SourceFile, Target};
 use jreach_synth::{jdk_choices, JavaValue, ThenCall};
 
+use super::callers;
 use super::receiver::is_static_nested;
+use super::receiver_from::creations_of;
 use super::start::{search_value, searched_args};
 
-/// The method of an anonymous class that the statement of `target` is written in (the
-/// innermost), when it overrides a method (`@Override`) of the class or interface the anonymous
-/// class extends: that method and the extended type as written, raw (`TypeAdapter`).
-pub(crate) fn anonymous_method(file: &SourceFile, target: &Target) -> Option<(MethodInfo, String)> {
-    if target.enclosure != Some(Enclosure::LocalOrAnonymousClass) {
-        return None;
-    }
-    let src = file.text.as_str();
-    let mut n = file.tree.root_node().descendant_for_byte_range(target.stmt.start, target.stmt.start)?;
-    let method = loop {
-        match n.kind() {
-            "method_declaration" => break n,
-            "lambda_expression" | "constructor_declaration" => return None,
-            _ => n = n.parent()?,
-        }
-    };
-    let creation = method.parent().filter(|b| b.kind() == "class_body")?.parent()?;
-    if creation.kind() != "object_creation_expression" {
-        return None;
-    }
-    let overrides =
-        named_children(method).into_iter().any(|c| c.kind() == "modifiers" && text_of(c, src).contains("@Override"));
-    let ty = text_of(creation.child_by_field_name("type")?, src);
-    let base = ty.split('<').next().unwrap_or(ty).trim().to_string();
-    let m = MethodInfo::from_node(method, file)?;
-    (overrides && !m.is_static && !m.has_error).then_some((m, base))
+/// A method of an object the code makes and hands back, which a test can neither create nor
+/// name itself: the types a test may declare that object as.
+pub(crate) struct HandedOut {
+    /// The method the statement is in.
+    pub(crate) method: MethodInfo,
+    /// Raw, as written: the class or interface an anonymous class extends (`TypeAdapter`); the
+    /// supertypes a private or inner class declares.
+    pub(crate) types: Vec<String>,
+    /// For a private or inner class: its name, whose creations (`new Adapter(...)`) lead to the
+    /// methods handing it out. `None` for an anonymous class, created where the target's method
+    /// says.
+    pub(crate) class: Option<String>,
 }
 
-/// The call of `anonymous` (a method of an anonymous class extending `base`, see
-/// [`anonymous_method`]) on what `entry` returns, when `entry` returns that type: the test
-/// declares the result as it and passes arguments a search writes (numbers, strings, readable
-/// JDK values, objects of the project's classes made by a constructor taking those; `null` for
-/// any other type). The type a test may need to import goes to `imports`; the call's result type
-/// is returned beside it. `None` when `entry` returns another type.
+/// The method overriding another (`@Override`) that the statement of `target` is in, when a test
+/// can only get its object from the code: a method of an anonymous class (the innermost), or an
+/// instance method of a private or inner class.
+pub(crate) fn handed_out(file: &SourceFile, target: &Target) -> Option<HandedOut> {
+    let src = file.text.as_str();
+    let (method, class) = match target.enclosure {
+        Some(Enclosure::LocalOrAnonymousClass) => {
+            let mut n = file.tree.root_node().descendant_for_byte_range(target.stmt.start, target.stmt.start)?;
+            let method = loop {
+                match n.kind() {
+                    "method_declaration" => break n,
+                    "lambda_expression" | "constructor_declaration" => return None,
+                    _ => n = n.parent()?,
+                }
+            };
+            let creation = method.parent().filter(|b| b.kind() == "class_body")?.parent()?;
+            if creation.kind() != "object_creation_expression" {
+                return None;
+            }
+            (method, creation)
+        }
+        Some(Enclosure::Lambda) => return None,
+        None => {
+            let m = &target.method;
+            let inner = m.classes.len() > 1 && !is_static_nested(file, m);
+            if !(m.class_is_private || inner) || m.is_constructor {
+                return None;
+            }
+            let method = m.node(file);
+            (method, method.parent().filter(|b| b.kind() == "class_body")?.parent()?)
+        }
+    };
+    let overrides =
+        named_children(method).into_iter().any(|c| c.kind() == "modifiers" && text_of(c, src).contains("@Override"));
+    let m = MethodInfo::from_node(method, file)?;
+    if !overrides || m.is_static || m.has_error {
+        return None;
+    }
+    let raw = |t: Node<'_>| {
+        let t = text_of(t, src);
+        t.split('<').next().unwrap_or(t).trim().to_string()
+    };
+    if class.kind() == "object_creation_expression" {
+        let types = vec![raw(class.child_by_field_name("type")?)];
+        return Some(HandedOut { method: m, types, class: None });
+    }
+    let mut types = Vec::new();
+    for field in ["superclass", "interfaces"] {
+        let Some(list) = class.child_by_field_name(field) else { continue };
+        let mut stack = named_children(list);
+        while let Some(t) = stack.pop() {
+            match t.kind() {
+                "type_list" => stack.extend(named_children(t)),
+                _ => types.push(raw(t)),
+            }
+        }
+    }
+    let name = text_of(class.child_by_field_name("name")?, src).to_string();
+    (!types.is_empty()).then_some(HandedOut { method: m, types, class: Some(name) })
+}
+
+/// For a private or inner class: up to `max` methods a test can call that lead to a creation of
+/// it (`new Adapter(...)`): the methods creating it, or for a private one, its callers
+/// ([`callers::entry_callers`]). Empty for an anonymous class.
+pub(crate) fn creators(ctx: &FileContext<'_>, handed: &HandedOut, max: usize) -> Vec<MethodInfo> {
+    let Some(class) = &handed.class else { return vec![] };
+    let file = ctx.file();
+    let mut out: Vec<MethodInfo> = Vec::new();
+    for creation in creations_of(file, class) {
+        let Some(m) = ctx
+            .methods()
+            .iter()
+            .filter(|m| m.range.start <= creation.start_byte() && creation.end_byte() <= m.range.end)
+            .min_by_key(|m| m.range.len())
+        else {
+            continue;
+        };
+        // (Code of an anonymous class creating it runs when that object is used: not followed.)
+        if m.in_unnamed_class(file) {
+            continue;
+        }
+        let found = match m.hidden_from_tests() {
+            true => callers::entry_callers(ctx, m, max),
+            false => vec![m.clone()],
+        };
+        for f in found {
+            if !f.is_constructor && !f.has_error && !out.iter().any(|o| o.range == f.range) {
+                out.push(f);
+            }
+        }
+    }
+    out.truncate(max);
+    out
+}
+
+/// The call of `handed.method` (see [`handed_out`]) on what `entry` returns, when `entry`
+/// returns one of the types the object may be declared as: the test declares the result as it
+/// and passes arguments a search writes (numbers, strings, readable JDK values, objects of the
+/// project's classes made by a constructor taking those; `null` for any other type). The type a
+/// test may need to import goes to `imports`; the call's result type is returned beside it.
+/// `None` when `entry` returns another type.
 pub(crate) fn then_call(
     whole: &FileContext<'_>,
     file: &SourceFile,
-    anonymous: &MethodInfo,
-    base: &str,
+    handed: &HandedOut,
     entry: &MethodInfo,
     own_class: &str,
     imports: &mut Vec<String>,
 ) -> Option<(ThenCall, String)> {
+    let anonymous = &handed.method;
     let returned = entry.return_ty.split('<').next().unwrap_or(&entry.return_ty).trim();
     let simple = |t: &str| t.rsplit('.').next().unwrap_or(t).to_string();
-    if returned.is_empty() || returned == "void" || simple(returned) != simple(base) {
+    if returned.is_empty() || returned == "void" || !handed.types.iter().any(|t| simple(t) == simple(returned)) {
         return None;
     }
     let declared_as = test_name(file, returned, imports);
@@ -206,14 +289,13 @@ public class Adapters {
 
     #[test]
     fn a_method_of_an_anonymous_class_is_called_on_what_its_creator_returns() {
-        let file = SourceFile::parse(SRC.to_string());
+        let file = SourceFile::parse(SRC);
         let ctx = FileContext::new(&file, None, None);
         let target = at(&file, "return \"x\" + n;");
-        let (anonymous, base) = anonymous_method(&file, &target).expect("an anonymous class's method");
-        assert_eq!((anonymous.name.as_str(), base.as_str()), ("name", "Adapter"));
+        let handed = handed_out(&file, &target).expect("an anonymous class's method");
+        assert_eq!((handed.method.name.as_str(), handed.types.clone()), ("name", vec!["Adapter".to_string()]));
         let mut imports = Vec::new();
-        let (then, ret) =
-            then_call(&ctx, &file, &anonymous, &base, &target.method, "Adapters", &mut imports).expect("a call");
+        let (then, ret) = then_call(&ctx, &file, &handed, &target.method, "Adapters", &mut imports).expect("a call");
         assert_eq!(then.declared_as, "Adapters.Adapter");
         assert_eq!(ret, "String");
         let args: Vec<(String, String)> = then.args.iter().map(|(t, v)| (t.clone(), literal(v))).collect();
@@ -222,9 +304,8 @@ public class Adapters {
         // A parameter of a class of the file is made by its constructor, whose JDK argument the
         // search chooses; a type variable's result is an `Object` through the raw type.
         let target = at(&file, "return null;\n                }");
-        let (anonymous, base) = anonymous_method(&file, &target).expect("read");
-        let (then, ret) =
-            then_call(&ctx, &file, &anonymous, &base, &target.method, "Adapters", &mut imports).expect("a call");
+        let handed = handed_out(&file, &target).expect("read");
+        let (then, ret) = then_call(&ctx, &file, &handed, &target.method, "Adapters", &mut imports).expect("a call");
         assert_eq!(ret, "Object");
         assert!(
             matches!(&then.args[0].1, JavaValue::Constructed { class, args, .. } if class == "Adapters.Source" && args.len() == 1),
@@ -234,7 +315,52 @@ public class Adapters {
 
         // The creating method returns nothing: no call.
         let target = at(&file, "System.out.println();");
-        let (anonymous, base) = anonymous_method(&file, &target).expect("run");
-        assert!(then_call(&ctx, &file, &anonymous, &base, &target.method, "Adapters", &mut imports).is_none());
+        let handed = handed_out(&file, &target).expect("run");
+        assert!(then_call(&ctx, &file, &handed, &target.method, "Adapters", &mut imports).is_none());
+    }
+
+    #[test]
+    fn a_private_class_s_method_is_called_on_what_the_methods_creating_it_return() {
+        let src = r#"package p;
+import java.util.Iterator;
+public class Bag {
+    public Iterator<Integer> items(int n) {
+        Iterator<Integer> it = new Items(n);
+        return it;
+    }
+    private Iterator<Integer> hidden() {
+        return new Items(0);
+    }
+    public Object any() {
+        return hidden();
+    }
+    private class Items implements Iterator<Integer> {
+        int left;
+        Items(int n) { left = n; }
+        @Override
+        public boolean hasNext() {
+            return left > 0;
+        }
+        @Override
+        public Integer next() {
+            return left--;
+        }
+    }
+}
+"#;
+        let file = SourceFile::parse(src);
+        let ctx = FileContext::new(&file, None, None);
+        let target = at(&file, "return left > 0;");
+        let handed = handed_out(&file, &target).expect("a private class's method");
+        assert_eq!((handed.types.clone(), handed.class.as_deref()), (vec!["Iterator".to_string()], Some("Items")));
+        let creators: Vec<String> = creators(&ctx, &handed, 4).iter().map(|m| m.name.clone()).collect();
+        assert_eq!(creators, ["items", "any"]);
+        let mut imports = Vec::new();
+        let entry = |name: &str| ctx.methods().iter().find(|m| m.name == name).expect("a method").clone();
+        let (then, ret) = then_call(&ctx, &file, &handed, &entry("items"), "Bag", &mut imports).expect("a call");
+        assert_eq!((then.declared_as.as_str(), then.method.as_str(), ret.as_str()), ("Iterator", "hasNext", "boolean"));
+        assert!(imports.contains(&"java.util.Iterator".to_string()), "{imports:?}");
+        // `any()` returns an `Object`, on which a test cannot call `hasNext()`.
+        assert!(then_call(&ctx, &file, &handed, &entry("any"), "Bag", &mut imports).is_none());
     }
 }

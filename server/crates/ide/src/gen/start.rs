@@ -15,7 +15,7 @@ use jreach_syntax::{MethodInfo, SourceFile, Target};
 use jreach_synth::{is_searched_collection, jdk_choices, JavaValue, ReceiverFrom, TestRequest};
 
 use super::receiver::{is_static_nested, receiver_constructor, unsupported_signature};
-use super::{callers, lower_for_synthesis, replay, with_package_sources, GenOptions, SynthesisSource};
+use super::{callers, lower_for_synthesis, replay, with_package_sources, GenOptions, SynthesisSource, MAX_CALLERS};
 
 /// A test for the statement on 0-based `line` with the simplest inputs jreach can write for its
 /// method (for a private method, for the first method of its class calling it that works): the
@@ -24,6 +24,9 @@ use super::{callers, lower_for_synthesis, replay, with_package_sources, GenOptio
 pub fn search_start(file: &SourceFile, line: usize, opts: &GenOptions) -> Option<TestRequest> {
     search_starts(file, line, opts).into_iter().next()
 }
+
+/// At most this many starts share a search's time (each gets its part of it).
+const STARTS_MAX: usize = 6;
 
 /// [`search_start`] through every method a test may enter by (for a private method, each of its
 /// callers that works, simplest first): a search that gets nowhere through one may through the
@@ -34,23 +37,32 @@ pub fn search_starts(file: &SourceFile, line: usize, opts: &GenOptions) -> Vec<T
         // An object of a class a test cannot create or name, which a member of the file hands
         // out, first: the call is the method itself.
         let ctx = FileContext::new(file, None, None);
-        // A statement in a method of an anonymous class runs when a test calls that method on
-        // the object an entry returns.
-        let anonymous = super::result_call::anonymous_method(file, &target);
-        let anonymous = anonymous.as_ref();
         let (sources, imports) = super::receiver_from::receiver_sources(&ctx, &target.method);
+        // A statement in a method of an object a test cannot make (an anonymous class's, a
+        // private or inner class's) runs when a test calls that method on the object an entry
+        // returns: for a named class, the methods leading to its creation come first.
+        let handed = super::result_call::handed_out(file, &target).filter(|_| sources.is_empty());
+        let creators = handed.as_ref().map(|h| super::result_call::creators(&ctx, h, MAX_CALLERS)).unwrap_or_default();
         let mut starts: Vec<TestRequest> = sources
             .into_iter()
             .filter_map(|from| {
-                let mut req = start_for(&ctx, &target, opts, Some(from), anonymous)?;
+                let mut req = start_for(&ctx, &target, opts, Some(from), None)?;
                 req.imports.extend(imports.iter().filter(|i| !req.imports.contains(i)).cloned().collect::<Vec<_>>());
                 Some(req)
             })
             .collect();
-        let through_entries = entries
-            .into_iter()
-            .filter_map(|m| start_for(&ctx, &Target { method: m, ..target.clone() }, opts, None, anonymous));
-        starts.extend(through_entries);
+        let through_entries =
+            creators
+                .into_iter()
+                .filter_map(|m| {
+                    let req = start_for(&ctx, &Target { method: m, ..target.clone() }, opts, None, handed.as_ref())?;
+                    req.then_call.is_some().then_some(req)
+                })
+                .chain(entries.into_iter().filter_map(|m| {
+                    start_for(&ctx, &Target { method: m, ..target.clone() }, opts, None, handed.as_ref())
+                }));
+        let room = STARTS_MAX.saturating_sub(starts.len());
+        starts.extend(through_entries.take(room));
         starts
     })
     .unwrap_or_default()
@@ -58,15 +70,15 @@ pub fn search_starts(file: &SourceFile, line: usize, opts: &GenOptions) -> Vec<T
 
 /// [`search_start`] entered through `target.method`: the solver's smallest inputs that enter the
 /// method at all; called on the object `from` gives, when there is one (see
-/// [`super::receiver_from`]); followed by a call of `anonymous` (the method of an anonymous class
-/// the statement is in, and the type it extends) on what the method returns, when it returns that
-/// type (see [`super::result_call`]).
+/// [`super::receiver_from`]); followed by a call of `handed`'s method (of an object a test
+/// cannot make, which the code hands out) on what the method returns, when it returns a type
+/// that object may be declared as (see [`super::result_call`]).
 fn start_for(
     ctx: &FileContext<'_>,
     target: &Target,
     opts: &GenOptions,
     from: Option<ReceiverFrom>,
-    anonymous: Option<&(MethodInfo, String)>,
+    handed: Option<&super::result_call::HandedOut>,
 ) -> Option<TestRequest> {
     let file = ctx.file();
     let m = &target.method;
@@ -213,8 +225,8 @@ fn start_for(
     }
     parameter_call_choices(file, m, opts, &mut req);
     req.named_classes = named_classes;
-    if let Some((method, base)) = anonymous {
-        let then = super::result_call::then_call(&whole, file, method, base, m, &own_class, &mut req.imports);
+    if let Some(handed) = handed {
+        let then = super::result_call::then_call(&whole, file, handed, m, &own_class, &mut req.imports);
         if let Some((then, ret)) = then {
             req.then_call = Some(then);
             req.return_ty = ret;

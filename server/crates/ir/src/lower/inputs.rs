@@ -437,15 +437,18 @@ fn test_ctor(classes: &Classes, methods: &[MethodInfo], c: u16) -> Option<Option
         };
         let most_params = |ms: Vec<&MethodInfo>| ms.into_iter().rev().max_by_key(|m| m.params.len()).cloned();
         let ctor = most_params(methods.iter().filter(of_class).filter(|m| m.is_constructor).collect());
-        // No constructor a test may call: a static factory of the class (`Money.of(5)`).
+        // No constructor a test may call: a static factory of the class (`Money.of(5)`), the one
+        // with the most parameters besides arrays of objects (a varargs `Type...` starts empty and
+        // stays so: `getParameterized(Map.class, new Type[0])` fails where `get(Map.class)` works).
+        let object_array = |p: &jreach_syntax::Param| matches!(classes.ty_of(&p.ty), Ty::Arr(a) if matches!(a.leaf, Leaf::Ref | Leaf::Obj(_)));
         ctor.or_else(|| {
-            most_params(
-                methods
-                    .iter()
-                    .filter(of_class)
-                    .filter(|m| m.is_static && !m.is_constructor && classes.ty_of(&m.return_ty) == Ty::Obj(c))
-                    .collect(),
-            )
+            methods
+                .iter()
+                .filter(of_class)
+                .filter(|m| m.is_static && !m.is_constructor && classes.ty_of(&m.return_ty) == Ty::Obj(c))
+                .rev()
+                .max_by_key(|m| m.params.iter().filter(|p| !object_array(p)).count())
+                .cloned()
         })
     };
     route(false).or_else(|| route(true)).map(Some)
