@@ -1,8 +1,9 @@
-//! A statement in a method of an anonymous class that the code creates and hands back: a
-//! factory's `return new TypeAdapter<T>() { ... read(JsonReader in) { ... } }`, an iterator, a
-//! comparator. Calling the method that creates the object does not run the statement; a test
-//! runs it by calling the anonymous class's method on what that method (or a method of the
-//! file leading to it) returns, declared as the type it returns: `TypeAdapter result =
+//! A statement in a method of an object that the code creates and hands back, which a test can
+//! neither create nor name itself: a factory's `return new TypeAdapter<T>() { ... read(JsonReader
+//! in) { ... } }`, a private iterator class, a returned lambda (`return () -> ...` as an
+//! `ObjectConstructor<T>`). Calling the method that creates the object does not run the
+//! statement; a test runs it by calling the object's method on what that method (or a method of
+//! the file leading to it) returns, declared as the type it returns: `TypeAdapter result =
 //! FACTORY.create(gson, type); result.read(new JsonReader(new StringReader("a")));`. Only a
 //! search on the JVM uses such a call: what the object holds is not in the model, and every test
 //! it finds is verified on the JVM as usual.
@@ -20,8 +21,8 @@ use super::start::{search_value, searched_args};
 /// A method of an object the code makes and hands back, which a test can neither create nor
 /// name itself: the types a test may declare that object as.
 pub(crate) struct HandedOut {
-    /// The method the statement is in.
-    pub(crate) method: MethodInfo,
+    /// What the test calls on the object.
+    pub(crate) call: Callee,
     /// Raw, as written: the class or interface an anonymous class extends (`TypeAdapter`); the
     /// supertypes a private or inner class declares.
     pub(crate) types: Vec<String>,
@@ -31,9 +32,19 @@ pub(crate) struct HandedOut {
     pub(crate) class: Option<String>,
 }
 
+/// The method a test calls on an object handed out ([`HandedOut`]).
+pub(crate) enum Callee {
+    /// A method of the file (of an anonymous, private or inner class) overriding another.
+    Method(MethodInfo),
+    /// The single abstract method of the functional interface a lambda implements
+    /// ([`HandedOut::types`]), found by [`functional_method`].
+    Lambda,
+}
+
 /// The method overriding another (`@Override`) that the statement of `target` is in, when a test
 /// can only get its object from the code: a method of an anonymous class (the innermost), or an
-/// instance method of a private or inner class.
+/// instance method of a private or inner class; or the lambda it is in, when the code says which
+/// functional interface that lambda is (it is returned, or assigned to a declared local).
 pub(crate) fn handed_out(file: &SourceFile, target: &Target) -> Option<HandedOut> {
     let src = file.text.as_str();
     let (method, class) = match target.enclosure {
@@ -52,7 +63,10 @@ pub(crate) fn handed_out(file: &SourceFile, target: &Target) -> Option<HandedOut
             }
             (method, creation)
         }
-        Some(Enclosure::Lambda) => return None,
+        Some(Enclosure::Lambda) => {
+            let ty = lambda_type(file, target)?;
+            return Some(HandedOut { call: Callee::Lambda, types: vec![ty], class: None });
+        }
         None => {
             let m = &target.method;
             let inner = m.classes.len() > 1 && !is_static_nested(file, m);
@@ -75,7 +89,7 @@ pub(crate) fn handed_out(file: &SourceFile, target: &Target) -> Option<HandedOut
     };
     if class.kind() == "object_creation_expression" {
         let types = vec![raw(class.child_by_field_name("type")?)];
-        return Some(HandedOut { method: m, types, class: None });
+        return Some(HandedOut { call: Callee::Method(m), types, class: None });
     }
     let mut types = Vec::new();
     for field in ["superclass", "interfaces"] {
@@ -89,7 +103,7 @@ pub(crate) fn handed_out(file: &SourceFile, target: &Target) -> Option<HandedOut
         }
     }
     let name = text_of(class.child_by_field_name("name")?, src).to_string();
-    (!types.is_empty()).then_some(HandedOut { method: m, types, class: Some(name) })
+    (!types.is_empty()).then_some(HandedOut { call: Callee::Method(m), types, class: Some(name) })
 }
 
 /// For a private or inner class: up to `max` methods a test can call that lead to a creation of
@@ -126,7 +140,7 @@ pub(crate) fn creators(ctx: &FileContext<'_>, handed: &HandedOut, max: usize) ->
     out
 }
 
-/// The call of `handed.method` (see [`handed_out`]) on what `entry` returns, when `entry`
+/// The call of `handed.call` (see [`handed_out`]) on what `entry` returns, when `entry`
 /// returns one of the types the object may be declared as: the test declares the result as it
 /// and passes arguments a search writes (numbers, strings, readable JDK values, objects of the
 /// project's classes made by a constructor taking those; `null` for any other type). The type a
@@ -140,31 +154,165 @@ pub(crate) fn then_call(
     own_class: &str,
     imports: &mut Vec<String>,
 ) -> Option<(ThenCall, String)> {
-    let anonymous = &handed.method;
     let returned = entry.return_ty.split('<').next().unwrap_or(&entry.return_ty).trim();
     let simple = |t: &str| t.rsplit('.').next().unwrap_or(t).to_string();
     if returned.is_empty() || returned == "void" || !handed.types.iter().any(|t| simple(t) == simple(returned)) {
         return None;
     }
+    let callee = match &handed.call {
+        Callee::Method(m) => Functional {
+            name: m.name.clone(),
+            params: m.params.iter().map(|p| p.ty.clone()).collect(),
+            return_ty: m.return_ty.clone(),
+            vars: type_variables(file, m.node(file)),
+        },
+        Callee::Lambda => functional_method(whole, &simple(returned))?,
+    };
     let declared_as = test_name(file, returned, imports);
-    let vars = type_variables(file, anonymous.node(file));
     let mut args = Vec::new();
-    for p in &anonymous.params {
-        let ty = p.ty.trim().trim_start_matches("final ").trim();
+    for ty in &callee.params {
+        let ty = ty.trim().trim_start_matches("final ").trim();
         let raw = ty.split('<').next().unwrap_or(ty).trim();
-        // A type variable's value is erased through the raw type the test declares.
-        if vars.iter().any(|v| v == raw) {
-            args.push(("Object".to_string(), JavaValue::Null));
+        // A type variable's value is erased through the raw type the test declares: any
+        // object, null first.
+        if raw == "Object" || callee.vars.iter().any(|v| v == raw) {
+            let mut options = vec![JavaValue::Null];
+            let c = jdk_choices("Object", own_class).map(|c| c.options).unwrap_or_default();
+            options.extend(c.into_iter().filter(|o| *o != JavaValue::Null));
+            args.push(("Object".to_string(), JavaValue::Choice { slot: None, options }));
             continue;
         }
         args.push((ty.to_string(), argument(whole, file, ty, own_class, imports)));
     }
-    let ret = anonymous.return_ty.trim();
+    let ret = callee.return_ty.trim();
     let ret = match ret.split('<').next().map(str::trim) {
-        Some(r) if vars.iter().any(|v| v == r) => "Object".to_string(),
+        Some(r) if callee.vars.iter().any(|v| v == r) => "Object".to_string(),
         _ => ret.to_string(),
     };
-    Some((ThenCall { declared_as, method: anonymous.name.clone(), args }, ret))
+    Some((ThenCall { declared_as, method: callee.name, args }, ret))
+}
+
+/// A method a test calls on an object handed out, as the test sees it.
+struct Functional {
+    name: String,
+    /// The parameters' types as written.
+    params: Vec<String>,
+    return_ty: String,
+    /// The type variables around its declaration, which the raw type erases.
+    vars: Vec<String>,
+}
+
+/// The JDK's functional interfaces: (simple name, method, parameter types, return type), the
+/// generic ones as the raw type erases them.
+const JDK_FUNCTIONAL: &[(&str, &str, &[&str], &str)] = &[
+    ("Runnable", "run", &[], "void"),
+    ("Callable", "call", &[], "Object"),
+    ("Supplier", "get", &[], "Object"),
+    ("Consumer", "accept", &["Object"], "void"),
+    ("BiConsumer", "accept", &["Object", "Object"], "void"),
+    ("Function", "apply", &["Object"], "Object"),
+    ("UnaryOperator", "apply", &["Object"], "Object"),
+    ("BiFunction", "apply", &["Object", "Object"], "Object"),
+    ("BinaryOperator", "apply", &["Object", "Object"], "Object"),
+    ("Predicate", "test", &["Object"], "boolean"),
+    ("BiPredicate", "test", &["Object", "Object"], "boolean"),
+    ("Comparator", "compare", &["Object", "Object"], "int"),
+    ("IntPredicate", "test", &["int"], "boolean"),
+    ("IntFunction", "apply", &["int"], "Object"),
+    ("IntUnaryOperator", "applyAsInt", &["int"], "int"),
+    ("IntBinaryOperator", "applyAsInt", &["int", "int"], "int"),
+    ("ToIntFunction", "applyAsInt", &["Object"], "int"),
+    ("IntSupplier", "getAsInt", &[], "int"),
+    ("LongSupplier", "getAsLong", &[], "long"),
+    ("DoubleSupplier", "getAsDouble", &[], "double"),
+    ("BooleanSupplier", "getAsBoolean", &[], "boolean"),
+    ("LongPredicate", "test", &["long"], "boolean"),
+    ("DoublePredicate", "test", &["double"], "boolean"),
+];
+
+/// The single abstract method of the functional interface `simple`: one of the JDK's, or an
+/// interface of the source synthesis sees that declares exactly one method without a body.
+fn functional_method(whole: &FileContext<'_>, simple: &str) -> Option<Functional> {
+    if let Some((_, name, params, ret)) = JDK_FUNCTIONAL.iter().find(|(i, ..)| *i == simple) {
+        return Some(Functional {
+            name: name.to_string(),
+            params: params.iter().map(|p| p.to_string()).collect(),
+            return_ty: ret.to_string(),
+            vars: vec![],
+        });
+    }
+    let file = whole.file();
+    let src = file.text.as_str();
+    let mut stack = vec![file.tree.root_node()];
+    while let Some(n) = stack.pop() {
+        if n.kind() != "interface_declaration" {
+            stack.extend(named_children(n));
+            continue;
+        }
+        if n.child_by_field_name("name").map(|c| text_of(c, src)) != Some(simple) {
+            stack.extend(named_children(n));
+            continue;
+        }
+        let body = n.child_by_field_name("body")?;
+        let abstract_methods: Vec<Node<'_>> = named_children(body)
+            .into_iter()
+            .filter(|d| d.kind() == "method_declaration" && d.child_by_field_name("body").is_none())
+            .filter(|d| !jreach_syntax::tree::has_modifier(*d, src, "static"))
+            .collect();
+        let [method] = abstract_methods[..] else { return None };
+        let params = method.child_by_field_name("parameters")?;
+        let params: Option<Vec<String>> = named_children(params)
+            .into_iter()
+            .filter(|p| matches!(p.kind(), "formal_parameter" | "spread_parameter"))
+            .map(|p| Some(text_of(p.child_by_field_name("type")?, src).to_string()))
+            .collect();
+        return Some(Functional {
+            name: text_of(method.child_by_field_name("name")?, src).to_string(),
+            params: params?,
+            return_ty: text_of(method.child_by_field_name("type")?, src).to_string(),
+            vars: type_variables(file, method),
+        });
+    }
+    None
+}
+
+/// The functional interface the lambda that the statement of `target` is in (the innermost)
+/// implements, raw as written, when the code says it: the lambda is returned (the type its
+/// method returns) or assigned to a local declared with a type.
+fn lambda_type(file: &SourceFile, target: &Target) -> Option<String> {
+    let src = file.text.as_str();
+    let mut n = file.tree.root_node().descendant_for_byte_range(target.stmt.start, target.stmt.start)?;
+    let lambda = loop {
+        match n.kind() {
+            "lambda_expression" => break n,
+            "method_declaration" | "constructor_declaration" | "class_body" => return None,
+            _ => n = n.parent()?,
+        }
+    };
+    let mut value = lambda.parent()?;
+    while value.kind() == "parenthesized_expression" {
+        value = value.parent()?;
+    }
+    let ty = match value.kind() {
+        "return_statement" => {
+            let mut up = value.parent();
+            loop {
+                let p = up?;
+                match p.kind() {
+                    "method_declaration" => break p.child_by_field_name("type")?,
+                    "lambda_expression" | "class_body" | "constructor_declaration" => return None,
+                    _ => up = p.parent(),
+                }
+            }
+        }
+        "variable_declarator" => {
+            value.parent().filter(|d| d.kind() == "local_variable_declaration")?.child_by_field_name("type")?
+        }
+        _ => return None,
+    };
+    let ty = text_of(ty, src);
+    let raw = ty.split('<').next().unwrap_or(ty).trim();
+    (raw != "var" && !raw.is_empty()).then(|| raw.to_string())
 }
 
 /// A value a search starts from for a parameter of type `ty`: a number, string or readable JDK
@@ -293,13 +441,17 @@ public class Adapters {
         let ctx = FileContext::new(&file, None, None);
         let target = at(&file, "return \"x\" + n;");
         let handed = handed_out(&file, &target).expect("an anonymous class's method");
-        assert_eq!((handed.method.name.as_str(), handed.types.clone()), ("name", vec!["Adapter".to_string()]));
+        assert!(matches!(&handed.call, Callee::Method(m) if m.name == "name"));
+        assert_eq!(handed.types, ["Adapter"]);
         let mut imports = Vec::new();
         let (then, ret) = then_call(&ctx, &file, &handed, &target.method, "Adapters", &mut imports).expect("a call");
         assert_eq!(then.declared_as, "Adapters.Adapter");
         assert_eq!(ret, "String");
-        let args: Vec<(String, String)> = then.args.iter().map(|(t, v)| (t.clone(), literal(v))).collect();
-        assert_eq!(args, [("Object".to_string(), "null".to_string()), ("int".to_string(), "1".to_string())]);
+        // (A type variable's value: any object, null first.)
+        assert!(
+            matches!(&then.args[0], (t, JavaValue::Choice { options, .. }) if t == "Object" && options[0] == JavaValue::Null && options.len() > 2)
+        );
+        assert_eq!((then.args[1].0.as_str(), literal(&then.args[1].1).as_str()), ("int", "1"));
 
         // A parameter of a class of the file is made by its constructor, whose JDK argument the
         // search chooses; a type variable's result is an `Object` through the raw type.
@@ -362,5 +514,53 @@ public class Bag {
         assert!(imports.contains(&"java.util.Iterator".to_string()), "{imports:?}");
         // `any()` returns an `Object`, on which a test cannot call `hasNext()`.
         assert!(then_call(&ctx, &file, &handed, &entry("any"), "Bag", &mut imports).is_none());
+    }
+
+    #[test]
+    fn a_returned_lambda_is_called_through_its_interface_s_method() {
+        let src = r#"package p;
+import java.util.Comparator;
+public class Makers {
+    public interface Maker<T> {
+        T make(String name);
+    }
+    public <T> Maker<T> maker(int n) {
+        return name -> {
+            System.out.println(name);
+            return null;
+        };
+    }
+    public Comparator<String> byLength() {
+        Comparator<String> c = (a, b) -> {
+            return a.length() - b.length();
+        };
+        return c;
+    }
+    public void run() {
+        new Thread(() -> {
+            System.out.println();
+        });
+    }
+}
+"#;
+        let file = SourceFile::parse(src);
+        let ctx = FileContext::new(&file, None, None);
+        let mut imports = Vec::new();
+        let target = at(&file, "System.out.println(name);");
+        let handed = handed_out(&file, &target).expect("a returned lambda");
+        assert!(matches!(handed.call, Callee::Lambda) && handed.types == ["Maker"]);
+        let (then, ret) = then_call(&ctx, &file, &handed, &target.method, "Makers", &mut imports).expect("a call");
+        assert_eq!((then.declared_as.as_str(), then.method.as_str(), ret.as_str()), ("Makers.Maker", "make", "Object"));
+        assert_eq!(literal(&then.args[0].1), "\"a\"");
+
+        let target = at(&file, "return a.length() - b.length();");
+        let handed = handed_out(&file, &target).expect("a lambda in a declared local");
+        let (then, ret) = then_call(&ctx, &file, &handed, &target.method, "Makers", &mut imports).expect("a call");
+        assert_eq!((then.declared_as.as_str(), then.method.as_str(), ret.as_str()), ("Comparator", "compare", "int"));
+        assert_eq!(then.args.len(), 2);
+
+        // A lambda passed to a constructor: the code does not say here what calls it.
+        let target = at(&file, "System.out.println();");
+        assert!(handed_out(&file, &target).is_none());
     }
 }
