@@ -181,12 +181,10 @@ fn returned_by(creation: Node<'_>) -> Option<Node<'_>> {
     None
 }
 
-/// `ty` (a method's return type as written), raw, when a test can declare a variable of it: not
-/// one of the type variables of `method` or of the classes around it.
-fn declared_type(file: &SourceFile, method: Node<'_>, ty: &str) -> Option<String> {
-    let base = ty.split('<').next().unwrap_or(ty).trim();
+/// The type variables declared by `node` and the declarations around it (methods and classes).
+pub(crate) fn type_variables(file: &SourceFile, node: Node<'_>) -> Vec<String> {
     let mut vars = Vec::new();
-    let mut n = Some(method);
+    let mut n = Some(node);
     while let Some(c) = n {
         if let Some(params) = c.child_by_field_name("type_parameters") {
             for p in named_children(params) {
@@ -196,7 +194,14 @@ fn declared_type(file: &SourceFile, method: Node<'_>, ty: &str) -> Option<String
         }
         n = c.parent();
     }
-    if vars.iter().any(|v| v == base) || base == "void" {
+    vars
+}
+
+/// `ty` (a method's return type as written), raw, when a test can declare a variable of it: not
+/// one of the type variables of `method` or of the classes around it.
+fn declared_type(file: &SourceFile, method: Node<'_>, ty: &str) -> Option<String> {
+    let base = ty.split('<').next().unwrap_or(ty).trim();
+    if type_variables(file, method).iter().any(|v| v == base) || base == "void" {
         return None;
     }
     raw_in_test(file, ty)

@@ -15,7 +15,7 @@ use jreach_synth::{jdk_choices, JavaValue, ThenCall};
 
 use super::callers;
 use super::receiver::is_static_nested;
-use super::receiver_from::creations_of;
+use super::receiver_from::{creations_of, type_variables};
 use super::start::{search_value, searched_args};
 
 /// A method of an object the code makes and hands back, which a test can neither create nor
@@ -371,22 +371,6 @@ fn test_name(file: &SourceFile, raw: &str, imports: &mut Vec<String>) -> String 
         }
         None => q,
     }
-}
-
-/// The type variables declared by `node` and the declarations around it (methods and classes).
-fn type_variables(file: &SourceFile, node: Node<'_>) -> Vec<String> {
-    let mut vars = Vec::new();
-    let mut n = Some(node);
-    while let Some(c) = n {
-        if let Some(params) = c.child_by_field_name("type_parameters") {
-            for p in named_children(params) {
-                let name = named_children(p).into_iter().find(|k| k.kind() == "type_identifier");
-                vars.extend(name.map(|k| text_of(k, &file.text).to_string()));
-            }
-        }
-        n = c.parent();
-    }
-    vars
 }
 
 #[cfg(test)]
