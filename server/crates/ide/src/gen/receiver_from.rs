@@ -69,18 +69,29 @@ pub(crate) fn receiver_sources(ctx: &FileContext<'_>, m: &MethodInfo) -> (Vec<Re
     found.truncate(SOURCES_MAX);
     // A type the file imports is declared by its simple name and imported.
     for (_, from) in &mut found {
-        let q = from.declared_as.clone();
-        if let Some((package, simple)) = q.rsplit_once('.').filter(|(p, _)| p.starts_with(char::is_lowercase)) {
-            imports.push(format!("{package}.{simple}"));
-            from.declared_as = simple.to_string();
-        }
+        from.declared_as = imported_by_simple_name(&from.declared_as, &mut imports);
     }
     (found.into_iter().map(|(_, f)| f).collect(), imports)
 }
 
+/// `qualified` (a class as [`jreach_syntax::qualified_nested`] names it) as a test writes it: a
+/// class of a package by its simple name, its qualified name added to `imports`; any other
+/// (a class of the test's package, a nested one by its chain) as it is.
+pub(crate) fn imported_by_simple_name(qualified: &str, imports: &mut Vec<String>) -> String {
+    match qualified.rsplit_once('.').filter(|(p, _)| p.starts_with(char::is_lowercase)) {
+        Some((_, simple)) => {
+            if !imports.iter().any(|i| i == qualified) {
+                imports.push(qualified.to_string());
+            }
+            simple.to_string()
+        }
+        None => qualified.to_string(),
+    }
+}
+
 /// Whether `m` says it overrides (`@Override`): a test can then call it through the type it
 /// overrides a method of.
-fn overrides(file: &SourceFile, m: &MethodInfo) -> bool {
+pub(crate) fn overrides(file: &SourceFile, m: &MethodInfo) -> bool {
     let node = m.node(file);
     named_children(node).into_iter().any(|c| c.kind() == "modifiers" && text_of(c, &file.text).contains("@Override"))
 }
@@ -162,7 +173,7 @@ fn class_chain_hidden(file: &SourceFile, class: Node<'_>) -> bool {
 /// The method whose `return` statement gives back `creation` (as it is, or as a branch of a
 /// conditional or in parentheses), when that return is the method's own code (not a lambda's
 /// nor another class body's).
-fn returned_by(creation: Node<'_>) -> Option<Node<'_>> {
+pub(crate) fn returned_by(creation: Node<'_>) -> Option<Node<'_>> {
     let mut n = creation.parent()?;
     while matches!(n.kind(), "parenthesized_expression" | "ternary_expression") {
         n = n.parent()?;

@@ -15,7 +15,7 @@ use jreach_synth::{jdk_choices, JavaValue, ThenCall};
 
 use super::callers;
 use super::receiver::is_static_nested;
-use super::receiver_from::{creations_of, type_variables};
+use super::receiver_from::{creations_of, imported_by_simple_name, overrides, returned_by, type_variables};
 use super::start::{search_value, searched_args};
 
 /// A method of an object the code makes and hands back, which a test can neither create nor
@@ -77,10 +77,8 @@ pub(crate) fn handed_out(file: &SourceFile, target: &Target) -> Option<HandedOut
             (method, method.parent().filter(|b| b.kind() == "class_body")?.parent()?)
         }
     };
-    let overrides =
-        named_children(method).into_iter().any(|c| c.kind() == "modifiers" && text_of(c, src).contains("@Override"));
     let m = MethodInfo::from_node(method, file)?;
-    if !overrides || m.is_static || m.has_error {
+    if !overrides(file, &m) || m.is_static || m.has_error {
         return None;
     }
     let raw = |t: Node<'_>| {
@@ -293,22 +291,12 @@ fn lambda_type(file: &SourceFile, target: &Target) -> Option<String> {
     while value.kind() == "parenthesized_expression" {
         value = value.parent()?;
     }
-    let ty = match value.kind() {
-        "return_statement" => {
-            let mut up = value.parent();
-            loop {
-                let p = up?;
-                match p.kind() {
-                    "method_declaration" => break p.child_by_field_name("type")?,
-                    "lambda_expression" | "class_body" | "constructor_declaration" => return None,
-                    _ => up = p.parent(),
-                }
-            }
-        }
-        "variable_declarator" => {
+    let ty = match returned_by(lambda) {
+        Some(method) => method.child_by_field_name("type")?,
+        None if value.kind() == "variable_declarator" => {
             value.parent().filter(|d| d.kind() == "local_variable_declaration")?.child_by_field_name("type")?
         }
-        _ => return None,
+        None => return None,
     };
     let ty = text_of(ty, src);
     let raw = ty.split('<').next().unwrap_or(ty).trim();
@@ -360,17 +348,7 @@ fn argument(
 /// `raw` (a class as `file` writes it) as a test names it: a class the file imports by its
 /// simple name, imported (into `imports`); a class nested in the file by its chain of classes.
 fn test_name(file: &SourceFile, raw: &str, imports: &mut Vec<String>) -> String {
-    let q = jreach_syntax::qualified_nested(file, raw);
-    match q.rsplit_once('.').filter(|(p, _)| p.starts_with(char::is_lowercase)) {
-        Some((package, simple)) => {
-            let import = format!("{package}.{simple}");
-            if !imports.contains(&import) {
-                imports.push(import);
-            }
-            simple.to_string()
-        }
-        None => q,
-    }
+    imported_by_simple_name(&jreach_syntax::qualified_nested(file, raw), imports)
 }
 
 #[cfg(test)]
