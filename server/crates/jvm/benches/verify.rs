@@ -119,6 +119,7 @@ fn bench(c: &mut Criterion) {
         receiver_factory: None,
         receiver_from: None,
         then_call: None,
+        null_casts: Default::default(),
         named_classes: vec![],
         held_by: None,
         initializes_class: false,

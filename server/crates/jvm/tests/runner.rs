@@ -468,6 +468,7 @@ fn search_start(
         receiver_factory: None,
         receiver_from: None,
         then_call: None,
+        null_casts: Default::default(),
         named_classes: vec![],
         held_by: None,
         initializes_class: false,

@@ -449,6 +449,10 @@ pub struct TestRequest {
     /// the called method creates and returns (`TypeAdapter result = FACTORY.create(gson, type);
     /// result.read(in);`). `None`: the call under test is the last.
     pub then_call: Option<ThenCall>,
+    /// Where the call under test or the receiver's constructor has an overload of the same
+    /// arity, the type each `null` argument is cast to so that javac picks the one meant:
+    /// `new StrSubstitutor((Map) null, ...)` beside `StrSubstitutor(StrLookup<?>, ...)`.
+    pub null_casts: NullCasts,
     /// Classes the code under test names by literal (`ZonedDateTime.class`), as a test names
     /// them (`java.time.ZonedDateTime`): where a search chooses a `Class` or a `Type`, these are
     /// candidates too (`JdkChoices::add_classes`), since the code compares with them.
@@ -525,6 +529,16 @@ pub struct ThenCall {
     pub method: String,
     /// The arguments as (Java type, value).
     pub args: Vec<(String, JavaValue)>,
+}
+
+/// The casts of [`TestRequest::null_casts`], by position: `None` leaves a `null` as it is (a
+/// parameter with a typed local, a type variable, a callee without overloads).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct NullCasts {
+    /// For the arguments of the call under test (`TestRequest::args`).
+    pub args: Vec<Option<String>>,
+    /// For the arguments the receiver is made with (`TestRequest::receiver_args`).
+    pub receiver_args: Vec<Option<String>>,
 }
 
 /// What [`ReceiverFrom::member`] is a member of.

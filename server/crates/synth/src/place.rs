@@ -608,6 +608,7 @@ mod tests {
             receiver_factory: None,
             receiver_from: None,
             then_call: None,
+            null_casts: Default::default(),
             named_classes: vec![],
             held_by: None,
             initializes_class: false,

@@ -263,7 +263,7 @@ pub(crate) fn method_parts(req: &TestRequest, junit: JUnit) -> Parts {
             // A static method returning the object takes `receiver_args`.
             let member = match &held.returned_by {
                 Some(_) => {
-                    let holder_args: Vec<String> = req.receiver_args.iter().map(|(ty, v)| literal_as(ty, v)).collect();
+                    let holder_args = receiver_arg_list(req);
                     format!("{class}.{}({})", held.member, holder_args.join(", "))
                 }
                 None => format!("{class}.{}", held.member),
@@ -294,7 +294,7 @@ pub(crate) fn method_parts(req: &TestRequest, junit: JUnit) -> Parts {
                 }
             }
         } else {
-            let ctor_args: Vec<String> = req.receiver_args.iter().map(|(ty, v)| literal_as(ty, v)).collect();
+            let ctor_args = receiver_arg_list(req);
             let new = match (&req.receiver_factory, &req.receiver_class) {
                 (Some(factory), _) => format!("{factory}({})", ctor_args.join(", ")),
                 (None, Some(made_as)) => format!("new {made_as}({})", ctor_args.join(", ")),
@@ -566,7 +566,7 @@ fn arguments(req: &TestRequest) -> Vec<Arg> {
             Some(v) => literal_as(ty, v),
             None => literal(&default_value(ty)),
         };
-        let decl_ty = match req.args.get(i) {
+        let decl_ty: Option<String> = match req.args.get(i) {
             // The parameter's type as written may be a nested class's simple name.
             // (`new ArrayList<>(...)` is declared with the parameter's type.)
             Some(JavaValue::Constructed { class, .. }) if !class.ends_with("<>") => Some(class.clone()),
@@ -579,6 +579,11 @@ fn arguments(req: &TestRequest) -> Vec<Arg> {
                 param.and_then(|(_, t)| declarable(t)).or_else(|| Some(format!("{elem_ty}[]")))
             }
             _ => param.and_then(|(_, t)| declarable(t)),
+        };
+        // An overload's `null` without a typed local says which overload it is for.
+        let literal = match decl_ty {
+            None => cast_null(literal, req.null_casts.args.get(i)),
+            Some(_) => literal,
         };
         args.push(Arg { literal, local: None, decl_ty });
     }
@@ -657,6 +662,24 @@ fn arguments(req: &TestRequest) -> Vec<Arg> {
         arg.local = Some(name);
     }
     args
+}
+
+/// `literal`, cast to `cast` when it is a bare `null` and there is one (`(Map) null`).
+fn cast_null(literal: String, cast: Option<&Option<String>>) -> String {
+    match cast {
+        Some(Some(ty)) if literal == "null" => format!("({ty}) null"),
+        _ => literal,
+    }
+}
+
+/// The arguments the receiver is made with (by its constructor or the static method that
+/// returns it), as the test writes them.
+fn receiver_arg_list(req: &TestRequest) -> Vec<String> {
+    req.receiver_args
+        .iter()
+        .enumerate()
+        .map(|(i, (ty, v))| cast_null(literal_as(ty, v), req.null_casts.receiver_args.get(i)))
+        .collect()
 }
 
 /// Objects among the arguments and the fields of a receiver made by reflection: a local for
@@ -983,6 +1006,7 @@ mod tests {
             receiver_factory: None,
             receiver_from: None,
             then_call: None,
+            null_casts: Default::default(),
             named_classes: vec![],
             held_by: None,
             initializes_class: false,
@@ -1012,6 +1036,7 @@ mod tests {
         let held = |cast_to: Option<&str>| TestRequest {
             receiver_from: None,
             then_call: None,
+            null_casts: Default::default(),
             named_classes: vec![],
             held_by: Some(jreach_syntax::HeldBy {
                 member: "LOW".into(),
@@ -1035,6 +1060,7 @@ mod tests {
         let returned = TestRequest {
             receiver_from: None,
             then_call: None,
+            null_casts: Default::default(),
             named_classes: vec![],
             held_by: Some(jreach_syntax::HeldBy {
                 member: "low".into(),
@@ -1152,6 +1178,7 @@ mod tests {
             receiver_factory: Some("Calc.of".into()),
             receiver_from: None,
             then_call: None,
+            null_casts: Default::default(),
             named_classes: vec![],
             held_by: None,
             initializes_class: false,
@@ -1182,6 +1209,31 @@ mod tests {
         let text = render_method(&req, "t");
         assert!(text.contains("Adapters.Adapter result = Calc.adapter(3);"), "{text}");
         assert!(text.contains("assertEquals(\"x3\", result.name(null, 2));"), "{text}");
+    }
+
+    #[test]
+    fn a_null_for_an_overload_is_cast_to_its_parameter_type() {
+        let req = TestRequest {
+            method: "replace".into(),
+            params: vec![("source".into(), "Object".into()), ("map".into(), "Map<String, V>".into())],
+            args: vec![JavaValue::Str("a".into()), JavaValue::Null],
+            return_ty: "String".into(),
+            outcome: Outcome::Undetermined("x".into()),
+            is_static: false,
+            receiver_args: vec![("Lookup<?>".into(), JavaValue::Null), ("int".into(), Int(2))],
+            null_casts: crate::NullCasts {
+                args: vec![Some("Object".into()), Some("Map".into())],
+                receiver_args: vec![Some("Lookup".into()), None],
+            },
+            ..base()
+        };
+        let text = render_method(&req, "t");
+        assert!(text.contains("Calc obj = new Calc((Lookup) null, 2);"), "{text}");
+        // (`source` has a typed local; `map` has none and is cast.)
+        assert!(text.contains("obj.replace(source, (Map) null)"), "{text}");
+        // Without casts, the nulls stay bare.
+        let text = render_method(&TestRequest { null_casts: Default::default(), ..req }, "t");
+        assert!(text.contains("new Calc(null, 2)") && text.contains("(source, null)"), "{text}");
     }
 
     #[test]
@@ -1582,6 +1634,7 @@ mod tests {
             receiver_factory: None,
             receiver_from: None,
             then_call: None,
+            null_casts: Default::default(),
             named_classes: vec![],
             held_by: None,
             initializes_class: false,

@@ -74,6 +74,7 @@ fn req(method: &str, params: &[(&str, &str)], args: Vec<JavaValue>, ret: &str, o
         receiver_factory: None,
         receiver_from: None,
         then_call: None,
+        null_casts: Default::default(),
         named_classes: vec![],
         held_by: None,
         initializes_class: false,

@@ -117,6 +117,7 @@ pub(crate) fn request(file: &SourceFile, classes: Vec<String>, line: usize, juni
         receiver_factory: None,
         receiver_from: None,
         then_call: None,
+        null_casts: Default::default(),
         named_classes: vec![],
         held_by: None,
         initializes_class: true,

@@ -14,6 +14,7 @@ mod inputs;
 mod instanceof;
 mod java_values;
 mod math_search;
+mod overloads;
 mod receiver;
 mod receiver_from;
 mod replay;

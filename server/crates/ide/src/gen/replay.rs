@@ -204,7 +204,7 @@ pub(crate) fn request_choosing(
     let path =
         if reached { path_condition(&run.decisions[..decisions_before.min(run.decisions.len())], m) } else { vec![] };
     let stmt_text = target.first_line(file).to_string();
-    Ok(TestRequest {
+    let mut req = TestRequest {
         package: m.package.clone(),
         classes: m.classes.clone(),
         method: m.name.clone(),
@@ -245,12 +245,15 @@ pub(crate) fn request_choosing(
         receiver_factory: None,
         receiver_from: None,
         then_call: None,
+        null_casts: Default::default(),
         named_classes: vec![],
         held_by: m.held_by.clone(),
         initializes_class: false,
         also_runs: vec![],
         statics: static_assignments(f, args)?,
-    })
+    };
+    super::overloads::cast_nulls(file, m, &mut req);
+    Ok(req)
 }
 
 /// The first value among `blocks` (a run's blocks) that stands for code jreach does not model:

@@ -237,6 +237,8 @@ fn start_for(
     if !req.statics.iter().any(|s| s.is_stdin()) {
         req.statics.extend(jreach_synth::StaticAssignment::stdin_start(&file.text));
     }
+    // The receiver's arguments may have changed since the model's request.
+    super::overloads::cast_nulls(file, m, &mut req);
     Some(req)
 }
 
