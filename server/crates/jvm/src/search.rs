@@ -92,6 +92,7 @@ pub fn drop_options(harness: &mut Harness, dropped: impl Fn(&JavaValue) -> bool)
             JavaValue::Stub { methods, .. } => {
                 methods.iter_mut().flat_map(|m| &mut m.returns).for_each(|r| walk(r, start, dropped))
             }
+            JavaValue::Lambda { returns: Some(r), .. } => walk(&mut r.1, start, dropped),
             _ => {}
         }
     }
@@ -269,10 +270,12 @@ fn hole(v: &mut JavaValue, out: &mut Vec<JavaValue>, shared: &std::collections::
         }
         JavaValue::Optional { item: Some(item), .. } => hole(item, out, shared),
         JavaValue::Map { entries, .. } => entries.iter_mut().for_each(|(_, value)| hole(value, out, shared)),
-        // What an anonymous class's methods return (an annotation's elements).
+        // What an anonymous class's methods return (an annotation's elements), what a lambda
+        // returns (for arguments other than its special ones).
         JavaValue::Stub { methods, .. } => {
             methods.iter_mut().flat_map(|m| &mut m.returns).for_each(|r| hole(r, out, shared))
         }
+        JavaValue::Lambda { returns: Some(r), .. } => hole(&mut r.1, out, shared),
         _ => {}
     }
 }
@@ -313,6 +316,7 @@ pub fn fill(harness: &TestRequest, values: &[JavaValue]) -> TestRequest {
             JavaValue::Stub { methods, .. } => {
                 methods.iter_mut().flat_map(|m| &mut m.returns).for_each(|r| put(r, values))
             }
+            JavaValue::Lambda { returns: Some(r), .. } => put(&mut r.1, values),
             _ => {}
         }
     }
@@ -1902,6 +1906,19 @@ mod tests {
         let text = jreach_synth::render_method(&h.req, "t");
         assert!(text.contains("return jreach.runner.Inputs.i(0);"), "{text}");
         assert_eq!(fill(&h.req, &h.start), annotated);
+        // What a lambda returns, too.
+        let lambda = JavaValue::Lambda {
+            interface: "IntSupplier".into(),
+            arity: 0,
+            returns: Some(Box::new(("int".into(), JavaValue::Int(7)))),
+            special: vec![],
+        };
+        let given = TestRequest { params: vec![("s".into(), "IntSupplier".into())], args: vec![lambda], ..req.clone() };
+        let h = slots(&given);
+        assert_eq!(h.start, vec![JavaValue::Int(7)]);
+        let text = jreach_synth::render_method(&h.req, "t");
+        assert!(text.contains("() -> jreach.runner.Inputs.i(0)"), "{text}");
+        assert_eq!(fill(&h.req, &h.start), given);
     }
 
     #[test]

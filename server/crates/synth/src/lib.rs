@@ -273,6 +273,7 @@ impl JavaValue {
             }
             JavaValue::Optional { item, .. } => item.as_deref().is_some_and(Self::has_search_holes),
             JavaValue::Map { entries, .. } => entries.iter().any(|(k, v)| k.has_search_holes() || v.has_search_holes()),
+            JavaValue::Lambda { returns: Some(r), .. } => r.1.has_search_holes(),
             _ => false,
         }
     }
@@ -548,20 +549,24 @@ pub enum ReceiverHolder {
     Class(String),
     /// An instance method of this object (a [`JavaValue::Constructed`]: `new Bag()`).
     Object(JavaValue),
+    /// The object is this value itself, a lambda for an interface with one abstract method
+    /// whose default method the test calls (`TriConsumer obj = (ignored1, ignored2, ignored3)
+    /// -> { };`); `member` and `args` are unused.
+    Value(JavaValue),
 }
 
 impl ReceiverFrom {
     /// The values in it (the holder object and the arguments), for a search to fill.
     pub fn values_mut(&mut self) -> impl Iterator<Item = &mut JavaValue> {
         let holder = match &mut self.on {
-            ReceiverHolder::Object(v) => Some(v),
+            ReceiverHolder::Object(v) | ReceiverHolder::Value(v) => Some(v),
             ReceiverHolder::Class(_) => None,
         };
         holder.into_iter().chain(self.args.iter_mut().flatten().map(|(_, v)| v))
     }
 
     fn has_search_holes(&self) -> bool {
-        let holder = matches!(&self.on, ReceiverHolder::Object(v) if v.has_search_holes());
+        let holder = matches!(&self.on, ReceiverHolder::Object(v) | ReceiverHolder::Value(v) if v.has_search_holes());
         holder || self.args.iter().flatten().any(|(_, v)| v.has_search_holes())
     }
 
@@ -570,6 +575,7 @@ impl ReceiverFrom {
         let on = match &self.on {
             ReceiverHolder::Class(c) => c.clone(),
             ReceiverHolder::Object(v) => literal::literal(v),
+            ReceiverHolder::Value(v) => return literal::literal(v),
         };
         match &self.args {
             Some(args) => {

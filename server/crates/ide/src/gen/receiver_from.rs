@@ -74,6 +74,44 @@ pub(crate) fn receiver_sources(ctx: &FileContext<'_>, m: &MethodInfo) -> (Vec<Re
     (found.into_iter().map(|(_, f)| f).collect(), imports)
 }
 
+/// For a default method `m` of an interface of the file with one abstract method (and no
+/// interface it extends, whose abstract methods the file does not show): a lambda a test writes
+/// as the receiver, declared as the raw interface (`TriConsumer obj = (ignored1, ignored2,
+/// ignored3) -> { };`), returning what a search moves (a number, a string, else `null`).
+pub(crate) fn lambda_receiver(whole: &FileContext<'_>, m: &MethodInfo) -> Option<ReceiverFrom> {
+    let file = whole.file();
+    if m.is_static || m.is_constructor || m.is_private || m.has_error || m.class_is_private {
+        return None;
+    }
+    let node = m.node(file);
+    let interface = node.parent().and_then(|body| body.parent()).filter(|d| d.kind() == "interface_declaration")?;
+    if named_children(interface).iter().any(|c| c.kind() == "extends_interfaces") {
+        return None;
+    }
+    let simple = text_of(interface.child_by_field_name("name")?, &file.text);
+    if m.classes.last().map(String::as_str) != Some(simple) || !has_modifier(node, &file.text, "default") {
+        return None;
+    }
+    let declared_as = m.classes.join(".");
+    let lambda = lambda_of(whole, simple, &declared_as)?;
+    Some(ReceiverFrom { declared_as, on: ReceiverHolder::Value(lambda), member: String::new(), args: None })
+}
+
+/// A lambda of the functional interface `ty` (as written; one of the JDK's or an interface of
+/// the source with one abstract method), named `interface` as a test names it, that returns
+/// what a search moves (a number, a string, else `null`) or nothing.
+pub(crate) fn lambda_of(whole: &FileContext<'_>, ty: &str, interface: &str) -> Option<JavaValue> {
+    let raw = ty.split('<').next().unwrap_or(ty).trim();
+    let simple = raw.rsplit('.').next().unwrap_or(raw);
+    let method = super::result_call::functional_method(whole, simple)?;
+    let ret = method.return_ty.trim();
+    let returns = match ret {
+        "void" => None,
+        _ => Some(Box::new((ret.to_string(), super::start::search_value(ret).unwrap_or(JavaValue::Null)))),
+    };
+    Some(JavaValue::Lambda { interface: interface.to_string(), arity: method.params.len(), returns, special: vec![] })
+}
+
 /// `qualified` (a class as [`jreach_syntax::qualified_nested`] names it) as a test writes it: a
 /// class of a package by its simple name, its qualified name added to `imports`; any other
 /// (a class of the test's package, a nested one by its chain) as it is.
@@ -311,5 +349,45 @@ public class Shapes {
         let (next, imports) = written("next");
         assert_eq!(next, ["Iterator obj = new Shapes().sides();"]);
         assert_eq!(imports, ["java.util.Iterator"]);
+    }
+
+    #[test]
+    fn a_default_method_of_a_functional_interface_runs_on_a_lambda() {
+        let src = r#"package p;
+public interface Op<E extends Throwable> {
+    int apply(int t) throws E;
+    default Op<E> twice() {
+        return t -> apply(apply(t));
+    }
+    static <E extends Throwable> Op<E> identity() {
+        return t -> t;
+    }
+    interface Sink<T> {
+        void accept(T t, String s);
+        default void log() {
+            int x = 1;
+        }
+    }
+    interface Two extends Sink<String> {
+        default void more() {
+            int y = 2;
+        }
+    }
+}
+"#;
+        let file = SourceFile::parse(src);
+        let ctx = FileContext::new(&file, None, None);
+        let method = |name: &str| ctx.methods().iter().find(|m| m.name == name).unwrap().clone();
+        let written = |name: &str| {
+            lambda_receiver(&ctx, &method(name)).map(|f| format!("{} obj = {};", f.declared_as, f.expression()))
+        };
+        assert_eq!(written("twice").as_deref(), Some("Op obj = ignored -> 1;"));
+        assert_eq!(written("log").as_deref(), Some("Op.Sink obj = (ignored1, ignored2) -> { };"));
+        // Not a default method; an interface whose inherited abstract methods the file does not show.
+        assert_eq!(written("identity"), None);
+        assert_eq!(written("more"), None);
+        // A parameter of such a type may be a lambda too.
+        let lambda = lambda_of(&ctx, "Sink<? super T>", "Op.Sink").map(|v| jreach_synth::literal(&v));
+        assert_eq!(lambda.as_deref(), Some("(ignored1, ignored2) -> { }"));
     }
 }

@@ -191,13 +191,13 @@ pub(crate) fn then_call(
 }
 
 /// A method a test calls on an object handed out, as the test sees it.
-struct Functional {
-    name: String,
+pub(crate) struct Functional {
+    pub(crate) name: String,
     /// The parameters' types as written.
-    params: Vec<String>,
-    return_ty: String,
+    pub(crate) params: Vec<String>,
+    pub(crate) return_ty: String,
     /// The type variables around its declaration, which the raw type erases.
-    vars: Vec<String>,
+    pub(crate) vars: Vec<String>,
 }
 
 /// The JDK's functional interfaces: (simple name, method, parameter types, return type), the
@@ -230,7 +230,7 @@ const JDK_FUNCTIONAL: &[(&str, &str, &[&str], &str)] = &[
 
 /// The single abstract method of the functional interface `simple`: one of the JDK's, or an
 /// interface of the source synthesis sees that declares exactly one method without a body.
-fn functional_method(whole: &FileContext<'_>, simple: &str) -> Option<Functional> {
+pub(crate) fn functional_method(whole: &FileContext<'_>, simple: &str) -> Option<Functional> {
     if let Some((_, name, params, ret)) = JDK_FUNCTIONAL.iter().find(|(i, ..)| *i == simple) {
         return Some(Functional {
             name: name.to_string(),

@@ -88,6 +88,8 @@ fn start_for(
     // (in the whole source, another class's `T` may take the name's instance).
     let source = SynthesisSource::new(file, m, opts);
     let whole = source.context(file);
+    // A default method of an interface with one abstract method runs on a lambda.
+    let from = from.or_else(|| super::receiver_from::lambda_receiver(&whole, m));
     // A receiver no constructor makes may come from a static factory of its class.
     let factory = receiver_factory(ctx, m).filter(|_| from.is_none());
     if factory.is_none() && from.is_none() && unsupported_signature(&whole, m).is_some() {
@@ -210,6 +212,9 @@ fn start_for(
         if let Some(class) = whole.made_without_arguments(ty) {
             req.args[pos] =
                 JavaValue::Choice { slot: None, options: vec![JavaValue::Null, JavaValue::new_object(class)] };
+        } else if let Some(lambda) = super::receiver_from::lambda_of(&whole, ty, ty) {
+            // A functional interface's: a lambda (`andThen(after)` needs one).
+            req.args[pos] = JavaValue::Choice { slot: None, options: vec![JavaValue::Null, lambda] };
         }
     }
     if let Some(from) = from {
@@ -421,7 +426,7 @@ fn annotation_value(
 /// The value a search starts from for a parameter of type `ty` as a test writes it, if it is a
 /// number, character, boolean or string: one, `'a'`, `true`, `"a"` (a zero or an empty string
 /// is what factories and setters reject most).
-pub(super) fn search_value(ty: &str) -> Option<JavaValue> {
+pub(crate) fn search_value(ty: &str) -> Option<JavaValue> {
     Some(match ty.strip_prefix("java.lang.").unwrap_or(ty) {
         "int" | "Integer" | "short" | "byte" | "Short" | "Byte" => JavaValue::Int(1),
         "long" | "Long" => JavaValue::Long(1),
