@@ -138,8 +138,22 @@ fn start_for(
                     imports.extend(needs);
                 }
                 let top_level = m.classes.len() == 1;
-                if is_object && top_level && !m.class_is_abstract && matches!(receiver_constructor(ctx, m), Ok(None)) {
-                    c.options.insert(c.options.len() - 1, JavaValue::new_object(own_class.clone()));
+                let own_object = match receiver_constructor(ctx, m) {
+                    _ if !is_object || !top_level || m.class_is_abstract => None,
+                    Ok(None) => Some(JavaValue::new_object(own_class.clone())),
+                    // Made by its constructor with arguments the search moves (`equals` of a value
+                    // class compares what those set).
+                    Ok(Some(ctor)) => searched_args(ctx, &ctor.params, &own_class, &mut imports).map(|args| {
+                        let mut own = JavaValue::new_object(own_class.clone());
+                        if let JavaValue::Constructed { args: given, .. } = &mut own {
+                            *given = args;
+                        }
+                        own
+                    }),
+                    Err(()) => None,
+                };
+                if let Some(own) = own_object {
+                    c.options.insert(c.options.len() - 1, own);
                 }
                 given.push((i, JavaValue::Choice { slot: None, options: c.options }));
                 imports.extend(c.imports);
@@ -623,6 +637,17 @@ mod tests {
         assert_eq!(returns[1], "1");
         assert!(matches!(methods[2].returns, Some(JavaValue::Choice { .. })), "{:?}", methods[2]);
         assert_eq!(returns[3], "new String[] {}");
+    }
+
+    #[test]
+    fn equals_may_get_an_object_of_its_class_made_by_its_constructor() {
+        let src = "package p;\npublic class Money {\n  private final long cents;\n  public Money(long cents) { this.cents = cents; }\n  @Override\n  public boolean equals(Object o) {\n    if (this == o) {\n      return true;\n    }\n    if (!(o instanceof Money)) {\n      return false;\n    }\n    return cents == ((Money) o).cents;\n  }\n}\n";
+        let file = SourceFile::parse(src);
+        let start = search_start(&file, 12, &GenOptions::default()).expect("a start");
+        let JavaValue::Choice { options, .. } = &start.args[0] else { panic!("{:?}", start.args) };
+        let written: Vec<String> = options.iter().map(jreach_synth::literal).collect();
+        assert!(written.contains(&"new Money(1L)".to_string()), "{written:?}");
+        assert_eq!(written.last().map(String::as_str), Some("null"));
     }
 
     #[test]
