@@ -305,8 +305,9 @@ fn lambda_type(file: &SourceFile, target: &Target) -> Option<String> {
 
 /// A value a search starts from for a parameter of type `ty`: a number, string or readable JDK
 /// value it moves, an object of a class of the project made by its public constructor with the
-/// fewest parameters of those kinds (`new JsonReader(new StringReader("a"))`), else `null`.
-fn argument(
+/// fewest parameters of those kinds (`new JsonReader(new StringReader("a"))`) or a record of the
+/// file made by its canonical constructor, else `null`.
+pub(crate) fn argument(
     whole: &FileContext<'_>,
     file: &SourceFile,
     ty: &str,
@@ -339,10 +340,44 @@ fn argument(
             searched_args(whole, &c.params, own_class, &mut needs).map(|args| (args, needs))
         })
         .min_by_key(|(args, _)| args.len());
+    let ctor = ctor.or_else(|| {
+        let mut needs = Vec::new();
+        let params = record_components(whole.file(), chain[chain.len() - 1])?;
+        searched_args(whole, &params, own_class, &mut needs).map(|args| (args, needs))
+    });
     let Some((args, needs)) = ctor else { return JavaValue::Null };
     imports.extend(needs.into_iter().filter(|i| !imports.contains(i)).collect::<Vec<_>>());
     let class = test_name(file, raw, imports);
     JavaValue::Constructed { class, args, calls: vec![], choices: vec![], body: None, factory: None, builder: None }
+}
+
+/// The components of the record named `simple` that `file` declares and a test may create
+/// (not private, nested ones being static): its canonical constructor's parameters.
+fn record_components(file: &SourceFile, simple: &str) -> Option<Vec<jreach_syntax::Param>> {
+    let src = file.text.as_str();
+    let mut stack = vec![file.tree.root_node()];
+    while let Some(n) = stack.pop() {
+        let named = n.child_by_field_name("name").is_some_and(|c| text_of(c, src) == simple);
+        if n.kind() != "record_declaration" || !named {
+            stack.extend(named_children(n));
+            continue;
+        }
+        if jreach_syntax::tree::has_modifier(n, src, "private") {
+            return None;
+        }
+        let params = named_children(n.child_by_field_name("parameters")?)
+            .into_iter()
+            .filter(|p| p.kind() == "formal_parameter")
+            .map(|p| {
+                Some(jreach_syntax::Param {
+                    name: text_of(p.child_by_field_name("name")?, src).to_string(),
+                    ty: text_of(p.child_by_field_name("type")?, src).to_string(),
+                })
+            })
+            .collect();
+        return params;
+    }
+    None
 }
 
 /// `raw` (a class as `file` writes it) as a test names it: a class the file imports by its

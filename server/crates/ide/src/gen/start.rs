@@ -124,7 +124,16 @@ fn start_for(
                 given.push((i, annotation_value(&p.java_ty, elements, &own_class, &mut imports)?));
             }
             _ if p.ty == Ty::Ref || is_searched_collection(&p.java_ty) => {
-                let mut c = jdk_choices(&p.java_ty, &own_class)?;
+                let Some(mut c) = jdk_choices(&p.java_ty, &own_class) else {
+                    // A class of the project the model does not see into (a record): made by its
+                    // constructor with arguments the search moves.
+                    let made = super::result_call::argument(&whole, file, &p.java_ty, &own_class, &mut imports);
+                    if !matches!(made, JavaValue::Constructed { .. }) {
+                        return None;
+                    }
+                    given.push((i, JavaValue::Choice { slot: None, options: vec![made, JavaValue::Null] }));
+                    continue;
+                };
                 c.add_classes(&p.java_ty, &named_classes);
                 // An object of the class itself, for `equals(Object)` and its kin.
                 let is_object =
@@ -637,6 +646,16 @@ mod tests {
         assert_eq!(returns[1], "1");
         assert!(matches!(methods[2].returns, Some(JavaValue::Choice { .. })), "{:?}", methods[2]);
         assert_eq!(returns[3], "new String[] {}");
+    }
+
+    #[test]
+    fn a_record_parameter_is_made_by_its_canonical_constructor() {
+        let src = "package p;\npublic class Solver {\n  public record Eq(int a, String b) {}\n  public static int solve(Eq eq) {\n    if (eq.a() > 3) {\n      return 1;\n    }\n    return 0;\n  }\n}\n";
+        let file = SourceFile::parse(src);
+        let start = search_start(&file, 5, &GenOptions::default()).expect("a start");
+        let JavaValue::Choice { options, .. } = &start.args[0] else { panic!("{:?}", start.args) };
+        let written: Vec<String> = options.iter().map(jreach_synth::literal).collect();
+        assert_eq!(written, ["new Solver.Eq(1, \"a\")", "null"]);
     }
 
     #[test]
