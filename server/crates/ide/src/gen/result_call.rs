@@ -304,9 +304,10 @@ fn lambda_type(file: &SourceFile, target: &Target) -> Option<String> {
 }
 
 /// A value a search starts from for a parameter of type `ty`: a number, string or readable JDK
-/// value it moves, an object of a class of the project made by its public constructor with the
-/// fewest parameters of those kinds (`new JsonReader(new StringReader("a"))`) or a record of the
-/// file made by its canonical constructor, else `null`.
+/// value it moves, an object of a class of the project made by its constructor a test may call
+/// (public, or not private in the test's package) with the fewest parameters of those kinds
+/// (`new JsonReader(new StringReader("a"))`) or a record of the file made by its canonical
+/// constructor, else `null`.
 pub(crate) fn argument(
     whole: &FileContext<'_>,
     file: &SourceFile,
@@ -328,7 +329,9 @@ pub(crate) fn argument(
     let ctor = whole
         .methods()
         .iter()
-        .filter(|c| c.is_constructor && c.is_public && !c.has_error && !c.class_is_abstract && !c.class_is_private)
+        .filter(|c| c.is_constructor && !c.has_error && !c.class_is_abstract && !c.class_is_private)
+        // Public, or package-private in the test's package.
+        .filter(|c| c.is_public || (!c.is_private && whole.foreign_from().is_none_or(|at| c.range.start < at)))
         .filter(|c| match chain.len() == 1 || nested.starts_with(char::is_lowercase) {
             true => c.classes.len() == 1 && c.classes[0] == chain[chain.len() - 1],
             false => {

@@ -135,6 +135,12 @@ fn start_for(
                     continue;
                 };
                 c.add_classes(&p.java_ty, &named_classes);
+                // A collection of objects of the project: also one or two made by their constructor.
+                let filled = filled_collections(&whole, file, &p.java_ty, &c.options, &own_class, i, &mut imports);
+                if !filled.is_empty() {
+                    let at = c.options.len().saturating_sub(1);
+                    c.options.splice(at..at, filled);
+                }
                 // An object of the class itself, for `equals(Object)` and its kin.
                 let is_object =
                     matches!(p.java_ty.trim().trim_start_matches("final ").trim(), "Object" | "java.lang.Object");
@@ -370,6 +376,66 @@ fn search_writes(ctx: &FileContext<'_>, params: &[jreach_syntax::Param]) -> bool
         let ty = ctx.test_java_of(p.ty.trim().trim_start_matches("final ").trim());
         search_value(&ty).is_some() || jdk_choices(&ty, "").is_some()
     })
+}
+
+/// For a parameter of collection type `ty` whose elements are objects of a class of the project
+/// (`ArrayList<Skyline>`), which `options` (its JDK choices) hold only as an empty collection:
+/// that collection with one and with two such objects, each made by its constructor with
+/// arguments the search moves (`new ArrayList<>(Arrays.asList(new SkylineProblem.Skyline[]
+/// {new SkylineProblem.Skyline(1, 1)}))`). `param` keeps the arrays apart from others.
+fn filled_collections(
+    whole: &FileContext<'_>,
+    file: &SourceFile,
+    ty: &str,
+    options: &[JavaValue],
+    own_class: &str,
+    param: usize,
+    imports: &mut Vec<String>,
+) -> Vec<JavaValue> {
+    let Some(empty) = options.iter().find_map(|o| match o {
+        JavaValue::Constructed { class, args, factory: None, .. } if class.ends_with("<>") && args.is_empty() => {
+            Some(class.clone())
+        }
+        _ => None,
+    }) else {
+        return vec![];
+    };
+    let Some(elem) = ty.split_once('<').and_then(|(_, rest)| rest.strip_suffix('>')).map(str::trim) else {
+        return vec![];
+    };
+    if elem.contains(',') || elem.contains('<') || elem.contains('?') {
+        return vec![];
+    }
+    let mut needs = Vec::new();
+    let made = super::result_call::argument(whole, file, elem, own_class, &mut needs);
+    let JavaValue::Constructed { class: elem_name, .. } = &made else { return vec![] };
+    let elem_name = elem_name.clone();
+    imports.extend(
+        needs.into_iter().chain(["java.util.Arrays".to_string()]).filter(|i| !imports.contains(i)).collect::<Vec<_>>(),
+    );
+    (1..=2)
+        .map(|n| {
+            let array = JavaValue::Array {
+                elem_ty: elem_name.clone(),
+                id: -1000 - (param * 2 + n) as i64,
+                items: vec![made.clone(); n],
+            };
+            let list = JavaValue::Constructed {
+                class: "Arrays".into(),
+                args: vec![(format!("{elem_name}[]"), array)],
+                calls: vec![],
+                choices: vec![],
+                body: None,
+                factory: Some("Arrays.asList".into()),
+                builder: None,
+            };
+            let mut filled = JavaValue::new_object(empty.clone());
+            if let JavaValue::Constructed { args, .. } = &mut filled {
+                *args = vec![(format!("java.util.Collection<{elem_name}>"), list)];
+            }
+            filled
+        })
+        .collect()
 }
 
 /// The arguments a search starts from for `params` (of a factory or of the static method an
@@ -646,6 +712,27 @@ mod tests {
         assert_eq!(returns[1], "1");
         assert!(matches!(methods[2].returns, Some(JavaValue::Choice { .. })), "{:?}", methods[2]);
         assert_eq!(returns[3], "new String[] {}");
+    }
+
+    #[test]
+    fn a_collection_of_objects_of_the_package_may_hold_one_or_two() {
+        let main = "package p;\nimport java.util.ArrayList;\npublic class Sky {\n  public static int first(ArrayList<Shapes.Point> points) {\n    if (points.get(0).x > 3) {\n      return 1;\n    }\n    return 0;\n  }\n}\n";
+        let other = "package p;\nclass Shapes {\n  static class Point {\n    int x;\n    Point(int x) { this.x = x; }\n  }\n}\n";
+        let file = SourceFile::parse(main);
+        let opts = GenOptions { package_sources: vec![other.to_string()], ..GenOptions::default() };
+        let start = search_start(&file, 5, &opts).expect("a start");
+        let JavaValue::Choice { options, .. } = &start.args[0] else { panic!("{:?}", start.args) };
+        let written: Vec<String> = options.iter().map(jreach_synth::literal).collect();
+        assert_eq!(
+            written,
+            [
+                "new ArrayList<>()",
+                "new ArrayList<>(Arrays.asList(new Shapes.Point[] {new Shapes.Point(1)}))",
+                "new ArrayList<>(Arrays.asList(new Shapes.Point[] {new Shapes.Point(1), new Shapes.Point(1)}))",
+                "null"
+            ]
+        );
+        assert!(start.imports.contains(&"java.util.Arrays".to_string()), "{:?}", start.imports);
     }
 
     #[test]

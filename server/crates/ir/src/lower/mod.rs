@@ -248,6 +248,12 @@ impl<'f> FileContext<'f> {
         self.own_end
     }
 
+    /// Where the appended sources of other packages begin, if any (those before are the file's
+    /// and its package's, whose package-private members a test of the package may use).
+    pub fn foreign_from(&self) -> Option<usize> {
+        self.foreign_from
+    }
+
     /// Whether a test can make the receiver of instance method `m` only by reflection: its class
     /// has no constructor, static factory or builder a test may call, and a test can name and
     /// allocate it.
