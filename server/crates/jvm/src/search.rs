@@ -1948,6 +1948,7 @@ mod tests {
             body: None,
             factory: Some("BigInteger.valueOf".into()),
             builder: None,
+            cast_args: false,
         };
         let choice = JavaValue::Choice {
             slot: None,
@@ -2020,6 +2021,7 @@ mod tests {
             body: None,
             factory: None,
             builder: None,
+            cast_args: false,
         };
         let req = TestRequest {
             params: vec![("options".into(), "Options".into()), ("n".into(), "int".into())],

@@ -666,6 +666,7 @@ fn new(class: &str, args: Vec<(&str, JavaValue)>) -> JavaValue {
         body: None,
         factory: None,
         builder: None,
+        cast_args: false,
     }
 }
 
@@ -679,6 +680,7 @@ fn factory(class: &str, method: &str, args: Vec<(&str, JavaValue)>) -> JavaValue
         body: None,
         factory: Some(format!("{class}.{method}")),
         builder: None,
+        cast_args: false,
     }
 }
 

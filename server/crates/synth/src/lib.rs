@@ -100,6 +100,10 @@ pub enum JavaValue {
         /// that builds the object. `args`, `factory` and `calls` are then the builder's, and the
         /// test writes one chain: `new Money.Builder().cents(5).build()`.
         builder: Option<(String, String)>,
+        /// Each argument of a reference type is cast to its type (`new JsonPrimitive((Number)
+        /// 1)`): the class has another constructor (or the factory an overload) of as many
+        /// parameters, which a `null` or a search's switch would leave ambiguous.
+        cast_args: bool,
     },
     /// The same object as the argument at this index (also as an array's item: the test then
     /// assigns it after creating the array, `ps[0] = p;`).
@@ -257,6 +261,7 @@ impl JavaValue {
             body: None,
             factory: None,
             builder: None,
+            cast_args: false,
         }
     }
 

@@ -48,8 +48,14 @@ pub fn literal(v: &JavaValue) -> String {
         JavaValue::Slot(k, kind) => format!("jreach.runner.Inputs.{}({k})", kind.accessor()),
         JavaValue::Object { class, .. } => format!("new {class}()"),
         JavaValue::ObjectRef(_) | JavaValue::SameAs(_) | JavaValue::SameItem(_) => "null".into(),
-        JavaValue::Constructed { class, args, body, factory, builder, calls, .. } => {
-            let args: Vec<String> = args.iter().map(|(ty, v)| literal_as(ty, v)).collect();
+        JavaValue::Constructed { class, args, body, factory, builder, calls, cast_args, .. } => {
+            let args: Vec<String> = args
+                .iter()
+                .map(|(ty, v)| match *cast_args && Prim::of(ty).is_none_or(|(_, boxed)| boxed) {
+                    true => format!("({ty}) {}", literal_as(ty, v)),
+                    false => literal_as(ty, v),
+                })
+                .collect();
             let start = match (factory, builder) {
                 (Some(f), _) => format!("{f}({})", args.join(", ")),
                 (None, Some((b, _))) => format!("new {b}({})", args.join(", ")),
@@ -476,6 +482,18 @@ mod tests {
         assert_eq!(lit(Bool(true)), "true");
         assert_eq!(lit(Bool(false)), "false");
         assert_eq!(lit(Null), "null");
+        let made = |cast_args| JavaValue::Constructed {
+            class: "Prim".into(),
+            args: vec![("Number".into(), Null), ("int".into(), Int(2)), ("Integer".into(), Int(3))],
+            calls: vec![],
+            choices: vec![],
+            body: None,
+            factory: None,
+            builder: None,
+            cast_args,
+        };
+        assert_eq!(lit(made(true)), "new Prim((Number) null, 2, (Integer) 3)");
+        assert_eq!(lit(made(false)), "new Prim(null, 2, 3)");
     }
 
     #[test]

@@ -1394,6 +1394,7 @@ mod tests {
             body: None,
             factory: None,
             builder: None,
+            cast_args: false,
         };
         let req = TestRequest {
             classes: vec!["Bank".into()],

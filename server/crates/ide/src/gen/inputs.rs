@@ -350,6 +350,7 @@ pub(crate) fn built_value(b: &jreach_ir::BuiltParam, f: &Function, args: &[Value
                 },
                 factory: b.factory.clone(),
                 builder: b.builder.as_ref().map(|(k, build)| (f.classes[*k as usize].name.clone(), build.clone())),
+                cast_args: false,
             }
         }
         k => match b.aliases.get((k - 2) as usize) {

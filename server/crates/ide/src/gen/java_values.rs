@@ -44,6 +44,7 @@ pub(crate) fn field_java_value(v: &Value, ty: Ty, f: &Function) -> Option<JavaVa
         body: None,
         factory: Some(format!("{class}.valueOf")),
         builder: None,
+        cast_args: false,
     })
 }
 

@@ -285,6 +285,7 @@ fn holder_object(ctx: &FileContext<'_>, f: &MethodInfo, own: &str, imports: &mut
         body: None,
         factory: None,
         builder: None,
+        cast_args: false,
     })
 }
 

@@ -12,7 +12,7 @@ use jreach_ir::lower::FileContext;
 use jreach_ir::{Leaf, Ty};
 use jreach_smt::{solve_reach, SolveOptions, Verdict};
 use jreach_syntax::{MethodInfo, SourceFile, Target};
-use jreach_synth::{is_searched_collection, jdk_choices, JavaValue, ReceiverFrom, TestRequest};
+use jreach_synth::{is_searched_collection, jdk_choices, JavaValue, ReceiverFrom, ReceiverHolder, TestRequest};
 
 use super::receiver::{is_static_nested, receiver_constructor, unsupported_signature};
 use super::{callers, lower_for_synthesis, replay, with_package_sources, GenOptions, SynthesisSource, MAX_CALLERS};
@@ -273,6 +273,7 @@ fn start_for(
     }
     // The receiver's arguments may have changed since the model's request.
     super::overloads::cast_nulls(file, m, &mut req);
+    constructor_choice(ctx, m, &mut req, &own_class);
     Some(req)
 }
 
@@ -378,6 +379,67 @@ fn search_writes(ctx: &FileContext<'_>, params: &[jreach_syntax::Param]) -> bool
     })
 }
 
+/// For instance method `m` whose receiver `req` makes with a constructor and its arguments alone:
+/// a choice among the constructors of its class a test may call whose arguments a search
+/// writes, the model's first, each with arguments the search moves (`JsonPrimitive obj = new
+/// JsonPrimitive((Number) 1)` reaches what `new JsonPrimitive("")` does not), set as where
+/// `req` gets its receiver from. Nothing changes when there is no other such constructor.
+fn constructor_choice(ctx: &FileContext<'_>, m: &MethodInfo, req: &mut TestRequest, own: &str) {
+    let simple_receiver = req.receiver_from.is_none()
+        && req.receiver_factory.is_none()
+        && req.receiver_fields.is_none()
+        && req.receiver_body.is_none()
+        && req.receiver_class.is_none()
+        && req.held_by.is_none()
+        && req.receiver_calls.is_empty();
+    if m.is_static || m.is_constructor || m.class_is_abstract || !simple_receiver {
+        return;
+    }
+    let own_end = ctx.own_end().unwrap_or(ctx.file().text.len());
+    let ctors: Vec<&MethodInfo> = ctx
+        .methods()
+        .iter()
+        .filter(|c| c.is_constructor && c.classes == m.classes && !c.has_error && c.range.end <= own_end)
+        .filter(|c| !c.hidden_from_tests())
+        .collect();
+    let model_types: Vec<&str> = req.receiver_args.iter().map(|(t, _)| t.as_str()).collect();
+    let same_arity = |n: usize| ctors.iter().filter(|c| c.params.len() == n).count() > 1;
+    let made = |args: Vec<(String, JavaValue)>| {
+        let cast_args = same_arity(args.len());
+        let mut v = JavaValue::new_object(own.to_string());
+        if let JavaValue::Constructed { args: given, cast_args: cast, .. } = &mut v {
+            *given = args;
+            *cast = cast_args;
+        }
+        v
+    };
+    let mut options = vec![made(req.receiver_args.clone())];
+    let mut imports = Vec::new();
+    for c in &ctors {
+        let Some(args) = searched_args(ctx, &c.params, own, &mut imports) else { continue };
+        let types: Vec<&str> = args.iter().map(|(t, _)| t.as_str()).collect();
+        if types != model_types {
+            options.push(made(args));
+        }
+    }
+    if options.len() < 2 {
+        return;
+    }
+    req.receiver_from = Some(ReceiverFrom {
+        declared_as: own.to_string(),
+        on: ReceiverHolder::Value(JavaValue::Choice { slot: None, options }),
+        member: String::new(),
+        args: None,
+    });
+    req.receiver_args.clear();
+    req.null_casts.receiver_args.clear();
+    for i in imports {
+        if !req.imports.contains(&i) {
+            req.imports.push(i);
+        }
+    }
+}
+
 /// For a parameter of collection type `ty` whose elements are objects of a class of the project
 /// (`ArrayList<Skyline>`), which `options` (its JDK choices) hold only as an empty collection:
 /// that collection with one and with two such objects, each made by its constructor with
@@ -428,6 +490,7 @@ fn filled_collections(
                 body: None,
                 factory: Some("Arrays.asList".into()),
                 builder: None,
+                cast_args: false,
             };
             let mut filled = JavaValue::new_object(empty.clone());
             if let JavaValue::Constructed { args, .. } = &mut filled {
@@ -733,6 +796,22 @@ mod tests {
             ]
         );
         assert!(start.imports.contains(&"java.util.Arrays".to_string()), "{:?}", start.imports);
+    }
+
+    #[test]
+    fn the_receiver_is_one_of_its_constructors_the_models_first() {
+        let src = "package p;\npublic class Prim {\n  private final Object value;\n  public Prim(String s) { value = s; }\n  public Prim(Number n) { value = n; }\n  public Prim(int[] xs) { value = xs; }\n  public int kind() {\n    if (value instanceof Double) {\n      return 1;\n    }\n    return 0;\n  }\n}\n";
+        let file = SourceFile::parse(src);
+        let start = search_start(&file, 8, &GenOptions::default()).expect("a start");
+        let from = start.receiver_from.as_ref().expect("a choice of constructors");
+        let ReceiverHolder::Value(JavaValue::Choice { options, .. }) = &from.on else { panic!("{from:?}") };
+        let written: Vec<String> = options.iter().map(jreach_synth::literal).collect();
+        // (Two constructors of one parameter: each argument is cast, so that javac picks it.)
+        assert_eq!(written[0], "new Prim((String) \"\")", "{written:?}");
+        assert!(written[1].starts_with("new Prim((Number) "), "{written:?}");
+        // (Not `Prim(int[])`, whose argument searched_args does not write.)
+        assert_eq!(written.len(), 2, "{written:?}");
+        assert!(start.receiver_args.is_empty());
     }
 
     #[test]
