@@ -268,14 +268,22 @@ impl Verifier {
                 None => Ok(None),
             };
         };
-        // What the call did with the inputs found: one more run of the harness. Without it the
-        // test asserts nothing, and the check below still decides whether it is offered.
-        request.inputs = vec![found.values.iter().map(to_json).collect()];
-        let last = self.runner.search(&request).ok().and_then(|r| r.results.into_iter().next());
+        // What the call did with the inputs found: two more runs of the harness, which must
+        // agree (code that draws random numbers or reads the clock may not), else the test
+        // asserts nothing. Without them the test asserts nothing either, and the check below
+        // still decides whether it is offered.
+        let values: Vec<serde_json::Value> = found.values.iter().map(to_json).collect();
+        request.inputs = vec![values.clone(), values];
+        let runs = self.runner.search(&request).map(|r| r.results).unwrap_or_default();
         let mut req = fill(&harness.req, &found.values);
-        req.outcome = match last {
-            Some(SearchRun { exception: Some(e), .. }) => Outcome::Throws(java_name(&e)),
-            Some(SearchRun { returned: Some(r), .. }) => Outcome::Returns(returned_value(&r.value, &req.return_ty)),
+        req.outcome = match runs.as_slice() {
+            [first, second] if !same_outcome(first, second) => Outcome::Undetermined(
+                "what the call returns, which differed between two runs with the same inputs (random numbers, \
+                 the clock)"
+                    .into(),
+            ),
+            [SearchRun { exception: Some(e), .. }, ..] => Outcome::Throws(java_name(e)),
+            [SearchRun { returned: Some(r), .. }, ..] => Outcome::Returns(returned_value(&r.value, &req.return_ty)),
             _ => Outcome::Returns(None),
         };
         Ok(match self.check(file, text, &req)? {
@@ -454,6 +462,12 @@ fn names(req: &TestRequest) -> (String, String, String) {
 
 /// A value a search run saw the call return, as a value of the method's return type `ty` (as
 /// written) that a test can assert; `None` for types the test does not compare.
+/// Whether two runs of a harness with the same inputs ended alike: the same exception, or the
+/// same value returned.
+fn same_outcome(a: &SearchRun, b: &SearchRun) -> bool {
+    a.exception == b.exception && a.returned.as_ref().map(|r| &r.value) == b.returned.as_ref().map(|r| &r.value)
+}
+
 fn returned_value(v: &serde_json::Value, ty: &str) -> Option<JavaValue> {
     use serde_json::Value as J;
     let ty = ty.trim().trim_start_matches("java.lang.");

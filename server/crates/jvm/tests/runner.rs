@@ -492,6 +492,41 @@ fn the_verifier_searches_a_loop_bound_the_model_cannot_unroll_to() {
     assert_eq!(found.outcome, jreach_synth::Outcome::Returns(Some(jreach_synth::JavaValue::Int(31))));
 }
 
+const DICE: &str = "package p;
+
+public class Dice {
+    public static int roll(int n) {
+        if (n > 3) {
+            return new java.util.Random().nextInt(1000000) + n;
+        }
+        return 0;
+    }
+}
+";
+
+#[test]
+fn what_differs_between_two_runs_with_the_same_inputs_is_not_asserted() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("src/p/Dice.java");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(&file, DICE).unwrap();
+    let mut v = jreach_jvm::Verifier::new(vec![]).unwrap_or_else(|e| panic!("these tests run Java: {e}"));
+    let start = search_start(
+        "Dice",
+        ("roll", true, "int"),
+        ("n", "int"),
+        jreach_synth::JavaValue::Int(0),
+        (6, "return new java.util.Random().nextInt(1000000) + n;"),
+    );
+    let found = v.search(&file, DICE, &start).unwrap().expect("found");
+    assert!(matches!(found.outcome, jreach_synth::Outcome::Undetermined(_)), "{:?}", found.outcome);
+    // The same search on a method whose result the inputs decide asserts it.
+    let fixed = DICE.replace("new java.util.Random().nextInt(1000000)", "7");
+    let start = jreach_synth::TestRequest { target_text: "return 7 + n;".into(), ..start };
+    let found = v.search(&file, &fixed, &start).unwrap().expect("found");
+    assert!(matches!(found.outcome, jreach_synth::Outcome::Returns(Some(_))), "{:?}", found.outcome);
+}
+
 const SORTS: &str = "package p;
 
 import java.util.List;
