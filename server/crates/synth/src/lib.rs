@@ -253,9 +253,15 @@ impl JavaValue {
     /// `new C()`: an object of `class` (as a test writes its name) made by its constructor without
     /// arguments, with no calls on it.
     pub fn new_object(class: String) -> JavaValue {
+        JavaValue::new_with(class, vec![])
+    }
+
+    /// `new C(args)`: an object of `class` (as a test writes its name) made by the constructor
+    /// taking `args` (as (Java type, value)), with no calls on it.
+    pub fn new_with(class: String, args: Vec<(String, JavaValue)>) -> JavaValue {
         JavaValue::Constructed {
             class,
-            args: vec![],
+            args,
             calls: vec![],
             choices: vec![],
             body: None,

@@ -277,16 +277,7 @@ fn holder_object(ctx: &FileContext<'_>, f: &MethodInfo, own: &str, imports: &mut
         None => vec![],
         Some(ctor) => searched_args(ctx, &ctor.params, own, imports)?,
     };
-    Some(JavaValue::Constructed {
-        class: f.class_name(),
-        args,
-        calls: vec![],
-        choices: vec![],
-        body: None,
-        factory: None,
-        builder: None,
-        cast_args: false,
-    })
+    Some(JavaValue::new_with(f.class_name(), args))
 }
 
 #[cfg(test)]

@@ -350,17 +350,7 @@ pub(crate) fn argument(
     });
     let Some((args, needs)) = ctor else { return JavaValue::Null };
     imports.extend(needs.into_iter().filter(|i| !imports.contains(i)).collect::<Vec<_>>());
-    let class = test_name(file, raw, imports);
-    JavaValue::Constructed {
-        class,
-        args,
-        calls: vec![],
-        choices: vec![],
-        body: None,
-        factory: None,
-        builder: None,
-        cast_args: false,
-    }
+    JavaValue::new_with(test_name(file, raw, imports), args)
 }
 
 /// The components of the record named `simple` that `file` declares and a test may create

@@ -158,13 +158,8 @@ fn start_for(
                     Ok(None) => Some(JavaValue::new_object(own_class.clone())),
                     // Made by its constructor with arguments the search moves (`equals` of a value
                     // class compares what those set).
-                    Ok(Some(ctor)) => searched_args(ctx, &ctor.params, &own_class, &mut imports).map(|args| {
-                        let mut own = JavaValue::new_object(own_class.clone());
-                        if let JavaValue::Constructed { args: given, .. } = &mut own {
-                            *given = args;
-                        }
-                        own
-                    }),
+                    Ok(Some(ctor)) => searched_args(ctx, &ctor.params, &own_class, &mut imports)
+                        .map(|args| JavaValue::new_with(own_class.clone(), args)),
                     Err(()) => None,
                 };
                 if let Some(own) = own_object {
@@ -405,11 +400,10 @@ fn constructor_choice(ctx: &FileContext<'_>, m: &MethodInfo, req: &mut TestReque
     let model_types: Vec<&str> = req.receiver_args.iter().map(|(t, _)| t.as_str()).collect();
     let same_arity = |n: usize| ctors.iter().filter(|c| c.params.len() == n).count() > 1;
     let made = |args: Vec<(String, JavaValue)>| {
-        let cast_args = same_arity(args.len());
-        let mut v = JavaValue::new_object(own.to_string());
-        if let JavaValue::Constructed { args: given, cast_args: cast, .. } = &mut v {
-            *given = args;
-            *cast = cast_args;
+        let cast = same_arity(args.len());
+        let mut v = JavaValue::new_with(own.to_string(), args);
+        if let JavaValue::Constructed { cast_args, .. } = &mut v {
+            *cast_args = cast;
         }
         v
     };
@@ -482,21 +476,11 @@ fn filled_collections(
                 id: -1000 - (param * 2 + n) as i64,
                 items: vec![made.clone(); n],
             };
-            let list = JavaValue::Constructed {
-                class: "Arrays".into(),
-                args: vec![(format!("{elem_name}[]"), array)],
-                calls: vec![],
-                choices: vec![],
-                body: None,
-                factory: Some("Arrays.asList".into()),
-                builder: None,
-                cast_args: false,
-            };
-            let mut filled = JavaValue::new_object(empty.clone());
-            if let JavaValue::Constructed { args, .. } = &mut filled {
-                *args = vec![(format!("java.util.Collection<{elem_name}>"), list)];
+            let mut list = JavaValue::new_with("Arrays".into(), vec![(format!("{elem_name}[]"), array)]);
+            if let JavaValue::Constructed { factory, .. } = &mut list {
+                *factory = Some("Arrays.asList".into());
             }
-            filled
+            JavaValue::new_with(empty.clone(), vec![(format!("java.util.Collection<{elem_name}>"), list)])
         })
         .collect()
 }
