@@ -1487,7 +1487,7 @@ impl SplitMix {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     /// A run that ran the target line (`lines` lines of its file).
@@ -1791,7 +1791,7 @@ mod tests {
         assert!(runs < 300 + 600, "{runs}");
     }
 
-    fn start_request() -> TestRequest {
+    pub(crate) fn start_request() -> TestRequest {
         use jreach_synth::{JUnit, Outcome};
         TestRequest {
             package: None,
