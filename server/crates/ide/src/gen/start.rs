@@ -399,21 +399,36 @@ fn constructor_choice(ctx: &FileContext<'_>, m: &MethodInfo, req: &mut TestReque
         .collect();
     let model_types: Vec<&str> = req.receiver_args.iter().map(|(t, _)| t.as_str()).collect();
     let same_arity = |n: usize| ctors.iter().filter(|c| c.params.len() == n).count() > 1;
-    let made = |args: Vec<(String, JavaValue)>| {
-        let cast = same_arity(args.len());
+    let made = |args: Vec<(String, JavaValue)>, castable: bool| {
+        let cast = castable && same_arity(args.len());
         let mut v = JavaValue::new_with(own.to_string(), args);
         if let JavaValue::Constructed { cast_args, .. } = &mut v {
             *cast_args = cast;
         }
         v
     };
-    let mut options = vec![made(req.receiver_args.clone())];
+    // The model's arguments are typed as the source writes them (`Map<String, V>`): cast to the
+    // raw types `overloads` found a test can name, and not at all when one has none.
+    let primitive = |t: &str| Ty::of_java(t).is_numeric() || Ty::of_java(t) == Ty::Bool;
+    let casts = &req.null_casts.receiver_args;
+    let model_castable = req
+        .receiver_args
+        .iter()
+        .enumerate()
+        .all(|(i, (t, _))| primitive(t) || casts.get(i).is_some_and(Option::is_some));
+    let model_args = req
+        .receiver_args
+        .iter()
+        .enumerate()
+        .map(|(i, (t, v))| (casts.get(i).cloned().flatten().unwrap_or_else(|| t.clone()), v.clone()))
+        .collect();
+    let mut options = vec![made(model_args, model_castable)];
     let mut imports = Vec::new();
     for c in &ctors {
         let Some(args) = searched_args(ctx, &c.params, own, &mut imports) else { continue };
         let types: Vec<&str> = args.iter().map(|(t, _)| t.as_str()).collect();
         if types != model_types {
-            options.push(made(args));
+            options.push(made(args, true));
         }
     }
     if options.len() < 2 {
