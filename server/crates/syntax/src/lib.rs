@@ -18,9 +18,10 @@ mod unicode_escapes;
 
 pub use action::{statement_action, Action, Term};
 pub use line_index::LineIndex;
-pub use member::{member_at, Member};
+pub use member::{erase, member_at, Member};
 pub use methods::{
-    find_target, is_statement_kind, qualified_nested, Enclosure, HeldBy, MethodInfo, Param, Target, TargetError,
+    find_target, is_statement_kind, params_of, qualified_nested, Enclosure, HeldBy, MethodInfo, Param, Target,
+    TargetError,
 };
 pub use source::{is_java_identifier, is_package_name, SourceFile};
 pub use tree_sitter::{Node, Tree};

@@ -110,7 +110,7 @@ fn param_types(params: Node<'_>, src: &str) -> Vec<String> {
 
 /// `@NonNull Map<K, List<V>> []` → `Map[]`: the type without type arguments, annotations or
 /// blanks.
-fn erase(ty: &str) -> String {
+pub fn erase(ty: &str) -> String {
     let mut out = String::new();
     let mut depth = 0usize;
     let mut chars = ty.chars().peekable();

@@ -168,30 +168,7 @@ impl MethodInfo {
                 is_public = mods.split_whitespace().any(|w| w == "public");
             }
         }
-        let mut params = Vec::new();
-        if let Some(plist) = node.child_by_field_name("parameters") {
-            let mut c = plist.walk();
-            for p in plist.named_children(&mut c) {
-                match p.kind() {
-                    "formal_parameter" => {
-                        let ty = p.child_by_field_name("type").map(|t| text_of(t, src).to_string()).unwrap_or_default();
-                        let pname =
-                            p.child_by_field_name("name").map(|t| text_of(t, src).to_string()).unwrap_or_default();
-                        let dims = p
-                            .child_by_field_name("dimensions")
-                            .map(|d| text_of(d, src).to_string())
-                            .unwrap_or_default();
-                        params.push(Param { name: pname, ty: format!("{ty}{dims}") });
-                    }
-                    "spread_parameter" => {
-                        let text = text_of(p, src);
-                        let (ty, pname) = text.rsplit_once(' ').unwrap_or((text, ""));
-                        params.push(Param { name: pname.to_string(), ty: ty.trim().replace("...", "[]") });
-                    }
-                    _ => {}
-                }
-            }
-        }
+        let params = params_of(node, src);
         let return_ty = if is_constructor {
             "void".to_string()
         } else {
@@ -365,6 +342,31 @@ fn returned_by(ret: Node<'_>, file: &SourceFile) -> Option<HeldBy> {
         return None;
     }
     Some(HeldBy { member: m.name, cast_to: None, returned_by: Some(m.params) })
+}
+
+/// The parameters of a method, constructor or record declaration (a record's components), as
+/// written; a varargs parameter as an array (`String...` → `String[]`).
+pub fn params_of(node: Node<'_>, src: &str) -> Vec<Param> {
+    let mut params = Vec::new();
+    let Some(plist) = node.child_by_field_name("parameters") else { return params };
+    let mut c = plist.walk();
+    for p in plist.named_children(&mut c) {
+        match p.kind() {
+            "formal_parameter" => {
+                let ty = p.child_by_field_name("type").map(|t| text_of(t, src).to_string()).unwrap_or_default();
+                let pname = p.child_by_field_name("name").map(|t| text_of(t, src).to_string()).unwrap_or_default();
+                let dims = p.child_by_field_name("dimensions").map(|d| text_of(d, src).to_string()).unwrap_or_default();
+                params.push(Param { name: pname, ty: format!("{ty}{dims}") });
+            }
+            "spread_parameter" => {
+                let text = text_of(p, src);
+                let (ty, pname) = text.rsplit_once(' ').unwrap_or((text, ""));
+                params.push(Param { name: pname.to_string(), ty: ty.trim().replace("...", "[]") });
+            }
+            _ => {}
+        }
+    }
+    params
 }
 
 /// `ty` (as written inside the file's classes) as a test class of the same package names it: a

@@ -22,6 +22,19 @@ pub fn unparen(mut n: Node<'_>) -> Node<'_> {
     n
 }
 
+/// The first declaration of kind `kind` (`"record_declaration"`, `"interface_declaration"`)
+/// named `name` under `root`, at any depth.
+pub fn declaration_named<'t>(root: Node<'t>, src: &str, kind: &str, name: &str) -> Option<Node<'t>> {
+    let mut stack = vec![root];
+    while let Some(n) = stack.pop() {
+        if n.kind() == kind && n.child_by_field_name("name").is_some_and(|c| text_of(c, src) == name) {
+            return Some(n);
+        }
+        stack.extend(named_children(n));
+    }
+    None
+}
+
 /// Whether declaration `n` carries the modifier `word` (`static`, `final`, `private`, ...).
 pub fn has_modifier(n: Node<'_>, src: &str, word: &str) -> bool {
     named_children(n)

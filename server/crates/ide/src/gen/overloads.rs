@@ -69,9 +69,9 @@ fn cast_type(file: &SourceFile, ty: &str, vars: &[String], imports: &mut Vec<Str
         Some(base) => (base.trim_end(), "[]"),
         None => (ty, ""),
     };
-    let raw = strip_type_arguments(ty);
-    let base = raw.trim_end_matches(|c: char| c == '[' || c == ']' || c.is_whitespace());
-    let dims = format!("{}{varargs}", &raw[base.len()..].replace(' ', ""));
+    let raw = jreach_syntax::erase(ty);
+    let base = raw.trim_end_matches(['[', ']']);
+    let dims = format!("{}{varargs}", &raw[base.len()..]);
     if base.is_empty() || vars.iter().any(|v| v == base) || base.contains('?') {
         return None;
     }
@@ -81,24 +81,6 @@ fn cast_type(file: &SourceFile, ty: &str, vars: &[String], imports: &mut Vec<Str
     }
     let qualified = jreach_syntax::qualified_nested(file, base);
     Some(format!("{}{dims}", imported_by_simple_name(&qualified, imports)))
-}
-
-/// `ty` without its type arguments (`Map<String, List<V>>[]` → `Map[]`).
-fn strip_type_arguments(ty: &str) -> String {
-    let mut depth = 0;
-    ty.chars()
-        .filter(|c| {
-            match c {
-                '<' => depth += 1,
-                '>' => {
-                    depth -= 1;
-                    return false;
-                }
-                _ => {}
-            }
-            depth == 0
-        })
-        .collect()
 }
 
 #[cfg(test)]

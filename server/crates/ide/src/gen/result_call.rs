@@ -241,37 +241,26 @@ pub(crate) fn functional_method(whole: &FileContext<'_>, simple: &str) -> Option
     }
     let file = whole.file();
     let src = file.text.as_str();
-    let mut stack = vec![file.tree.root_node()];
-    while let Some(n) = stack.pop() {
-        if n.kind() != "interface_declaration" {
-            stack.extend(named_children(n));
-            continue;
-        }
-        if n.child_by_field_name("name").map(|c| text_of(c, src)) != Some(simple) {
-            stack.extend(named_children(n));
-            continue;
-        }
-        let body = n.child_by_field_name("body")?;
-        let abstract_methods: Vec<Node<'_>> = named_children(body)
-            .into_iter()
-            .filter(|d| d.kind() == "method_declaration" && d.child_by_field_name("body").is_none())
-            .filter(|d| !jreach_syntax::tree::has_modifier(*d, src, "static"))
-            .collect();
-        let [method] = abstract_methods[..] else { return None };
-        let params = method.child_by_field_name("parameters")?;
-        let params: Option<Vec<String>> = named_children(params)
-            .into_iter()
-            .filter(|p| matches!(p.kind(), "formal_parameter" | "spread_parameter"))
-            .map(|p| Some(text_of(p.child_by_field_name("type")?, src).to_string()))
-            .collect();
-        return Some(Functional {
-            name: text_of(method.child_by_field_name("name")?, src).to_string(),
-            params: params?,
-            return_ty: text_of(method.child_by_field_name("type")?, src).to_string(),
-            vars: type_variables(file, method),
-        });
-    }
-    None
+    let n = jreach_syntax::tree::declaration_named(file.tree.root_node(), src, "interface_declaration", simple)?;
+    let body = n.child_by_field_name("body")?;
+    let abstract_methods: Vec<Node<'_>> = named_children(body)
+        .into_iter()
+        .filter(|d| d.kind() == "method_declaration" && d.child_by_field_name("body").is_none())
+        .filter(|d| !jreach_syntax::tree::has_modifier(*d, src, "static"))
+        .collect();
+    let [method] = abstract_methods[..] else { return None };
+    let params = method.child_by_field_name("parameters")?;
+    let params: Option<Vec<String>> = named_children(params)
+        .into_iter()
+        .filter(|p| matches!(p.kind(), "formal_parameter" | "spread_parameter"))
+        .map(|p| Some(text_of(p.child_by_field_name("type")?, src).to_string()))
+        .collect();
+    Some(Functional {
+        name: text_of(method.child_by_field_name("name")?, src).to_string(),
+        params: params?,
+        return_ty: text_of(method.child_by_field_name("type")?, src).to_string(),
+        vars: type_variables(file, method),
+    })
 }
 
 /// The functional interface the lambda that the statement of `target` is in (the innermost)
@@ -357,29 +346,8 @@ pub(crate) fn argument(
 /// (not private, nested ones being static): its canonical constructor's parameters.
 fn record_components(file: &SourceFile, simple: &str) -> Option<Vec<jreach_syntax::Param>> {
     let src = file.text.as_str();
-    let mut stack = vec![file.tree.root_node()];
-    while let Some(n) = stack.pop() {
-        let named = n.child_by_field_name("name").is_some_and(|c| text_of(c, src) == simple);
-        if n.kind() != "record_declaration" || !named {
-            stack.extend(named_children(n));
-            continue;
-        }
-        if jreach_syntax::tree::has_modifier(n, src, "private") {
-            return None;
-        }
-        let params = named_children(n.child_by_field_name("parameters")?)
-            .into_iter()
-            .filter(|p| p.kind() == "formal_parameter")
-            .map(|p| {
-                Some(jreach_syntax::Param {
-                    name: text_of(p.child_by_field_name("name")?, src).to_string(),
-                    ty: text_of(p.child_by_field_name("type")?, src).to_string(),
-                })
-            })
-            .collect();
-        return params;
-    }
-    None
+    let record = jreach_syntax::tree::declaration_named(file.tree.root_node(), src, "record_declaration", simple)?;
+    (!jreach_syntax::tree::has_modifier(record, src, "private")).then(|| jreach_syntax::params_of(record, src))
 }
 
 /// `raw` (a class as `file` writes it) as a test names it: a class the file imports by its
