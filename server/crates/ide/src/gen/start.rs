@@ -211,7 +211,7 @@ fn start_for(
             *elem_ty = elem;
         }
     }
-    for import in imports {
+    for import in std::mem::take(&mut imports) {
         if !req.imports.contains(&import) {
             req.imports.push(import);
         }
@@ -266,9 +266,21 @@ fn start_for(
     if !req.statics.iter().any(|s| s.is_stdin()) {
         req.statics.extend(jreach_synth::StaticAssignment::stdin_start(&file.text));
     }
+    // A collection of objects of the project the receiver's constructor takes may hold some
+    // (`new RRScheduling(list of ProcessDetails, 0)`), not only what the model wrote.
+    if req.receiver_from.is_none() && req.receiver_factory.is_none() && req.receiver_class.is_none() {
+        for (i, (ty, v)) in req.receiver_args.iter_mut().enumerate() {
+            with_filled(&whole, file, ty, v, &own_class, RECEIVER_ARG_IDS + i, &mut imports);
+        }
+    }
+    for import in imports {
+        if !req.imports.contains(&import) {
+            req.imports.push(import);
+        }
+    }
     // The receiver's arguments may have changed since the model's request.
     super::overloads::cast_nulls(file, m, &mut req);
-    constructor_choice(ctx, m, &mut req, &own_class);
+    constructor_choice(ctx, &whole, m, &mut req, &own_class);
     Some(req)
 }
 
@@ -379,7 +391,13 @@ fn search_writes(ctx: &FileContext<'_>, params: &[jreach_syntax::Param]) -> bool
 /// writes, the model's first, each with arguments the search moves (`JsonPrimitive obj = new
 /// JsonPrimitive((Number) 1)` reaches what `new JsonPrimitive("")` does not), set as where
 /// `req` gets its receiver from. Nothing changes when there is no other such constructor.
-fn constructor_choice(ctx: &FileContext<'_>, m: &MethodInfo, req: &mut TestRequest, own: &str) {
+fn constructor_choice(
+    ctx: &FileContext<'_>,
+    whole: &FileContext<'_>,
+    m: &MethodInfo,
+    req: &mut TestRequest,
+    own: &str,
+) {
     let simple_receiver = req.receiver_from.is_none()
         && req.receiver_factory.is_none()
         && req.receiver_fields.is_none()
@@ -424,10 +442,14 @@ fn constructor_choice(ctx: &FileContext<'_>, m: &MethodInfo, req: &mut TestReque
         .collect();
     let mut options = vec![made(model_args, model_castable)];
     let mut imports = Vec::new();
-    for c in &ctors {
-        let Some(args) = searched_args(ctx, &c.params, own, &mut imports) else { continue };
+    for (k, c) in ctors.iter().enumerate() {
+        let Some(mut args) = searched_args(ctx, &c.params, own, &mut imports) else { continue };
         let types: Vec<&str> = args.iter().map(|(t, _)| t.as_str()).collect();
         if types != model_types {
+            for (i, (ty, v)) in args.iter_mut().enumerate() {
+                let id = RECEIVER_ARG_IDS + (k + 1) * ARGS_MAX + i;
+                with_filled(whole, ctx.file(), ty, v, own, id, &mut imports);
+            }
             options.push(made(args, true));
         }
     }
@@ -447,6 +469,40 @@ fn constructor_choice(ctx: &FileContext<'_>, m: &MethodInfo, req: &mut TestReque
             req.imports.push(i);
         }
     }
+}
+
+/// Where the ids of the arrays [`with_filled`] writes for the receiver's constructor arguments
+/// begin (a parameter's are [`filled_collections`]' `param`, below), and how many arguments a
+/// constructor's ids leave room for.
+const RECEIVER_ARG_IDS: usize = 1000;
+const ARGS_MAX: usize = 100;
+
+/// `value` (of a constructor argument of type `ty`) as a choice of itself, the other values
+/// a test writes for `ty` and `ty`'s collection holding one or two objects of the project
+/// ([`filled_collections`]), when `ty` is such a collection; else left as it is.
+fn with_filled(
+    whole: &FileContext<'_>,
+    file: &SourceFile,
+    ty: &str,
+    value: &mut JavaValue,
+    own_class: &str,
+    ids: usize,
+    imports: &mut Vec<String>,
+) {
+    let Some(c) = jdk_choices(ty, own_class) else { return };
+    let filled = filled_collections(whole, file, ty, &c.options, own_class, ids, imports);
+    if filled.is_empty() {
+        return;
+    }
+    let current = match std::mem::replace(value, JavaValue::Null) {
+        JavaValue::Choice { options, .. } => options,
+        v => vec![v],
+    };
+    let mut options = current;
+    options.extend(c.options.into_iter().filter(|o| !options.contains(o)).collect::<Vec<_>>());
+    options.extend(filled);
+    imports.extend(c.imports.into_iter().filter(|i| !imports.contains(i)).collect::<Vec<_>>());
+    *value = JavaValue::Choice { slot: None, options };
 }
 
 /// For a parameter of collection type `ty` whose elements are objects of a class of the project
@@ -794,6 +850,24 @@ mod tests {
                 "null"
             ]
         );
+        assert!(start.imports.contains(&"java.util.Arrays".to_string()), "{:?}", start.imports);
+    }
+
+    #[test]
+    fn a_collection_the_receivers_constructor_takes_may_hold_objects_of_the_project() {
+        // One constructor (no choice among them): its argument is the model's value or the
+        // collection with one or two objects, which the search picks among.
+        let main = "package p;\nimport java.util.List;\npublic class Queue {\n  private final List<Job> jobs;\n  Queue(List<Job> jobs) { this.jobs = jobs; }\n  public int run() {\n    if (jobs.size() > 0) {\n      return 1;\n    }\n    return 0;\n  }\n}\n";
+        let other =
+            "package p;\npublic class Job {\n  final int time;\n  public Job(int time) { this.time = time; }\n}\n";
+        let file = SourceFile::parse(main);
+        let opts = GenOptions { package_sources: vec![other.to_string()], ..GenOptions::default() };
+        let start = search_start(&file, 7, &opts).expect("a start");
+        let (_, arg) = start.receiver_args.first().expect("the constructor's argument");
+        let JavaValue::Choice { options, .. } = arg else { panic!("{:?}", start.receiver_args) };
+        let written: Vec<String> = options.iter().map(jreach_synth::literal).collect();
+        assert!(written.contains(&"new ArrayList<>(Arrays.asList(new Job[] {new Job(1)}))".to_string()), "{written:?}");
+        assert!(written.contains(&"null".to_string()), "{written:?}");
         assert!(start.imports.contains(&"java.util.Arrays".to_string()), "{:?}", start.imports);
     }
 
