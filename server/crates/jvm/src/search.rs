@@ -953,6 +953,36 @@ fn code_chars(seeds: &[JavaValue]) -> Vec<char> {
     out
 }
 
+/// The first [`EDITED_ELEMENTS`] strings of an array's `items` one at a time with one of the
+/// first characters of [`ALPHABET`] or of the code's (`code`) at their end, or their last
+/// character dropped; and `items` with its last string repeated.
+fn string_element_moves(items: &[JavaValue], code: &[char]) -> Vec<Vec<JavaValue>> {
+    let mut out = Vec::new();
+    let added: Vec<char> = ALPHABET.iter().take(4).chain(code.iter().take(8)).copied().collect();
+    for (p, item) in items.iter().enumerate().take(EDITED_ELEMENTS) {
+        let JavaValue::Str(text) = item else { continue };
+        for c in &added {
+            let mut changed = items.to_vec();
+            changed[p] = JavaValue::Str(format!("{text}{c}"));
+            out.push(changed);
+        }
+        if let Some((cut, _)) = text.char_indices().last() {
+            let mut changed = items.to_vec();
+            changed[p] = JavaValue::Str(text[..cut].to_string());
+            out.push(changed);
+        }
+    }
+    if let Some(last) = items.last().filter(|l| **l != JavaValue::Str(String::new())) {
+        let mut changed = items.to_vec();
+        changed.push(last.clone());
+        out.push(changed);
+    }
+    out
+}
+
+/// At most this many of an array's strings are edited by its small steps.
+const EDITED_ELEMENTS: usize = 4;
+
 /// Quotes and brackets a string may be put in when the code has the opening character.
 const WRAPS: &[(char, char)] = &[('"', '"'), ('\'', '\''), ('`', '`'), ('(', ')'), ('[', ']'), ('{', '}'), ('<', '>')];
 
@@ -1000,6 +1030,17 @@ fn small_moves(cur: &[JavaValue], seeds: &[JavaValue]) -> Vec<Move> {
                         items.push(elem_default(elem));
                     }
                     out.push(Move::Set(k, longer));
+                }
+                // An array of strings: its first elements a character longer or shorter, and its
+                // last one once more (a trie of patterns, a table of words).
+                if elem == Some(SlotElem::Str) {
+                    out.extend(string_element_moves(items, &code).into_iter().map(|items| {
+                        let mut changed = v.clone();
+                        if let JavaValue::Array { items: old, .. } = &mut changed {
+                            *old = items;
+                        }
+                        Move::Set(k, changed)
+                    }));
                 }
                 if !items.is_empty() {
                     let mut shorter = v.clone();
@@ -1398,9 +1439,12 @@ fn random_value(v: &JavaValue, seeds: &[JavaValue], rng: &mut SplitMix) -> JavaV
             Some(elem) => {
                 let len = (rng.next() % 6) as usize;
                 let items = (0..len)
-                    .map(|_| {
-                        let n = (rng.next() % 41) as i64 - 20;
-                        with_number(&elem_default(elem), n).unwrap_or_else(|| elem_default(elem))
+                    .map(|_| match elem {
+                        SlotElem::Str => random_string("", seeds, rng),
+                        _ => {
+                            let n = (rng.next() % 41) as i64 - 20;
+                            with_number(&elem_default(elem), n).unwrap_or_else(|| elem_default(elem))
+                        }
                     })
                     .collect();
                 JavaValue::Array { elem_ty: elem_ty.clone(), id: *id, items }
@@ -1776,6 +1820,30 @@ pub(crate) mod tests {
         for want in ["ab\"", "\"ab", "\"ab\"", "b", "a"] {
             assert!(strings.contains(&want.to_string()), "{want} not among {strings:?}");
         }
+    }
+
+    #[test]
+    fn an_array_of_strings_steps_to_longer_and_shorter_strings_and_one_more() {
+        let strs = |items: &[&str]| JavaValue::Array {
+            elem_ty: "String".into(),
+            id: 0,
+            items: items.iter().map(|s| JavaValue::Str(s.to_string())).collect(),
+        };
+        let cur = [strs(&["a"])];
+        let moves = small_moves(&cur, &[JavaValue::Char(u16::from(b'x'))]);
+        let arrays: Vec<JavaValue> = moves.iter().filter_map(|m| apply(&cur, m).map(|mut v| v.remove(0))).collect();
+        for want in [strs(&["aa"]), strs(&["ax"]), strs(&[""]), strs(&["a", "a"]), strs(&["a", ""]), strs(&[])] {
+            assert!(arrays.contains(&want), "{want:?} not among {arrays:?}");
+        }
+        // A random array of strings holds strings, not only empty ones.
+        let mut rng = SplitMix(7);
+        let texts: usize = (0..50)
+            .map(|_| match random_value(&cur[0], &[], &mut rng) {
+                JavaValue::Array { items, .. } => items.iter().filter(|i| **i != JavaValue::Str(String::new())).count(),
+                other => panic!("{other:?}"),
+            })
+            .sum();
+        assert!(texts > 0);
     }
 
     #[test]
