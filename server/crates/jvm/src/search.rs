@@ -914,6 +914,7 @@ fn climb(
         }
     }
     tracing::debug!("search ended after {runs} runs without reaching the line ({stuck_rounds} rounds stuck, {} runs kept for new lines)", archive.borrow().kept.len());
+    tracing::trace!("the last inputs stepped from: {cur:?}, {cur_fit:?}");
     None
 }
 

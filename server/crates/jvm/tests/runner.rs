@@ -375,6 +375,53 @@ fn branch_distances_shrink_as_inputs_come_closer_to_the_target() {
     assert!(d(0).1 > d(1).1 && d(1).1 > d(2).1, "{r:?}");
 }
 
+const THROUGH: &str = "package p;
+
+public class R {
+    public static int outer(int x) {
+        if (x > 100) {
+            return inner(x);
+        }
+        return 0;
+    }
+
+    private static int inner(int x) {
+        switch (x) {
+            case 150:
+                return 1;
+            case 90:
+                return 3;
+            default:
+                return 2;
+        }
+    }
+}
+";
+
+#[test]
+fn a_private_methods_line_is_approached_through_its_callers_and_a_switchs_cases() {
+    let fx = fixture(&[("p/R.java", THROUGH)]);
+    let mut runner = fx.runner();
+    let report = runner
+        .search(&fx.search(
+            "s6",
+            "p.R.outer(jreach.runner.Inputs.i(0))",
+            ("p/R.java", 14),
+            ints(&[0, 50, 101, 140, 150]),
+        ))
+        .unwrap();
+    assert_eq!(report.status, SearchStatus::Ok, "{report:?}");
+    let r = &report.results;
+    assert!(r[..4].iter().all(|r| !r.hit) && r[4].hit, "{r:?}");
+    let f = |i: usize| r[i].fitness.expect("a divergence");
+    // In the caller, short of the call: farther than any divergence inside the method
+    // holding the line, and closer as `x` comes to 100.
+    assert!(f(0).0 > f(2).0 && f(1).0 > f(3).0, "{r:?}");
+    assert!(f(0).1 > f(1).1, "{r:?}");
+    // Inside, at the switch: closer as `x` comes to the case that holds the line.
+    assert!(f(2).1 > f(3).1, "{r:?}");
+}
+
 #[test]
 fn the_constants_of_the_class_that_threw_become_seeds() {
     let fx = fixture(&[("p/B.java", B), ("p/Parser.java", PARSER)]);

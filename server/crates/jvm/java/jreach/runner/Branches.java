@@ -52,6 +52,30 @@ public final class Branches {
         return JUMPS.size() - 1;
     }
 
+    /** Per critical switch's id: {whether its default reaches the target, then the keys that do}. */
+    private static final Map<Integer, int[]> SWITCHES = new HashMap<>();
+
+    static synchronized int registerSwitch(int[] plan) {
+        int id = register(plan[0], true);
+        SWITCHES.put(id, Arrays.copyOfRange(plan, 1, plan.length));
+        return id;
+    }
+
+    /**
+     * Called before a critical switch on {@code v}: 0 when a way toward the target is taken,
+     * else how far {@code v} is from the nearest key whose case reaches it (1 when only the
+     * default does and {@code v} is another case's key).
+     */
+    public static void switchOn(int v, int id) {
+        int[] plan;
+        synchronized (Branches.class) { plan = SWITCHES.get(id); }
+        if (plan == null) return;
+        double d = Double.POSITIVE_INFINITY;
+        for (int k = 1; k < plan.length; k++) d = Math.min(d, Math.abs((double) v - (double) plan[k]));
+        if (d > 0 && plan[0] == 1) d = Math.min(d, 1);
+        record(id, d, 0);
+    }
+
     /** Forgets what the last run saw (the plan of the jumps stays). */
     static synchronized void reset() {
         Arrays.fill(seen, Double.NaN);
@@ -121,18 +145,36 @@ public final class Branches {
      */
     static final class Plan extends MethodVisitor {
         private final int targetLine;
+        /** The methods (name + descriptor) of the class whose calls stand for the target, if any. */
+        private final Set<String> targetCalls;
+        /** How many calls this method is from the target line (0: it holds the line). */
+        private final int depth;
+        /** The instructions that call one of {@link #targetCalls}. */
+        private final Set<Integer> callsAt = new java.util.HashSet<>();
         private int count;
         private final Map<Label, Integer> labelAt = new HashMap<>();
         private final List<Object[]> jumps = new ArrayList<>(); // {index, Label[] targets, conditional?}
         private final List<Integer> ends = new ArrayList<>();   // returns and throws
         private final List<Object[]> lines = new ArrayList<>(); // {Label, line}
         private final List<Label[]> handlers = new ArrayList<>(); // {start, end, handler}
+        private final List<Object[]> switches = new ArrayList<>(); // {index, int[] keys, Label[] labels, Label default}
         /** Per critical jump's instruction index: {level, goodTaken}. */
         final Map<Integer, int[]> critical = new HashMap<>();
+        /**
+         * Per critical switch's instruction index: {level, whether its default reaches the
+         * target, then the keys whose case does}.
+         */
+        final Map<Integer, int[]> criticalSwitches = new HashMap<>();
 
-        Plan(int targetLine) {
+        /**
+         * For a method {@code depth} calls from the target line: its target is a call of one of
+         * {@code targetCalls} (methods of its class one call closer), or the line itself at depth 0.
+         */
+        Plan(int targetLine, Set<String> targetCalls, int depth) {
             super(Opcodes.ASM9);
             this.targetLine = targetLine;
+            this.targetCalls = targetCalls;
+            this.depth = depth;
         }
 
         private void insn() { count++; }
@@ -148,7 +190,10 @@ public final class Branches {
         @Override public void visitVarInsn(int op, int v) { if (op == Opcodes.RET) ends.add(count); insn(); }
         @Override public void visitTypeInsn(int op, String t) { insn(); }
         @Override public void visitFieldInsn(int op, String o, String n, String d) { insn(); }
-        @Override public void visitMethodInsn(int op, String o, String n, String d, boolean i) { insn(); }
+        @Override public void visitMethodInsn(int op, String o, String n, String d, boolean i) {
+            if (targetCalls.contains(n + d)) callsAt.add(count);
+            insn();
+        }
         @Override public void visitInvokeDynamicInsn(String n, String d, org.objectweb.asm.Handle h, Object... a) { insn(); }
         @Override public void visitJumpInsn(int op, Label l) {
             jumps.add(new Object[] {count, new Label[] {l}, op != Opcodes.GOTO && op != Opcodes.JSR});
@@ -156,8 +201,16 @@ public final class Branches {
         }
         @Override public void visitLdcInsn(Object v) { insn(); }
         @Override public void visitIincInsn(int v, int inc) { insn(); }
-        @Override public void visitTableSwitchInsn(int lo, int hi, Label d, Label... ls) { switchInsn(d, ls); }
-        @Override public void visitLookupSwitchInsn(Label d, int[] k, Label[] ls) { switchInsn(d, ls); }
+        @Override public void visitTableSwitchInsn(int lo, int hi, Label d, Label... ls) {
+            int[] keys = new int[ls.length];
+            for (int i = 0; i < ls.length; i++) keys[i] = lo + i;
+            switches.add(new Object[] {count, keys, ls, d});
+            switchInsn(d, ls);
+        }
+        @Override public void visitLookupSwitchInsn(Label d, int[] k, Label[] ls) {
+            switches.add(new Object[] {count, k, ls, d});
+            switchInsn(d, ls);
+        }
         @Override public void visitMultiANewArrayInsn(String d, int n) { insn(); }
 
         private void switchInsn(Label d, Label[] ls) {
@@ -184,8 +237,13 @@ public final class Branches {
                 int from = starts.get(k)[0], to = k + 1 < starts.size() ? starts.get(k + 1)[0] : n;
                 for (int i = from; i < to && i < n; i++) lineOf[i] = starts.get(k)[1];
             }
+            // The target: the line, or (in a method calling toward it) the calls toward it.
+            boolean[] target = new boolean[n];
             boolean any = false;
-            for (int l : lineOf) any |= l == targetLine;
+            for (int i = 0; i < n; i++) {
+                target[i] = depth == 0 ? lineOf[i] == targetLine : callsAt.contains(i);
+                any |= target[i];
+            }
             if (!any) return;
             // Successors.
             List<List<Integer>> succ = new ArrayList<>();
@@ -213,18 +271,100 @@ public final class Branches {
                 if (!Boolean.TRUE.equals(j[2])) continue;
                 int at = (Integer) j[0];
                 Integer taken = labelAt.get(((Label[]) j[1])[0]);
-                if (taken == null || at + 1 >= n || lineOf[at] == targetLine) continue;
-                int viaTaken = toTarget(taken, at, succ, lineOf, targetLine), viaFall = toTarget(at + 1, at, succ, lineOf, targetLine);
+                if (taken == null || at + 1 >= n || target[at]) continue;
+                int viaTaken = toTarget(taken, at, succ, target), viaFall = toTarget(at + 1, at, succ, target);
                 if ((viaTaken >= 0) != (viaFall >= 0)) {
-                    critical.put(at, new int[] {Math.max(viaTaken, viaFall) + 1, viaTaken >= 0 ? 1 : 0});
+                    int level = Math.max(viaTaken, viaFall) + 1 + depth * CALL_LEVEL;
+                    critical.put(at, new int[] {level, viaTaken >= 0 ? 1 : 0});
                 }
+            }
+            // A switch is critical when some of its ways reach the target and some do not (the
+            // character after a backslash: only `u` goes on to the hex digits).
+            for (Object[] sw : switches) {
+                int at = (Integer) sw[0];
+                if (target[at]) continue;
+                int[] keys = (int[]) sw[1];
+                Label[] labels = (Label[]) sw[2];
+                Integer dflt = labelAt.get((Label) sw[3]);
+                int viaDefault = dflt == null ? -1 : toTarget(dflt, at, succ, target);
+                List<Integer> good = new ArrayList<>();
+                int best = viaDefault, bad = viaDefault >= 0 ? 0 : 1;
+                for (int k = 0; k < keys.length; k++) {
+                    Integer to = labelAt.get(labels[k]);
+                    int via = to == null ? -1 : toTarget(to, at, succ, target);
+                    if (via < 0) {
+                        bad++;
+                        continue;
+                    }
+                    good.add(keys[k]);
+                    if (best < 0 || via < best) best = via;
+                }
+                if (best < 0 || bad == 0) continue;
+                int[] plan = new int[2 + good.size()];
+                plan[0] = best + 1 + depth * CALL_LEVEL;
+                plan[1] = viaDefault >= 0 ? 1 : 0;
+                for (int k = 0; k < good.size(); k++) plan[2 + k] = good.get(k);
+                criticalSwitches.put(at, plan);
             }
         }
     }
 
-    /** Instructions from {@code from} to the first of the target line, never passing {@code avoid}; -1: none. */
-    private static int toTarget(int from, int avoid, List<List<Integer>> succ, int[] lineOf, int targetLine) {
-        int n = lineOf.length;
+    /**
+     * A divergence in a method one call further from the target line counts as this many
+     * instructions more: any jump inside a method closer to the line is nearer than every jump
+     * of its callers.
+     */
+    static final int CALL_LEVEL = 1_000_000;
+
+    /** How many calls away from the target line a method may be and still get distance calls. */
+    static final int MAX_CALL_DEPTH = 3;
+
+    /**
+     * For each method of a class (name + descriptor) that holds the target line or calls toward
+     * it through methods of the class, at most {@link #MAX_CALL_DEPTH} calls: its depth (0: it
+     * holds the line) and the methods one call closer, whose calls are its targets ({@link Plan}).
+     * A private method's line is so reached through the public method calling it.
+     */
+    static Map<String, Object[]> callPlans(org.objectweb.asm.ClassReader reader, int targetLine) {
+        String self = reader.getClassName();
+        Map<String, Set<String>> calls = new HashMap<>();
+        Set<String> holding = new java.util.HashSet<>();
+        reader.accept(new org.objectweb.asm.ClassVisitor(Opcodes.ASM9) {
+            @Override
+            public MethodVisitor visitMethod(int access, String name, String desc, String sig, String[] exc) {
+                String key = name + desc;
+                Set<String> out = new java.util.HashSet<>();
+                calls.put(key, out);
+                return new MethodVisitor(Opcodes.ASM9) {
+                    @Override public void visitLineNumber(int line, Label start) { if (line == targetLine) holding.add(key); }
+                    @Override
+                    public void visitMethodInsn(int op, String owner, String n, String d, boolean itf) {
+                        if (owner.equals(self)) out.add(n + d);
+                    }
+                };
+            }
+        }, org.objectweb.asm.ClassReader.SKIP_FRAMES);
+        Map<String, Object[]> plans = new HashMap<>();
+        Set<String> level = new java.util.HashSet<>(holding);
+        for (String m : holding) plans.put(m, new Object[] {0, Set.<String>of()});
+        for (int depth = 1; depth <= MAX_CALL_DEPTH && !level.isEmpty(); depth++) {
+            Set<String> next = new java.util.HashSet<>();
+            for (Map.Entry<String, Set<String>> e : calls.entrySet()) {
+                if (plans.containsKey(e.getKey())) continue;
+                Set<String> toward = new java.util.HashSet<>(e.getValue());
+                toward.retainAll(level);
+                if (toward.isEmpty()) continue;
+                plans.put(e.getKey(), new Object[] {depth, toward});
+                next.add(e.getKey());
+            }
+            level = next;
+        }
+        return plans;
+    }
+
+    /** Instructions from {@code from} to the first target instruction, never passing {@code avoid}; -1: none. */
+    private static int toTarget(int from, int avoid, List<List<Integer>> succ, boolean[] target) {
+        int n = target.length;
         int[] dist = new int[n];
         Arrays.fill(dist, -1);
         ArrayDeque<Integer> work = new ArrayDeque<>();
@@ -232,7 +372,7 @@ public final class Branches {
         work.add(from);
         while (!work.isEmpty()) {
             int i = work.poll();
-            if (lineOf[i] == targetLine) return dist[i];
+            if (target[i]) return dist[i];
             for (int s : succ.get(i)) {
                 if (s != avoid && dist[s] < 0) {
                     dist[s] = dist[i] + 1;
@@ -249,12 +389,24 @@ public final class Branches {
      */
     static final class Adder extends MethodVisitor {
         private final Map<Integer, int[]> critical;
+        private final Map<Integer, int[]> criticalSwitches;
         private int count;
         private boolean afterCmp;
 
-        Adder(MethodVisitor mv, Map<Integer, int[]> critical) {
+        Adder(MethodVisitor mv, Plan plan) {
             super(Opcodes.ASM9, mv);
-            this.critical = critical;
+            this.critical = plan.critical;
+            this.criticalSwitches = plan.criticalSwitches;
+        }
+
+        /** Before a critical switch: the distance call on a copy of the value switched on. */
+        private void beforeSwitch() {
+            int[] plan = criticalSwitches.get(count);
+            if (plan == null) return;
+            int id = registerSwitch(plan);
+            super.visitInsn(Opcodes.DUP);
+            super.visitLdcInsn(id);
+            super.visitMethodInsn(Opcodes.INVOKESTATIC, "jreach/runner/Branches", "switchOn", "(II)V", false);
         }
 
         private void insn() { count++; afterCmp = false; }
@@ -325,8 +477,8 @@ public final class Branches {
             insn();
         }
         @Override public void visitIincInsn(int v, int inc) { super.visitIincInsn(v, inc); insn(); }
-        @Override public void visitTableSwitchInsn(int lo, int hi, Label d, Label... ls) { super.visitTableSwitchInsn(lo, hi, d, ls); insn(); }
-        @Override public void visitLookupSwitchInsn(Label d, int[] k, Label[] ls) { super.visitLookupSwitchInsn(d, k, ls); insn(); }
+        @Override public void visitTableSwitchInsn(int lo, int hi, Label d, Label... ls) { beforeSwitch(); super.visitTableSwitchInsn(lo, hi, d, ls); insn(); }
+        @Override public void visitLookupSwitchInsn(Label d, int[] k, Label[] ls) { beforeSwitch(); super.visitLookupSwitchInsn(d, k, ls); insn(); }
         @Override public void visitMultiANewArrayInsn(String d, int n) { super.visitMultiANewArrayInsn(d, n); insn(); }
     }
 
@@ -371,6 +523,7 @@ public final class Branches {
     /** Forgets every plan and constant (a new search). */
     static synchronized void clear() {
         JUMPS.clear();
+        SWITCHES.clear();
         seen = new double[0];
         CONSTANTS.clear();
         CHARS.clear();

@@ -111,6 +111,9 @@ final class Lines {
         }, 0);
         if (targetSource != null) {
             boolean[] ours = {false};
+            // The methods holding the line, and those calling toward it (a private method's
+            // callers): each gets distance calls toward its target.
+            Map<String, Object[]> toward = Branches.callPlans(reader, targetLine);
             reader.accept(new ClassVisitor(Opcodes.ASM9) {
                 @Override
                 public void visitSource(String source, String debug) {
@@ -118,9 +121,11 @@ final class Lines {
                 }
 
                 @Override
+                @SuppressWarnings("unchecked")
                 public MethodVisitor visitMethod(int access, String name, String desc, String sig, String[] exc) {
-                    if (!ours[0]) return null;
-                    Branches.Plan plan = new Branches.Plan(targetLine);
+                    Object[] at = toward.get(name + desc);
+                    if (!ours[0] || at == null) return null;
+                    Branches.Plan plan = new Branches.Plan(targetLine, (Set<String>) at[1], (Integer) at[0]);
                     plans.put(name + desc, plan);
                     return plan;
                 }
@@ -145,7 +150,7 @@ final class Lines {
                 if (observed[0]) mv = new Calls.Adder(mv);
                 MethodVisitor adder = new ProbeAdder(mv, id[0], probed.getOrDefault(name + desc, Set.of()));
                 Branches.Plan plan = plans.get(name + desc);
-                return plan == null ? adder : new Branches.Adder(adder, plan.critical);
+                return plan == null ? adder : new Branches.Adder(adder, plan);
             }
         };
         reader.accept(cv, 0);
