@@ -296,8 +296,135 @@ fn lambda_type(file: &SourceFile, target: &Target) -> Option<String> {
 /// value it moves, an object of a class of the project made by its constructor a test may call
 /// (public, or not private in the test's package) with the fewest parameters of those kinds
 /// (`new JsonReader(new StringReader("a"))`) or a record of the file made by its canonical
-/// constructor, else `null`.
+/// constructor; for a class no constructor makes (abstract, an interface), a choice among
+/// objects so made of the classes of the project extending it ([`subclass_objects`]: `new
+/// JsonArray()`, `new JsonPrimitive(false)`, ... for a `JsonElement`) and `null`; else `null`.
 pub(crate) fn argument(
+    whole: &FileContext<'_>,
+    file: &SourceFile,
+    ty: &str,
+    own_class: &str,
+    imports: &mut Vec<String>,
+) -> JavaValue {
+    match made_by_constructor(whole, file, ty, own_class, imports) {
+        JavaValue::Null => {
+            let mut options = subclass_objects(whole, file, ty, own_class, imports);
+            if options.is_empty() {
+                return JavaValue::Null;
+            }
+            options.push(JavaValue::Null);
+            JavaValue::Choice { slot: None, options }
+        }
+        made => made,
+    }
+}
+
+/// At most this many classes extending a parameter's type are among its choices.
+const SUBCLASSES_MAX: usize = 6;
+
+/// For a class or interface `ty` of the project: objects of the classes of the file, its package
+/// and its imports that extend or implement it (also through others), which are neither abstract
+/// nor private (nested: static), each made by its constructor as [`argument`] makes one; the
+/// classes by name, at most [`SUBCLASSES_MAX`].
+fn subclass_objects(
+    whole: &FileContext<'_>,
+    file: &SourceFile,
+    ty: &str,
+    own_class: &str,
+    imports: &mut Vec<String>,
+) -> Vec<JavaValue> {
+    use jreach_syntax::tree::has_modifier;
+    let raw = ty.trim().trim_start_matches("final ").trim();
+    let raw = raw.split('<').next().unwrap_or(raw).trim();
+    let base = raw.rsplit('.').next().unwrap_or(raw);
+    if base.is_empty() || jdk_choices(ty, own_class).is_some() {
+        return vec![];
+    }
+    let src = whole.file().text.as_str();
+    // Every class and interface with the simple names of what it extends and implements.
+    let mut decls = Vec::new();
+    let mut stack = vec![whole.file().tree.root_node()];
+    while let Some(n) = stack.pop() {
+        if matches!(n.kind(), "class_declaration" | "interface_declaration") {
+            let name = n.child_by_field_name("name").map(|x| text_of(x, src).to_string()).unwrap_or_default();
+            let supers: Vec<String> = named_children(n)
+                .into_iter()
+                .filter(|c| matches!(c.kind(), "superclass" | "super_interfaces" | "extends_interfaces"))
+                .flat_map(|c| {
+                    let text = text_of(c, src);
+                    let text = text.trim_start_matches("extends").trim_start_matches("implements");
+                    split_types(text)
+                })
+                .collect();
+            decls.push((n, name, supers));
+        }
+        stack.extend(named_children(n));
+    }
+    let mut below = vec![base.to_string()];
+    let mut grew = true;
+    while grew {
+        grew = false;
+        for (_, name, supers) in &decls {
+            if !below.contains(name) && supers.iter().any(|s| below.contains(s)) {
+                below.push(name.clone());
+                grew = true;
+            }
+        }
+    }
+    let mut concrete: Vec<(Node<'_>, &String)> = decls
+        .iter()
+        .filter(|(n, name, _)| *name != base && below.contains(name) && n.kind() == "class_declaration")
+        .filter(|(n, ..)| {
+            let nested = !jreach_syntax::tree::enclosing_classes(*n, src).is_empty();
+            !has_modifier(*n, src, "abstract")
+                && !has_modifier(*n, src, "private")
+                && (!nested || has_modifier(*n, src, "static"))
+        })
+        .map(|(n, name, _)| (*n, name))
+        .collect();
+    concrete.sort_by(|a, b| a.1.cmp(b.1));
+    concrete.dedup_by(|a, b| a.1 == b.1);
+    let mut out = Vec::new();
+    for (n, _) in concrete {
+        let mut path = jreach_syntax::tree::enclosing_classes(n, src);
+        path.extend(n.child_by_field_name("name").map(|x| text_of(x, src).to_string()));
+        let mut needs = Vec::new();
+        let made = made_by_constructor(whole, file, &path.join("."), own_class, &mut needs);
+        if matches!(made, JavaValue::Constructed { .. }) {
+            imports.extend(needs.into_iter().filter(|i| !imports.contains(i)).collect::<Vec<_>>());
+            out.push(made);
+        }
+        if out.len() == SUBCLASSES_MAX {
+            break;
+        }
+    }
+    out
+}
+
+/// The simple names of a list of types as a declaration writes them (`JsonElement`,
+/// `Comparable<Foo>, java.io.Serializable` → `Comparable`, `Serializable`).
+fn split_types(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut depth = 0usize;
+    let mut cur = String::new();
+    for c in text.chars() {
+        match c {
+            '<' => depth += 1,
+            '>' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => out.push(std::mem::take(&mut cur)),
+            _ if depth == 0 => cur.push(c),
+            _ => {}
+        }
+    }
+    out.push(cur);
+    out.into_iter()
+        .map(|t| t.trim().rsplit('.').next().unwrap_or("").trim().to_string())
+        .filter(|t| !t.is_empty())
+        .collect()
+}
+
+/// [`argument`] for a class a constructor makes (or a record, a number, a string, a JDK value).
+fn made_by_constructor(
     whole: &FileContext<'_>,
     file: &SourceFile,
     ty: &str,
@@ -337,7 +464,13 @@ pub(crate) fn argument(
         let params = record_components(whole.file(), chain[chain.len() - 1])?;
         searched_args(whole, &params, own_class, &mut needs).map(|args| (args, needs))
     });
-    let Some((args, needs)) = ctor else { return JavaValue::Null };
+    let Some((args, needs)) = ctor else {
+        // A class that declares no constructor: its implicit one.
+        return match whole.made_without_arguments(raw) {
+            Some(name) => JavaValue::new_object(test_name(file, &name, imports)),
+            None => JavaValue::Null,
+        };
+    };
     imports.extend(needs.into_iter().filter(|i| !imports.contains(i)).collect::<Vec<_>>());
     JavaValue::new_with(test_name(file, raw, imports), args)
 }
@@ -400,6 +533,38 @@ public class Adapters {
     fn at(file: &SourceFile, needle: &str) -> Target {
         let line = file.text[..file.text.find(needle).expect("the statement")].matches('\n').count();
         jreach_syntax::find_target(file, line).expect("a target")
+    }
+
+    #[test]
+    fn an_argument_of_an_abstract_type_is_null_or_an_object_of_a_class_extending_it() {
+        let src =
+            "package p;\npublic class Counter {\n  public static int count(Shape s) {\n    return s.sides();\n  }\n}\n";
+        let others = [
+            "package p;\npublic abstract class Shape {\n  public abstract int sides();\n}\n",
+            "package p;\nclass Square extends Shape {\n  public int sides() { return 4; }\n}\n",
+            "package p;\npublic class Tri extends Shape {\n  final int n;\n  public Tri(int n) { this.n = n; }\n  public int sides() { return 3; }\n}\n",
+            "package p;\npublic abstract class Poly extends Shape {\n}\n",
+            "package p;\npublic class Hex extends Poly {\n  public int sides() { return 6; }\n}\n",
+            "package p;\npublic class Odd extends Shape {\n  private Odd() {}\n  public int sides() { return 5; }\n}\n",
+        ];
+        let file = SourceFile::parse(src);
+        let m =
+            FileContext::new(&file, None, None).methods().iter().find(|m| m.name == "count").expect("count").clone();
+        let opts = super::super::GenOptions {
+            package_sources: others.iter().map(|s| s.to_string()).collect(),
+            ..Default::default()
+        };
+        let source = super::super::SynthesisSource::new(&file, &m, &opts);
+        let whole = source.context(&file);
+        let mut imports = Vec::new();
+        let v = argument(&whole, &file, "Shape", "Counter", &mut imports);
+        let JavaValue::Choice { options, .. } = &v else { panic!("{v:?}") };
+        let written: Vec<String> = options.iter().map(literal).collect();
+        // (Through `Poly` too, which is abstract itself; not `Odd`, which a test cannot make.)
+        assert_eq!(written, ["new Hex()", "new Square()", "new Tri(1)", "null"]);
+        // A class a constructor makes is made so, with no choice.
+        let v = argument(&whole, &file, "Tri", "Counter", &mut imports);
+        assert_eq!(literal(&v), "new Tri(1)");
     }
 
     #[test]

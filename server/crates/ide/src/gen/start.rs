@@ -127,11 +127,15 @@ fn start_for(
                 let Some(mut c) = jdk_choices(&p.java_ty, &own_class) else {
                     // A class of the project the model does not see into (a record): made by its
                     // constructor with arguments the search moves.
+                    // (Or one of the classes extending it: a choice that holds null already.)
                     let made = super::result_call::argument(&whole, file, &p.java_ty, &own_class, &mut imports);
-                    if !matches!(made, JavaValue::Constructed { .. }) {
-                        return None;
+                    match made {
+                        JavaValue::Constructed { .. } => {
+                            given.push((i, JavaValue::Choice { slot: None, options: vec![made, JavaValue::Null] }))
+                        }
+                        JavaValue::Choice { .. } => given.push((i, made)),
+                        _ => return None,
                     }
-                    given.push((i, JavaValue::Choice { slot: None, options: vec![made, JavaValue::Null] }));
                     continue;
                 };
                 c.add_classes(&p.java_ty, &named_classes);
@@ -239,6 +243,9 @@ fn start_for(
         } else if let Some(lambda) = super::receiver_from::lambda_of(&whole, ty, ty) {
             // A functional interface's: a lambda (`andThen(after)` needs one).
             req.args[pos] = JavaValue::Choice { slot: None, options: vec![JavaValue::Null, lambda] };
+        } else if let Some(objects) = subclass_choice(&whole, file, ty, &own_class, &mut imports) {
+            // An abstract class's or an interface's: an object of a class extending it.
+            req.args[pos] = objects;
         }
     }
     if let Some(from) = from {
@@ -271,6 +278,12 @@ fn start_for(
     if req.receiver_from.is_none() && req.receiver_factory.is_none() && req.receiver_class.is_none() {
         for (i, (ty, v)) in req.receiver_args.iter_mut().enumerate() {
             with_filled(&whole, file, ty, v, &own_class, RECEIVER_ARG_IDS + i, &mut imports);
+            // An abstract class or interface the model passed as null: also the classes extending it.
+            if *v == JavaValue::Null {
+                if let Some(objects) = subclass_choice(&whole, file, ty, &own_class, &mut imports) {
+                    *v = objects;
+                }
+            }
         }
     }
     for import in imports {
@@ -469,6 +482,31 @@ fn constructor_choice(
             req.imports.push(i);
         }
     }
+}
+
+/// For a parameter of type `ty` that the model passed as null: when `ty` is a class no
+/// constructor makes (abstract, an interface) that classes of the project extend, null or an
+/// object of one of those ([`super::result_call::argument`]).
+fn subclass_choice(
+    whole: &FileContext<'_>,
+    file: &SourceFile,
+    ty: &str,
+    own_class: &str,
+    imports: &mut Vec<String>,
+) -> Option<JavaValue> {
+    if search_value(ty).is_some() || jdk_choices(ty, own_class).is_some() {
+        return None;
+    }
+    let mut needs = Vec::new();
+    let JavaValue::Choice { mut options, .. } = super::result_call::argument(whole, file, ty, own_class, &mut needs)
+    else {
+        return None;
+    };
+    // Null first, as the model chose.
+    options.retain(|o| *o != JavaValue::Null);
+    options.insert(0, JavaValue::Null);
+    imports.extend(needs.into_iter().filter(|i| !imports.contains(i)).collect::<Vec<_>>());
+    Some(JavaValue::Choice { slot: None, options })
 }
 
 /// Where the ids of the arrays [`with_filled`] writes for the receiver's constructor arguments
