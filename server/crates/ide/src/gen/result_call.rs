@@ -465,14 +465,71 @@ fn made_by_constructor(
         searched_args(whole, &params, own_class, &mut needs).map(|args| (args, needs))
     });
     let Some((args, needs)) = ctor else {
-        // A class that declares no constructor: its implicit one.
-        return match whole.made_without_arguments(raw) {
-            Some(name) => JavaValue::new_object(test_name(file, &name, imports)),
-            None => JavaValue::Null,
+        // A class that declares no constructor: its implicit one; one whose constructors a test
+        // may not call: a static factory of its own (`Fraction.getFraction(0.5)`).
+        if let Some(name) = whole.made_without_arguments(raw) {
+            return JavaValue::new_object(test_name(file, &name, imports));
+        }
+        let Some((factory, args, needs)) =
+            static_factory(whole, &chain, nested.starts_with(char::is_lowercase), own_class)
+        else {
+            return JavaValue::Null;
         };
+        imports.extend(needs.into_iter().filter(|i| !imports.contains(i)).collect::<Vec<_>>());
+        let class = test_name(file, raw, imports);
+        let mut v = JavaValue::new_with(class.clone(), args);
+        if let JavaValue::Constructed { factory: f, .. } = &mut v {
+            *f = Some(format!("{class}.{factory}"));
+        }
+        return v;
     };
     imports.extend(needs.into_iter().filter(|i| !imports.contains(i)).collect::<Vec<_>>());
     JavaValue::new_with(test_name(file, raw, imports), args)
+}
+
+/// For the class `chain` (nested in the file's classes unless `top_level`): the static method of
+/// its own, which a test may call, that returns one and whose arguments a search writes (the
+/// fewest strings and JDK values, then the fewest parameters): its name, arguments and their
+/// imports.
+fn static_factory(
+    whole: &FileContext<'_>,
+    chain: &[&str],
+    top_level: bool,
+    own_class: &str,
+) -> Option<(String, Vec<(String, JavaValue)>, Vec<String>)> {
+    let simple = *chain.last()?;
+    whole
+        .methods()
+        .iter()
+        .filter(|f| f.is_static && !f.is_constructor && !f.has_error && !f.class_is_private)
+        .filter(|f| f.is_public || (!f.is_private && whole.foreign_from().is_none_or(|at| f.range.start < at)))
+        .filter(|f| match chain.len() == 1 || top_level {
+            true => f.classes.len() == 1 && f.classes[0] == simple,
+            false => {
+                f.classes.iter().map(String::as_str).eq(chain.iter().copied()) && is_static_nested(whole.file(), f)
+            }
+        })
+        .filter(|f| f.return_ty.split('<').next().map(str::trim) == Some(simple))
+        .filter_map(|f| {
+            let mut needs = Vec::new();
+            let args = searched_args(whole, &f.params, own_class, &mut needs)?;
+            let hard = args
+                .iter()
+                .filter(|(_, v)| {
+                    !matches!(
+                        v,
+                        JavaValue::Int(_)
+                            | JavaValue::Long(_)
+                            | JavaValue::Double(_)
+                            | JavaValue::Bool(_)
+                            | JavaValue::Char(_)
+                    )
+                })
+                .count();
+            Some(((hard, args.len()), (f.name.clone(), args, needs)))
+        })
+        .min_by_key(|(key, _)| *key)
+        .map(|(_, found)| found)
 }
 
 /// The components of the record named `simple` that `file` declares and a test may create
@@ -565,6 +622,20 @@ public class Adapters {
         // A class a constructor makes is made so, with no choice.
         let v = argument(&whole, &file, "Tri", "Counter", &mut imports);
         assert_eq!(literal(&v), "new Tri(1)");
+    }
+
+    #[test]
+    fn an_argument_of_a_class_whose_constructors_are_private_comes_from_its_factory() {
+        let src = "package p;\npublic class Ratio {\n  final int n;\n  private Ratio(int n) { this.n = n; }\n  public static Ratio parse(String s) { return new Ratio(s.length()); }\n  public static Ratio of(int n) { return new Ratio(n); }\n  public static int twice(Ratio r) { return r.n * 2; }\n}\n";
+        let file = SourceFile::parse(src);
+        let m =
+            FileContext::new(&file, None, None).methods().iter().find(|m| m.name == "twice").expect("twice").clone();
+        let opts = super::super::GenOptions::default();
+        let source = super::super::SynthesisSource::new(&file, &m, &opts);
+        let whole = source.context(&file);
+        let v = argument(&whole, &file, "Ratio", "Ratio", &mut Vec::new());
+        // (Numbers before strings, which are harder to search.)
+        assert_eq!(literal(&v), "Ratio.of(1)");
     }
 
     #[test]

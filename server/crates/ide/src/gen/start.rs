@@ -243,8 +243,9 @@ fn start_for(
         } else if let Some(lambda) = super::receiver_from::lambda_of(&whole, ty, ty) {
             // A functional interface's: a lambda (`andThen(after)` needs one).
             req.args[pos] = JavaValue::Choice { slot: None, options: vec![JavaValue::Null, lambda] };
-        } else if let Some(objects) = subclass_choice(&whole, file, ty, &own_class, &mut imports) {
-            // An abstract class's or an interface's: an object of a class extending it.
+        } else if let Some(objects) = made_choice(&whole, file, ty, &own_class, &mut imports) {
+            // Else an object the search makes (by a constructor with arguments, a factory, or of
+            // a class extending an abstract one).
             req.args[pos] = objects;
         }
     }
@@ -278,9 +279,9 @@ fn start_for(
     if req.receiver_from.is_none() && req.receiver_factory.is_none() && req.receiver_class.is_none() {
         for (i, (ty, v)) in req.receiver_args.iter_mut().enumerate() {
             with_filled(&whole, file, ty, v, &own_class, RECEIVER_ARG_IDS + i, &mut imports);
-            // An abstract class or interface the model passed as null: also the classes extending it.
+            // An object of the project the model passed as null: also one the search makes.
             if *v == JavaValue::Null {
-                if let Some(objects) = subclass_choice(&whole, file, ty, &own_class, &mut imports) {
+                if let Some(objects) = made_choice(&whole, file, ty, &own_class, &mut imports) {
                     *v = objects;
                 }
             }
@@ -484,10 +485,11 @@ fn constructor_choice(
     }
 }
 
-/// For a parameter of type `ty` that the model passed as null: when `ty` is a class no
-/// constructor makes (abstract, an interface) that classes of the project extend, null or an
-/// object of one of those ([`super::result_call::argument`]).
-fn subclass_choice(
+/// For a parameter of type `ty` that the model passed as null: when `ty` is a class of the
+/// project, null or an object of it as a search makes one ([`super::result_call::argument`]:
+/// by its constructor or a static factory with arguments the search moves, or, for a class no
+/// constructor makes, one of the classes extending it).
+fn made_choice(
     whole: &FileContext<'_>,
     file: &SourceFile,
     ty: &str,
@@ -498,9 +500,10 @@ fn subclass_choice(
         return None;
     }
     let mut needs = Vec::new();
-    let JavaValue::Choice { mut options, .. } = super::result_call::argument(whole, file, ty, own_class, &mut needs)
-    else {
-        return None;
+    let mut options = match super::result_call::argument(whole, file, ty, own_class, &mut needs) {
+        JavaValue::Choice { options, .. } => options,
+        made @ JavaValue::Constructed { .. } => vec![made],
+        _ => return None,
     };
     // Null first, as the model chose.
     options.retain(|o| *o != JavaValue::Null);
