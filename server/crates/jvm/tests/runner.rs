@@ -422,6 +422,31 @@ fn a_private_methods_line_is_approached_through_its_callers_and_a_switchs_cases(
     assert!(f(2).1 > f(3).1, "{r:?}");
 }
 
+const SAME: &str = "package p;
+
+public class S {
+    static final String KEY = \"key\";
+
+    public static int same(String s) {
+        if (s == KEY) {
+            return 1;
+        }
+        return 0;
+    }
+}
+";
+
+#[test]
+fn a_string_input_is_the_same_object_as_the_constant_a_tests_literal_would_be() {
+    let fx = fixture(&[("p/S.java", SAME)]);
+    let mut runner = fx.runner();
+    let inputs = vec![vec!["kez".into()], vec!["key".into()]];
+    let report =
+        runner.search(&fx.search("s7", "p.S.same(jreach.runner.Inputs.str(0))", ("p/S.java", 8), inputs)).unwrap();
+    let r = &report.results;
+    assert!(!r[0].hit && r[1].hit, "{r:?}");
+}
+
 #[test]
 fn the_constants_of_the_class_that_threw_become_seeds() {
     let fx = fixture(&[("p/B.java", B), ("p/Parser.java", PARSER)]);

@@ -41,7 +41,12 @@ public final class Inputs {
     public static long j(int k) { return integral(at(k)); }
     public static float f(int k) { return (float) number(at(k)); }
     public static double d(int k) { return number(at(k)); }
-    public static String str(int k) { Object o = at(k); return o == null ? null : o.toString(); }
+    /**
+     * A string input, interned: the test the search writes passes it as a literal, which the JVM
+     * interns, so that code comparing it by reference with a constant ({@code str == TRUE}) sees
+     * in the search what it sees in the test.
+     */
+    public static String str(int k) { Object o = at(k); return o == null ? null : o.toString().intern(); }
 
     private static java.util.List<?> list(int k) {
         Object o = at(k);
@@ -115,7 +120,7 @@ public final class Inputs {
         java.util.List<?> l = list(k);
         if (l == null) return null;
         String[] a = new String[l.size()];
-        for (int n = 0; n < a.length; n++) a[n] = l.get(n) == null ? null : l.get(n).toString();
+        for (int n = 0; n < a.length; n++) a[n] = l.get(n) == null ? null : l.get(n).toString().intern();
         return a;
     }
 
