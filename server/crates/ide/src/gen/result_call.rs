@@ -470,35 +470,62 @@ fn made_by_constructor(
         if let Some(name) = whole.made_without_arguments(raw) {
             return JavaValue::new_object(test_name(file, &name, imports));
         }
-        let Some((factory, args, needs)) =
-            static_factory(whole, &chain, nested.starts_with(char::is_lowercase), own_class)
-        else {
-            return JavaValue::Null;
+        let mut made = factory_objects(whole, file, ty, own_class, imports);
+        return match made.len() {
+            0 => JavaValue::Null,
+            1 => made.remove(0),
+            _ => JavaValue::Choice { slot: None, options: made },
         };
-        imports.extend(needs.into_iter().filter(|i| !imports.contains(i)).collect::<Vec<_>>());
-        let class = test_name(file, raw, imports);
-        let mut v = JavaValue::new_with(class.clone(), args);
-        if let JavaValue::Constructed { factory: f, .. } = &mut v {
-            *f = Some(format!("{class}.{factory}"));
-        }
-        return v;
     };
     imports.extend(needs.into_iter().filter(|i| !imports.contains(i)).collect::<Vec<_>>());
     JavaValue::new_with(test_name(file, raw, imports), args)
 }
 
-/// For the class `chain` (nested in the file's classes unless `top_level`): the static method of
-/// its own, which a test may call, that returns one and whose arguments a search writes (the
-/// fewest strings and JDK values, then the fewest parameters): its name, arguments and their
-/// imports.
-fn static_factory(
+/// At most this many static factories make an argument a search chooses among.
+const FACTORIES_MAX: usize = 4;
+
+/// For a class `ty` of the project: objects made by the static methods of its own that a test
+/// may call, that return one and whose arguments a search writes (`CharRange.is(c)`,
+/// `CharRange.isNot(c)`, ...: each may make one in another state), the fewest strings and JDK
+/// values first, then the fewest parameters; at most [`FACTORIES_MAX`].
+pub(crate) fn factory_objects(
+    whole: &FileContext<'_>,
+    file: &SourceFile,
+    ty: &str,
+    own_class: &str,
+    imports: &mut Vec<String>,
+) -> Vec<JavaValue> {
+    let raw = ty.trim().trim_start_matches("final ").trim();
+    let raw = raw.split('<').next().unwrap_or(raw).trim();
+    let nested = jreach_syntax::qualified_nested(file, raw);
+    let chain: Vec<&str> = nested.split('.').collect();
+    let mut found = static_factories(whole, &chain, nested.starts_with(char::is_lowercase), own_class);
+    found.truncate(FACTORIES_MAX);
+    let class = test_name(file, raw, imports);
+    found
+        .into_iter()
+        .map(|(factory, args, needs)| {
+            imports.extend(needs.into_iter().filter(|i| !imports.contains(i)).collect::<Vec<_>>());
+            let mut v = JavaValue::new_with(class.clone(), args);
+            if let JavaValue::Constructed { factory: f, .. } = &mut v {
+                *f = Some(format!("{class}.{factory}"));
+            }
+            v
+        })
+        .collect()
+}
+
+/// For the class `chain` (nested in the file's classes unless `top_level`): the static methods
+/// of its own, which a test may call, that return one and whose arguments a search writes, as
+/// (name, arguments, their imports), ranked as [`factory_objects`] says.
+fn static_factories(
     whole: &FileContext<'_>,
     chain: &[&str],
     top_level: bool,
     own_class: &str,
-) -> Option<(String, Vec<(String, JavaValue)>, Vec<String>)> {
-    let simple = *chain.last()?;
-    whole
+) -> Vec<(String, Vec<(String, JavaValue)>, Vec<String>)> {
+    let Some(simple) = chain.last().copied() else { return vec![] };
+    let mut found: Vec<_> = whole
         .methods()
         .iter()
         .filter(|f| f.is_static && !f.is_constructor && !f.has_error && !f.class_is_private)
@@ -528,8 +555,9 @@ fn static_factory(
                 .count();
             Some(((hard, args.len()), (f.name.clone(), args, needs)))
         })
-        .min_by_key(|(key, _)| *key)
-        .map(|(_, found)| found)
+        .collect();
+    found.sort_by_key(|(key, _)| *key);
+    found.into_iter().map(|(_, f)| f).collect()
 }
 
 /// The components of the record named `simple` that `file` declares and a test may create
@@ -635,7 +663,9 @@ public class Adapters {
         let whole = source.context(&file);
         let v = argument(&whole, &file, "Ratio", "Ratio", &mut Vec::new());
         // (Numbers before strings, which are harder to search.)
-        assert_eq!(literal(&v), "Ratio.of(1)");
+        let JavaValue::Choice { options, .. } = &v else { panic!("{v:?}") };
+        let written: Vec<String> = options.iter().map(literal).collect();
+        assert_eq!(written, ["Ratio.of(1)", "Ratio.parse(\"a\")"]);
     }
 
     #[test]

@@ -236,6 +236,17 @@ fn start_for(
     // An object the solver passed as null (the smallest input that enters the method) may be one
     // the search makes instead: `create(null, type)` may need a `new Gson()`.
     for (pos, (_, ty)) in req.params.iter().enumerate() {
+        // An object the model made by a static factory: also by the class's other factories.
+        if let Some(JavaValue::Constructed { factory: Some(_), .. }) = req.args.get(pos) {
+            let others = super::result_call::factory_objects(&whole, file, ty, &own_class, &mut imports);
+            let model = req.args[pos].clone();
+            if others.iter().any(|o| *o != model) {
+                let mut options = vec![model.clone()];
+                options.extend(others.into_iter().filter(|o| *o != model));
+                req.args[pos] = JavaValue::Choice { slot: None, options };
+            }
+            continue;
+        }
         let Some(JavaValue::Null) = req.args.get(pos) else { continue };
         if let Some(class) = whole.made_without_arguments(ty) {
             req.args[pos] =
@@ -295,6 +306,7 @@ fn start_for(
     // The receiver's arguments may have changed since the model's request.
     super::overloads::cast_nulls(file, m, &mut req);
     constructor_choice(ctx, &whole, m, &mut req, &own_class);
+    factory_choice(ctx, m, &mut req, &own_class);
     Some(req)
 }
 
@@ -370,26 +382,93 @@ fn concrete_subclass(whole: &FileContext<'_>, m: &MethodInfo) -> Option<(String,
 /// booleans, strings or JDK values a search chooses (`Fraction.getFraction(int, int)`,
 /// `Range.of(T, T)`), the fewest strings and JDK values first, then the fewest parameters.
 fn receiver_factory(ctx: &FileContext<'_>, m: &MethodInfo) -> Option<MethodInfo> {
+    receiver_factories(ctx, m).into_iter().next()
+}
+
+/// Every static method [`receiver_factory`] may choose, its choice first, then in the order it
+/// ranks them.
+fn receiver_factories(ctx: &FileContext<'_>, m: &MethodInfo) -> Vec<MethodInfo> {
     if m.is_static || m.is_constructor || m.hidden_from_tests() || m.class_is_abstract {
-        return None;
+        return vec![];
     }
     if receiver_constructor(ctx, m).is_ok() || ctx.receiver_by_reflection(m) {
-        return None;
+        return vec![];
     }
     if m.classes.len() > 1 && !is_static_nested(ctx.file(), m) {
-        return None;
+        return vec![];
     }
-    let class = m.classes.last()?;
+    let Some(class) = m.classes.last() else { return vec![] };
     let test_ty = |ty: &str| ctx.test_java_of(ty.trim().trim_start_matches("final ").trim());
     // Numbers before text: a parser's string is the hardest input for the search to find.
     let hard = |ty: &str| !matches!(search_value(&test_ty(ty)), Some(v) if !matches!(v, JavaValue::Str(_)));
-    ctx.methods()
+    let mut found: Vec<MethodInfo> = ctx
+        .methods()
         .iter()
         .filter(|f| f.classes == m.classes && f.is_static && !f.hidden_from_tests() && !f.has_error)
         .filter(|f| f.return_ty.split('<').next().map(str::trim) == Some(class.as_str()))
         .filter(|f| search_writes(ctx, &f.params))
-        .min_by_key(|f| (f.params.iter().filter(|p| hard(&p.ty)).count(), f.params.len()))
         .cloned()
+        .collect();
+    // (Stable: among equals, the file's order.)
+    found.sort_by_key(|f| (f.params.iter().filter(|p| hard(&p.ty)).count(), f.params.len()));
+    found
+}
+
+/// At most this many static factories make a receiver a search chooses among.
+const FACTORIES_MAX: usize = 6;
+
+/// For instance method `m` whose receiver `req` gets from a static factory: a choice among the
+/// factories of its class (`CharRange.is(c)`, `CharRange.isNot(c)`, ...: each may make an object
+/// in another state), the one `req` has first, each with arguments the search moves, set as where
+/// `req` gets its receiver from. Nothing changes when there is no other factory.
+fn factory_choice(ctx: &FileContext<'_>, m: &MethodInfo, req: &mut TestRequest, own: &str) {
+    let Some(first) = req.receiver_factory.clone() else { return };
+    if req.receiver_from.is_some() || req.receiver_calls.iter().len() > 0 {
+        return;
+    }
+    let made = |name: &str, args: Vec<(String, JavaValue)>| {
+        let mut v = JavaValue::new_with(own.to_string(), args);
+        if let JavaValue::Constructed { factory, .. } = &mut v {
+            *factory = Some(name.to_string());
+        }
+        v
+    };
+    let mut options = vec![made(&first, std::mem::take(&mut req.receiver_args))];
+    let mut imports = Vec::new();
+    for f in receiver_factories(ctx, m) {
+        let name = format!("{own}.{}", f.name);
+        let Some(args) = searched_args(ctx, &f.params, own, &mut imports) else { continue };
+        // (The same factory by another overload is another option; the same one is not.)
+        let types: Vec<String> = args.iter().map(|(t, _)| t.clone()).collect();
+        let same = options.iter().any(|o| match o {
+            JavaValue::Constructed { factory: Some(n), args: a, .. } => {
+                *n == name && a.iter().map(|(t, _)| t.clone()).collect::<Vec<_>>() == types
+            }
+            _ => false,
+        });
+        if !same && options.len() < FACTORIES_MAX {
+            options.push(made(&name, args));
+        }
+    }
+    if options.len() < 2 {
+        // Nothing to choose: as it was.
+        if let Some(JavaValue::Constructed { args, .. }) = options.pop() {
+            req.receiver_args = args;
+        }
+        return;
+    }
+    req.receiver_factory = None;
+    req.receiver_from = Some(ReceiverFrom {
+        declared_as: own.to_string(),
+        on: ReceiverHolder::Value(JavaValue::Choice { slot: None, options }),
+        member: String::new(),
+        args: None,
+    });
+    for i in imports {
+        if !req.imports.contains(&i) {
+            req.imports.push(i);
+        }
+    }
 }
 
 /// Whether [`searched_args`] has values for every one of `params`.
@@ -910,6 +989,18 @@ mod tests {
         assert!(written.contains(&"new ArrayList<>(Arrays.asList(new Job[] {new Job(1)}))".to_string()), "{written:?}");
         assert!(written.contains(&"null".to_string()), "{written:?}");
         assert!(start.imports.contains(&"java.util.Arrays".to_string()), "{:?}", start.imports);
+    }
+
+    #[test]
+    fn a_receiver_made_by_a_static_factory_is_one_of_the_factories_of_its_class() {
+        let src = "package p;\npublic class Range {\n  final int lo;\n  final boolean negated;\n  private Range(int lo, boolean negated) { this.lo = lo; this.negated = negated; }\n  public static Range is(int lo) { return new Range(lo, false); }\n  public static Range isNot(int lo) { return new Range(lo, true); }\n  public int size() {\n    if (negated) {\n      return 1;\n    }\n    return 0;\n  }\n}\n";
+        let file = SourceFile::parse(src);
+        let start = search_start(&file, 9, &GenOptions::default()).expect("a start");
+        let from = start.receiver_from.as_ref().expect("a choice of factories");
+        let ReceiverHolder::Value(JavaValue::Choice { options, .. }) = &from.on else { panic!("{from:?}") };
+        let written: Vec<String> = options.iter().map(jreach_synth::literal).collect();
+        assert_eq!(written, ["Range.is(1)", "Range.isNot(1)"]);
+        assert!(start.receiver_factory.is_none() && start.receiver_args.is_empty(), "{start:?}");
     }
 
     #[test]
