@@ -334,9 +334,8 @@ fn subclass_objects(
     imports: &mut Vec<String>,
 ) -> Vec<JavaValue> {
     use jreach_syntax::tree::has_modifier;
-    let raw = ty.trim().trim_start_matches("final ").trim();
-    let raw = raw.split('<').next().unwrap_or(raw).trim();
-    let base = raw.rsplit('.').next().unwrap_or(raw);
+    let raw = raw_type(ty);
+    let base = raw.rsplit('.').next().unwrap_or(&raw);
     if base.is_empty() || jdk_choices(ty, own_class).is_some() {
         return vec![];
     }
@@ -404,23 +403,16 @@ fn subclass_objects(
 /// The simple names of a list of types as a declaration writes them (`JsonElement`,
 /// `Comparable<Foo>, java.io.Serializable` → `Comparable`, `Serializable`).
 fn split_types(text: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut depth = 0usize;
-    let mut cur = String::new();
-    for c in text.chars() {
-        match c {
-            '<' => depth += 1,
-            '>' => depth = depth.saturating_sub(1),
-            ',' if depth == 0 => out.push(std::mem::take(&mut cur)),
-            _ if depth == 0 => cur.push(c),
-            _ => {}
-        }
-    }
-    out.push(cur);
-    out.into_iter()
-        .map(|t| t.trim().rsplit('.').next().unwrap_or("").trim().to_string())
+    jreach_syntax::erase(text)
+        .split(',')
+        .map(|t| t.rsplit('.').next().unwrap_or("").to_string())
         .filter(|t| !t.is_empty())
         .collect()
+}
+
+/// `ty` as a parameter declares it, without `final` and type arguments (`Map<K, V>` → `Map`).
+fn raw_type(ty: &str) -> String {
+    jreach_syntax::erase(ty.trim().trim_start_matches("final "))
 }
 
 /// [`argument`] for a class a constructor makes (or a record, a number, a string, a JDK value).
@@ -495,13 +487,12 @@ pub(crate) fn factory_objects(
     own_class: &str,
     imports: &mut Vec<String>,
 ) -> Vec<JavaValue> {
-    let raw = ty.trim().trim_start_matches("final ").trim();
-    let raw = raw.split('<').next().unwrap_or(raw).trim();
-    let nested = jreach_syntax::qualified_nested(file, raw);
+    let raw = raw_type(ty);
+    let nested = jreach_syntax::qualified_nested(file, &raw);
     let chain: Vec<&str> = nested.split('.').collect();
     let mut found = static_factories(whole, &chain, nested.starts_with(char::is_lowercase), own_class);
     found.truncate(FACTORIES_MAX);
-    let class = test_name(file, raw, imports);
+    let class = test_name(file, &raw, imports);
     found
         .into_iter()
         .map(|(factory, args, needs)| {
