@@ -423,7 +423,7 @@ const FACTORIES_MAX: usize = 6;
 /// `req` gets its receiver from. Nothing changes when there is no other factory.
 fn factory_choice(ctx: &FileContext<'_>, m: &MethodInfo, req: &mut TestRequest, own: &str) {
     let Some(first) = req.receiver_factory.clone() else { return };
-    if req.receiver_from.is_some() || req.receiver_calls.iter().len() > 0 {
+    if req.receiver_from.is_some() || !req.receiver_calls.is_empty() {
         return;
     }
     let made = |name: &str, args: Vec<(String, JavaValue)>| {

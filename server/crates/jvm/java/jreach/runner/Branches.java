@@ -52,7 +52,10 @@ public final class Branches {
         return JUMPS.size() - 1;
     }
 
-    /** Per critical switch's id: {whether its default reaches the target, then the keys that do}. */
+    /**
+     * Per critical switch's id: {whether its default reaches the target, how many keys do, those
+     * keys, then the keys whose case does not}.
+     */
     private static final Map<Integer, int[]> SWITCHES = new HashMap<>();
 
     static synchronized int registerSwitch(int[] plan) {
@@ -62,17 +65,24 @@ public final class Branches {
     }
 
     /**
-     * Called before a critical switch on {@code v}: 0 when a way toward the target is taken,
-     * else how far {@code v} is from the nearest key whose case reaches it (1 when only the
-     * default does and {@code v} is another case's key).
+     * Called before a critical switch on {@code v}: 0 when a way toward the target is taken (a
+     * case that reaches it, or the default when it does and {@code v} is no other case's key),
+     * else how far {@code v} is from the nearest key whose case reaches it (at most 1 when the
+     * default does).
      */
     public static void switchOn(int v, int id) {
         int[] plan;
         synchronized (Branches.class) { plan = SWITCHES.get(id); }
         if (plan == null) return;
+        boolean defaultGood = plan[0] == 1;
+        int good = plan[1];
         double d = Double.POSITIVE_INFINITY;
-        for (int k = 1; k < plan.length; k++) d = Math.min(d, Math.abs((double) v - (double) plan[k]));
-        if (d > 0 && plan[0] == 1) d = Math.min(d, 1);
+        for (int k = 2; k < 2 + good; k++) d = Math.min(d, Math.abs((double) v - (double) plan[k]));
+        if (d > 0 && defaultGood) {
+            boolean otherCase = false;
+            for (int k = 2 + good; k < plan.length; k++) otherCase |= plan[k] == v;
+            d = otherCase ? Math.min(d, 1) : 0;
+        }
         record(id, d, 0);
     }
 
@@ -162,7 +172,7 @@ public final class Branches {
         final Map<Integer, int[]> critical = new HashMap<>();
         /**
          * Per critical switch's instruction index: {level, whether its default reaches the
-         * target, then the keys whose case does}.
+         * target, how many keys do, those keys, then the keys whose case does not}.
          */
         final Map<Integer, int[]> criticalSwitches = new HashMap<>();
 
@@ -287,23 +297,25 @@ public final class Branches {
                 Label[] labels = (Label[]) sw[2];
                 Integer dflt = labelAt.get((Label) sw[3]);
                 int viaDefault = dflt == null ? -1 : toTarget(dflt, at, succ, target);
-                List<Integer> good = new ArrayList<>();
-                int best = viaDefault, bad = viaDefault >= 0 ? 0 : 1;
+                List<Integer> good = new ArrayList<>(), bad = new ArrayList<>();
+                int best = viaDefault;
                 for (int k = 0; k < keys.length; k++) {
                     Integer to = labelAt.get(labels[k]);
                     int via = to == null ? -1 : toTarget(to, at, succ, target);
                     if (via < 0) {
-                        bad++;
+                        bad.add(keys[k]);
                         continue;
                     }
                     good.add(keys[k]);
                     if (best < 0 || via < best) best = via;
                 }
-                if (best < 0 || bad == 0) continue;
-                int[] plan = new int[2 + good.size()];
+                if (best < 0 || (bad.isEmpty() && viaDefault >= 0)) continue;
+                int[] plan = new int[3 + good.size() + bad.size()];
                 plan[0] = best + 1 + depth * CALL_LEVEL;
                 plan[1] = viaDefault >= 0 ? 1 : 0;
-                for (int k = 0; k < good.size(); k++) plan[2 + k] = good.get(k);
+                plan[2] = good.size();
+                for (int k = 0; k < good.size(); k++) plan[3 + k] = good.get(k);
+                for (int k = 0; k < bad.size(); k++) plan[3 + good.size() + k] = bad.get(k);
                 criticalSwitches.put(at, plan);
             }
         }
