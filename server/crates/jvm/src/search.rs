@@ -62,6 +62,46 @@ pub fn slots(req: &TestRequest) -> Harness {
     Harness { req, start }
 }
 
+/// `req` (a search's start, before [`slots`]) with each choice replaced by its first option
+/// (the model's value, or the first candidate), inner choices too: the start as it was before
+/// the search was given options beyond it. Whether anything changed.
+pub fn first_options(req: &mut TestRequest) -> bool {
+    fn walk(v: &mut JavaValue) -> bool {
+        let mut changed = false;
+        if let JavaValue::Choice { options, .. } = v {
+            if let Some(first) = options.first().cloned() {
+                *v = first;
+                changed = true;
+            }
+        }
+        match v {
+            JavaValue::Choice { .. } => changed |= walk(v),
+            JavaValue::Array { items, .. } | JavaValue::List { items, .. } => {
+                items.iter_mut().for_each(|i| changed |= walk(i))
+            }
+            JavaValue::Object { fields, .. } => fields.iter_mut().for_each(|(_, f)| changed |= walk(f)),
+            JavaValue::Constructed { args, calls, choices, .. } => {
+                args.iter_mut().for_each(|(_, a)| changed |= walk(a));
+                let called = calls.iter_mut().chain(choices.iter_mut().flat_map(|c| c.calls.iter_mut()));
+                called.flat_map(|(_, a)| a.iter_mut()).for_each(|(_, a)| changed |= walk(a));
+            }
+            JavaValue::Optional { item: Some(item), .. } => changed |= walk(item),
+            JavaValue::Map { entries, .. } => entries.iter_mut().for_each(|(_, x)| changed |= walk(x)),
+            JavaValue::Stub { methods, .. } => {
+                methods.iter_mut().flat_map(|m| &mut m.returns).for_each(|r| changed |= walk(r))
+            }
+            JavaValue::Lambda { returns: Some(r), .. } => changed |= walk(&mut r.1),
+            _ => {}
+        }
+        changed
+    }
+    let mut changed = false;
+    for v in req.values_mut() {
+        changed |= walk(v);
+    }
+    changed
+}
+
 /// `harness` without the options of its choices that `dropped` says (a choice keeps at least
 /// one), its start choosing among those left: a stream that fails on first use where no code
 /// catches what it throws ([`jreach_synth::is_failing_io`]) only wastes a share of the runs.
@@ -1845,6 +1885,24 @@ pub(crate) mod tests {
             })
             .sum();
         assert!(texts > 0);
+    }
+
+    #[test]
+    fn a_start_keeps_only_the_first_option_of_each_choice_when_asked() {
+        let mut req = start_request();
+        req.params = vec![("a".into(), "int".into()), ("b".into(), "Box".into())];
+        let choice = |options: Vec<JavaValue>| JavaValue::Choice { slot: None, options };
+        let inner = choice(vec![JavaValue::Null, JavaValue::Str("x".into())]);
+        req.args = vec![
+            choice(vec![JavaValue::Int(1), JavaValue::Int(2)]),
+            choice(vec![JavaValue::new_with("Box".into(), vec![("String".into(), inner)]), JavaValue::Null]),
+        ];
+        assert!(first_options(&mut req));
+        assert_eq!(req.args[0], JavaValue::Int(1));
+        assert_eq!(req.args[1], JavaValue::new_with("Box".into(), vec![("String".into(), JavaValue::Null)]));
+        assert!(!req.has_search_holes());
+        // Nothing left to take away.
+        assert!(!first_options(&mut req));
     }
 
     #[test]

@@ -115,14 +115,24 @@ impl Verifier {
         if self.search_budget.is_zero() {
             return Ok(None);
         }
-        match self.search_from(file, text, start) {
-            // Calls on the receiver that do not compile (an overload, a type the test names
-            // otherwise) cost the search nothing it had without them.
-            Err(RunnerError::HarnessCompile(_)) if !start.receiver_call_choices.is_empty() => {
-                let plain = TestRequest { receiver_call_choices: vec![], ..start.clone() };
-                self.search_from(file, text, &plain)
+        let failed = match self.search_from(file, text, start) {
+            Err(RunnerError::HarnessCompile(why)) => why,
+            found => return found,
+        };
+        // Calls on the receiver that do not compile (an overload, a type the test names
+        // otherwise) cost the search nothing it had without them; nor do choices among values
+        // javac cannot take as one (objects of a generic class made in different ways passed to
+        // a generic method): the search then moves only the start's own values.
+        let mut plain = TestRequest { receiver_call_choices: vec![], ..start.clone() };
+        if !start.receiver_call_choices.is_empty() {
+            match self.search_from(file, text, &plain) {
+                Err(RunnerError::HarnessCompile(_)) => {}
+                found => return found,
             }
-            found => found,
+        }
+        match crate::search::first_options(&mut plain) {
+            true => self.search_from(file, text, &plain),
+            false => Err(RunnerError::HarnessCompile(failed)),
         }
     }
 

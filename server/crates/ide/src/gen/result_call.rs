@@ -381,6 +381,8 @@ fn subclass_objects(
         })
         .map(|(n, name, _)| (*n, name))
         .collect();
+    // (Not of a generic class: see `is_generic`.)
+    concrete.retain(|(_, name)| !is_generic(whole, name));
     concrete.sort_by(|a, b| a.1.cmp(b.1));
     concrete.dedup_by(|a, b| a.1 == b.1);
     let mut out = Vec::new();
@@ -408,6 +410,19 @@ fn split_types(text: &str) -> Vec<String> {
         .map(|t| t.rsplit('.').next().unwrap_or("").to_string())
         .filter(|t| !t.is_empty())
         .collect()
+}
+
+/// Whether the class or interface `raw` (as `whole`'s source names it) declares type parameters
+/// (`TypeToken<T>`): objects of it made in different ways (`TypeToken.get(String.class)`,
+/// `TypeToken.getParameterized(...)`) have types javac cannot reconcile as one switch's result
+/// passed to a generic method, so a search does not choose among them.
+pub(crate) fn is_generic(whole: &FileContext<'_>, raw: &str) -> bool {
+    let simple = raw.rsplit('.').next().unwrap_or(raw);
+    let (root, src) = (whole.file().tree.root_node(), whole.file().text.as_str());
+    ["class_declaration", "interface_declaration", "record_declaration"]
+        .iter()
+        .find_map(|kind| jreach_syntax::tree::declaration_named(root, src, kind, simple))
+        .is_some_and(|d| d.child_by_field_name("type_parameters").is_some())
 }
 
 /// `ty` as a parameter declares it, without `final` and type arguments (`Map<K, V>` → `Map`).
@@ -491,7 +506,10 @@ pub(crate) fn factory_objects(
     let nested = jreach_syntax::qualified_nested(file, &raw);
     let chain: Vec<&str> = nested.split('.').collect();
     let mut found = static_factories(whole, &chain, nested.starts_with(char::is_lowercase), own_class);
-    found.truncate(FACTORIES_MAX);
+    found.truncate(match is_generic(whole, &raw) {
+        true => 1,
+        false => FACTORIES_MAX,
+    });
     let class = test_name(file, &raw, imports);
     found
         .into_iter()
@@ -641,6 +659,21 @@ public class Adapters {
         // A class a constructor makes is made so, with no choice.
         let v = argument(&whole, &file, "Tri", "Counter", &mut imports);
         assert_eq!(literal(&v), "new Tri(1)");
+    }
+
+    #[test]
+    fn a_generic_class_is_made_by_one_factory_not_a_choice_among_them() {
+        // A switch over `Holder.of(...)` and `Holder.empty()` passed to `<T> int size(Holder<T>)`
+        // does not compile: javac cannot infer one `T` for both.
+        let src = "package p;\npublic class Holder<T> {\n  final T item;\n  private Holder(T item) { this.item = item; }\n  public static <T> Holder<T> empty() { return new Holder<>(null); }\n  public static <T> Holder<T> of(T item) { return new Holder<>(item); }\n  public static <T> int size(Holder<T> h) { return h.item == null ? 0 : 1; }\n}\n";
+        let file = SourceFile::parse(src);
+        let m = FileContext::new(&file, None, None).methods().iter().find(|m| m.name == "size").expect("size").clone();
+        let opts = super::super::GenOptions::default();
+        let source = super::super::SynthesisSource::new(&file, &m, &opts);
+        let whole = source.context(&file);
+        assert!(is_generic(&whole, "Holder"));
+        let v = argument(&whole, &file, "Holder<T>", "Holder", &mut Vec::new());
+        assert_eq!(literal(&v), "Holder.empty()");
     }
 
     #[test]

@@ -238,6 +238,10 @@ fn start_for(
     for (pos, (_, ty)) in req.params.iter().enumerate() {
         // An object the model made by a static factory: also by the class's other factories.
         if let Some(JavaValue::Constructed { factory: Some(_), .. }) = req.args.get(pos) {
+            // (Not a generic class's: see `result_call::is_generic`.)
+            if super::result_call::is_generic(&whole, &jreach_syntax::erase(ty.trim().trim_start_matches("final "))) {
+                continue;
+            }
             let others = super::result_call::factory_objects(&whole, file, ty, &own_class, &mut imports);
             let model = req.args[pos].clone();
             if others.iter().any(|o| *o != model) {
@@ -576,6 +580,11 @@ fn made_choice(
     imports: &mut Vec<String>,
 ) -> Option<JavaValue> {
     if search_value(ty).is_some() || jdk_choices(ty, own_class).is_some() {
+        return None;
+    }
+    // (A generic class's objects in a switch may not fit a generic method's parameter: the
+    // model's null stays.)
+    if super::result_call::is_generic(whole, &jreach_syntax::erase(ty.trim().trim_start_matches("final "))) {
         return None;
     }
     let mut needs = Vec::new();
