@@ -380,6 +380,10 @@ pub fn jdk_choices(java_ty: &str, own_class: &str) -> Option<JdkChoices> {
             c.push(JavaValue::Expr("Duration.ZERO".into()));
             c.import("java.time.Duration");
         }
+        // (JDBC's date, by its qualified name: it is no `java.util.Date` a test imports.)
+        ("Date", None) if java_ty.trim().trim_start_matches("final ").trim() == "java.sql.Date" => {
+            c.push(new("java.sql.Date", vec![("long", JavaValue::Long(0))]));
+        }
         ("Date", None) => {
             c.push(new("Date", vec![("long", JavaValue::Long(0))]));
             c.import("java.util.Date");
@@ -624,6 +628,13 @@ pub fn jdk_choices(java_ty: &str, own_class: &str) -> Option<JdkChoices> {
             }
         }
         _ => return None,
+    }
+    // A qualified name whose simple name the candidates import from another package
+    // (`java.sql.Date`, not the `java.util.Date` they make): none of them fits.
+    let qualified = java_ty.trim().trim_start_matches("final ").trim();
+    let qualified = qualified.split('<').next().unwrap_or(qualified).trim();
+    if qualified.contains('.') && c.imports.iter().any(|i| i.rsplit('.').next() == Some(simple) && i != qualified) {
+        return None;
     }
     c.options.push(JavaValue::Null);
     Some(JdkChoices { options: c.options, imports: c.imports })
@@ -889,5 +900,17 @@ mod tests {
     fn types_of_the_project_get_none() {
         assert!(jdk_choices("com.acme.Locale", "Own").is_none());
         assert!(jdk_choices("Order", "Own").is_none());
+    }
+
+    #[test]
+    fn a_jdk_type_named_like_another_gets_none_of_the_others_values() {
+        // (`java.sql.Date` is no `java.util.Date`: a test passing one does not compile.)
+        assert!(jdk_choices("java.security.Timestamp", "Own").is_none());
+        assert!(jdk_choices("java.sql.Timestamp", "Own").is_some());
+        let sql = jdk_choices("java.sql.Date", "Own").expect("JDBC's date");
+        assert_eq!(crate::literal(&sql.options[0]), "new java.sql.Date(0L)");
+        assert!(sql.imports.is_empty(), "{:?}", sql.imports);
+        assert!(jdk_choices("java.util.Date", "Own").is_some());
+        assert!(jdk_choices("Date", "Own").is_some());
     }
 }
