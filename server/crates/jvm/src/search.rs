@@ -68,30 +68,13 @@ pub fn slots(req: &TestRequest) -> Harness {
 pub fn first_options(req: &mut TestRequest) -> bool {
     fn walk(v: &mut JavaValue) -> bool {
         let mut changed = false;
-        if let JavaValue::Choice { options, .. } = v {
-            if let Some(first) = options.first().cloned() {
-                *v = first;
-                changed = true;
-            }
+        while let JavaValue::Choice { options, .. } = v {
+            let Some(first) = options.first().cloned() else { break };
+            *v = first;
+            changed = true;
         }
-        match v {
-            JavaValue::Choice { .. } => changed |= walk(v),
-            JavaValue::Array { items, .. } | JavaValue::List { items, .. } => {
-                items.iter_mut().for_each(|i| changed |= walk(i))
-            }
-            JavaValue::Object { fields, .. } => fields.iter_mut().for_each(|(_, f)| changed |= walk(f)),
-            JavaValue::Constructed { args, calls, choices, .. } => {
-                args.iter_mut().for_each(|(_, a)| changed |= walk(a));
-                let called = calls.iter_mut().chain(choices.iter_mut().flat_map(|c| c.calls.iter_mut()));
-                called.flat_map(|(_, a)| a.iter_mut()).for_each(|(_, a)| changed |= walk(a));
-            }
-            JavaValue::Optional { item: Some(item), .. } => changed |= walk(item),
-            JavaValue::Map { entries, .. } => entries.iter_mut().for_each(|(_, x)| changed |= walk(x)),
-            JavaValue::Stub { methods, .. } => {
-                methods.iter_mut().flat_map(|m| &mut m.returns).for_each(|r| changed |= walk(r))
-            }
-            JavaValue::Lambda { returns: Some(r), .. } => changed |= walk(&mut r.1),
-            _ => {}
+        for inner in v.nested_mut() {
+            changed |= walk(inner);
         }
         changed
     }
@@ -107,34 +90,16 @@ pub fn first_options(req: &mut TestRequest) -> bool {
 /// catches what it throws ([`jreach_synth::is_failing_io`]) only wastes a share of the runs.
 pub fn drop_options(harness: &mut Harness, dropped: impl Fn(&JavaValue) -> bool) {
     fn walk(v: &mut JavaValue, start: &mut [JavaValue], dropped: &dyn Fn(&JavaValue) -> bool) {
-        match v {
-            JavaValue::Choice { slot, options } => {
-                if options.iter().any(|o| !dropped(o)) {
-                    options.retain(|o| !dropped(o));
-                }
-                if let Some(JavaValue::Chosen { index, of }) = slot.and_then(|k| start.get_mut(k)) {
-                    *of = options.len();
-                    *index = (*index).min(options.len().saturating_sub(1));
-                }
-                options.iter_mut().for_each(|o| walk(o, start, dropped));
+        if let JavaValue::Choice { slot, options } = v {
+            if options.iter().any(|o| !dropped(o)) {
+                options.retain(|o| !dropped(o));
             }
-            JavaValue::Array { items, .. } | JavaValue::List { items, .. } => {
-                items.iter_mut().for_each(|i| walk(i, start, dropped))
+            if let Some(JavaValue::Chosen { index, of }) = slot.and_then(|k| start.get_mut(k)) {
+                *of = options.len();
+                *index = (*index).min(options.len().saturating_sub(1));
             }
-            JavaValue::Object { fields, .. } => fields.iter_mut().for_each(|(_, f)| walk(f, start, dropped)),
-            JavaValue::Constructed { args, calls, choices, .. } => {
-                args.iter_mut().for_each(|(_, a)| walk(a, start, dropped));
-                let called = calls.iter_mut().chain(choices.iter_mut().flat_map(|c| c.calls.iter_mut()));
-                called.flat_map(|(_, a)| a.iter_mut()).for_each(|(_, a)| walk(a, start, dropped));
-            }
-            JavaValue::Optional { item: Some(item), .. } => walk(item, start, dropped),
-            JavaValue::Map { entries, .. } => entries.iter_mut().for_each(|(_, x)| walk(x, start, dropped)),
-            JavaValue::Stub { methods, .. } => {
-                methods.iter_mut().flat_map(|m| &mut m.returns).for_each(|r| walk(r, start, dropped))
-            }
-            JavaValue::Lambda { returns: Some(r), .. } => walk(&mut r.1, start, dropped),
-            _ => {}
         }
+        v.nested_mut().into_iter().for_each(|inner| walk(inner, start, dropped));
     }
     let Harness { req, start } = harness;
     let chosen_calls = req.receiver_call_choices.iter_mut().flat_map(|c| c.calls.iter_mut());

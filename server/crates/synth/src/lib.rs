@@ -289,6 +289,28 @@ impl JavaValue {
         }
     }
 
+    /// The values written inside this one, where a search may choose or fill something: a
+    /// choice's options, elements, fields, a constructor's arguments and those of the calls made
+    /// or offered on the object, an optional's item, a map's values (not its keys), a stub's and
+    /// a lambda's answers.
+    pub fn nested_mut(&mut self) -> Vec<&mut JavaValue> {
+        match self {
+            JavaValue::Choice { options, .. } => options.iter_mut().collect(),
+            JavaValue::Array { items, .. } | JavaValue::List { items, .. } => items.iter_mut().collect(),
+            JavaValue::Object { fields, .. } => fields.iter_mut().map(|(_, f)| f).collect(),
+            JavaValue::Constructed { args, calls, choices, .. } => {
+                let called = calls.iter_mut().chain(choices.iter_mut().flat_map(|c| c.calls.iter_mut()));
+                let call_args = called.flat_map(|(_, a)| a.iter_mut());
+                args.iter_mut().chain(call_args).map(|(_, a)| a).collect()
+            }
+            JavaValue::Optional { item: Some(item), .. } => vec![&mut **item],
+            JavaValue::Map { entries, .. } => entries.iter_mut().map(|(_, v)| v).collect(),
+            JavaValue::Stub { methods, .. } => methods.iter_mut().flat_map(|m| &mut m.returns).collect(),
+            JavaValue::Lambda { returns: Some(r), .. } => vec![&mut r.1],
+            _ => vec![],
+        }
+    }
+
     /// Whether this is the value a field holds before anything sets it (`0`, `false`, `null`;
     /// not `-0.0`).
     pub fn is_default(&self) -> bool {
