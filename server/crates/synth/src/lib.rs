@@ -256,6 +256,16 @@ impl JavaValue {
         JavaValue::new_with(class, vec![])
     }
 
+    /// `C.of(args)`: an object of `class` (as a test writes its name) made by the static method
+    /// `factory` (`"C.of"`, as a test calls it) with `args`, with no calls on it.
+    pub fn made_by(class: String, factory: String, args: Vec<(String, JavaValue)>) -> JavaValue {
+        let mut v = JavaValue::new_with(class, args);
+        if let JavaValue::Constructed { factory: f, .. } = &mut v {
+            *f = Some(factory);
+        }
+        v
+    }
+
     /// `new C(args)`: an object of `class` (as a test writes its name) made by the constructor
     /// taking `args` (as (Java type, value)), with no calls on it.
     pub fn new_with(class: String, args: Vec<(String, JavaValue)>) -> JavaValue {

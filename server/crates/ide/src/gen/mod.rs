@@ -576,6 +576,15 @@ impl SynthesisSource {
     }
 }
 
+/// Adds to `imports` each of `more` it does not hold yet (a test's imports, in the order found).
+pub(crate) fn add_imports(imports: &mut Vec<String>, more: impl IntoIterator<Item = String>) {
+    for i in more {
+        if !imports.contains(&i) {
+            imports.push(i);
+        }
+    }
+}
+
 /// The synthesis lowering of `m` at unroll bound `k` in `ctx`, the context of `source`.
 pub(crate) fn lower_for_synthesis(
     source: &SynthesisSource,

@@ -392,7 +392,7 @@ fn subclass_objects(
         let mut needs = Vec::new();
         let made = made_by_constructor(whole, file, &path.join("."), own_class, &mut needs);
         if matches!(made, JavaValue::Constructed { .. }) {
-            imports.extend(needs.into_iter().filter(|i| !imports.contains(i)).collect::<Vec<_>>());
+            super::add_imports(imports, needs);
             out.push(made);
         }
         if out.len() == SUBCLASSES_MAX {
@@ -412,12 +412,13 @@ fn split_types(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// Whether the class or interface `raw` (as `whole`'s source names it) declares type parameters
+/// Whether the class or interface of type `ty` (as `whole`'s source writes it) declares type parameters
 /// (`TypeToken<T>`): objects of it made in different ways (`TypeToken.get(String.class)`,
 /// `TypeToken.getParameterized(...)`) have types javac cannot reconcile as one switch's result
 /// passed to a generic method, so a search does not choose among them.
-pub(crate) fn is_generic(whole: &FileContext<'_>, raw: &str) -> bool {
-    let simple = raw.rsplit('.').next().unwrap_or(raw);
+pub(crate) fn is_generic(whole: &FileContext<'_>, ty: &str) -> bool {
+    let raw = raw_type(ty);
+    let simple = raw.rsplit('.').next().unwrap_or(&raw);
     let (root, src) = (whole.file().tree.root_node(), whole.file().text.as_str());
     ["class_declaration", "interface_declaration", "record_declaration"]
         .iter()
@@ -442,7 +443,7 @@ fn made_by_constructor(
         return v;
     }
     if let Some(c) = jdk_choices(ty, own_class) {
-        imports.extend(c.imports.into_iter().filter(|i| !imports.contains(i)).collect::<Vec<_>>());
+        super::add_imports(imports, c.imports);
         return JavaValue::Choice { slot: None, options: c.options };
     }
     let raw = ty.split('<').next().unwrap_or(ty).trim();
@@ -484,7 +485,7 @@ fn made_by_constructor(
             _ => JavaValue::Choice { slot: None, options: made },
         };
     };
-    imports.extend(needs.into_iter().filter(|i| !imports.contains(i)).collect::<Vec<_>>());
+    super::add_imports(imports, needs);
     JavaValue::new_with(test_name(file, raw, imports), args)
 }
 
@@ -514,12 +515,8 @@ pub(crate) fn factory_objects(
     found
         .into_iter()
         .map(|(factory, args, needs)| {
-            imports.extend(needs.into_iter().filter(|i| !imports.contains(i)).collect::<Vec<_>>());
-            let mut v = JavaValue::new_with(class.clone(), args);
-            if let JavaValue::Constructed { factory: f, .. } = &mut v {
-                *f = Some(format!("{class}.{factory}"));
-            }
-            v
+            super::add_imports(imports, needs);
+            JavaValue::made_by(class.clone(), format!("{class}.{factory}"), args)
         })
         .collect()
 }

@@ -47,7 +47,7 @@ pub fn search_starts(file: &SourceFile, line: usize, opts: &GenOptions) -> Vec<T
             .into_iter()
             .filter_map(|from| {
                 let mut req = start_for(&ctx, &target, opts, Some(from), None)?;
-                req.imports.extend(imports.iter().filter(|i| !req.imports.contains(i)).cloned().collect::<Vec<_>>());
+                super::add_imports(&mut req.imports, imports.iter().cloned());
                 Some(req)
             })
             .collect();
@@ -215,11 +215,6 @@ fn start_for(
             *elem_ty = elem;
         }
     }
-    for import in std::mem::take(&mut imports) {
-        if !req.imports.contains(&import) {
-            req.imports.push(import);
-        }
-    }
     if let Some((class, ctor_params)) = subclass {
         req.receiver_args = searched_args(&whole, &ctor_params, &own_class, &mut req.imports)?;
         req.receiver_body = None;
@@ -239,7 +234,7 @@ fn start_for(
         // An object the model made by a static factory: also by the class's other factories.
         if let Some(JavaValue::Constructed { factory: Some(_), .. }) = req.args.get(pos) {
             // (Not a generic class's: see `result_call::is_generic`.)
-            if super::result_call::is_generic(&whole, &jreach_syntax::erase(ty.trim().trim_start_matches("final "))) {
+            if super::result_call::is_generic(&whole, ty) {
                 continue;
             }
             let others = super::result_call::factory_objects(&whole, file, ty, &own_class, &mut imports);
@@ -302,11 +297,7 @@ fn start_for(
             }
         }
     }
-    for import in imports {
-        if !req.imports.contains(&import) {
-            req.imports.push(import);
-        }
-    }
+    super::add_imports(&mut req.imports, imports);
     // The receiver's arguments may have changed since the model's request.
     super::overloads::cast_nulls(file, m, &mut req);
     constructor_choice(ctx, &whole, m, &mut req, &own_class);
@@ -430,13 +421,7 @@ fn factory_choice(ctx: &FileContext<'_>, m: &MethodInfo, req: &mut TestRequest, 
     if req.receiver_from.is_some() || !req.receiver_calls.is_empty() {
         return;
     }
-    let made = |name: &str, args: Vec<(String, JavaValue)>| {
-        let mut v = JavaValue::new_with(own.to_string(), args);
-        if let JavaValue::Constructed { factory, .. } = &mut v {
-            *factory = Some(name.to_string());
-        }
-        v
-    };
+    let made = |name: &str, args| JavaValue::made_by(own.to_string(), name.to_string(), args);
     let mut options = vec![made(&first, std::mem::take(&mut req.receiver_args))];
     let mut imports = Vec::new();
     for f in receiver_factories(ctx, m) {
@@ -468,11 +453,7 @@ fn factory_choice(ctx: &FileContext<'_>, m: &MethodInfo, req: &mut TestRequest, 
         member: String::new(),
         args: None,
     });
-    for i in imports {
-        if !req.imports.contains(&i) {
-            req.imports.push(i);
-        }
-    }
+    super::add_imports(&mut req.imports, imports);
 }
 
 /// Whether [`searched_args`] has values for every one of `params`.
@@ -561,11 +542,7 @@ fn constructor_choice(
     });
     req.receiver_args.clear();
     req.null_casts.receiver_args.clear();
-    for i in imports {
-        if !req.imports.contains(&i) {
-            req.imports.push(i);
-        }
-    }
+    super::add_imports(&mut req.imports, imports);
 }
 
 /// For a parameter of type `ty` that the model passed as null: when `ty` is a class of the
@@ -584,7 +561,7 @@ fn made_choice(
     }
     // (A generic class's objects in a switch may not fit a generic method's parameter: the
     // model's null stays.)
-    if super::result_call::is_generic(whole, &jreach_syntax::erase(ty.trim().trim_start_matches("final "))) {
+    if super::result_call::is_generic(whole, ty) {
         return None;
     }
     let mut needs = Vec::new();
@@ -596,7 +573,7 @@ fn made_choice(
     // Null first, as the model chose.
     options.retain(|o| *o != JavaValue::Null);
     options.insert(0, JavaValue::Null);
-    imports.extend(needs.into_iter().filter(|i| !imports.contains(i)).collect::<Vec<_>>());
+    super::add_imports(imports, needs);
     Some(JavaValue::Choice { slot: None, options })
 }
 
@@ -630,7 +607,7 @@ fn with_filled(
     let mut options = current;
     options.extend(c.options.into_iter().filter(|o| !options.contains(o)).collect::<Vec<_>>());
     options.extend(filled);
-    imports.extend(c.imports.into_iter().filter(|i| !imports.contains(i)).collect::<Vec<_>>());
+    super::add_imports(imports, c.imports);
     *value = JavaValue::Choice { slot: None, options };
 }
 
@@ -666,9 +643,7 @@ fn filled_collections(
     let made = super::result_call::argument(whole, file, elem, own_class, &mut needs);
     let JavaValue::Constructed { class: elem_name, .. } = &made else { return vec![] };
     let elem_name = elem_name.clone();
-    imports.extend(
-        needs.into_iter().chain(["java.util.Arrays".to_string()]).filter(|i| !imports.contains(i)).collect::<Vec<_>>(),
-    );
+    super::add_imports(imports, needs.into_iter().chain(["java.util.Arrays".to_string()]));
     (1..=2)
         .map(|n| {
             let array = JavaValue::Array {
@@ -676,10 +651,8 @@ fn filled_collections(
                 id: -1000 - (param * 2 + n) as i64,
                 items: vec![made.clone(); n],
             };
-            let mut list = JavaValue::new_with("Arrays".into(), vec![(format!("{elem_name}[]"), array)]);
-            if let JavaValue::Constructed { factory, .. } = &mut list {
-                *factory = Some("Arrays.asList".into());
-            }
+            let list =
+                JavaValue::made_by("Arrays".into(), "Arrays.asList".into(), vec![(format!("{elem_name}[]"), array)]);
             JavaValue::new_with(empty.clone(), vec![(format!("java.util.Collection<{elem_name}>"), list)])
         })
         .collect()
@@ -702,11 +675,7 @@ pub(crate) fn searched_args(
             Some(v) => v,
             None => {
                 let c = jdk_choices(&ty, own_class)?;
-                for i in c.imports {
-                    if !imports.contains(&i) {
-                        imports.push(i);
-                    }
-                }
+                super::add_imports(imports, c.imports);
                 JavaValue::Choice { slot: None, options: c.options }
             }
         };
