@@ -253,6 +253,16 @@ impl<'t> Lowerer<'t> {
                 let by_x = self.select(args[0], p1, m1);
                 self.select(same, z, by_x)
             }
+            ("Character", "digit", 2) if numeric(0) && numeric(1) => {
+                let c = self.convert(args[0], Ty::Int);
+                let radix = self.convert(args[1], Ty::Int);
+                self.char_digit(c, radix, e)
+            }
+            ("Character", "forDigit", 2) if numeric(0) && numeric(1) => {
+                let d = self.convert(args[0], Ty::Int);
+                let radix = self.convert(args[1], Ty::Int);
+                self.char_for_digit(d, radix)
+            }
             (
                 "Character",
                 "isDigit" | "isLetter" | "isLetterOrDigit" | "isUpperCase" | "isLowerCase" | "isWhitespace",
@@ -270,6 +280,63 @@ impl<'t> Lowerer<'t> {
             }
             _ => return None,
         })
+    }
+
+    /// `Character.digit(c, radix)` of an `int` `c`: the value of an ASCII digit or letter below
+    /// `radix` (2 to 36), else -1; an unknown for a non-ASCII character (Unicode has other
+    /// digits, and full-width letters).
+    fn char_digit(&mut self, c: ValueId, radix: ValueId, e: Node<'t>) -> ValueId {
+        let within = |lw: &mut Self, x: ValueId, lo: i64, hi: i64| {
+            let l = lw.int(Ty::Int, lo);
+            let h = lw.int(Ty::Int, hi);
+            let a = lw.bin(BinOp::Ge, x, l);
+            let b = lw.bin(BinOp::Le, x, h);
+            lw.bin(BinOp::And, a, b)
+        };
+        let minus = |lw: &mut Self, k: i64| {
+            let k = lw.int(Ty::Int, k);
+            lw.bin(BinOp::Sub, c, k)
+        };
+        let digit = within(self, c, '0' as i64, '9' as i64);
+        let lower = within(self, c, 'a' as i64, 'z' as i64);
+        let upper = within(self, c, 'A' as i64, 'Z' as i64);
+        let (of_digit, of_lower, of_upper) =
+            (minus(self, '0' as i64), minus(self, 'a' as i64 - 10), minus(self, 'A' as i64 - 10));
+        // 36 is not below any radix: the other ASCII characters are no digit.
+        let none = self.int(Ty::Int, 36);
+        let by_upper = self.select(upper, of_upper, none);
+        let by_lower = self.select(lower, of_lower, by_upper);
+        let value = self.select(digit, of_digit, by_lower);
+        let radix_ok = within(self, radix, 2, 36);
+        let below = self.bin(BinOp::Lt, value, radix);
+        let ok = self.bin(BinOp::And, radix_ok, below);
+        let minus_one = self.int(Ty::Int, -1);
+        let ascii_result = self.select(ok, value, minus_one);
+        let is_ascii = within(self, c, 0, 127);
+        let other = self.opaque("Character.digit of a non-ASCII character".into(), Ty::Int, Some(e));
+        self.select(is_ascii, ascii_result, other)
+    }
+
+    /// `Character.forDigit(d, radix)`: `'0'`..`'9'`, then `'a'`..`'z'`, for a digit below a
+    /// radix from 2 to 36; else `'\0'`.
+    fn char_for_digit(&mut self, d: ValueId, radix: ValueId) -> ValueId {
+        let (two, max) = (self.int(Ty::Int, 2), self.int(Ty::Int, 36));
+        let radix_low = self.bin(BinOp::Ge, radix, two);
+        let radix_high = self.bin(BinOp::Le, radix, max);
+        let radix_ok = self.bin(BinOp::And, radix_low, radix_high);
+        let zero = self.int(Ty::Int, 0);
+        let d_low = self.bin(BinOp::Ge, d, zero);
+        let d_high = self.bin(BinOp::Lt, d, radix);
+        let d_ok = self.bin(BinOp::And, d_low, d_high);
+        let ok = self.bin(BinOp::And, radix_ok, d_ok);
+        let ten = self.int(Ty::Int, 10);
+        let decimal = self.bin(BinOp::Lt, d, ten);
+        let (k_digit, k_letter) = (self.int(Ty::Int, '0' as i64), self.int(Ty::Int, 'a' as i64 - 10));
+        let as_digit = self.bin(BinOp::Add, d, k_digit);
+        let as_letter = self.bin(BinOp::Add, d, k_letter);
+        let code = self.select(decimal, as_digit, as_letter);
+        let code = self.select(ok, code, zero);
+        self.convert(code, Ty::Char)
     }
 
     /// -1, 0 or 1 (an int) as `a` is below, equal to or above `b`.
