@@ -422,6 +422,51 @@ fn a_private_methods_line_is_approached_through_its_callers_and_a_switchs_cases(
     assert!(f(2).1 > f(3).1, "{r:?}");
 }
 
+const SITES: &str = "package p;
+
+public class D {
+    public static int parse(String s) {
+        int year = digits(s, 0, 2);
+        if (at(s, 2, ':')) {
+            return year;
+        }
+        return -1;
+    }
+
+    private static int digits(String s, int from, int to) {
+        int v = 0;
+        for (int i = from; i < to; i++) {
+            char c = s.charAt(i);
+            if (c < '0' || c > '9') throw new IllegalArgumentException(s);
+            v = 10 * v + (c - '0');
+        }
+        return v;
+    }
+
+    private static boolean at(String s, int i, char c) {
+        return i < s.length() && s.charAt(i) == c;
+    }
+}
+";
+
+#[test]
+fn inside_a_call_that_throws_or_whose_boolean_is_tested_the_callees_jumps_give_the_distance() {
+    let fx = fixture(&[("p/D.java", SITES)]);
+    let mut runner = fx.runner();
+    let strs = |xs: &[&str]| xs.iter().map(|x| vec![serde_json::Value::from(*x)]).collect::<Vec<_>>();
+    let inputs = strs(&["1z", "1A", "12a", "12.", "12:"]);
+    let report =
+        runner.search(&fx.search("s8", "p.D.parse(jreach.runner.Inputs.str(0))", ("p/D.java", 7), inputs)).unwrap();
+    let r = &report.results;
+    assert!(r[..4].iter().all(|r| !r.hit) && r[4].hit, "{r:?}");
+    let f = |i: usize| r[i].fitness.expect("a divergence");
+    // `digits` throws on the second character: closer as it comes to '9'.
+    assert!(f(0).0 == f(1).0 && f(0).1 > f(1).1, "{r:?}");
+    // `at` returns false, which the jump tests as a flag: closer as the character comes to ':'
+    // (and closer than a throw in `digits`, which comes before).
+    assert!(f(2).0 < f(0).0 && f(2).0 == f(3).0 && f(2).1 > f(3).1, "{r:?}");
+}
+
 const SAME: &str = "package p;
 
 public class S {

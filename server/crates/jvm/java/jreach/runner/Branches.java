@@ -22,7 +22,13 @@ import org.objectweb.asm.Opcodes;
  * can still reach the target and the other cannot. {@link Adder} puts a call before each: with
  * the jump's operands it records how far they were from going the good way (0 when they went it).
  * A run's fitness ({@link #fitness}) is its divergence closest to the target: the fewest
- * instructions from the jump to the target first, then the smallest normalised distance. A
+ * instructions from the jump to the target first, then the smallest normalised distance.
+ *
+ * <p>A call of the class's own method on the way (a <em>site</em>) gives no gradient of its own
+ * when it throws ({@code parseInt(s, 4, 6)} on a non-digit) or when a jump tests its boolean
+ * result ({@code if (checkOffset(s, i, ':'))}); so the callee's jumps that decide whether it
+ * returns, returns true or returns false get distance calls too, which count, while the site's
+ * call runs, as a divergence just before the site. A
  * {@code lcmp}/{@code dcmpl}/... before a jump is replaced by a call that computes the same
  * result and keeps the operands' difference, so the distance is that difference and not -1/0/1.
  *
@@ -44,6 +50,34 @@ public final class Branches {
      * of them, as a fuzzer's dictionary is.
      */
     static final Set<Character> CHARS = new LinkedHashSet<>();
+
+    /**
+     * Per site (a call of the class's own method on the way to the target, see {@link
+     * Plan#sites}): {level, what the call must do}; what the runs saw inside its callee; the
+     * site whose call is running (-1: none).
+     */
+    private static final List<int[]> SITES = new ArrayList<>();
+    private static double[] seenSite = new double[0];
+    private static volatile int currentSite = -1;
+    /** Per callee jump: {@link Plan#asCallee}'s entry. Their ids are offset by {@link #CALLEE}. */
+    private static final List<int[]> CALLEE_JUMPS = new ArrayList<>();
+    private static final int CALLEE = 1 << 24;
+
+    static synchronized int registerSite(int level, int way) {
+        SITES.add(new int[] {level, way});
+        seenSite = Arrays.copyOf(seenSite, SITES.size());
+        seenSite[SITES.size() - 1] = Double.NaN;
+        return SITES.size() - 1;
+    }
+
+    static synchronized int registerCallee(int[] ways) {
+        CALLEE_JUMPS.add(ways);
+        return CALLEE + CALLEE_JUMPS.size() - 1;
+    }
+
+    /** Called by instrumented code before and after the call of a site. */
+    public static void enterSite(int site) { currentSite = site; }
+    public static void leaveSite() { currentSite = -1; }
 
     static synchronized int register(int level, boolean goodTaken) {
         JUMPS.add(new int[] {level, goodTaken ? 1 : 0});
@@ -89,6 +123,8 @@ public final class Branches {
     /** Forgets what the last run saw (the plan of the jumps stays). */
     static synchronized void reset() {
         Arrays.fill(seen, Double.NaN);
+        Arrays.fill(seenSite, Double.NaN);
+        currentSite = -1;
     }
 
     /**
@@ -104,10 +140,28 @@ public final class Branches {
             double norm = Double.isInfinite(d) ? 1.0 - 1e-9 : d / (d + 1.0);
             if (best == null || level < best[0] || (level == best[0] && norm < best[1])) best = new double[] {level, norm};
         }
+        // A site whose callee went a bad way counts just before the site's own level: inside
+        // the callee is the gradient a boolean result (or a thrown exception) lacks.
+        for (int id = 0; id < seenSite.length; id++) {
+            double d = seenSite[id];
+            if (Double.isNaN(d)) continue;
+            double level = SITES.get(id)[0] - 0.5;
+            double norm = Double.isInfinite(d) ? 1.0 - 1e-9 : d / (d + 1.0);
+            if (best == null || level < best[0] || (level == best[0] && norm < best[1])) best = new double[] {level, norm};
+        }
         return best;
     }
 
     private static synchronized void record(int id, double toTaken, double toNotTaken) {
+        if (id >= CALLEE) {
+            int site = currentSite;
+            if (site < 0 || site >= SITES.size() || id - CALLEE >= CALLEE_JUMPS.size()) return;
+            int good = CALLEE_JUMPS.get(id - CALLEE)[SITES.get(site)[1]];
+            if (good == 0) return;
+            double d = good == 2 ? toTaken : toNotTaken;
+            if (d > 0 && (Double.isNaN(seenSite[site]) || d < seenSite[site])) seenSite[site] = d;
+            return;
+        }
         if (id >= JUMPS.size()) return;
         double d = JUMPS.get(id)[1] == 1 ? toTaken : toNotTaken;
         if (d > 0 && (Double.isNaN(seen[id]) || d < seen[id])) seen[id] = d;
@@ -154,11 +208,17 @@ public final class Branches {
      * and their distance to the target line. Empty when the method does not hold the line.
      */
     static final class Plan extends MethodVisitor {
+        /** The internal name of the method's class: calls to its own methods may be sites. */
+        private final String self;
         private final int targetLine;
         /** The methods (name + descriptor) of the class whose calls stand for the target, if any. */
         private final Set<String> targetCalls;
-        /** How many calls this method is from the target line (0: it holds the line). */
+        /** How many calls this method is from the target line (0: it holds the line; -1: none). */
         private final int depth;
+        /** The opcode of each instruction (-1 for those that have none of their own). */
+        private final List<Integer> ops = new ArrayList<>();
+        /** The calls of methods of the class (name + descriptor), by instruction index. */
+        private final Map<Integer, String> selfCalls = new HashMap<>();
         /** The instructions that call one of {@link #targetCalls}. */
         private final Set<Integer> callsAt = new java.util.HashSet<>();
         private int count;
@@ -175,26 +235,47 @@ public final class Branches {
          * target, how many keys do, those keys, then the keys whose case does not}.
          */
         final Map<Integer, int[]> criticalSwitches = new HashMap<>();
+        /**
+         * Per call of a method of the class on the way to the target (by instruction index):
+         * {level, what the call must do: {@link #RETURNS}, {@link #RETURNS_TRUE} or {@link
+         * #RETURNS_FALSE}}, and the method it calls ({@link #siteCallee}).
+         */
+        final Map<Integer, int[]> sites = new HashMap<>();
+        final Map<Integer, String> siteCallee = new HashMap<>();
+        /**
+         * This method as a callee: per conditional jump (by instruction index) and per way of
+         * ending (the three above), 0 when the jump does not decide it, 1 when its good way is to
+         * fall through, 2 when it is to jump.
+         */
+        final Map<Integer, int[]> asCallee = new HashMap<>();
 
         /**
          * For a method {@code depth} calls from the target line: its target is a call of one of
          * {@code targetCalls} (methods of its class one call closer), or the line itself at depth 0.
          */
-        Plan(int targetLine, Set<String> targetCalls, int depth) {
+        Plan(String self, int targetLine, Set<String> targetCalls, int depth) {
             super(Opcodes.ASM9);
+            this.self = self;
             this.targetLine = targetLine;
             this.targetCalls = targetCalls;
             this.depth = depth;
         }
 
-        private void insn() { count++; }
+        private void insn() { insn(-1); }
+        private void insn(int op) { ops.add(op); count++; }
+
+        /** Whether this method, as a callee, has a jump that decides how it ends {@code way}. */
+        boolean decides(int way) {
+            for (int[] w : asCallee.values()) if (w[way] != 0) return true;
+            return false;
+        }
 
         @Override public void visitLabel(Label l) { labelAt.put(l, count); }
         @Override public void visitLineNumber(int line, Label start) { lines.add(new Object[] {start, line}); }
         @Override public void visitTryCatchBlock(Label s, Label e, Label h, String t) { handlers.add(new Label[] {s, e, h}); }
         @Override public void visitInsn(int op) {
             if ((op >= Opcodes.IRETURN && op <= Opcodes.RETURN) || op == Opcodes.ATHROW) ends.add(count);
-            insn();
+            insn(op);
         }
         @Override public void visitIntInsn(int op, int operand) { insn(); }
         @Override public void visitVarInsn(int op, int v) { if (op == Opcodes.RET) ends.add(count); insn(); }
@@ -202,12 +283,13 @@ public final class Branches {
         @Override public void visitFieldInsn(int op, String o, String n, String d) { insn(); }
         @Override public void visitMethodInsn(int op, String o, String n, String d, boolean i) {
             if (targetCalls.contains(n + d)) callsAt.add(count);
+            else if (o.equals(self)) selfCalls.put(count, n + d);
             insn();
         }
         @Override public void visitInvokeDynamicInsn(String n, String d, org.objectweb.asm.Handle h, Object... a) { insn(); }
         @Override public void visitJumpInsn(int op, Label l) {
-            jumps.add(new Object[] {count, new Label[] {l}, op != Opcodes.GOTO && op != Opcodes.JSR});
-            insn();
+            jumps.add(new Object[] {count, new Label[] {l}, op != Opcodes.GOTO && op != Opcodes.JSR, op});
+            insn(op);
         }
         @Override public void visitLdcInsn(Object v) { insn(); }
         @Override public void visitIincInsn(int v, int inc) { insn(); }
@@ -226,7 +308,7 @@ public final class Branches {
         private void switchInsn(Label d, Label[] ls) {
             Label[] all = Arrays.copyOf(ls, ls.length + 1);
             all[ls.length] = d;
-            jumps.add(new Object[] {count, all, null});
+            jumps.add(new Object[] {count, all, null, -1});
             insn();
         }
 
@@ -247,14 +329,6 @@ public final class Branches {
                 int from = starts.get(k)[0], to = k + 1 < starts.size() ? starts.get(k + 1)[0] : n;
                 for (int i = from; i < to && i < n; i++) lineOf[i] = starts.get(k)[1];
             }
-            // The target: the line, or (in a method calling toward it) the calls toward it.
-            boolean[] target = new boolean[n];
-            boolean any = false;
-            for (int i = 0; i < n; i++) {
-                target[i] = depth == 0 ? lineOf[i] == targetLine : callsAt.contains(i);
-                any |= target[i];
-            }
-            if (!any) return;
             // Successors.
             List<List<Integer>> succ = new ArrayList<>();
             for (int i = 0; i < n; i++) succ.add(new ArrayList<>());
@@ -274,6 +348,16 @@ public final class Branches {
                 if (s == null || e == null || t == null || t >= n) continue;
                 for (int i = s; i < e && i < n; i++) succ.get(i).add(t);
             }
+            calleeWays(n, succ);
+            if (depth < 0) return;
+            // The target: the line, or (in a method calling toward it) the calls toward it.
+            boolean[] target = new boolean[n];
+            boolean any = false;
+            for (int i = 0; i < n; i++) {
+                target[i] = depth == 0 ? lineOf[i] == targetLine : callsAt.contains(i);
+                any |= target[i];
+            }
+            if (!any) return;
             // A jump is critical when one way reaches the target without coming back through the
             // jump and the other does not (in a loop, both ways come back to it); its level is how
             // many instructions the good way takes to the target.
@@ -318,6 +402,65 @@ public final class Branches {
                 for (int k = 0; k < bad.size(); k++) plan[3 + good.size() + k] = bad.get(k);
                 criticalSwitches.put(at, plan);
             }
+            sites(n, succ, target);
+        }
+
+        /** {@link #asCallee}: the jumps that decide whether this method returns, returns true, returns false. */
+        private void calleeWays(int n, List<List<Integer>> succ) {
+            boolean[][] ways = new boolean[3][n];
+            for (int i = 0; i < n; i++) {
+                int op = ops.get(i);
+                if (op >= Opcodes.IRETURN && op <= Opcodes.RETURN) ways[RETURNS][i] = true;
+                if (op != Opcodes.ICONST_0 && op != Opcodes.ICONST_1) continue;
+                // `return a < b` pushes a constant on each way and jumps to one `ireturn`.
+                int j = i + 1;
+                for (int hops = 0; j < n && ops.get(j) == Opcodes.GOTO && hops < 4; hops++) {
+                    j = succ.get(j).isEmpty() ? n : succ.get(j).get(0);
+                }
+                if (j < n && ops.get(j) == Opcodes.IRETURN) ways[op == Opcodes.ICONST_1 ? RETURNS_TRUE : RETURNS_FALSE][i] = true;
+            }
+            for (Object[] j : jumps) {
+                if (!Boolean.TRUE.equals(j[2])) continue;
+                int at = (Integer) j[0];
+                Integer taken = labelAt.get(((Label[]) j[1])[0]);
+                if (taken == null || at + 1 >= n) continue;
+                int[] decides = new int[3];
+                boolean any = false;
+                for (int w = 0; w < 3; w++) {
+                    // Deciding: one way ends so and the other never can, not even by coming back
+                    // to the jump (a loop's condition is no decision: the loop ends by itself).
+                    boolean viaTaken = toTarget(taken, at, succ, ways[w]) >= 0, viaFall = toTarget(at + 1, at, succ, ways[w]) >= 0;
+                    if (viaTaken == viaFall) continue;
+                    if (toTarget(viaTaken ? at + 1 : taken, -1, succ, ways[w]) >= 0) continue;
+                    decides[w] = viaTaken ? 2 : 1;
+                    any = true;
+                }
+                if (any) asCallee.put(at, decides);
+            }
+        }
+
+        /**
+         * {@link #sites}: the calls of the class's own methods on the way to the target. One
+         * whose boolean result a critical jump tests must return the value that goes the good
+         * way (the jump's level); any other must return at all, not throw (the level of the
+         * instruction after it).
+         */
+        private void sites(int n, List<List<Integer>> succ, boolean[] target) {
+            for (Map.Entry<Integer, String> call : selfCalls.entrySet()) {
+                int at = call.getKey();
+                if (target[at] || at + 1 >= n) continue;
+                int[] flag = critical.get(at + 1);
+                int next = ops.get(at + 1);
+                if (flag != null && (next == Opcodes.IFEQ || next == Opcodes.IFNE) && call.getValue().endsWith(")Z")) {
+                    boolean wantTrue = (next == Opcodes.IFNE) == (flag[1] == 1);
+                    sites.put(at, new int[] {flag[0], wantTrue ? RETURNS_TRUE : RETURNS_FALSE});
+                } else {
+                    int via = toTarget(at + 1, at, succ, target);
+                    if (via < 0) continue;
+                    sites.put(at, new int[] {via + 2 + depth * CALL_LEVEL, RETURNS});
+                }
+                siteCallee.put(at, call.getValue());
+            }
         }
     }
 
@@ -327,6 +470,26 @@ public final class Branches {
      * of its callers.
      */
     static final int CALL_LEVEL = 1_000_000;
+
+    /** What a call of the class's own method on the way to the target must do: return, */
+    static final int RETURNS = 0;
+    /** return true, */
+    static final int RETURNS_TRUE = 1;
+    /** or return false. */
+    static final int RETURNS_FALSE = 2;
+
+    /**
+     * Keeps the sites ({@link Plan#sites}) whose callee, a method of {@code plans} (all of the
+     * class's), has a jump that decides what the site needs of it: only those get calls.
+     */
+    static void keepSites(Map<String, Plan> plans) {
+        for (Plan p : plans.values()) {
+            p.sites.entrySet().removeIf(e -> {
+                Plan callee = plans.get(p.siteCallee.get(e.getKey()));
+                return callee == null || !callee.decides(e.getValue()[1]);
+            });
+        }
+    }
 
     /** How many calls away from the target line a method may be and still get distance calls. */
     static final int MAX_CALL_DEPTH = 3;
@@ -402,6 +565,8 @@ public final class Branches {
     static final class Adder extends MethodVisitor {
         private final Map<Integer, int[]> critical;
         private final Map<Integer, int[]> criticalSwitches;
+        private final Map<Integer, int[]> sites;
+        private final Map<Integer, int[]> asCallee;
         private int count;
         private boolean afterCmp;
 
@@ -409,6 +574,8 @@ public final class Branches {
             super(Opcodes.ASM9, mv);
             this.critical = plan.critical;
             this.criticalSwitches = plan.criticalSwitches;
+            this.sites = plan.sites;
+            this.asCallee = plan.asCallee;
         }
 
         /** Before a critical switch: the distance call on a copy of the value switched on. */
@@ -447,24 +614,28 @@ public final class Branches {
         @Override
         public void visitJumpInsn(int op, Label l) {
             int[] c = critical.get(count);
-            if (c != null) {
-                int id = register(c[0], c[1] == 1);
-                if (op >= Opcodes.IFEQ && op <= Opcodes.IFLE) {
-                    super.visitInsn(Opcodes.DUP);
-                    probe(op, id, afterCmp ? "zeroAfterCmp" : "zero", "(III)V");
-                } else if (op >= Opcodes.IF_ICMPEQ && op <= Opcodes.IF_ICMPLE) {
-                    super.visitInsn(Opcodes.DUP2);
-                    probe(op, id, "icmp", "(IIII)V");
-                } else if (op == Opcodes.IF_ACMPEQ || op == Opcodes.IF_ACMPNE) {
-                    super.visitInsn(Opcodes.DUP2);
-                    probe(op, id, "refs", "(Ljava/lang/Object;Ljava/lang/Object;II)V");
-                } else if (op == Opcodes.IFNULL || op == Opcodes.IFNONNULL) {
-                    super.visitInsn(Opcodes.DUP);
-                    probe(op, id, "nullness", "(Ljava/lang/Object;II)V");
-                }
-            }
+            if (c != null) distanceCall(op, register(c[0], c[1] == 1));
+            int[] ways = asCallee.get(count);
+            if (ways != null) distanceCall(op, registerCallee(ways));
             super.visitJumpInsn(op, l);
             insn();
+        }
+
+        /** Before a jump: the call that records its distances under {@code id}. */
+        private void distanceCall(int op, int id) {
+            if (op >= Opcodes.IFEQ && op <= Opcodes.IFLE) {
+                super.visitInsn(Opcodes.DUP);
+                probe(op, id, afterCmp ? "zeroAfterCmp" : "zero", "(III)V");
+            } else if (op >= Opcodes.IF_ICMPEQ && op <= Opcodes.IF_ICMPLE) {
+                super.visitInsn(Opcodes.DUP2);
+                probe(op, id, "icmp", "(IIII)V");
+            } else if (op == Opcodes.IF_ACMPEQ || op == Opcodes.IF_ACMPNE) {
+                super.visitInsn(Opcodes.DUP2);
+                probe(op, id, "refs", "(Ljava/lang/Object;Ljava/lang/Object;II)V");
+            } else if (op == Opcodes.IFNULL || op == Opcodes.IFNONNULL) {
+                super.visitInsn(Opcodes.DUP);
+                probe(op, id, "nullness", "(Ljava/lang/Object;II)V");
+            }
         }
 
         private void probe(int op, int id, String name, String desc) {
@@ -481,7 +652,16 @@ public final class Branches {
         @Override public void visitVarInsn(int op, int v) { super.visitVarInsn(op, v); insn(); }
         @Override public void visitTypeInsn(int op, String t) { super.visitTypeInsn(op, t); insn(); }
         @Override public void visitFieldInsn(int op, String o, String n, String d) { super.visitFieldInsn(op, o, n, d); insn(); }
-        @Override public void visitMethodInsn(int op, String o, String n, String d, boolean i) { super.visitMethodInsn(op, o, n, d, i); insn(); }
+        @Override public void visitMethodInsn(int op, String o, String n, String d, boolean i) {
+            int[] site = sites.get(count);
+            if (site != null) {
+                super.visitLdcInsn(registerSite(site[0], site[1]));
+                super.visitMethodInsn(Opcodes.INVOKESTATIC, "jreach/runner/Branches", "enterSite", "(I)V", false);
+            }
+            super.visitMethodInsn(op, o, n, d, i);
+            if (site != null) super.visitMethodInsn(Opcodes.INVOKESTATIC, "jreach/runner/Branches", "leaveSite", "()V", false);
+            insn();
+        }
         @Override public void visitInvokeDynamicInsn(String n, String d, org.objectweb.asm.Handle h, Object... a) { super.visitInvokeDynamicInsn(n, d, h, a); insn(); }
         @Override public void visitLdcInsn(Object v) {
             constant(v);
@@ -535,6 +715,10 @@ public final class Branches {
     /** Forgets every plan and constant (a new search). */
     static synchronized void clear() {
         JUMPS.clear();
+        SITES.clear();
+        CALLEE_JUMPS.clear();
+        seenSite = new double[0];
+        currentSite = -1;
         SWITCHES.clear();
         seen = new double[0];
         CONSTANTS.clear();

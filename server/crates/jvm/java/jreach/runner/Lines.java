@@ -123,13 +123,17 @@ final class Lines {
                 @Override
                 @SuppressWarnings("unchecked")
                 public MethodVisitor visitMethod(int access, String name, String desc, String sig, String[] exc) {
+                    if (!ours[0]) return null;
+                    // Every method of the class: those calling toward the line, and any as a callee.
                     Object[] at = toward.get(name + desc);
-                    if (!ours[0] || at == null) return null;
-                    Branches.Plan plan = new Branches.Plan(targetLine, (Set<String>) at[1], (Integer) at[0]);
+                    Branches.Plan plan = at == null
+                            ? new Branches.Plan(internalName, targetLine, Set.of(), -1)
+                            : new Branches.Plan(internalName, targetLine, (Set<String>) at[1], (Integer) at[0]);
                     plans.put(name + desc, plan);
                     return plan;
                 }
             }, 0);
+            Branches.keepSites(plans);
         }
         ClassWriter writer = new ClassWriter(reader, ClassWriter.COMPUTE_MAXS);
         int[] id = {-1};
