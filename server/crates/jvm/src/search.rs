@@ -995,8 +995,16 @@ const WRAPS: &[(char, char)] = &[('"', '"'), ('\'', '\''), ('`', '`'), ('(', ')'
 /// At most this many of the code's characters take part in a string's small steps.
 const CODE_CHARS_MAX: usize = 40;
 
-/// A string's characters edited within its first [`EDITED_CHARS`] (steps, deletions).
+/// A string's characters edited within its first and its last [`EDITED_CHARS`] (steps,
+/// deletions).
 const EDITED_CHARS: usize = 12;
+
+/// The positions of a string of `len` characters that the search edits: its first and its last
+/// [`EDITED_CHARS`] (a parser's text is read from the start, and grows at the end).
+fn edited_positions(len: usize) -> impl Iterator<Item = usize> {
+    let head = len.min(EDITED_CHARS);
+    (0..head).chain(len.saturating_sub(EDITED_CHARS).max(head)..len)
+}
 
 /// The moves one step away from `cur`: numbers one up or down, a boolean flipped, another option,
 /// arrays a row or an element more or less; a string with a character stepped, dropped, or one of
@@ -1058,7 +1066,7 @@ fn small_moves(cur: &[JavaValue], seeds: &[JavaValue]) -> Vec<Move> {
             }
             JavaValue::Str(s) => {
                 let chars: Vec<char> = s.chars().collect();
-                for (p, _) in chars.iter().enumerate().take(EDITED_CHARS) {
+                for p in edited_positions(chars.len()) {
                     out.push(Move::AddChar(k, p, 1));
                     out.push(Move::AddChar(k, p, -1));
                 }
@@ -1076,7 +1084,7 @@ fn small_moves(cur: &[JavaValue], seeds: &[JavaValue]) -> Vec<Move> {
                         out.push(Move::Set(k, JavaValue::Str(format!("{open}{s}{close}"))));
                     }
                 }
-                for p in 0..chars.len().min(EDITED_CHARS) {
+                for p in edited_positions(chars.len()) {
                     let without: String = chars.iter().enumerate().filter(|(i, _)| *i != p).map(|(_, c)| *c).collect();
                     out.push(Move::Set(k, JavaValue::Str(without)));
                 }
@@ -1621,6 +1629,31 @@ pub(crate) mod tests {
         .expect("found");
         let JavaValue::Str(s) = &found.values[0] else { panic!() };
         assert_eq!(s.chars().nth(1), Some('}'));
+    }
+
+    #[test]
+    fn characters_past_the_first_dozen_move_too() {
+        // `s.charAt(16) == '.'` guards the target, in a string the search got this long (and
+        // which must keep its length).
+        let start = "99999999T99:99999T";
+        let found = avm(vec![JavaValue::Str(start.into())], vec![], budget(), 3, |cands| {
+            let fits = cands.iter().map(|c| {
+                let JavaValue::Str(s) = &c[0] else { panic!() };
+                match s.chars().nth(16) {
+                    _ if s.chars().count() != start.len() => nowhere(1),
+                    Some('.') => reached(3),
+                    Some(ch) => {
+                        let d = (ch as i64 - '.' as i64).abs() as f64;
+                        diverged(2.0, d / (d + 1.0), 2)
+                    }
+                    None => nowhere(1),
+                }
+            });
+            Some((fits.collect(), vec![]))
+        })
+        .expect("found");
+        let JavaValue::Str(s) = &found.values[0] else { panic!() };
+        assert_eq!(s.chars().nth(16), Some('.'));
     }
 
     #[test]
