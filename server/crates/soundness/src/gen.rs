@@ -309,8 +309,8 @@ impl Gen<'_> {
                 }
             }
             // JDK methods the lowering models as IR: the overflow checks of `Math`, and
-            // `Character`'s code point arithmetic.
-            _ => match self.rng.below(8) {
+            // `Character`'s code point arithmetic and digits.
+            _ => match self.rng.below(10) {
                 0 => {
                     let f = *self.rng.pick(&["Math.addExact", "Math.subtractExact", "Math.multiplyExact"]);
                     format!("{f}({}, {})", self.int_expr(d - 1), self.int_expr(d - 1))
@@ -336,6 +336,14 @@ impl Gen<'_> {
                 }
                 5 => format!("Character.compare((char) {}, (char) {})", self.int_expr(d - 1), self.int_expr(d - 1)),
                 6 => format!("Character.toUpperCase((char) {})", self.int_expr(d - 1)),
+                7 => {
+                    let radix = match self.rng.below(3) {
+                        0 => self.int_expr(d - 1),
+                        _ => self.rng.pick(&["2", "10", "16", "36"]).to_string(),
+                    };
+                    format!("Character.digit((char) {}, {radix})", self.int_expr(d - 1))
+                }
+                8 => format!("Character.forDigit({}, {})", self.int_expr(d - 1), self.int_expr(d - 1)),
                 _ => self.int_expr(d - 1),
             },
         }
