@@ -101,7 +101,14 @@ pub fn literal(v: &JavaValue) -> String {
         }
         JavaValue::Chosen { index, .. } => index.to_string(),
         JavaValue::List { elem_ty, items, mutable } => {
-            let list: Vec<String> = items.iter().map(|i| literal_as(elem_ty, i)).collect();
+            let mut list: Vec<String> = items.iter().map(|i| literal_as(elem_ty, i)).collect();
+            // Nothing but nulls would make `Arrays.asList` a `List<Object>` (and a lone null its
+            // array): the first is cast to the element type.
+            if items.iter().all(|i| *i == JavaValue::Null) && !elem_ty.is_empty() {
+                if let Some(first) = list.first_mut() {
+                    *first = format!("({elem_ty}) null");
+                }
+            }
             // `List.of` rejects null elements.
             let list = if items.contains(&JavaValue::Null) {
                 format!("Arrays.asList({})", list.join(", "))
@@ -494,6 +501,17 @@ mod tests {
         };
         assert_eq!(lit(made(true)), "new Prim((Number) null, 2, (Integer) 3)");
         assert_eq!(lit(made(false)), "new Prim(null, 2, 3)");
+    }
+
+    #[test]
+    fn a_list_of_nulls_has_its_element_type() {
+        let list = |items| List { elem_ty: "Integer".into(), items, mutable: false };
+        // Not `Arrays.asList(null, null)`, a `List<Object>` no `List<T>` parameter takes, nor
+        // `Arrays.asList(null)`, which throws.
+        assert_eq!(lit(list(vec![Null, Null])), "Arrays.asList((Integer) null, null)");
+        assert_eq!(lit(list(vec![Null])), "Arrays.asList((Integer) null)");
+        assert_eq!(lit(list(vec![Int(1), Null])), "Arrays.asList(1, null)");
+        assert_eq!(lit(list(vec![])), "List.of()");
     }
 
     #[test]
