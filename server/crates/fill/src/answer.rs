@@ -91,10 +91,36 @@ pub fn answer(path: &Path, file: &SourceFile, line: usize, opts: &GenOptions, jv
             match offer(verifier, path, &file.text, *req) {
                 Offer::Verified(req) => Answer::Test { req, note: None },
                 Offer::Unverified(req, why) => Answer::Test { req, note: Some(why) },
-                Offer::Declined(why) => Answer::Unknown(why),
+                // The model's inputs missed on the JVM, and a search from them found nothing:
+                // the searches from the other ways in (a private method's other callers, a
+                // receiver a static field holds) may still.
+                Offer::Declined(why) => match searched_from_starts(path, file, line, opts, jvm) {
+                    Some(req) => Answer::Test { req: Box::new(req), note: None },
+                    None => Answer::Unknown(why),
+                },
             }
         }
     }
+}
+
+/// A test a search on the JVM found from the simplest inputs of each way into `line` (no
+/// concolic rounds: the model's own inputs were tried), if code may run and one did.
+fn searched_from_starts(
+    path: &Path,
+    file: &SourceFile,
+    line: usize,
+    opts: &GenOptions,
+    jvm: &mut Jvm,
+) -> Option<TestRequest> {
+    if jvm.no_run || jvm.search == 0.0 {
+        return None;
+    }
+    let verifier = jvm.verifier().ok()?;
+    let starts = search_starts(file, line - 1, opts);
+    if starts.is_empty() {
+        return None;
+    }
+    search_for(Ok(verifier), path, &file.text, &starts).ok().flatten()
 }
 
 /// A test found on the JVM, verified, when jreach's model found none: by concolic rounds, then by

@@ -349,7 +349,26 @@ pub fn generate(uri: &Uri, file: &SourceFile, line: u32, cx: &GenContext<'_>) ->
     let (req, not_run) = match offered {
         Offer::Verified(req) => (req, None),
         Offer::Unverified(req, why) => (req, Some(why)),
-        Offer::Declined(why) => return Generated::declined("unknown", format!("no test for line {n}: {why}")),
+        Offer::Declined(why) => {
+            // The model's inputs missed on the JVM (and a search from them found nothing): the
+            // searches from the other ways in may still find some.
+            let found = match (&source_path, cx.verifier, settings.run_code) {
+                (Some(p), Some(v), true) => {
+                    let starts = search_starts(file, line as usize, &opts);
+                    match starts.is_empty() {
+                        true => None,
+                        false => {
+                            v.search(&settings.classpath, p, &file.text, &starts, cx.cancel.clone()).ok().flatten()
+                        }
+                    }
+                }
+                _ => None,
+            };
+            match found {
+                Some(req) => (Box::new(req), None),
+                None => return Generated::declined("unknown", format!("no test for line {n}: {why}")),
+            }
+        }
     };
     let Some(root) = test_root(settings, project, source_path.as_deref(), req.package.as_deref()) else {
         return Generated::declined("error", "the file is not saved on disk and no jreach.testRoot is set");

@@ -5,8 +5,10 @@
 //! `Bag.iterator()`), or a static field a test can read holds one (`TypeAdapters.FLOAT = new
 //! FloatAdapter(false)`). A test declares it as the type that member declares (`WildcardType`,
 //! `Iterator`, `TypeAdapter`) and calls the method under test on it, which it can when the method
-//! overrides one of that type. Only a search on the JVM uses such a receiver: what the object
-//! holds is not in the model, and every test it finds is verified on the JVM as usual.
+//! overrides one of that type; a class a test can name but not create (its constructors private)
+//! is declared as itself (`FormattingStyle.COMPACT.withIndent(s)`). Only a search on the JVM uses
+//! such a receiver: what the object holds is not in the model, and every test it finds is
+//! verified on the JVM as usual.
 
 use jreach_ir::lower::FileContext;
 use jreach_syntax::tree::{has_modifier, named_children};
@@ -28,10 +30,16 @@ const SOURCES_MAX: usize = 2;
 pub(crate) fn receiver_sources(ctx: &FileContext<'_>, m: &MethodInfo) -> (Vec<ReceiverFrom>, Vec<String>) {
     let file = ctx.file();
     let mut imports = Vec::new();
-    if m.is_static || m.is_constructor || m.is_private || m.has_error || m.held_by.is_some() || !overrides(file, m) {
+    if m.is_static || m.is_constructor || m.is_private || m.has_error || m.held_by.is_some() {
         return (vec![], imports);
     }
     let inner = m.classes.len() > 1 && !is_static_nested(file, m);
+    // A class a test can name is declared as itself (`FormattingStyle.COMPACT.withIndent(s)`,
+    // its constructor private); any other only as a type it overrides a method of.
+    let named = !m.class_is_private && !inner;
+    if !named && !overrides(file, m) {
+        return (vec![], imports);
+    }
     let made = !m.class_is_private && !inner && !m.class_is_abstract && receiver_constructor(ctx, m).is_ok();
     if made || m.in_unnamed_class(file) {
         return (vec![], imports);
@@ -341,6 +349,32 @@ public class Shapes {
         let (next, imports) = written("next");
         assert_eq!(next, ["Iterator obj = new Shapes().sides();"]);
         assert_eq!(imports, ["java.util.Iterator"]);
+    }
+
+    #[test]
+    fn a_class_a_test_names_but_cannot_create_is_declared_as_itself() {
+        let src = r#"package p;
+public final class Style {
+    public static final Style COMPACT = new Style("");
+    private static final Style HIDDEN = new Style("  ");
+    private final String indent;
+    private Style(String indent) {
+        if (!indent.matches("[ ]*")) throw new IllegalArgumentException(indent);
+        this.indent = indent;
+    }
+    public Style withIndent(String indent) {
+        return new Style(indent);
+    }
+}
+"#;
+        let file = SourceFile::parse(src);
+        let ctx = FileContext::new(&file, None, None);
+        let m = ctx.methods().iter().find(|m| m.name == "withIndent").unwrap().clone();
+        let (sources, _) = receiver_sources(&ctx, &m);
+        let lines: Vec<String> =
+            sources.iter().map(|f| format!("{} obj = {};", f.declared_as, f.expression())).collect();
+        // The public field (not the private one, nor `withIndent` itself, which needs one).
+        assert_eq!(lines, ["Style obj = Style.COMPACT;"]);
     }
 
     #[test]

@@ -51,16 +51,28 @@ pub fn search_starts(file: &SourceFile, line: usize, opts: &GenOptions) -> Vec<T
                 Some(req)
             })
             .collect();
-        let through_entries =
-            creators
-                .into_iter()
-                .filter_map(|m| {
-                    let req = start_for(&ctx, &Target { method: m, ..target.clone() }, opts, None, handed.as_ref())?;
-                    req.then_call.is_some().then_some(req)
+        let through_entries = creators
+            .into_iter()
+            .filter_map(|m| {
+                let req = start_for(&ctx, &Target { method: m, ..target.clone() }, opts, None, handed.as_ref())?;
+                req.then_call.is_some().then_some(req)
+            })
+            .chain(entries.into_iter().filter_map(|m| {
+                let same = m.signature() == target.method.signature() && m.classes == target.method.classes;
+                let via = Target { method: m, ..target.clone() };
+                start_for(&ctx, &via, opts, None, handed.as_ref()).or_else(|| {
+                    // A caller on an object a test cannot create, which a static field
+                    // holds (`FormattingStyle.COMPACT.withIndent(s)`).
+                    let (sources, imports) = match same {
+                        true => return None,
+                        false => super::receiver_from::receiver_sources(&ctx, &via.method),
+                    };
+                    let from = sources.into_iter().next()?;
+                    let mut req = start_for(&ctx, &via, opts, Some(from), handed.as_ref())?;
+                    super::add_imports(&mut req.imports, imports);
+                    Some(req)
                 })
-                .chain(entries.into_iter().filter_map(|m| {
-                    start_for(&ctx, &Target { method: m, ..target.clone() }, opts, None, handed.as_ref())
-                }));
+            }));
         let room = STARTS_MAX.saturating_sub(starts.len());
         starts.extend(through_entries.take(room));
         starts
