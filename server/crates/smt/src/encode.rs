@@ -33,6 +33,11 @@ pub struct Encoder<'f> {
     lens: Vec<Option<z3::ast::Array>>,
     /// Every reference the function creates itself has an id above this (inputs have ids ≥ 0).
     alloc_floor: i64,
+    /// The `length()` and `charAt(i)` of each string (and index) term encoded so far: one
+    /// bit-vector per string, however often the code asks (a method inlined into itself asks
+    /// again of the same parameter, and each fresh value tied to the string by an integer
+    /// conversion slows the solver down). Strings do not change, so the answer is the same.
+    string_reads: std::collections::HashMap<(bool, Vec<Dynamic>), Dynamic>,
 }
 
 fn rne() -> z3::ast::RoundingMode {
@@ -215,6 +220,7 @@ impl<'f> Encoder<'f> {
             side: vec![],
             lens: vec![None; f.values.len()],
             alloc_floor: alloc_floor(f),
+            string_reads: Default::default(),
         };
         enc.encode_all();
         enc
@@ -409,7 +415,20 @@ impl<'f> Encoder<'f> {
             Op::Str(op, args) => {
                 let terms: Vec<Dynamic> = args.iter().map(|a| self.val(*a)).collect();
                 let tys: Vec<Ty> = args.iter().map(|a| self.f.value(*a).ty).collect();
-                crate::strings::encode(*op, &terms, &tys, &mut self.side)
+                let read = match op {
+                    jreach_ir::StrOp::Length | jreach_ir::StrOp::CharAt => {
+                        Some((*op == jreach_ir::StrOp::Length, terms.clone()))
+                    }
+                    _ => None,
+                };
+                if let Some(known) = read.as_ref().and_then(|k| self.string_reads.get(k)) {
+                    return known.clone();
+                }
+                let term = crate::strings::encode(*op, &terms, &tys, &mut self.side);
+                if let Some(k) = read {
+                    self.string_reads.insert(k, term.clone());
+                }
+                term
             }
             Op::Const(c) => constant(c),
             Op::Unary(op, a) => unary(*op, &self.val(*a), vd.ty),

@@ -63,3 +63,34 @@ fn prefix_contradiction_is_unsat() {
     let src = "class A {\n static void f(String s2) {\n  String s3 = \"B\".concat(s2);\n  if (s3.startsWith(\"A\")) {\n   s2 = null;\n  }\n }\n}\n";
     assert!(matches!(reach(src, 5).0, Verdict::Unsat));
 }
+
+#[test]
+fn a_strings_length_asked_again_is_the_same_length() {
+    // commons-lang's `leftPad`: `pads <= 0` never holds once `size > str.length()`, and the
+    // recursive call asks the same string's length again. With a fresh length (tied to the
+    // string by an integer conversion) per `length()`, the solver did not answer in 60 s.
+    let src = "class A {
+ static String pad(String str, int size, char c) {
+  if (str == null || size <= str.length()) {
+   return str;
+  }
+  int pads = size - str.length();
+  if (pads <= 0) {
+   return str;
+  }
+  if (pads > 8192) {
+   return pad(str, size, String.valueOf(c).charAt(0));
+  }
+  return String.valueOf(c).concat(str);
+ }
+}
+";
+    let file = SourceFile::parse(src);
+    let target = find_target(&file, 7).expect("a statement on the line");
+    for mode in [LowerMode::Synthesis { unroll: 4 }, LowerMode::OverApprox] {
+        let f = lower_method(&file, &target.method, &LowerOptions { mode, ..Default::default() });
+        let targets = f.blocks_of_stmt(target.stmt.start);
+        let v = solve_reach(&f, &targets, &SolveOptions::default());
+        assert!(matches!(v, Verdict::Unsat), "{mode:?}: {v:?}");
+    }
+}

@@ -435,8 +435,15 @@ impl Gen<'_> {
         }
         if self.state && self.rng.pct(35) {
             let c = self.rng.range(-1, 4);
-            let read = match self.rng.below(6) {
+            let read = match self.rng.below(7) {
                 0 | 1 => format!("{}.length()", self.rng.pick(&self.builders).clone()),
+                // A character of a builder's text (its length and characters asked again
+                // elsewhere of the same text).
+                6 => {
+                    let b = self.rng.pick(&self.builders).clone();
+                    let k = self.rng.below(3);
+                    format!("({b}.length() > {k} ? {b}.toString().charAt({k}) - 'a' : -1)")
+                }
                 2 => "bx.v".to_string(),
                 3 => "F".to_string(),
                 4 => format!("arr[{}]", self.rng.below(3)),
