@@ -192,6 +192,13 @@ pub fn slot_elem(elem_ty: &str) -> Option<SlotElem> {
         "double" => SlotElem::Double,
         "String" | "java.lang.String" => SlotElem::Str,
         "Integer" | "java.lang.Integer" => SlotElem::Integer,
+        "Short" | "java.lang.Short" => SlotElem::ShortBox,
+        "Byte" | "java.lang.Byte" => SlotElem::ByteBox,
+        "Character" | "java.lang.Character" => SlotElem::CharBox,
+        "Long" | "java.lang.Long" => SlotElem::LongBox,
+        "Float" | "java.lang.Float" => SlotElem::FloatBox,
+        "Double" | "java.lang.Double" => SlotElem::DoubleBox,
+        "Boolean" | "java.lang.Boolean" => SlotElem::BoolBox,
         _ => return None,
     })
 }
@@ -212,14 +219,14 @@ pub fn matrix_elem(row_ty: &str) -> Option<SlotElem> {
 /// The value an array of `elem` gains when the search makes it longer.
 fn elem_default(elem: SlotElem) -> JavaValue {
     match elem {
-        SlotElem::Bool => JavaValue::Bool(false),
-        SlotElem::Byte => JavaValue::Byte(0),
-        SlotElem::Short => JavaValue::Short(0),
-        SlotElem::Char => JavaValue::Char(u16::from(b'a')),
+        SlotElem::Bool | SlotElem::BoolBox => JavaValue::Bool(false),
+        SlotElem::Byte | SlotElem::ByteBox => JavaValue::Byte(0),
+        SlotElem::Short | SlotElem::ShortBox => JavaValue::Short(0),
+        SlotElem::Char | SlotElem::CharBox => JavaValue::Char(u16::from(b'a')),
         SlotElem::Int | SlotElem::Integer => JavaValue::Int(0),
-        SlotElem::Long => JavaValue::Long(0),
-        SlotElem::Float => JavaValue::Float(0.0),
-        SlotElem::Double => JavaValue::Double(0.0),
+        SlotElem::Long | SlotElem::LongBox => JavaValue::Long(0),
+        SlotElem::Float | SlotElem::FloatBox => JavaValue::Float(0.0),
+        SlotElem::Double | SlotElem::DoubleBox => JavaValue::Double(0.0),
         SlotElem::Str => JavaValue::Str(String::new()),
     }
 }
@@ -253,10 +260,10 @@ fn hole(v: &mut JavaValue, out: &mut Vec<JavaValue>, shared: &std::collections::
     // An array of primitives or strings is one slot: the search changes its length too.
     if let JavaValue::Array { elem_ty, id, items } = v {
         let elem = slot_elem(elem_ty);
-        // (`Integer` elements are read as numbers: a null among them keeps the array as it is.)
+        // (Boxed elements are read as numbers: a null among them keeps the array as it is.)
         let plain = items
             .iter()
-            .all(|i| kind_of(i).is_some() || (matches!(i, JavaValue::Null) && elem != Some(SlotElem::Integer)));
+            .all(|i| kind_of(i).is_some() || (matches!(i, JavaValue::Null) && !elem.is_some_and(SlotElem::is_boxed)));
         if let (Some(elem), true, false) = (elem, plain, shared.contains(&(elem_ty.clone(), *id))) {
             out.push(std::mem::replace(v, JavaValue::Slot(out.len(), SlotKind::Array(elem))));
             return;
@@ -1031,7 +1038,7 @@ fn small_moves(cur: &[JavaValue], seeds: &[JavaValue]) -> Vec<Move> {
             }
             JavaValue::Array { elem_ty, items, .. } => {
                 let elem = slot_elem(elem_ty);
-                let numeric = !matches!(elem, Some(SlotElem::Str | SlotElem::Bool) | None);
+                let numeric = !matches!(elem, Some(SlotElem::Str | SlotElem::Bool | SlotElem::BoolBox) | None);
                 if numeric {
                     for p in 0..items.len().min(8) {
                         out.push(Move::AddElem(k, p, 1.0));
@@ -1979,6 +1986,30 @@ pub(crate) mod tests {
         // Both choices start at the model's value; the int is a slot as before.
         let found = fill(&h.req, &h.start);
         assert_eq!(found.args, req.args);
+    }
+
+    #[test]
+    fn an_array_of_boxes_is_one_slot_unless_it_holds_a_null() {
+        let shorts = |items| JavaValue::Array { elem_ty: "Short".into(), id: 1, items };
+        let req = TestRequest {
+            params: vec![("xs".into(), "Short[]".into())],
+            args: vec![shorts(vec![JavaValue::Short(3)])],
+            ..start_request()
+        };
+        let h = slots(&req);
+        assert_eq!(h.req.args[0], JavaValue::Slot(0, SlotKind::Array(SlotElem::ShortBox)));
+        let text = jreach_synth::render_method(&h.req, "t");
+        assert!(text.contains("jreach.runner.Inputs.shortBoxes(0)"), "{text}");
+        // The search makes it longer with boxes of the same class, and writes it as the test will.
+        let longer = small_moves(&h.start, &[]).into_iter().find_map(|m| match m {
+            Move::Set(0, v @ JavaValue::Array { .. }) => Some(v),
+            _ => None,
+        });
+        assert_eq!(longer, Some(shorts(vec![JavaValue::Short(3), JavaValue::Short(0)])));
+        assert_eq!(fill(&h.req, &h.start), req);
+        // A null element cannot be read as a number: the array stays as it is.
+        let with_null = TestRequest { args: vec![shorts(vec![JavaValue::Null])], ..req.clone() };
+        assert_eq!(slots(&with_null).req.args[0], with_null.args[0]);
     }
 
     #[test]

@@ -211,6 +211,31 @@ pub enum SlotElem {
     Str,
     /// `Integer` elements, none of them null (`T[]` with `T` taken as `Integer`).
     Integer,
+    /// The other boxes' elements, none of them null (`Short[]`, `Long[]`, ...).
+    ShortBox,
+    ByteBox,
+    CharBox,
+    LongBox,
+    FloatBox,
+    DoubleBox,
+    BoolBox,
+}
+
+impl SlotElem {
+    /// Whether the elements are boxes (an array holding a null among them is no slot).
+    pub fn is_boxed(self) -> bool {
+        matches!(
+            self,
+            SlotElem::Integer
+                | SlotElem::ShortBox
+                | SlotElem::ByteBox
+                | SlotElem::CharBox
+                | SlotElem::LongBox
+                | SlotElem::FloatBox
+                | SlotElem::DoubleBox
+                | SlotElem::BoolBox
+        )
+    }
 }
 
 impl SlotKind {
@@ -237,6 +262,13 @@ impl SlotKind {
                 SlotElem::Double => "ds",
                 SlotElem::Str => "strs",
                 SlotElem::Integer => "ints",
+                SlotElem::ShortBox => "shortBoxes",
+                SlotElem::ByteBox => "byteBoxes",
+                SlotElem::CharBox => "charBoxes",
+                SlotElem::LongBox => "longBoxes",
+                SlotElem::FloatBox => "floatBoxes",
+                SlotElem::DoubleBox => "doubleBoxes",
+                SlotElem::BoolBox => "boolBoxes",
             },
             SlotKind::Matrix(e) => match e {
                 SlotElem::Bool => "zss",

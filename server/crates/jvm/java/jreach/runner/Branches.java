@@ -58,7 +58,8 @@ public final class Branches {
      */
     private static final List<int[]> SITES = new ArrayList<>();
     private static double[] seenSite = new double[0];
-    private static volatile int currentSite = -1;
+    /** (Plain: written and read by the thread running the harness, and read after it ends.) */
+    private static int currentSite = -1;
     /** Per callee jump: {@link Plan#asCallee}'s entry. Their ids are offset by {@link #CALLEE}. */
     private static final List<int[]> CALLEE_JUMPS = new ArrayList<>();
     private static final int CALLEE = 1 << 24;
@@ -152,16 +153,22 @@ public final class Branches {
         return best;
     }
 
-    private static synchronized void record(int id, double toTaken, double toNotTaken) {
+    private static void record(int id, double toTaken, double toNotTaken) {
         if (id >= CALLEE) {
+            // A callee's jump, hot code called from everywhere: no lock (the sites and callee
+            // jumps are registered before the runs, and the run's thread alone writes here).
             int site = currentSite;
-            if (site < 0 || site >= SITES.size() || id - CALLEE >= CALLEE_JUMPS.size()) return;
+            if (site < 0 || site >= seenSite.length || id - CALLEE >= CALLEE_JUMPS.size()) return;
             int good = CALLEE_JUMPS.get(id - CALLEE)[SITES.get(site)[1]];
             if (good == 0) return;
             double d = good == 2 ? toTaken : toNotTaken;
             if (d > 0 && (Double.isNaN(seenSite[site]) || d < seenSite[site])) seenSite[site] = d;
             return;
         }
+        recordJump(id, toTaken, toNotTaken);
+    }
+
+    private static synchronized void recordJump(int id, double toTaken, double toNotTaken) {
         if (id >= JUMPS.size()) return;
         double d = JUMPS.get(id)[1] == 1 ? toTaken : toNotTaken;
         if (d > 0 && (Double.isNaN(seen[id]) || d < seen[id])) seen[id] = d;
@@ -402,7 +409,9 @@ public final class Branches {
                 for (int k = 0; k < bad.size(); k++) plan[3 + good.size() + k] = bad.get(k);
                 criticalSwitches.put(at, plan);
             }
-            sites(n, succ, target);
+            // (In the method holding the line only: a site's calls cost every run some time, and
+            // the callers' divergences are far from the line anyway.)
+            if (depth == 0) sites(n, succ, target);
         }
 
         /** {@link #asCallee}: the jumps that decide whether this method returns, returns true, returns false. */
@@ -483,11 +492,17 @@ public final class Branches {
      * class's), has a jump that decides what the site needs of it: only those get calls.
      */
     static void keepSites(Map<String, Plan> plans) {
+        Set<String> called = new java.util.HashSet<>();
         for (Plan p : plans.values()) {
             p.sites.entrySet().removeIf(e -> {
                 Plan callee = plans.get(p.siteCallee.get(e.getKey()));
                 return callee == null || !callee.decides(e.getValue()[1]);
             });
+            for (Integer at : p.sites.keySet()) called.add(p.siteCallee.get(at));
+        }
+        // Only a kept site's callee gets distance calls as a callee (they cost every run time).
+        for (Map.Entry<String, Plan> e : plans.entrySet()) {
+            if (!called.contains(e.getKey())) e.getValue().asCallee.clear();
         }
     }
 

@@ -116,6 +116,56 @@ public final class Inputs {
         for (int n = 0; n < a.length; n++) a[n] = (int) integral(l.get(n));
         return a;
     }
+    /** Boxed elements, none null: the primitive array's, boxed. */
+    public static Short[] shortBoxes(int k) {
+        short[] a = ss(k);
+        if (a == null) return null;
+        Short[] b = new Short[a.length];
+        for (int n = 0; n < a.length; n++) b[n] = a[n];
+        return b;
+    }
+    public static Byte[] byteBoxes(int k) {
+        byte[] a = bs(k);
+        if (a == null) return null;
+        Byte[] b = new Byte[a.length];
+        for (int n = 0; n < a.length; n++) b[n] = a[n];
+        return b;
+    }
+    public static Character[] charBoxes(int k) {
+        char[] a = cs(k);
+        if (a == null) return null;
+        Character[] b = new Character[a.length];
+        for (int n = 0; n < a.length; n++) b[n] = a[n];
+        return b;
+    }
+    public static Long[] longBoxes(int k) {
+        long[] a = js(k);
+        if (a == null) return null;
+        Long[] b = new Long[a.length];
+        for (int n = 0; n < a.length; n++) b[n] = a[n];
+        return b;
+    }
+    public static Float[] floatBoxes(int k) {
+        float[] a = fs(k);
+        if (a == null) return null;
+        Float[] b = new Float[a.length];
+        for (int n = 0; n < a.length; n++) b[n] = a[n];
+        return b;
+    }
+    public static Double[] doubleBoxes(int k) {
+        double[] a = ds(k);
+        if (a == null) return null;
+        Double[] b = new Double[a.length];
+        for (int n = 0; n < a.length; n++) b[n] = a[n];
+        return b;
+    }
+    public static Boolean[] boolBoxes(int k) {
+        boolean[] a = zs(k);
+        if (a == null) return null;
+        Boolean[] b = new Boolean[a.length];
+        for (int n = 0; n < a.length; n++) b[n] = a[n];
+        return b;
+    }
     public static String[] strs(int k) {
         java.util.List<?> l = list(k);
         if (l == null) return null;
