@@ -446,6 +446,12 @@ public class D {
     private static boolean at(String s, int i, char c) {
         return i < s.length() && s.charAt(i) == c;
     }
+
+    public static int twice(String s) {
+        int a = digits(s, 0, 1);
+        int b = digits(s, 1, 2);
+        return a + b;
+    }
 }
 ";
 
@@ -465,6 +471,16 @@ fn inside_a_call_that_throws_or_whose_boolean_is_tested_the_callees_jumps_give_t
     // `at` returns false, which the jump tests as a flag: closer as the character comes to ':'
     // (and closer than a throw in `digits`, which comes before).
     assert!(f(2).0 < f(0).0 && f(2).0 == f(3).0 && f(2).1 > f(3).1, "{r:?}");
+
+    // Past a call that returned, a run is closer than one whose call threw there, though
+    // nothing after it measures a distance ("1": the second call throws out of bounds).
+    let inputs = strs(&["x", "1", "1x", "12"]);
+    let report =
+        runner.search(&fx.search("s9", "p.D.twice(jreach.runner.Inputs.str(0))", ("p/D.java", 29), inputs)).unwrap();
+    let r = &report.results;
+    assert!(r[..3].iter().all(|r| !r.hit) && r[3].hit, "{r:?}");
+    let f = |i: usize| r[i].fitness.expect("a divergence");
+    assert!(f(1).0 == f(0).0 && f(1).1 < f(0).1 && f(2).0 < f(1).0, "{r:?}");
 }
 
 const SAME: &str = "package p;

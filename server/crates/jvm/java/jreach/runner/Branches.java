@@ -58,6 +58,8 @@ public final class Branches {
      */
     private static final List<int[]> SITES = new ArrayList<>();
     private static double[] seenSite = new double[0];
+    /** Per site: whether its call returned in the last run. */
+    private static boolean[] passedSite = new boolean[0];
     /** (Plain: written and read by the thread running the harness, and read after it ends.) */
     private static int currentSite = -1;
     /** Per callee jump: {@link Plan#asCallee}'s entry. Their ids are offset by {@link #CALLEE}. */
@@ -68,6 +70,7 @@ public final class Branches {
         SITES.add(new int[] {level, way});
         seenSite = Arrays.copyOf(seenSite, SITES.size());
         seenSite[SITES.size() - 1] = Double.NaN;
+        passedSite = Arrays.copyOf(passedSite, SITES.size());
         return SITES.size() - 1;
     }
 
@@ -78,7 +81,10 @@ public final class Branches {
 
     /** Called by instrumented code before and after the call of a site. */
     public static void enterSite(int site) { currentSite = site; }
-    public static void leaveSite() { currentSite = -1; }
+    public static void leaveSite(int site) {
+        currentSite = -1;
+        if (site < passedSite.length) passedSite[site] = true;
+    }
 
     static synchronized int register(int level, boolean goodTaken) {
         JUMPS.add(new int[] {level, goodTaken ? 1 : 0});
@@ -125,6 +131,7 @@ public final class Branches {
     static synchronized void reset() {
         Arrays.fill(seen, Double.NaN);
         Arrays.fill(seenSite, Double.NaN);
+        Arrays.fill(passedSite, false);
         currentSite = -1;
     }
 
@@ -143,8 +150,12 @@ public final class Branches {
         }
         // A site whose callee went a bad way counts just before the site's own level: inside
         // the callee is the gradient a boolean result (or a thrown exception) lacks.
+        // A run whose call of a site that must return did return is past it: no farther than the
+        // site, and closer than a run whose call threw there (before the sites, a run that threw
+        // at once ranked with one that went on without a divergence, and below any divergence).
         for (int id = 0; id < seenSite.length; id++) {
-            double d = seenSite[id];
+            boolean passed = passedSite[id] && SITES.get(id)[1] == RETURNS;
+            double d = passed ? 0 : seenSite[id];
             if (Double.isNaN(d)) continue;
             double level = SITES.get(id)[0] - 0.5;
             double norm = Double.isInfinite(d) ? 1.0 - 1e-9 : d / (d + 1.0);
@@ -669,12 +680,16 @@ public final class Branches {
         @Override public void visitFieldInsn(int op, String o, String n, String d) { super.visitFieldInsn(op, o, n, d); insn(); }
         @Override public void visitMethodInsn(int op, String o, String n, String d, boolean i) {
             int[] site = sites.get(count);
+            int siteId = site == null ? -1 : registerSite(site[0], site[1]);
             if (site != null) {
-                super.visitLdcInsn(registerSite(site[0], site[1]));
+                super.visitLdcInsn(siteId);
                 super.visitMethodInsn(Opcodes.INVOKESTATIC, "jreach/runner/Branches", "enterSite", "(I)V", false);
             }
             super.visitMethodInsn(op, o, n, d, i);
-            if (site != null) super.visitMethodInsn(Opcodes.INVOKESTATIC, "jreach/runner/Branches", "leaveSite", "()V", false);
+            if (site != null) {
+                super.visitLdcInsn(siteId);
+                super.visitMethodInsn(Opcodes.INVOKESTATIC, "jreach/runner/Branches", "leaveSite", "(I)V", false);
+            }
             insn();
         }
         @Override public void visitInvokeDynamicInsn(String n, String d, org.objectweb.asm.Handle h, Object... a) { super.visitInvokeDynamicInsn(n, d, h, a); insn(); }
@@ -733,6 +748,7 @@ public final class Branches {
         SITES.clear();
         CALLEE_JUMPS.clear();
         seenSite = new double[0];
+        passedSite = new boolean[0];
         currentSite = -1;
         SWITCHES.clear();
         seen = new double[0];
