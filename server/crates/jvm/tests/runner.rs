@@ -483,6 +483,32 @@ fn inside_a_call_that_throws_or_whose_boolean_is_tested_the_callees_jumps_give_t
     assert!(f(1).0 == f(0).0 && f(1).1 < f(0).1 && f(2).0 < f(1).0, "{r:?}");
 }
 
+const BOXES: &str = "package p;
+
+public class Boxes {
+    public static int count(Short[] xs, Character[] cs) {
+        if (xs.length == 2 && xs[1] == 7 && cs[0] == 'q') {
+            return 1;
+        }
+        return 0;
+    }
+}
+";
+
+#[test]
+fn arrays_of_boxes_are_read_from_their_numbers() {
+    let fx = fixture(&[("p/Boxes.java", BOXES)]);
+    let mut runner = fx.runner();
+    let call = "p.Boxes.count(jreach.runner.Inputs.shortBoxes(0), jreach.runner.Inputs.charBoxes(1))";
+    let inputs = vec![
+        vec![serde_json::json!([1, 6]), serde_json::json!([113])],
+        vec![serde_json::json!([1, 7]), serde_json::json!([113])],
+    ];
+    let report = runner.search(&fx.search("s10", call, ("p/Boxes.java", 6), inputs)).unwrap();
+    let r = &report.results;
+    assert!(!r[0].hit && r[1].hit, "{r:?}");
+}
+
 const SAME: &str = "package p;
 
 public class S {

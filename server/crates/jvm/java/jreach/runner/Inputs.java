@@ -117,54 +117,20 @@ public final class Inputs {
         return a;
     }
     /** Boxed elements, none null: the primitive array's, boxed. */
-    public static Short[] shortBoxes(int k) {
-        short[] a = ss(k);
-        if (a == null) return null;
-        Short[] b = new Short[a.length];
-        for (int n = 0; n < a.length; n++) b[n] = a[n];
-        return b;
-    }
-    public static Byte[] byteBoxes(int k) {
-        byte[] a = bs(k);
-        if (a == null) return null;
-        Byte[] b = new Byte[a.length];
-        for (int n = 0; n < a.length; n++) b[n] = a[n];
-        return b;
-    }
-    public static Character[] charBoxes(int k) {
-        char[] a = cs(k);
-        if (a == null) return null;
-        Character[] b = new Character[a.length];
-        for (int n = 0; n < a.length; n++) b[n] = a[n];
-        return b;
-    }
-    public static Long[] longBoxes(int k) {
-        long[] a = js(k);
-        if (a == null) return null;
-        Long[] b = new Long[a.length];
-        for (int n = 0; n < a.length; n++) b[n] = a[n];
-        return b;
-    }
-    public static Float[] floatBoxes(int k) {
-        float[] a = fs(k);
-        if (a == null) return null;
-        Float[] b = new Float[a.length];
-        for (int n = 0; n < a.length; n++) b[n] = a[n];
-        return b;
-    }
-    public static Double[] doubleBoxes(int k) {
-        double[] a = ds(k);
-        if (a == null) return null;
-        Double[] b = new Double[a.length];
-        for (int n = 0; n < a.length; n++) b[n] = a[n];
-        return b;
-    }
-    public static Boolean[] boolBoxes(int k) {
-        boolean[] a = zs(k);
-        if (a == null) return null;
-        Boolean[] b = new Boolean[a.length];
-        for (int n = 0; n < a.length; n++) b[n] = a[n];
-        return b;
+    public static Short[] shortBoxes(int k) { return boxed(ss(k), Short.class); }
+    public static Byte[] byteBoxes(int k) { return boxed(bs(k), Byte.class); }
+    public static Character[] charBoxes(int k) { return boxed(cs(k), Character.class); }
+    public static Long[] longBoxes(int k) { return boxed(js(k), Long.class); }
+    public static Float[] floatBoxes(int k) { return boxed(fs(k), Float.class); }
+    public static Double[] doubleBoxes(int k) { return boxed(ds(k), Double.class); }
+    public static Boolean[] boolBoxes(int k) { return boxed(zs(k), Boolean.class); }
+    @SuppressWarnings("unchecked")
+    private static <T> T[] boxed(Object primitives, Class<T> box) {
+        if (primitives == null) return null;
+        int n = java.lang.reflect.Array.getLength(primitives);
+        T[] a = (T[]) java.lang.reflect.Array.newInstance(box, n);
+        for (int i = 0; i < n; i++) a[i] = box.cast(java.lang.reflect.Array.get(primitives, i));
+        return a;
     }
     public static String[] strs(int k) {
         java.util.List<?> l = list(k);
