@@ -227,10 +227,7 @@ impl<'t> Lowerer<'t> {
                     "isLowSurrogate" => (0xDC00, 0xDFFF),
                     _ => (0xD800, 0xDFFF),
                 };
-                let (lo, hi) = (self.int(Ty::Int, lo), self.int(Ty::Int, hi));
-                let ge = self.bin(BinOp::Ge, c, lo);
-                let le = self.bin(BinOp::Le, c, hi);
-                self.bin(BinOp::And, ge, le)
+                self.int_within(c, lo, hi)
             }
             ("Character", "toUpperCase" | "toLowerCase", 1) if matches!(tys[0], Ty::Char | Ty::Int) => {
                 self.ascii_case(name == "toUpperCase", args[0], tys[0], e)
@@ -286,20 +283,13 @@ impl<'t> Lowerer<'t> {
     /// `radix` (2 to 36), else -1; an unknown for a non-ASCII character (Unicode has other
     /// digits, and full-width letters).
     fn char_digit(&mut self, c: ValueId, radix: ValueId, e: Node<'t>) -> ValueId {
-        let within = |lw: &mut Self, x: ValueId, lo: i64, hi: i64| {
-            let l = lw.int(Ty::Int, lo);
-            let h = lw.int(Ty::Int, hi);
-            let a = lw.bin(BinOp::Ge, x, l);
-            let b = lw.bin(BinOp::Le, x, h);
-            lw.bin(BinOp::And, a, b)
-        };
         let minus = |lw: &mut Self, k: i64| {
             let k = lw.int(Ty::Int, k);
             lw.bin(BinOp::Sub, c, k)
         };
-        let digit = within(self, c, '0' as i64, '9' as i64);
-        let lower = within(self, c, 'a' as i64, 'z' as i64);
-        let upper = within(self, c, 'A' as i64, 'Z' as i64);
+        let digit = self.int_within(c, '0' as i64, '9' as i64);
+        let lower = self.int_within(c, 'a' as i64, 'z' as i64);
+        let upper = self.int_within(c, 'A' as i64, 'Z' as i64);
         let (of_digit, of_lower, of_upper) =
             (minus(self, '0' as i64), minus(self, 'a' as i64 - 10), minus(self, 'A' as i64 - 10));
         // 36 is not below any radix: the other ASCII characters are no digit.
@@ -307,23 +297,29 @@ impl<'t> Lowerer<'t> {
         let by_upper = self.select(upper, of_upper, none);
         let by_lower = self.select(lower, of_lower, by_upper);
         let value = self.select(digit, of_digit, by_lower);
-        let radix_ok = within(self, radix, 2, 36);
+        let radix_ok = self.int_within(radix, 2, 36);
         let below = self.bin(BinOp::Lt, value, radix);
         let ok = self.bin(BinOp::And, radix_ok, below);
         let minus_one = self.int(Ty::Int, -1);
         let ascii_result = self.select(ok, value, minus_one);
-        let is_ascii = within(self, c, 0, 127);
+        let is_ascii = self.int_within(c, 0, 127);
         let other = self.opaque("Character.digit of a non-ASCII character".into(), Ty::Int, Some(e));
         self.select(is_ascii, ascii_result, other)
+    }
+
+    /// `lo <= x && x <= hi` for an `int` `x`.
+    fn int_within(&mut self, x: ValueId, lo: i64, hi: i64) -> ValueId {
+        let l = self.int(Ty::Int, lo);
+        let h = self.int(Ty::Int, hi);
+        let a = self.bin(BinOp::Ge, x, l);
+        let b = self.bin(BinOp::Le, x, h);
+        self.bin(BinOp::And, a, b)
     }
 
     /// `Character.forDigit(d, radix)`: `'0'`..`'9'`, then `'a'`..`'z'`, for a digit below a
     /// radix from 2 to 36; else `'\0'`.
     fn char_for_digit(&mut self, d: ValueId, radix: ValueId) -> ValueId {
-        let (two, max) = (self.int(Ty::Int, 2), self.int(Ty::Int, 36));
-        let radix_low = self.bin(BinOp::Ge, radix, two);
-        let radix_high = self.bin(BinOp::Le, radix, max);
-        let radix_ok = self.bin(BinOp::And, radix_low, radix_high);
+        let radix_ok = self.int_within(radix, 2, 36);
         let zero = self.int(Ty::Int, 0);
         let d_low = self.bin(BinOp::Ge, d, zero);
         let d_high = self.bin(BinOp::Lt, d, radix);
@@ -503,32 +499,25 @@ impl<'t> Lowerer<'t> {
     }
 
     pub(super) fn ascii_class(&mut self, name: &str, c: ValueId) -> ValueId {
-        let range = |lw: &mut Self, lo: char, hi: char| {
-            let l = lw.int(Ty::Int, lo as i64);
-            let h = lw.int(Ty::Int, hi as i64);
-            let a = lw.bin(BinOp::Ge, c, l);
-            let b = lw.bin(BinOp::Le, c, h);
-            lw.bin(BinOp::And, a, b)
-        };
         match name {
-            "isDigit" => range(self, '0', '9'),
-            "isUpperCase" => range(self, 'A', 'Z'),
-            "isLowerCase" => range(self, 'a', 'z'),
+            "isDigit" => self.int_within(c, '0' as i64, '9' as i64),
+            "isUpperCase" => self.int_within(c, 'A' as i64, 'Z' as i64),
+            "isLowerCase" => self.int_within(c, 'a' as i64, 'z' as i64),
             "isLetter" | "isLetterOrDigit" => {
-                let u = range(self, 'A', 'Z');
-                let l = range(self, 'a', 'z');
+                let u = self.int_within(c, 'A' as i64, 'Z' as i64);
+                let l = self.int_within(c, 'a' as i64, 'z' as i64);
                 let letter = self.bin(BinOp::Or, u, l);
                 if name == "isLetter" {
                     letter
                 } else {
-                    let d = range(self, '0', '9');
+                    let d = self.int_within(c, '0' as i64, '9' as i64);
                     self.bin(BinOp::Or, letter, d)
                 }
             }
             _ => {
                 // isWhitespace: \t \n \u000B \f \r, \u001C-\u001F and space.
-                let a = range(self, '\t', '\r');
-                let b = range(self, '\u{1c}', ' ');
+                let a = self.int_within(c, '\t' as i64, '\r' as i64);
+                let b = self.int_within(c, 0x1c, ' ' as i64);
                 self.bin(BinOp::Or, a, b)
             }
         }

@@ -144,24 +144,27 @@ public final class Branches {
         for (int id = 0; id < seen.length; id++) {
             double d = seen[id];
             if (Double.isNaN(d)) continue;
-            double level = JUMPS.get(id)[0];
-            double norm = Double.isInfinite(d) ? 1.0 - 1e-9 : d / (d + 1.0);
-            if (best == null || level < best[0] || (level == best[0] && norm < best[1])) best = new double[] {level, norm};
+            best = closer(best, JUMPS.get(id)[0], d);
         }
         // A site whose callee went a bad way counts just before the site's own level: inside
-        // the callee is the gradient a boolean result (or a thrown exception) lacks.
-        // A run whose call of a site that must return did return is past it: no farther than the
-        // site, and closer than a run whose call threw there (before the sites, a run that threw
-        // at once ranked with one that went on without a divergence, and below any divergence).
+        // the callee is the gradient a boolean result (or a thrown exception) lacks. A run whose
+        // call of a site that must return did return is past it: no farther than the site, and
+        // closer than a run whose call threw there (before the sites, a run that threw at once
+        // ranked with one that went on without a divergence, and below any divergence).
         for (int id = 0; id < seenSite.length; id++) {
             boolean passed = passedSite[id] && SITES.get(id)[1] == RETURNS;
             double d = passed ? 0 : seenSite[id];
             if (Double.isNaN(d)) continue;
-            double level = SITES.get(id)[0] - 0.5;
-            double norm = Double.isInfinite(d) ? 1.0 - 1e-9 : d / (d + 1.0);
-            if (best == null || level < best[0] || (level == best[0] && norm < best[1])) best = new double[] {level, norm};
+            best = closer(best, SITES.get(id)[0] - 0.5, d);
         }
         return best;
+    }
+
+    /** {@code best}, or {level, distance d normalised} if that is closer to the target. */
+    private static double[] closer(double[] best, double level, double d) {
+        double norm = Double.isInfinite(d) ? 1.0 - 1e-9 : d / (d + 1.0);
+        boolean nearer = best == null || level < best[0] || (level == best[0] && norm < best[1]);
+        return nearer ? new double[] {level, norm} : best;
     }
 
     private static void record(int id, double toTaken, double toNotTaken) {
@@ -240,6 +243,8 @@ public final class Branches {
         /** The instructions that call one of {@link #targetCalls}. */
         private final Set<Integer> callsAt = new java.util.HashSet<>();
         private int count;
+        /** The successors of each instruction, kept until {@link #asCallee} is worked out. */
+        private List<List<Integer>> flow;
         private final Map<Label, Integer> labelAt = new HashMap<>();
         private final List<Object[]> jumps = new ArrayList<>(); // {index, Label[] targets, conditional?}
         private final List<Integer> ends = new ArrayList<>();   // returns and throws
@@ -284,6 +289,12 @@ public final class Branches {
 
         /** Whether this method, as a callee, has a jump that decides how it ends {@code way}. */
         boolean decides(int way) {
+            // (Worked out only for the methods a site calls: the searches of every other
+            // method's jumps would cost each class load of the target's file.)
+            if (flow != null) {
+                calleeWays(count, flow);
+                flow = null;
+            }
             for (int[] w : asCallee.values()) if (w[way] != 0) return true;
             return false;
         }
@@ -366,7 +377,7 @@ public final class Branches {
                 if (s == null || e == null || t == null || t >= n) continue;
                 for (int i = s; i < e && i < n; i++) succ.get(i).add(t);
             }
-            calleeWays(n, succ);
+            flow = succ;
             if (depth < 0) return;
             // The target: the line, or (in a method calling toward it) the calls toward it.
             boolean[] target = new boolean[n];
