@@ -31,6 +31,21 @@ pub(crate) fn target_entries(file: &SourceFile, line: usize) -> Option<(Target, 
     Some((target, entries))
 }
 
+/// [`target_entries`] for a search on the JVM: a method a test may call that its class does not
+/// offer publicly (package-private or protected, such as a tree's `removeInternal(Node, boolean)`)
+/// often takes what only its class makes in the right state (a node that is in the tree), so the
+/// methods of its class calling it follow it as ways in (`removeInternalByKey(key)` after the
+/// receiver's `put`s).
+pub(crate) fn search_entries(file: &SourceFile, line: usize) -> Option<(Target, Vec<MethodInfo>)> {
+    let (target, mut entries) = target_entries(file, line)?;
+    let m = &target.method;
+    if !m.hidden_from_tests() && !m.is_public && !m.is_constructor {
+        let ctx = FileContext::new(file, None, None);
+        entries.extend(entry_callers(&ctx, m, MAX_CALLERS - 1));
+    }
+    Some((target, entries))
+}
+
 /// Up to `max` methods a test can call whose bodies lead to private method `m`, the simplest
 /// first (static, public, fewest parameters, then in source order).
 pub(crate) fn entry_callers(ctx: &FileContext<'_>, m: &MethodInfo, max: usize) -> Vec<MethodInfo> {

@@ -33,7 +33,7 @@ const STARTS_MAX: usize = 6;
 /// next.
 pub fn search_starts(file: &SourceFile, line: usize, opts: &GenOptions) -> Vec<TestRequest> {
     crate::contain::contain(|| {
-        let Some((target, entries)) = callers::target_entries(file, line) else { return vec![] };
+        let Some((target, entries)) = callers::search_entries(file, line) else { return vec![] };
         // An object of a class a test cannot create or name, which a member of the file hands
         // out, first: the call is the method itself.
         let ctx = FileContext::new(file, None, None);
@@ -924,6 +924,22 @@ mod tests {
         );
         let test = replay::request(&file, &target, &f, &targets, &args, &opts, true, &[]);
         assert!(test.is_err(), "{test:?}");
+    }
+
+    #[test]
+    fn a_package_private_method_is_also_entered_through_its_callers() {
+        // `unlink` takes a node that must be in the tree: `remove` after the receiver's `put`s
+        // is a way in too, after `unlink` itself. A private method's callers are its only ways.
+        let src = "package p;\npublic class Tree {\n  static class Node {\n    int key;\n    Node left;\n    Node(int key) { this.key = key; }\n  }\n  Node root;\n  public void put(int k) {\n    Node n = new Node(k);\n    n.left = root;\n    root = n;\n  }\n  public boolean remove(int k) {\n    if (root == null || root.key != k) {\n      return false;\n    }\n    unlink(root);\n    return true;\n  }\n  void unlink(Node n) {\n    if (n.left != null) {\n      root = n.left;\n    }\n  }\n}\n";
+        let file = SourceFile::parse(src);
+        let methods: Vec<String> =
+            search_starts(&file, 22, &GenOptions::default()).into_iter().map(|s| s.method).collect();
+        assert_eq!(methods, ["unlink", "remove"]);
+        let private = src.replace("  void unlink", "  private void unlink");
+        let file = SourceFile::parse(&private);
+        let methods: Vec<String> =
+            search_starts(&file, 22, &GenOptions::default()).into_iter().map(|s| s.method).collect();
+        assert_eq!(methods, ["remove"]);
     }
 
     #[test]
