@@ -301,8 +301,31 @@ impl Verifier {
         };
         Ok(match self.check(file, text, &req)? {
             Checked::Reached { req, .. } => Some(*req),
-            Checked::Missed(_) => None,
+            Checked::Missed(why) => {
+                tracing::debug!("the test written from the search's inputs missed its line: {why}");
+                tracing::trace!("the test that missed:\n{}", render_class(&req));
+                self.ending_at_a_receiver_call(file, text, &req)?
+            }
         })
+    }
+
+    /// A search's run may reach the line inside one of the calls that set the receiver up, which
+    /// then throws (a reader's `skipValue()` reading a malformed escape): the test that ends at
+    /// that call, the shortest such prefix of the calls that the JVM shows reaching the line.
+    fn ending_at_a_receiver_call(
+        &mut self,
+        file: &Path,
+        text: &str,
+        req: &TestRequest,
+    ) -> Result<Option<TestRequest>, RunnerError> {
+        for k in 0..req.receiver_calls.len() {
+            let Some(shorter) = req.ending_at_receiver_call(k) else { break };
+            if let Checked::Reached { req, .. } = self.check(file, text, &shorter)? {
+                tracing::debug!("the test ending at the receiver's call {} reaches the line", req.method);
+                return Ok(Some(*req));
+            }
+        }
+        Ok(None)
     }
 
     /// Runs `req` (its outcome is not asserted) and reports what the calls of `file` returned and
@@ -374,6 +397,12 @@ impl Verifier {
         let report = self.runner.run(&self.run_request(project, text, req, false))?;
         let line = req.target_line;
         let ran = report.ran(&project.relative, line);
+        tracing::trace!(
+            "run of the test: {:?}, lines of {}: {:?}",
+            report.status,
+            project.relative,
+            report.lines.get(&project.relative)
+        );
         if let Some(call) = &report.exit_call {
             let when = if ran { "after" } else { "before" };
             return Ok(Attempt::Missed(format!(

@@ -566,6 +566,30 @@ impl TestRequest {
             .chain(self.then_call.iter_mut().flat_map(|t| t.args.iter_mut().map(|(_, v)| v)))
     }
 
+    /// The test that ends at the receiver's call `k` instead: the calls before it set the receiver
+    /// up, and call `k` is the call under test, with this request's outcome (a search's run may
+    /// reach the line inside a call that sets the receiver up, which then throws: the test is
+    /// that call). `None` when there is no call `k`, or the method under test is not the call on
+    /// the receiver (a constructor, a static method, a call on what it returns).
+    pub fn ending_at_receiver_call(&self, k: usize) -> Option<TestRequest> {
+        if self.is_static || self.is_constructor || self.then_call.is_some() {
+            return None;
+        }
+        let (method, args) = self.receiver_calls.get(k)?.clone();
+        let params = args.iter().enumerate().map(|(i, (ty, _))| (format!("arg{}", i + 1), ty.clone())).collect();
+        Some(TestRequest {
+            method,
+            params,
+            args: args.into_iter().map(|(_, v)| v).collect(),
+            // What it returns is not asserted: only whether it throws.
+            return_ty: "void".into(),
+            receiver_calls: self.receiver_calls[..k].to_vec(),
+            path_condition: vec![],
+            declares_checked: true,
+            ..self.clone()
+        })
+    }
+
     /// Whether anything of a search harness is left in the request: a hole, a choice, calls a
     /// search was to choose. Such a request is never run as a test nor offered
     /// (`jreach_jvm::Verifier::check` refuses it).

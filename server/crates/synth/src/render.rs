@@ -1579,6 +1579,41 @@ mod tests {
     }
 
     #[test]
+    fn a_test_may_end_at_a_call_that_set_the_receiver_up() {
+        let req = TestRequest {
+            classes: vec!["Account".into()],
+            method: "withdraw".into(),
+            is_static: false,
+            params: vec![("amount".into(), "int".into())],
+            args: vec![Int(1)],
+            outcome: Outcome::Throws("IllegalStateException".into()),
+            receiver_calls: vec![
+                ("freeze".into(), vec![]),
+                ("rename".into(), vec![("String".into(), Str("y".into())), ("char".into(), Int(65))]),
+            ],
+            ..base()
+        };
+        let ends_at_rename = req.ending_at_receiver_call(1).expect("a second call");
+        check_method(
+            &ends_at_rename,
+            expect![[r#"
+                @Test
+                @Timeout(30)
+                void rename_returns() throws Exception {
+                    // Reaches line 12: return -x;
+                    String arg1 = "y";
+                    char arg2 = 'A';
+                    Account obj = new Account();
+                    obj.freeze();
+                    assertThrows(IllegalStateException.class, () -> obj.rename(arg1, arg2));
+                }
+            "#]],
+        );
+        assert!(req.ending_at_receiver_call(2).is_none());
+        assert!(TestRequest { is_static: true, ..req }.ending_at_receiver_call(0).is_none());
+    }
+
+    #[test]
     fn objects_made_by_reflection() {
         let scanner = |id, pos| JavaValue::Object {
             class: "Tokens.Scanner".into(),
