@@ -275,6 +275,9 @@ pub fn jdk_choices(java_ty: &str, own_class: &str) -> Option<JdkChoices> {
             });
         }
         ("CharBuffer", None) => {
+            // A buffer over an array (`hasArray()`, writable) and one over a string (neither).
+            let chars = JavaValue::Array { elem_ty: "char".into(), id: 1, items: vec![JavaValue::Char('a' as u16)] };
+            c.push(factory("CharBuffer", "wrap", vec![("char[]", chars)]));
             c.push(factory("CharBuffer", "wrap", vec![("CharSequence", JavaValue::Str("a".into()))]));
             c.import("java.nio.CharBuffer");
         }
@@ -820,6 +823,12 @@ mod tests {
     fn numbers_keep_their_parts_open_to_the_search() {
         assert_eq!(written("BigDecimal"), vec!["BigDecimal.valueOf(15L, 1)", "null"]);
         assert_eq!(written("final Number")[..3], ["1", "1L", "1.5"]);
+    }
+
+    #[test]
+    fn a_char_buffer_is_over_an_array_or_over_a_string() {
+        // `buf.hasArray()` holds for the first only.
+        assert_eq!(written("CharBuffer"), vec!["CharBuffer.wrap(new char[] {'a'})", "CharBuffer.wrap(\"a\")", "null"]);
     }
 
     #[test]
