@@ -51,9 +51,15 @@ pub fn literal(v: &JavaValue) -> String {
         JavaValue::Constructed { class, args, body, factory, builder, calls, cast_args, .. } => {
             let args: Vec<String> = args
                 .iter()
-                .map(|(ty, v)| match *cast_args && Prim::of(ty).is_none_or(|(_, boxed)| boxed) {
-                    true => format!("({ty}) {}", literal_as(ty, v)),
-                    false => literal_as(ty, v),
+                // (A string for a `String` picks its overload as it is.)
+                .map(|(ty, v)| {
+                    match *cast_args
+                        && Prim::of(ty).is_none_or(|(_, boxed)| boxed)
+                        && !(ty == "String" && matches!(v, JavaValue::Str(_)))
+                    {
+                        true => format!("({ty}) {}", literal_as(ty, v)),
+                        false => literal_as(ty, v),
+                    }
                 })
                 .collect();
             let start = match (factory, builder) {

@@ -5,8 +5,9 @@
 //! same name and arity, each reference parameter gets the type its `null` is cast to, raw and as
 //! a test names it (`(Map) null`, `java.util.Map` imported): [`synth::NullCasts`].
 
+use jreach_ir::lower::FileContext;
 use jreach_syntax::{MethodInfo, SourceFile};
-use jreach_synth::{NullCasts, TestRequest};
+use jreach_synth::{JavaValue, NullCasts, TestRequest};
 
 use super::receiver_from::{imported_by_simple_name, type_variables};
 
@@ -56,8 +57,90 @@ pub(crate) fn cast_nulls(file: &SourceFile, m: &MethodInfo, req: &mut TestReques
         casts.receiver_args =
             req.receiver_args.iter().map(|(ty, _)| cast_type(file, ty, &vars, &mut imports)).collect();
     }
+    cast_constructors(file, &all, req, &mut imports);
     req.imports = imports;
     req.null_casts = casts;
+}
+
+/// `new C(args)` for constructor `ctor`, whose arguments are cast when its class has another
+/// constructor of as many parameters (see [`cast_args`]).
+pub(crate) fn constructed(
+    ctx: &FileContext<'_>,
+    class: String,
+    ctor: &MethodInfo,
+    args: Vec<(String, JavaValue)>,
+    imports: &mut Vec<String>,
+) -> JavaValue {
+    let same: Vec<&MethodInfo> = ctx
+        .methods()
+        .iter()
+        .filter(|c| {
+            c.is_constructor && c.classes == ctor.classes && c.package == ctor.package && c.params.len() == args.len()
+        })
+        .collect();
+    let mut v = JavaValue::new_with(class, args);
+    if same.len() >= 2 {
+        cast_args(ctx.file(), &same, &mut v, imports);
+    }
+    v
+}
+
+/// Casts the arguments of `v`, an object made by a constructor, to the raw types a test names,
+/// `same` being its class's constructors of as many parameters (two or more: a `null` or a
+/// search's switch would leave the call ambiguous, `new StrSubstitutor((StrLookup) null, "", "",
+/// 'p', "")`); left as they are when one is a type variable, which a test cannot name.
+fn cast_args(file: &SourceFile, same: &[&MethodInfo], v: &mut JavaValue, imports: &mut Vec<String>) {
+    let JavaValue::Constructed { args, cast_args, .. } = v else { return };
+    let vars: Vec<String> = same.iter().flat_map(|c| type_variables(file, c.node(file))).collect();
+    let mut needs = Vec::new();
+    let mut casts = Vec::new();
+    for (ty, _) in args.iter() {
+        let ty = ty.trim().trim_start_matches("final ").trim();
+        let primitive = ty.starts_with(char::is_lowercase) && !ty.contains(['.', '[']);
+        match primitive {
+            true => casts.push(None),
+            false => match cast_type(file, ty, &vars, &mut needs) {
+                Some(raw) => casts.push(Some(raw)),
+                None => return,
+            },
+        }
+    }
+    for ((ty, _), raw) in args.iter_mut().zip(casts) {
+        if let Some(raw) = raw {
+            *ty = raw;
+        }
+    }
+    *cast_args = true;
+    super::add_imports(imports, needs);
+}
+
+/// Every object `req` makes by a constructor of a class of `file` (an argument, what makes one, an
+/// item of a list or an array), its arguments cast when the class has another constructor of as
+/// many parameters ([`cast_args`]).
+fn cast_constructors(file: &SourceFile, all: &[MethodInfo], req: &mut TestRequest, imports: &mut Vec<String>) {
+    fn visit(v: &mut JavaValue, f: &mut dyn FnMut(&mut JavaValue)) {
+        f(v);
+        match v {
+            JavaValue::Constructed { args, .. } => args.iter_mut().for_each(|(_, a)| visit(a, f)),
+            JavaValue::Choice { options, .. } => options.iter_mut().for_each(|o| visit(o, f)),
+            JavaValue::Array { items, .. } | JavaValue::List { items, .. } => {
+                items.iter_mut().for_each(|i| visit(i, f))
+            }
+            _ => {}
+        }
+    }
+    let mut cast = |v: &mut JavaValue| {
+        let JavaValue::Constructed { class, args, factory: None, builder, cast_args: false, .. } = v else { return };
+        let made = builder.as_ref().map_or(class.as_str(), |(b, _)| b.as_str());
+        let same: Vec<&MethodInfo> = all
+            .iter()
+            .filter(|c| c.is_constructor && c.params.len() == args.len() && c.classes.join(".") == made)
+            .collect();
+        if same.len() >= 2 {
+            cast_args(file, &same, v, imports);
+        }
+    };
+    req.values_mut().for_each(|v| visit(v, &mut cast));
 }
 
 /// `ty` raw, as a test names it, for a cast of `null`: `Map<String, V>` → `Map` (and
@@ -149,6 +232,37 @@ interface Lookup<V> {}
         assert_eq!(req.null_casts.receiver_args, vec![Some("Map".to_string()), Some("String".to_string())]);
         // `set` itself has no overload.
         assert!(req.null_casts.args.is_empty());
+    }
+
+    #[test]
+    fn an_object_an_argument_is_made_from_has_its_constructors_arguments_cast_when_it_is_overloaded() {
+        // The argument is `new Sub(null, "a")`'s; javac could not choose between `Sub(Map, String)`
+        // and `Sub(Lookup, String)`. `new Sub("a")` has no overload of its arity.
+        use jreach_synth::JavaValue::{Null, Str};
+        let file = SourceFile::parse(SOURCE);
+        let m = method(&file, "set", 1);
+        let mut req = request(&m);
+        let sub = |args: Vec<(&str, JavaValue)>| JavaValue::Constructed {
+            class: "Sub".into(),
+            args: args.into_iter().map(|(t, v)| (t.to_string(), v)).collect(),
+            calls: vec![],
+            choices: vec![],
+            body: None,
+            factory: None,
+            builder: Some(("Sub".into(), "lookup".into())),
+            cast_args: false,
+        };
+        req.args = vec![JavaValue::Choice {
+            slot: None,
+            options: vec![
+                sub(vec![("Map<String, T>", Null), ("String", Str("a".into()))]),
+                sub(vec![("String", Null)]),
+            ],
+        }];
+        cast_nulls(&file, &m, &mut req);
+        let JavaValue::Choice { options, .. } = &req.args[0] else { panic!("{:?}", req.args) };
+        let written: Vec<String> = options.iter().map(jreach_synth::literal).collect();
+        assert_eq!(written, ["new Sub((Map) null, \"a\").lookup()", "new Sub(null).lookup()"]);
     }
 
     #[test]

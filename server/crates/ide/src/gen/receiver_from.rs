@@ -281,11 +281,13 @@ fn holder_object(ctx: &FileContext<'_>, f: &MethodInfo, own: &str, imports: &mut
     if inner || f.class_is_abstract {
         return None;
     }
-    let args = match receiver_constructor(ctx, f).ok()? {
-        None => vec![],
-        Some(ctor) => searched_args(ctx, &ctor.params, own, imports)?,
-    };
-    Some(JavaValue::new_with(f.class_name(), args))
+    Some(match receiver_constructor(ctx, f).ok()? {
+        None => JavaValue::new_with(f.class_name(), vec![]),
+        Some(ctor) => {
+            let args = searched_args(ctx, &ctor.params, own, imports)?;
+            super::overloads::constructed(ctx, f.class_name(), &ctor, args, imports)
+        }
+    })
 }
 
 #[cfg(test)]

@@ -464,15 +464,15 @@ fn made_by_constructor(
         })
         .filter_map(|c| {
             let mut needs = Vec::new();
-            searched_args(whole, &c.params, own_class, &mut needs).map(|args| (args, needs))
+            searched_args(whole, &c.params, own_class, &mut needs).map(|args| (args, needs, Some(c)))
         })
-        .min_by_key(|(args, _)| args.len());
+        .min_by_key(|(args, _, _)| args.len());
     let ctor = ctor.or_else(|| {
         let mut needs = Vec::new();
         let params = record_components(whole.file(), chain[chain.len() - 1])?;
-        searched_args(whole, &params, own_class, &mut needs).map(|args| (args, needs))
+        searched_args(whole, &params, own_class, &mut needs).map(|args| (args, needs, None))
     });
-    let Some((args, needs)) = ctor else {
+    let Some((args, needs, ctor)) = ctor else {
         // A class that declares no constructor: its implicit one; one whose constructors a test
         // may not call: a static factory of its own (`Fraction.getFraction(0.5)`).
         if let Some(name) = whole.made_without_arguments(raw) {
@@ -486,7 +486,11 @@ fn made_by_constructor(
         };
     };
     super::add_imports(imports, needs);
-    JavaValue::new_with(test_name(file, raw, imports), args)
+    let class = test_name(file, raw, imports);
+    match ctor {
+        Some(ctor) => super::overloads::constructed(whole, class, ctor, args, imports),
+        None => JavaValue::new_with(class, args),
+    }
 }
 
 /// At most this many static factories make an argument a search chooses among.
