@@ -439,7 +439,10 @@ impl Classes {
     /// A Java type as written with the instantiated type variables replaced (`List<T>` →
     /// `List<Integer>`): how a test writes it.
     pub(crate) fn java_of(&self, java_ty: &str) -> String {
-        if self.type_vars.is_empty() {
+        // A `CharSequence` stays one: a test declares it so, and a string passed as one calls
+        // the method of that parameter (`append(CharSequence)`, not an overload `append(String)`).
+        let bare = java_ty.trim().trim_start_matches("final ").trim();
+        if self.type_vars.is_empty() || matches!(bare, "CharSequence" | "java.lang.CharSequence") {
             return java_ty.to_string();
         }
         let mut out = String::with_capacity(java_ty.len());

@@ -569,7 +569,16 @@ fn arguments(req: &TestRequest) -> Vec<Arg> {
         let decl_ty: Option<String> = match req.args.get(i) {
             // The parameter's type as written may be a nested class's simple name.
             // (`new ArrayList<>(...)` is declared with the parameter's type.)
-            Some(JavaValue::Constructed { class, .. }) if !class.ends_with("<>") => Some(class.clone()),
+            // A parameter of a wider JDK type (`append(CharSequence)` given a `StrBuilder`) is
+            // declared as such, so that the call picks the method under test and not an overload
+            // taking the object's class (an object the test calls methods on keeps its class).
+            Some(JavaValue::Constructed { class, calls, choices, .. }) if !class.ends_with("<>") => {
+                let plain = calls.is_empty() && choices.is_empty();
+                let wider = param
+                    .and_then(|(_, t)| declarable(t))
+                    .filter(|t| plain && !t.ends_with(']') && Prim::of(t).is_none() && t != class);
+                Some(wider.unwrap_or_else(|| class.clone()))
+            }
             Some(JavaValue::Lambda { interface, .. } | JavaValue::Stub { interface, .. }) => Some(interface.clone()),
             Some(JavaValue::List { elem_ty, .. }) => Some(format!("List<{elem_ty}>")),
             Some(JavaValue::Optional { elem_ty, .. }) => Some(format!("Optional<{elem_ty}>")),
@@ -614,6 +623,7 @@ fn arguments(req: &TestRequest) -> Vec<Arg> {
             let Some(ty) = arg.decl_ty.as_deref() else { continue };
             let widened = match v {
                 JavaValue::Str(_) => !matches!(ty, "String" | "java.lang.String"),
+                JavaValue::Constructed { class, .. } if !class.ends_with("<>") => ty != class,
                 v => Prim::of_value(v).is_some() && Prim::of(ty).is_none(),
             };
             if widened {
@@ -1611,6 +1621,33 @@ mod tests {
         );
         assert!(req.ending_at_receiver_call(2).is_none());
         assert!(TestRequest { is_static: true, ..req }.ending_at_receiver_call(0).is_none());
+    }
+
+    #[test]
+    fn an_object_for_a_wider_parameter_type_is_passed_as_that_type() {
+        // `append(CharSequence)` beside `append(StrBuilder)`: the object is passed as a
+        // `CharSequence`, whether inline or as a local.
+        let builder = || JavaValue::new_with("StrBuilder".into(), vec![]);
+        let req = TestRequest {
+            classes: vec!["StrBuilder".into()],
+            method: "append".into(),
+            is_static: false,
+            params: vec![("seq".into(), "CharSequence".into())],
+            args: vec![builder()],
+            return_ty: "void".into(),
+            outcome: Outcome::Returns(None),
+            path_condition: vec![],
+            ..base()
+        };
+        let text = render_method(&req, "t");
+        assert!(text.contains("obj.append((CharSequence) new StrBuilder());"), "{text}");
+        let two = TestRequest {
+            params: vec![("seq".into(), "CharSequence".into()), ("start".into(), "int".into())],
+            args: vec![builder(), Int(0)],
+            ..req
+        };
+        let text = render_method(&two, "t");
+        assert!(text.contains("CharSequence seq = new StrBuilder();"), "{text}");
     }
 
     #[test]

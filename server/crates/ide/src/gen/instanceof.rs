@@ -9,6 +9,7 @@
 //! Likewise for a `Class` or a `Type`: the classes a file names by literal
 //! (`rawType == Duration.class`) are the ones its code treats apart ([`named_classes`]).
 
+use jreach_ir::lower::FileContext;
 use jreach_syntax::{text_of, tree::named_children, MethodInfo, SourceFile};
 use jreach_synth::{jdk_choices, JavaValue};
 
@@ -16,8 +17,11 @@ use super::start::search_value;
 
 /// The candidates for parameter `param` of `m`, from the `instanceof` tests on it in `m`'s body,
 /// in the order the code tests them, without `null` and without repeats, and the classes a test
-/// writing them may need to import (repeats left to the caller).
+/// writing them may need to import (repeats left to the caller). A class of the project (seen in
+/// `whole`) is made as [`super::result_call::argument`] makes one (`seq instanceof StrBuilder`:
+/// `new StrBuilder("")`).
 pub(crate) fn tested_values(
+    whole: &FileContext<'_>,
     file: &SourceFile,
     m: &MethodInfo,
     param: &str,
@@ -35,7 +39,16 @@ pub(crate) fn tested_values(
             let tested = left.is_some_and(|l| l.kind() == "identifier" && text_of(l, &file.text) == param);
             if let (true, Some(ty)) = (tested, n.child_by_field_name("right")) {
                 id += 1;
-                let (values, needs) = values_of(text_of(ty, &file.text), own_class, id);
+                let ty = text_of(ty, &file.text);
+                let (mut values, mut needs) = values_of(ty, own_class, id);
+                if values.is_empty() {
+                    match super::result_call::argument(whole, file, ty, own_class, &mut needs) {
+                        made @ JavaValue::Constructed { .. } => values.push(made),
+                        JavaValue::Choice { options, .. } => values.extend(options),
+                        _ => {}
+                    }
+                    values.retain(|v| *v != JavaValue::Null);
+                }
                 for v in values {
                     if !out.contains(&v) {
                         out.push(v);
@@ -186,7 +199,7 @@ mod tests {
         let file = SourceFile::parse(src);
         let ctx = jreach_ir::lower::FileContext::new(&file, None, None);
         let m = ctx.methods().iter().find(|m| m.name == "kind").unwrap().clone();
-        let (values, imports) = tested_values(&file, &m, "value", "U");
+        let (values, imports) = tested_values(&FileContext::new(&file, None, None), &file, &m, "value", "U");
         let written: Vec<String> = values.iter().map(literal).collect();
         assert_eq!(
             written,
@@ -198,7 +211,11 @@ mod tests {
             ]
         );
         assert!(imports.contains(&"java.util.GregorianCalendar".to_string()), "{imports:?}");
-        let other: Vec<String> = tested_values(&file, &m, "other", "U").0.iter().map(literal).collect();
+        let other: Vec<String> = tested_values(&FileContext::new(&file, None, None), &file, &m, "other", "U")
+            .0
+            .iter()
+            .map(literal)
+            .collect();
         assert_eq!(other, ["true"]);
     }
 

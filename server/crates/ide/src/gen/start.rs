@@ -162,7 +162,7 @@ fn start_for(
                     matches!(p.java_ty.trim().trim_start_matches("final ").trim(), "Object" | "java.lang.Object");
                 // The kinds of objects the code tests it against, first.
                 if is_object {
-                    let (mut tested, needs) = super::instanceof::tested_values(file, m, &p.name, &own_class);
+                    let (mut tested, needs) = super::instanceof::tested_values(&whole, file, m, &p.name, &own_class);
                     c.options.retain(|v| !tested.contains(v));
                     tested.append(&mut c.options);
                     c.options = tested;
@@ -270,6 +270,32 @@ fn start_for(
             // a class extending an abstract one).
             req.args[pos] = objects;
         }
+    }
+    // A `CharSequence` the model took as a string: also a builder, and the kinds of objects the
+    // code tests it against (`seq instanceof StrBuilder`).
+    for (pos, (name, ty)) in req.params.iter().enumerate() {
+        let simple = ty.trim().trim_start_matches("final ").trim();
+        if !matches!(simple, "CharSequence" | "java.lang.CharSequence") {
+            continue;
+        }
+        let Some(text @ (JavaValue::Str(_) | JavaValue::Null)) = req.args.get(pos).cloned() else { continue };
+        let text = match text {
+            JavaValue::Null => JavaValue::Str(String::new()),
+            s => s,
+        };
+        let builder = JavaValue::new_with("StringBuilder".into(), vec![("String".into(), text.clone())]);
+        let (tested, needs) = super::instanceof::tested_values(&whole, file, m, name, &own_class);
+        let mut options = vec![req.args[pos].clone(), text, builder];
+        options.extend(tested);
+        options.push(JavaValue::Null);
+        let mut unique: Vec<JavaValue> = Vec::new();
+        for o in options {
+            if !unique.contains(&o) {
+                unique.push(o);
+            }
+        }
+        imports.extend(needs);
+        req.args[pos] = JavaValue::Choice { slot: None, options: unique };
     }
     if let Some(from) = from {
         // What the model made the receiver with is not what the test gets it from.
@@ -924,6 +950,19 @@ mod tests {
         );
         let test = replay::request(&file, &target, &f, &targets, &args, &opts, true, &[]);
         assert!(test.is_err(), "{test:?}");
+    }
+
+    #[test]
+    fn a_char_sequence_is_a_string_a_builder_or_what_the_code_tests_it_against() {
+        let src = "package p;\npublic class Text implements CharSequence {\n  public Text(String s) {}\n  public int length() { return 0; }\n  public char charAt(int i) { return 'a'; }\n  public CharSequence subSequence(int a, int b) { return this; }\n  public static int kind(CharSequence seq) {\n    if (seq instanceof Text) {\n      return 1;\n    }\n    return 0;\n  }\n}\n";
+        let file = SourceFile::parse(src);
+        let start = search_start(&file, 8, &GenOptions::default()).expect("a start");
+        assert_eq!(start.params[0].1, "CharSequence");
+        let JavaValue::Choice { options, .. } = &start.args[0] else { panic!("{:?}", start.args) };
+        let written: Vec<String> = options.iter().map(jreach_synth::literal).collect();
+        assert!(written.contains(&"new StringBuilder(\"\")".to_string()), "{written:?}");
+        assert!(written.contains(&"new Text(\"a\")".to_string()), "{written:?}");
+        assert_eq!(written.last().map(String::as_str), Some("null"), "{written:?}");
     }
 
     #[test]
