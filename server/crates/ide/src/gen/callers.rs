@@ -32,14 +32,24 @@ pub(crate) fn target_entries(file: &SourceFile, line: usize) -> Option<(Target, 
 }
 
 /// [`target_entries`] for a search on the JVM: a method a test may call that its class does not
-/// offer publicly (package-private or protected, such as a tree's `removeInternal(Node, boolean)`)
-/// often takes what only its class makes in the right state (a node that is in the tree), so the
-/// methods of its class calling it follow it as ways in (`removeInternalByKey(key)` after the
-/// receiver's `put`s).
+/// offer publicly (package-private or protected) and that takes an object of a class of its file
+/// (a tree's `removeInternal(Node, boolean)`) needs what only its class makes in the right state
+/// (a node that is in the tree), so the methods of its class calling it follow it as ways in
+/// (`removeInternalByKey(key)` after the receiver's `put`s). Others keep the search's whole time
+/// for themselves.
 pub(crate) fn search_entries(file: &SourceFile, line: usize) -> Option<(Target, Vec<MethodInfo>)> {
     let (target, mut entries) = target_entries(file, line)?;
     let m = &target.method;
-    if !m.hidden_from_tests() && !m.is_public && !m.is_constructor {
+    let (root, src) = (file.tree.root_node(), file.text.as_str());
+    let of_the_file = |ty: &str| {
+        let raw = jreach_syntax::erase(ty.trim().trim_start_matches("final "));
+        let simple = raw.trim_end_matches(['[', ']', '.']).rsplit('.').next().unwrap_or("").to_string();
+        ["class_declaration", "interface_declaration"]
+            .iter()
+            .any(|kind| jreach_syntax::tree::declaration_named(root, src, kind, &simple).is_some())
+    };
+    let takes_own_object = m.params.iter().any(|p| of_the_file(&p.ty));
+    if !m.hidden_from_tests() && !m.is_public && !m.is_constructor && takes_own_object {
         let ctx = FileContext::new(file, None, None);
         entries.extend(entry_callers(&ctx, m, MAX_CALLERS - 1));
     }

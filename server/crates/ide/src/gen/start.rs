@@ -979,6 +979,15 @@ mod tests {
         let methods: Vec<String> =
             search_starts(&file, 22, &GenOptions::default()).into_iter().map(|s| s.method).collect();
         assert_eq!(methods, ["remove"]);
+        // One that takes only what a test writes keeps the search to itself.
+        let plain = src
+            .replace("void unlink(Node n) {\n    if (n.left != null) {", "void unlink(int k) {\n    if (k > 3) {")
+            .replace("root = n.left;", "root = null;")
+            .replace("unlink(root);", "unlink(k);");
+        let file = SourceFile::parse(&plain);
+        let methods: Vec<String> =
+            search_starts(&file, 22, &GenOptions::default()).into_iter().map(|s| s.method).collect();
+        assert_eq!(methods, ["unlink"]);
     }
 
     #[test]
