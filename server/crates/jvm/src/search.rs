@@ -203,6 +203,17 @@ pub fn slot_elem(elem_ty: &str) -> Option<SlotElem> {
     })
 }
 
+/// The element kind of an array in a slot: [`slot_elem`]'s, and strings for an array of objects
+/// (which is one only while it holds nothing else).
+fn searched_elem(elem_ty: &str) -> Option<SlotElem> {
+    slot_elem(elem_ty).or(is_object(elem_ty).then_some(SlotElem::Str))
+}
+
+/// Whether `ty` is `Object` as a test writes it.
+pub fn is_object(ty: &str) -> bool {
+    matches!(ty.trim(), "Object" | "java.lang.Object")
+}
+
 /// The element kind of a two-dimensional array whose rows a test writes as `row_ty` (`int[]`),
 /// if a matrix slot can hold it.
 pub fn matrix_elem(row_ty: &str) -> Option<SlotElem> {
@@ -257,9 +268,12 @@ fn hole(v: &mut JavaValue, out: &mut Vec<JavaValue>, shared: &std::collections::
             return;
         }
     }
-    // An array of primitives or strings is one slot: the search changes its length too.
+    // An array of primitives or strings is one slot: the search changes its length too. So is
+    // an array of objects holding nothing but strings (`indexOf(Object[], Object, int)` needs one
+    // that is not empty), whose strings the search writes.
     if let JavaValue::Array { elem_ty, id, items } = v {
-        let elem = slot_elem(elem_ty);
+        let strings = is_object(elem_ty) && items.iter().all(|i| matches!(i, JavaValue::Str(_)));
+        let elem = slot_elem(elem_ty).or(strings.then_some(SlotElem::Str));
         // (Boxed elements are read as numbers: a null among them keeps the array as it is.)
         let plain = items
             .iter()
@@ -1037,7 +1051,7 @@ fn small_moves(cur: &[JavaValue], seeds: &[JavaValue]) -> Vec<Move> {
                 out.extend(matrix_moves(v).into_iter().map(|m| Move::Set(k, m)));
             }
             JavaValue::Array { elem_ty, items, .. } => {
-                let elem = slot_elem(elem_ty);
+                let elem = searched_elem(elem_ty);
                 let numeric = !matches!(elem, Some(SlotElem::Str | SlotElem::Bool | SlotElem::BoolBox) | None);
                 if numeric {
                     for p in 0..items.len().min(8) {
@@ -1456,7 +1470,7 @@ fn random_value(v: &JavaValue, seeds: &[JavaValue], rng: &mut SplitMix) -> JavaV
                 .collect();
             JavaValue::Array { elem_ty: elem_ty.clone(), id: *id, items }
         }
-        JavaValue::Array { elem_ty, id, .. } => match slot_elem(elem_ty) {
+        JavaValue::Array { elem_ty, id, .. } => match searched_elem(elem_ty) {
             Some(elem) => {
                 let len = (rng.next() % 6) as usize;
                 let items = (0..len)
@@ -2010,6 +2024,28 @@ pub(crate) mod tests {
         // A null element cannot be read as a number: the array stays as it is.
         let with_null = TestRequest { args: vec![shorts(vec![JavaValue::Null])], ..req.clone() };
         assert_eq!(slots(&with_null).req.args[0], with_null.args[0]);
+    }
+
+    #[test]
+    fn an_array_of_objects_holding_strings_is_one_slot_of_strings() {
+        let objects = |items| JavaValue::Array { elem_ty: "Object".into(), id: 1, items };
+        let req = TestRequest {
+            params: vec![("array".into(), "Object[]".into())],
+            args: vec![objects(vec![])],
+            ..start_request()
+        };
+        let h = slots(&req);
+        assert_eq!(h.req.args[0], JavaValue::Slot(0, SlotKind::Array(SlotElem::Str)));
+        let longer = small_moves(&h.start, &[]).into_iter().find_map(|m| match m {
+            Move::Set(0, v @ JavaValue::Array { .. }) => Some(v),
+            _ => None,
+        });
+        assert_eq!(longer, Some(objects(vec![JavaValue::Str(String::new())])));
+        let written = jreach_synth::literal(&fill(&h.req, &[longer.unwrap()]).args[0]);
+        assert_eq!(written, "new Object[] {\"\"}");
+        // One holding a number is no slot of strings: its number is a slot of its own.
+        let with_number = TestRequest { args: vec![objects(vec![JavaValue::Int(1)])], ..req };
+        assert_eq!(slots(&with_number).req.args[0], objects(vec![JavaValue::Slot(0, SlotKind::Int)]));
     }
 
     #[test]

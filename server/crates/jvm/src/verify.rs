@@ -476,7 +476,9 @@ fn with_empty_arrays(start: &TestRequest) -> TestRequest {
     }
     for (i, (_, ty)) in start.params.iter().enumerate() {
         let Some(elem) = ty.trim().strip_suffix("[]") else { continue };
-        let searchable = crate::search::slot_elem(elem).is_some() || crate::search::matrix_elem(elem).is_some();
+        let searchable = crate::search::slot_elem(elem).is_some()
+            || crate::search::matrix_elem(elem).is_some()
+            || crate::search::is_object(elem);
         if searchable && start.args[i] == JavaValue::Null {
             start.args[i] = JavaValue::Array { elem_ty: elem.trim().to_string(), id: -1_000 - i as i64, items: vec![] };
         }
