@@ -686,6 +686,43 @@ fn what_differs_between_two_runs_with_the_same_inputs_is_not_asserted() {
     assert!(matches!(found.outcome, jreach_synth::Outcome::Returns(Some(_))), "{:?}", found.outcome);
 }
 
+const LOTTERY: &str = "package p;
+
+public class Lottery {
+    private static final long SEED = System.nanoTime();
+
+    public static int draw(int n) {
+        if (n > 3) {
+            return new java.util.Random(SEED).nextInt(2) + n;
+        }
+        return 0;
+    }
+}
+";
+
+#[test]
+fn a_result_from_random_numbers_is_not_asserted_even_when_two_runs_agree() {
+    // The seed is the same in every run of one loaded class (the two runs agree) and differs in
+    // the JVM that runs the test later: asserted, the test would fail there half the time.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("src/p/Lottery.java");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(&file, LOTTERY).unwrap();
+    let mut v = jreach_jvm::Verifier::new(vec![]).unwrap_or_else(|e| panic!("these tests run Java: {e}"));
+    let start = search_start(
+        "Lottery",
+        ("draw", true, "int"),
+        ("n", "int"),
+        jreach_synth::JavaValue::Int(0),
+        (8, "return new java.util.Random(SEED).nextInt(2) + n;"),
+    );
+    let found = v.search(&file, LOTTERY, &start).unwrap().expect("found");
+    match &found.outcome {
+        jreach_synth::Outcome::Undetermined(why) => assert!(why.contains("random numbers"), "{why}"),
+        other => panic!("{other:?}"),
+    }
+}
+
 const SORTS: &str = "package p;
 
 import java.util.List;
