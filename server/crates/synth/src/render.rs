@@ -1555,9 +1555,9 @@ mod tests {
         );
     }
 
-    #[test]
-    fn receiver_calls_follow_the_constructor() {
-        let req = TestRequest {
+    /// `new Account("x")`, frozen and renamed, then `withdraw(1)`, which throws.
+    fn account_withdraw() -> TestRequest {
+        TestRequest {
             classes: vec!["Account".into()],
             method: "withdraw".into(),
             is_static: false,
@@ -1570,7 +1570,12 @@ mod tests {
                 ("rename".into(), vec![("String".into(), Str("y".into())), ("char".into(), Int(65))]),
             ],
             ..base()
-        };
+        }
+    }
+
+    #[test]
+    fn receiver_calls_follow_the_constructor() {
+        let req = account_withdraw();
         check_method(
             &req,
             expect![[r#"
@@ -1590,19 +1595,7 @@ mod tests {
 
     #[test]
     fn a_test_may_end_at_a_call_that_set_the_receiver_up() {
-        let req = TestRequest {
-            classes: vec!["Account".into()],
-            method: "withdraw".into(),
-            is_static: false,
-            params: vec![("amount".into(), "int".into())],
-            args: vec![Int(1)],
-            outcome: Outcome::Throws("IllegalStateException".into()),
-            receiver_calls: vec![
-                ("freeze".into(), vec![]),
-                ("rename".into(), vec![("String".into(), Str("y".into())), ("char".into(), Int(65))]),
-            ],
-            ..base()
-        };
+        let req = TestRequest { receiver_args: vec![], ..account_withdraw() };
         let ends_at_rename = req.ending_at_receiver_call(1).expect("a second call");
         check_method(
             &ends_at_rename,
