@@ -272,8 +272,8 @@ fn hole(v: &mut JavaValue, out: &mut Vec<JavaValue>, shared: &std::collections::
     // an array of objects holding nothing but strings (`indexOf(Object[], Object, int)` needs one
     // that is not empty), whose strings the search writes.
     if let JavaValue::Array { elem_ty, id, items } = v {
-        let strings = is_object(elem_ty) && items.iter().all(|i| matches!(i, JavaValue::Str(_)));
-        let elem = slot_elem(elem_ty).or(strings.then_some(SlotElem::Str));
+        let strings = items.iter().all(|i| matches!(i, JavaValue::Str(_)));
+        let elem = searched_elem(elem_ty).filter(|_| strings || !is_object(elem_ty));
         // (Boxed elements are read as numbers: a null among them keeps the array as it is.)
         let plain = items
             .iter()
