@@ -94,17 +94,43 @@ impl Verifier {
             .ok_or_else(|| RunnerError::NoSourceRoot(file.to_path_buf()))?;
         let first = self.run_once(&project, text, req)?;
         match first {
-            Attempt::Reached(c, r) => Ok(Checked::Reached { req: Box::new(req.clone()), compile_ms: c, run_ms: r }),
+            Attempt::Reached(c, r) => self.reached_every_time(&project, text, req, (c, r)),
             Attempt::Contradicted(why) if !matches!(req.outcome, Outcome::Undetermined(_)) => {
                 let mut weaker = req.clone();
                 weaker.outcome = Outcome::Undetermined(format!("on the JVM, {why}"));
                 match self.run_once(&project, text, &weaker)? {
-                    Attempt::Reached(c, r) => Ok(Checked::Reached { req: Box::new(weaker), compile_ms: c, run_ms: r }),
+                    Attempt::Reached(c, r) => self.reached_every_time(&project, text, &weaker, (c, r)),
                     Attempt::Contradicted(why) | Attempt::Missed(why) => Ok(Checked::Missed(why)),
                 }
             }
             Attempt::Contradicted(why) | Attempt::Missed(why) => Ok(Checked::Missed(why)),
         }
+    }
+
+    /// `req`'s test, which reached its line in one run: offered, unless the file draws random
+    /// numbers or reads the clock and one of [`RUNS_WHERE_RANDOM`] runs in all misses the line
+    /// (a message the search found reaches a CRC's branch only for some random keys). More runs
+    /// cannot prove that every run reaches it; they make a test that often does not unlikely.
+    fn reached_every_time(
+        &mut self,
+        project: &Project,
+        text: &str,
+        req: &TestRequest,
+        (compile_ms, run_ms): (u64, u64),
+    ) -> Result<Checked, RunnerError> {
+        if draws_random_numbers(text) {
+            for run in 2..=RUNS_WHERE_RANDOM {
+                if let Attempt::Contradicted(why) | Attempt::Missed(why) = self.run_once(project, text, req)? {
+                    return Ok(Checked::Missed(format!(
+                        "the test reached line {} in {} of {run} runs, and the code draws random numbers or reads \
+                         the clock: in run {run}, {why}",
+                        req.target_line,
+                        run - 1
+                    )));
+                }
+            }
+        }
+        Ok(Checked::Reached { req: Box::new(req.clone()), compile_ms, run_ms })
     }
 
     /// Looks on the JVM for inputs that run `start`'s target line (see [`crate::search`]):
@@ -526,6 +552,10 @@ fn returns_a_hash_code(req: &TestRequest) -> bool {
         None => req.method == "hashCode" && req.params.is_empty() && !req.is_static && !req.is_constructor,
     }
 }
+
+/// How many times [`Verifier::check`] runs a test of a file that draws random numbers or reads
+/// the clock; it is offered only if every run reaches its line.
+const RUNS_WHERE_RANDOM: u32 = 4;
 
 /// Whether the code under test (`text`, its file) may draw random numbers or read the clock
 /// (`new Random()`, `Math.random()`, `ThreadLocalRandom`, `System.nanoTime()`, `Instant.now()`).

@@ -723,6 +723,39 @@ fn a_result_from_random_numbers_is_not_asserted_even_when_two_runs_agree() {
     }
 }
 
+const COIN: &str = "package p;
+
+public class Coin {
+    public static int toss(int n) {
+        long now = System.nanoTime();
+        int runs = Integer.getInteger(\"p.coin.runs\", 0);
+        System.setProperty(\"p.coin.runs\", Integer.toString(runs + 1));
+        if (runs % 2 == 0) {
+            return 1;
+        }
+        return 0;
+    }
+}
+";
+
+#[test]
+fn a_test_whose_line_runs_only_in_some_runs_of_code_reading_the_clock_is_not_offered() {
+    // The line runs in every other run of the JVM that runs the tests (as a branch on a random
+    // number would in some): the first run reaches it, and a test offered on that run alone
+    // would miss it in the next one.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("src/p/Coin.java");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(&file, COIN).unwrap();
+    let mut v = jreach_jvm::Verifier::new(vec![]).unwrap_or_else(|e| panic!("these tests run Java: {e}"));
+    let req =
+        search_start("Coin", ("toss", true, "int"), ("n", "int"), jreach_synth::JavaValue::Int(0), (9, "return 1;"));
+    match v.check(&file, COIN, &req).unwrap() {
+        jreach_jvm::Checked::Missed(why) => assert!(why.contains("reached line 9 in 1 of 2 runs"), "{why}"),
+        jreach_jvm::Checked::Reached { .. } => panic!("offered a test that reaches its line every other run"),
+    }
+}
+
 const SORTS: &str = "package p;
 
 import java.util.List;
