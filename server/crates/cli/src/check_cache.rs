@@ -6,8 +6,9 @@
 //! binary itself (its size and modification time, so a rebuilt engine never reads an older
 //! one's answers). Entries are JSON, written to a temporary file and renamed into place, so a
 //! run that is stopped half-way leaves no broken entry; an entry that cannot be read is a miss.
-//! A result that depended on the clock beyond the query limits (the file's budget ran out) or
-//! on an error is not stored. An entry read is touched; entries no run has read or written for
+//! A result that depended on the clock (the file's budget ran out, or a method was left undecided
+//! because a query or its budget ran out of time: `MethodProfile::ran_out_of_time`) or on an
+//! error is not stored: a less busy machine may decide more. An entry read is touched; entries no run has read or written for
 //! [`KEEP_UNUSED`] are removed when a run opens the cache, so the folder does not grow forever.
 
 use std::hash::{DefaultHasher, Hash, Hasher};

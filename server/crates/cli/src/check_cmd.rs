@@ -174,7 +174,10 @@ fn check_one(path: &Path, timeout: Duration, file_budget: Duration, cache: Optio
             Diag { file: file.clone(), start, end, code: fd.code(), message: fd.message(&src.lines), related }
         })
         .collect();
-    if let (Some(cache), false) = (cache, budget_ran_out) {
+    // A method a query's time-out left undecided may be decided on a less busy machine: such a
+    // result is not kept for the next run.
+    let ran_out_of_time = budget_ran_out || r.profiles.iter().any(|(_, _, p)| p.ran_out_of_time);
+    if let (Some(cache), false) = (cache, ran_out_of_time) {
         cache.put(&src.text, &r.stored());
     }
     r

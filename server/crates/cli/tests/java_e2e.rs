@@ -869,8 +869,7 @@ fn check_flags_unreachable_lines_only() {
     assert!(!all.is_empty());
     let scratch = tempfile::tempdir().expect("temp dir");
     let ran = run(
-        // (No cache: a result stored by an earlier run, whose solver ran out of time on a busy
-        // machine, would stand for this one.)
+        // (No cache: the run checks this binary's engine on the fixtures as they are.)
         Command::new(jreach()).arg("check").arg(fixtures_dir()).args(["--format", "json", "--no-cache"]),
         Duration::from_secs(env_or("JREACH_E2E_TIMEOUT", 120) * 4),
         scratch.path(),

@@ -105,3 +105,26 @@ fn a_second_run_reads_unchanged_files_from_the_cache() {
     let (_, err) = run(&["--no-cache"]);
     assert!(!err.contains("cached"), "{err}");
 }
+
+#[test]
+fn a_result_a_time_out_left_undecided_is_not_kept_for_the_next_run() {
+    // No two doubles are each three times the other, which z3 does not prove within a second:
+    // a less busy machine, or a longer limit, may; the next run asks again.
+    let dir = tempfile::tempdir().unwrap();
+    let cache = dir.path().join("cache");
+    let src = "public class Thirds {\n    static int f(double x, double y) {\n        if (x / y == 3.0 && y / x == 3.0) {\n            return 1;\n        }\n        return 0;\n    }\n}\n";
+    std::fs::write(dir.path().join("Thirds.java"), src).unwrap();
+    let run = || {
+        let out = Command::new(env!("CARGO_BIN_EXE_jreach"))
+            .args(["check", "--timeout", "1", "--cache-dir", cache.to_str().unwrap()])
+            .arg(dir.path())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stderr).to_string()
+    };
+    let first = run();
+    assert!(first.contains("1 methods without a verdict"), "{first}");
+    let second = run();
+    assert!(!second.contains("cached"), "{second}");
+}

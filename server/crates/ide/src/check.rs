@@ -212,6 +212,9 @@ pub struct MethodProfile {
     /// The search for the class's invariants (on the first method of the class that asks) and
     /// the check on the lowering they strengthen (not counted in the fields above).
     pub class_invariants: Duration,
+    /// Whether the method was left undecided because a query or its budget ran out of time
+    /// ([`jreach_smt::GaveUp::depends_on_the_clock`]): a less busy machine may decide it.
+    pub ran_out_of_time: bool,
 }
 
 impl MethodProfile {
@@ -226,6 +229,7 @@ impl MethodProfile {
         self.exact_loops += o.exact_loops;
         self.invariants += o.invariants;
         self.class_invariants += o.class_invariants;
+        self.ran_out_of_time |= o.ran_out_of_time;
     }
 }
 
@@ -341,6 +345,7 @@ fn check_method_inner(
         out = more;
     }
     out.sort_by_key(|fd| (fd.range.start, fd.range.end));
+    profile.ran_out_of_time = unknown.as_ref().is_some_and(|why| why.depends_on_the_clock());
     let verdict = match unknown {
         Some(why) => MethodVerdict::NoVerdict(format!("solver: {why}")),
         None => MethodVerdict::Verdict,

@@ -64,6 +64,13 @@ impl std::fmt::Display for GaveUp {
 }
 
 impl GaveUp {
+    /// Whether the answer might have come on a machine with more time to spare: the query or the
+    /// method ran out of time, was canceled, or reached the memory limit the process shares with
+    /// its other queries. An incompleteness of the solver (`Other`) gives the same answer again.
+    pub fn depends_on_the_clock(&self) -> bool {
+        !matches!(self, GaveUp::Other(_))
+    }
+
     /// What z3 said (`reason_unknown`) after a query with time limit `timeout` that took
     /// `took`, when `canceled` tells whether the cancel flag was set.
     pub(crate) fn from_solver(reason: Option<String>, timeout: Duration, canceled: bool, took: Duration) -> GaveUp {
