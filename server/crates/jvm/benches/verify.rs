@@ -123,6 +123,7 @@ fn bench(c: &mut Criterion) {
         named_classes: vec![],
         held_by: None,
         initializes_class: false,
+        outer: None,
         also_runs: vec![],
     };
     g.bench_function("search_loop_bound_3002", |b| {

@@ -1972,6 +1972,7 @@ pub(crate) mod tests {
             named_classes: vec![],
             held_by: None,
             initializes_class: false,
+            outer: None,
             also_runs: vec![],
         }
     }

@@ -631,6 +631,7 @@ fn search_start(
         named_classes: vec![],
         held_by: None,
         initializes_class: false,
+        outer: None,
         also_runs: vec![],
     }
 }

@@ -543,6 +543,10 @@ pub struct TestRequest {
     /// the line only in a JVM where nothing initialized the class before (each of jreach's runs
     /// and each forked test JVM; in one shared by many tests, the first test using the class).
     pub initializes_class: bool,
+    /// For a member of an inner (non-static) class: the object of its enclosing class the test
+    /// makes it on (`new Heap(0)`, a [`JavaValue::Constructed`] whose arguments a search moves),
+    /// `new Heap(0).new Node(3)`. `None`: a top-level or static nested class.
+    pub outer: Option<JavaValue>,
     /// Other lines of the target's file that the test's run on the JVM covered, 1-based and
     /// sorted; the comment names them (`// Also runs lines 7-9, 12.`), so that `jreach fill`
     /// knows them again in the test file. Empty unless the caller ran the test and cares.
@@ -552,7 +556,8 @@ pub struct TestRequest {
 impl TestRequest {
     /// Every value the test writes as an input, in this order: the arguments, the receiver's
     /// constructor (or factory) arguments, the arguments of the calls on it, its fields, the
-    /// static fields' values, what the receiver comes from (not the call choices' arguments).
+    /// static fields' values, what the receiver comes from, the enclosing object of an inner class
+    /// (not the call choices' arguments).
     pub fn values_mut(&mut self) -> impl Iterator<Item = &mut JavaValue> {
         let calls = self.receiver_calls.iter_mut().flat_map(|(_, args)| args.iter_mut().map(|(_, v)| v));
         let fields = self.receiver_fields.iter_mut().flatten().map(|(_, v)| v);
@@ -564,6 +569,7 @@ impl TestRequest {
             .chain(self.statics.iter_mut().map(|s| &mut s.value))
             .chain(self.receiver_from.iter_mut().flat_map(ReceiverFrom::values_mut))
             .chain(self.then_call.iter_mut().flat_map(|t| t.args.iter_mut().map(|(_, v)| v)))
+            .chain(self.outer.iter_mut())
     }
 
     /// The test that ends at the receiver's call `k` instead: the calls before it set the receiver
@@ -602,6 +608,7 @@ impl TestRequest {
             || self.statics.iter().any(|s| s.value.has_search_holes())
             || self.receiver_from.as_ref().is_some_and(ReceiverFrom::has_search_holes)
             || self.then_call.iter().flat_map(|t| &t.args).any(|(_, v)| v.has_search_holes())
+            || self.outer.as_ref().is_some_and(JavaValue::has_search_holes)
     }
 }
 

@@ -612,6 +612,7 @@ mod tests {
             named_classes: vec![],
             held_by: None,
             initializes_class: false,
+            outer: None,
             also_runs: vec![],
             statics: vec![],
             receiver_body: None,

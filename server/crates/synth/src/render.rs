@@ -257,7 +257,7 @@ pub(crate) fn method_parts(req: &TestRequest, junit: JUnit) -> Parts {
         format!("Class.forName({})", literal(&JavaValue::Str(binary)))
     } else if req.is_constructor {
         let class = if class.is_empty() { req.method.clone() } else { class };
-        format!("new {class}({arg_list})")
+        new_object(req, &class, &arg_list)
     } else if req.is_static || class.is_empty() {
         if let Some(held) = &req.held_by {
             // A static method returning the object takes `receiver_args`.
@@ -298,7 +298,7 @@ pub(crate) fn method_parts(req: &TestRequest, junit: JUnit) -> Parts {
             let new = match (&req.receiver_factory, &req.receiver_class) {
                 (Some(factory), _) => format!("{factory}({})", ctor_args.join(", ")),
                 (None, Some(made_as)) => format!("new {made_as}({})", ctor_args.join(", ")),
-                (None, None) => format!("new {class}({})", ctor_args.join(", ")),
+                (None, None) => new_object(req, &class, &ctor_args.join(", ")),
             };
             let new = match &req.receiver_body {
                 Some(methods) => anonymous_class(&new, methods),
@@ -884,6 +884,15 @@ fn exception_package(name: &str) -> Option<&'static str> {
     })
 }
 
+/// `new {class}({args})`, or on the enclosing object of an inner class: `new Heap(0).new
+/// Node({args})` ([`TestRequest::outer`]).
+fn new_object(req: &TestRequest, class: &str, args: &str) -> String {
+    match (&req.outer, req.classes.last()) {
+        (Some(outer), Some(inner)) => format!("{}.new {}({args})", literal(outer), inner.trim()),
+        _ => format!("new {class}({args})"),
+    }
+}
+
 /// `// Reaches line N: ...`, what else the test runs, and the wrapped `// Path: ...` lines.
 fn comment_lines(req: &TestRequest) -> Vec<String> {
     let mut lines = Vec::new();
@@ -1020,6 +1029,7 @@ mod tests {
             named_classes: vec![],
             held_by: None,
             initializes_class: false,
+            outer: None,
             also_runs: vec![],
             statics: vec![],
             receiver_body: None,
@@ -1054,6 +1064,7 @@ mod tests {
                 returned_by: None,
             }),
             initializes_class: false,
+            outer: None,
             also_runs: vec![],
             ..base()
         };
@@ -1079,6 +1090,7 @@ mod tests {
             }),
             receiver_args: vec![("String".into(), JavaValue::Str("a".into()))],
             initializes_class: false,
+            outer: None,
             also_runs: vec![],
             ..base()
         };
@@ -1192,6 +1204,7 @@ mod tests {
             named_classes: vec![],
             held_by: None,
             initializes_class: false,
+            outer: None,
             also_runs: vec![],
             params: vec![],
             args: vec![],
@@ -1594,6 +1607,56 @@ mod tests {
     }
 
     #[test]
+    fn an_inner_class_is_made_on_an_object_of_its_enclosing_class() {
+        let heap = JavaValue::new_with("Heap".into(), vec![("int".into(), Int(3))]);
+        let free = TestRequest {
+            classes: vec!["Heap".into(), "Node".into()],
+            method: "free".into(),
+            is_static: false,
+            params: vec![("more".into(), "int".into())],
+            args: vec![Int(1)],
+            outcome: Outcome::Returns(Some(Int(0))),
+            receiver_args: vec![("int".into(), Int(2))],
+            outer: Some(heap),
+            ..base()
+        };
+        let made = TestRequest {
+            method: "Node".into(),
+            is_constructor: true,
+            params: vec![("key".into(), "int".into())],
+            args: vec![Int(4)],
+            outcome: Outcome::Returns(None),
+            receiver_args: vec![],
+            ..free.clone()
+        };
+        check_method(
+            &free,
+            expect![[r#"
+                @Test
+                @Timeout(30)
+                void free_returns() {
+                    // Reaches line 12: return -x;
+                    // Path: x < 0
+                    Heap.Node obj = new Heap(3).new Node(2);
+                    assertEquals(0, obj.free(1));
+                }
+            "#]],
+        );
+        check_method(
+            &made,
+            expect![[r#"
+                @Test
+                @Timeout(30)
+                void newNode_returns() {
+                    // Reaches line 12: return -x;
+                    // Path: x < 0
+                    new Heap(3).new Node(4);
+                }
+            "#]],
+        );
+    }
+
+    #[test]
     fn a_test_may_end_at_a_call_that_set_the_receiver_up() {
         let req = TestRequest { receiver_args: vec![], ..account_withdraw() };
         let ends_at_rename = req.ending_at_receiver_call(1).expect("a second call");
@@ -1704,6 +1767,7 @@ mod tests {
             named_classes: vec![],
             held_by: None,
             initializes_class: false,
+            outer: None,
             also_runs: vec![],
             statics: vec![],
             receiver_body: None,

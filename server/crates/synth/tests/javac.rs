@@ -78,6 +78,7 @@ fn req(method: &str, params: &[(&str, &str)], args: Vec<JavaValue>, ret: &str, o
         named_classes: vec![],
         held_by: None,
         initializes_class: false,
+        outer: None,
         also_runs: vec![],
         statics: vec![],
         receiver_body: None,

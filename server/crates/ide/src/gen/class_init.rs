@@ -121,6 +121,7 @@ pub(crate) fn request(file: &SourceFile, classes: Vec<String>, line: usize, juni
         named_classes: vec![],
         held_by: None,
         initializes_class: true,
+        outer: None,
         also_runs: vec![],
     }
 }

@@ -4,7 +4,7 @@
 use jreach_ir::lower::{FileContext, LowerOptions};
 use jreach_ir::{Function, LowerMode, Ty};
 use jreach_syntax::{MethodInfo, SourceFile};
-use jreach_synth::jdk_choices;
+use jreach_synth::{jdk_choices, JavaValue};
 
 /// The lowering `gen` makes of `m` for synthesis at unroll bound `unroll` (the receiver created
 /// as the test will create it), with or without optional calls on created objects.
@@ -60,6 +60,16 @@ pub(crate) fn abstract_receiver(m: &MethodInfo) -> String {
 
 /// Methods whose inputs jreach cannot construct yet.
 pub(crate) fn unsupported_signature(ctx: &FileContext<'_>, m: &MethodInfo) -> Option<String> {
+    unsupported(ctx, m, false)
+}
+
+/// [`unsupported_signature`] for a member of an inner class made on an object of its enclosing
+/// class ([`outer_object`]).
+pub(crate) fn unsupported_signature_on_outer(ctx: &FileContext<'_>, m: &MethodInfo) -> Option<String> {
+    unsupported(ctx, m, true)
+}
+
+fn unsupported(ctx: &FileContext<'_>, m: &MethodInfo, on_outer: bool) -> Option<String> {
     let file = ctx.file();
     if m.is_constructor || !m.is_static {
         // Instance methods of abstract classes run on an anonymous subclass, when the lowering
@@ -73,8 +83,14 @@ pub(crate) fn unsupported_signature(ctx: &FileContext<'_>, m: &MethodInfo) -> Op
                 m.class_name()
             ));
         }
-        if m.classes.len() > 1 && !is_static_nested(file, m) {
-            return Some(format!("{} is an inner class: jreach cannot create an instance yet", m.class_name()));
+        if m.classes.len() > 1 && !on_outer && !is_static_nested(file, m) {
+            // (A search on the JVM makes one on an object of the enclosing class: `outer_object`.)
+            return Some(match outer_object(ctx, m, &mut vec![]) {
+                Some(_) => {
+                    format!("{} is an inner class, whose code jreach's model does not follow yet", m.class_name())
+                }
+                None => format!("{} is an inner class: jreach cannot create an instance yet", m.class_name()),
+            });
         }
     }
     if let Some(why) = m.why_hidden() {
@@ -89,13 +105,19 @@ pub(crate) fn unsupported_signature(ctx: &FileContext<'_>, m: &MethodInfo) -> Op
 /// test creates those arguments like parameters: `new Service(new Config(3), x -> 1)`), else
 /// also of JDK types whose values a search on the JVM chooses (see `jreach_synth::jdk_choices`).
 pub(crate) fn receiver_constructor(ctx: &FileContext<'_>, m: &MethodInfo) -> Result<Option<MethodInfo>, ()> {
+    class_constructor(ctx, &m.classes)
+}
+
+/// [`receiver_constructor`] for the class of the file whose chain of names is `classes`
+/// (`["Heap", "Node"]`).
+fn class_constructor(ctx: &FileContext<'_>, classes: &[String]) -> Result<Option<MethodInfo>, ()> {
     // The class's own constructors: `ctx` may hold the package's and the imported sources after
     // the file's, so that the constructors' parameters of those classes count as seen.
     let own_end = ctx.own_end().unwrap_or(ctx.file().text.len());
     let ctors: Vec<MethodInfo> = ctx
         .methods()
         .iter()
-        .filter(|c| c.is_constructor && c.classes == m.classes && !c.has_error && c.range.end <= own_end)
+        .filter(|c| c.is_constructor && c.classes == classes && !c.has_error && c.range.end <= own_end)
         .cloned()
         .collect();
     if ctors.is_empty() || ctors.iter().any(|c| c.params.is_empty() && !c.hidden_from_tests()) {
@@ -143,4 +165,29 @@ pub(crate) fn is_static_nested(file: &SourceFile, m: &MethodInfo) -> bool {
         n = p.parent();
     }
     false
+}
+
+/// For a member of an inner class `m` whose enclosing class is top-level and not abstract, the
+/// class not private: the object of the enclosing class a test makes it on
+/// ([`jreach_synth::TestRequest::outer`]), by the constructor [`receiver_constructor`] would
+/// choose, its arguments a search on the JVM moves. `None` for any other class, or when no such
+/// constructor is there.
+pub(crate) fn outer_object(ctx: &FileContext<'_>, m: &MethodInfo, imports: &mut Vec<String>) -> Option<JavaValue> {
+    let file = ctx.file();
+    if m.classes.len() != 2 || is_static_nested(file, m) || m.class_is_private || m.hidden_from_tests() {
+        return None;
+    }
+    let outer = &m.classes[..1];
+    let outer_abstract = ctx.methods().iter().any(|c| c.classes == outer && c.class_is_abstract);
+    if outer_abstract {
+        return None;
+    }
+    let name = outer[0].clone();
+    match class_constructor(ctx, outer).ok()? {
+        None => Some(JavaValue::new_object(name)),
+        Some(ctor) => {
+            let args = super::start::searched_args(ctx, &ctor.params, &name, imports)?;
+            Some(JavaValue::new_with(name, args))
+        }
+    }
 }

@@ -249,6 +249,7 @@ pub(crate) fn request_choosing(
         named_classes: vec![],
         held_by: m.held_by.clone(),
         initializes_class: false,
+        outer: None,
         also_runs: vec![],
         statics: static_assignments(f, args)?,
     };

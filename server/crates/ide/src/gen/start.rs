@@ -14,7 +14,9 @@ use jreach_smt::{solve_reach, SolveOptions, Verdict};
 use jreach_syntax::{MethodInfo, SourceFile, Target};
 use jreach_synth::{is_searched_collection, jdk_choices, JavaValue, ReceiverFrom, ReceiverHolder, TestRequest};
 
-use super::receiver::{is_static_nested, receiver_constructor, unsupported_signature};
+use super::receiver::{
+    is_static_nested, outer_object, receiver_constructor, unsupported_signature, unsupported_signature_on_outer,
+};
 use super::{callers, lower_for_synthesis, replay, with_package_sources, GenOptions, SynthesisSource, MAX_CALLERS};
 
 /// A test for the statement on 0-based `line` with the simplest inputs jreach can write for its
@@ -104,7 +106,17 @@ fn start_for(
     let from = from.or_else(|| super::receiver_from::lambda_receiver(&whole, m));
     // A receiver no constructor makes may come from a static factory of its class.
     let factory = receiver_factory(ctx, m).filter(|_| from.is_none());
-    if factory.is_none() && from.is_none() && unsupported_signature(&whole, m).is_some() {
+    // An inner class's object is made on an object of its enclosing class.
+    let mut outer_imports = Vec::new();
+    let outer = match (&factory, &from) {
+        (None, None) if !m.is_static => outer_object(&whole, m, &mut outer_imports),
+        _ => None,
+    };
+    let unsupported = match outer {
+        Some(_) => unsupported_signature_on_outer(&whole, m),
+        None => unsupported_signature(&whole, m),
+    };
+    if factory.is_none() && from.is_none() && unsupported.is_some() {
         return None;
     }
     let f = lower_for_synthesis(&source, &whole, m, opts, 2);
@@ -336,6 +348,8 @@ fn start_for(
         }
     }
     super::add_imports(&mut req.imports, imports);
+    super::add_imports(&mut req.imports, outer_imports);
+    req.outer = outer;
     // The receiver's arguments may have changed since the model's request.
     super::overloads::cast_nulls(file, m, &mut req);
     constructor_choice(ctx, &whole, m, &mut req, &own_class);
