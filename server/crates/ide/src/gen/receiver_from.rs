@@ -264,6 +264,22 @@ fn declared_type(file: &SourceFile, method: Node<'_>, ty: &str) -> Option<String
     raw_in_test(file, ty)
 }
 
+/// `ty` (a parameter's type, type variables instantiated where jreach could) as a test of the
+/// file's package declares a variable of it: a class nested in the file by its chain of classes
+/// (`Functions.FailablePredicate<Integer, RuntimeException>`), raw when a type argument is still
+/// one of the type variables around `node` (`FailablePredicate<Integer, T>`).
+pub(crate) fn declarable_in_test(file: &SourceFile, node: Node<'_>, ty: &str) -> String {
+    let ty = ty.trim().trim_start_matches("final ").trim();
+    let Some(raw) = raw_in_test(file, ty) else { return ty.to_string() };
+    let Some((_, args)) = ty.split_once('<') else { return raw };
+    let vars = type_variables(file, node);
+    let words = args.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.' || c == '?'));
+    match words.filter(|w| !w.is_empty()).any(|w| vars.iter().any(|v| v == w)) {
+        true => raw,
+        false => format!("{raw}<{args}"),
+    }
+}
+
 /// `ty` raw (without type arguments), named as a test of the file's package names it: a class
 /// nested in the file by its chain of classes; `None` for a primitive or an array.
 fn raw_in_test(file: &SourceFile, ty: &str) -> Option<String> {
@@ -417,5 +433,39 @@ public interface Op<E extends Throwable> {
         // A parameter of such a type may be a lambda too.
         let lambda = lambda_of(&ctx, "Sink<? super T>", "Op.Sink").map(|v| jreach_synth::literal(&v));
         assert_eq!(lambda.as_deref(), Some("(ignored1, ignored2) -> { }"));
+    }
+
+    #[test]
+    fn a_lambda_is_declared_as_a_test_names_its_interface_and_never_for_a_generic_method() {
+        let src = r#"package p;
+public class Functions {
+    public interface Pred<I, T extends Throwable> {
+        boolean test(I i) throws T;
+    }
+    public interface Factory {
+        <T> T create(Class<T> type);
+    }
+    public static <O, T extends Throwable> boolean test(Pred<O, T> p, O o, Factory f) {
+        return true;
+    }
+}
+"#;
+        let file = SourceFile::parse(src);
+        let ctx = FileContext::new(&file, None, None);
+        let test = ctx.methods().iter().find(|m| m.name == "test" && m.is_static).unwrap().clone();
+        let node = test.node(&file);
+        // Nested in the file: by its chain; a type variable left among its arguments: raw.
+        assert_eq!(declarable_in_test(&file, node, "Pred<Integer, T>"), "Functions.Pred");
+        assert_eq!(
+            declarable_in_test(&file, node, "Pred<Integer, RuntimeException>"),
+            "Functions.Pred<Integer, RuntimeException>"
+        );
+        assert_eq!(
+            declarable_in_test(&file, node, "java.util.function.Supplier<String>"),
+            "java.util.function.Supplier<String>"
+        );
+        // `create` is generic: no lambda implements it.
+        assert!(lambda_of(&ctx, "Pred<Integer, T>", "Functions.Pred").is_some());
+        assert!(lambda_of(&ctx, "Factory", "Functions.Factory").is_none());
     }
 }

@@ -229,7 +229,8 @@ const JDK_FUNCTIONAL: &[(&str, &str, &[&str], &str)] = &[
 ];
 
 /// The single abstract method of the functional interface `simple`: one of the JDK's, or an
-/// interface of the source synthesis sees that declares exactly one method without a body.
+/// interface of the source synthesis sees that declares exactly one method without a body, not a
+/// generic one (which no lambda implements).
 pub(crate) fn functional_method(whole: &FileContext<'_>, simple: &str) -> Option<Functional> {
     if let Some((_, name, params, ret)) = JDK_FUNCTIONAL.iter().find(|(i, ..)| *i == simple) {
         return Some(Functional {
@@ -249,6 +250,10 @@ pub(crate) fn functional_method(whole: &FileContext<'_>, simple: &str) -> Option
         .filter(|d| !jreach_syntax::tree::has_modifier(*d, src, "static"))
         .collect();
     let [method] = abstract_methods[..] else { return None };
+    // A generic method (`<T> TypeAdapter<T> create(...)`) no lambda implements.
+    if method.child_by_field_name("type_parameters").is_some() {
+        return None;
+    }
     let params = method.child_by_field_name("parameters")?;
     let params: Option<Vec<String>> = named_children(params)
         .into_iter()

@@ -274,7 +274,11 @@ fn start_for(
         if let Some(class) = whole.made_without_arguments(ty) {
             req.args[pos] =
                 JavaValue::Choice { slot: None, options: vec![JavaValue::Null, JavaValue::new_object(class)] };
-        } else if let Some(lambda) = super::receiver_from::lambda_of(&whole, ty, ty) {
+        } else if let Some(lambda) = super::receiver_from::lambda_of(
+            &whole,
+            ty,
+            &super::receiver_from::declarable_in_test(file, m.node(file), ty),
+        ) {
             // A functional interface's: a lambda (`andThen(after)` needs one).
             req.args[pos] = JavaValue::Choice { slot: None, options: vec![JavaValue::Null, lambda] };
         } else if let Some(objects) = made_choice(&whole, file, ty, &own_class, &mut imports) {
