@@ -383,37 +383,27 @@ impl Classes {
         }
     }
 
-    /// Takes each type variable the file declares (`<T>`, `<T extends Comparable<T>>`, on a class
-    /// or a method) as one type a test can write and jreach models: `Integer` when the variable
+    /// Takes each type variable the file declares before `own_end` (`<T>`, `<T extends
+    /// Comparable<T>>`, on a class or a method; not those of the sources appended after it) as
+    /// one type a test can write and jreach models: `Integer` when the variable
     /// is unbounded or bounded by `Comparable`, `Number` or `Object` (Integer is all of those),
-    /// else its bound when that is a class of the file. A name declared twice with different
+    /// `String` when it is bounded by `CharSequence`, else its bound when that is a class of the
+    /// file. A name declared twice with different
     /// outcomes, or also the name of a class, is left unknown. `CharSequence` is taken as
     /// `String` the same way. For synthesis only: a test may pick any type argument and any
     /// `CharSequence`, but a proof must hold for all of them.
-    pub(crate) fn instantiate_type_vars(&mut self, file: &SourceFile) {
+    pub(crate) fn instantiate_type_vars(&mut self, file: &SourceFile, own_end: Option<usize>) {
         let src = file.text.as_str();
         let mut found: std::collections::BTreeMap<String, Option<String>> = Default::default();
         let mut stack = vec![file.tree.root_node()];
         while let Some(n) = stack.pop() {
             stack.extend(named_children(n));
-            if n.kind() != "type_parameter" {
+            // (Only the file's own: the sources appended for synthesis declare their own `T`s,
+            // which the file's code never means.)
+            if n.kind() != "type_parameter" || own_end.is_some_and(|end| n.start_byte() >= end) {
                 continue;
             }
-            let kids = named_children(n);
-            let Some(name) = kids.iter().find(|c| c.kind() == "type_identifier" || c.kind() == "identifier") else {
-                continue;
-            };
-            let name = text_of(*name, src).to_string();
-            let bound =
-                kids.iter().find(|c| c.kind() == "type_bound").and_then(|b| named_children(*b).first().copied());
-            let choice = match bound.map(|b| text_of(b, src).split('<').next().unwrap_or("").trim().to_string()) {
-                None => Some("Integer".to_string()),
-                Some(b) if matches!(b.as_str(), "Comparable" | "Number" | "Object" | "java.lang.Comparable") => {
-                    Some("Integer".to_string())
-                }
-                Some(b) if self.by_name.get(&b).is_some_and(|id| self.descs[*id as usize].boxes.is_none()) => Some(b),
-                Some(_) => None,
-            };
+            let Some((name, choice)) = self.type_var_choice(n, src) else { continue };
             let entry = found.entry(name).or_insert_with(|| choice.clone());
             if *entry != choice {
                 *entry = None;
@@ -422,6 +412,11 @@ impl Classes {
         for (var, choice) in found {
             let Some(choice) = choice else { continue };
             if self.by_name.contains_key(&var) {
+                continue;
+            }
+            // (A string is no class of the table: `ty_of` reads it from `type_vars`.)
+            if choice == "String" {
+                self.type_vars.insert(var, choice);
                 continue;
             }
             let Some(&id) = self.by_name.get(&choice) else { continue };
@@ -434,6 +429,72 @@ impl Classes {
         if names_it && !self.by_name.contains_key("CharSequence") {
             self.type_vars.insert("CharSequence".into(), "String".into());
         }
+    }
+
+    /// The type parameter `n` (`T extends Comparable<T>`): its name, and the type
+    /// [`Classes::instantiate_type_vars`] takes it as (`None`: none).
+    fn type_var_choice(&self, n: Node<'_>, src: &str) -> Option<(String, Option<String>)> {
+        let kids = named_children(n);
+        let name = kids.iter().find(|c| c.kind() == "type_identifier" || c.kind() == "identifier")?;
+        let name = text_of(*name, src).to_string();
+        let bound = kids.iter().find(|c| c.kind() == "type_bound").and_then(|b| named_children(*b).first().copied());
+        let choice = match bound.map(|b| text_of(b, src).split('<').next().unwrap_or("").trim().to_string()) {
+            None => Some("Integer".to_string()),
+            Some(b) if matches!(b.as_str(), "Comparable" | "Number" | "Object" | "java.lang.Comparable") => {
+                Some("Integer".to_string())
+            }
+            Some(b) if matches!(b.as_str(), "CharSequence" | "java.lang.CharSequence") => Some("String".to_string()),
+            Some(b) if self.by_name.get(&b).is_some_and(|id| self.descs[*id as usize].boxes.is_none()) => Some(b),
+            Some(_) => None,
+        };
+        Some((name, choice))
+    }
+
+    /// This table (after [`Classes::instantiate_type_vars`]) as code at `node` sees the type
+    /// variables: those it declares and those of the methods and classes around it, each taken
+    /// as its own declaration says, where the file declares the name elsewhere with another
+    /// bound (`<T> T[] nullToEmpty(T[])` beside `<T extends CharSequence> T notBlank(T)`). `None`
+    /// when that changes nothing.
+    pub(crate) fn scoped_at(&self, file: &SourceFile, node: Node<'_>) -> Option<Classes> {
+        let src = file.text.as_str();
+        let mut decls = Vec::new();
+        let mut up = Some(node);
+        while let Some(n) = up {
+            if let Some(params) = n.child_by_field_name("type_parameters") {
+                decls.push(params);
+            }
+            up = n.parent();
+        }
+        // Outermost first: an inner declaration of a name hides the outer one.
+        let mut in_scope: std::collections::BTreeMap<String, Option<String>> = Default::default();
+        for params in decls.into_iter().rev() {
+            for p in named_children(params).into_iter().filter(|p| p.kind() == "type_parameter") {
+                if let Some((name, choice)) = self.type_var_choice(p, src) {
+                    in_scope.insert(name, choice);
+                }
+            }
+        }
+        let mut scoped: Option<Classes> = None;
+        for (var, choice) in in_scope {
+            let Some(choice) = choice else { continue };
+            // (A name that is a class of the table stays the class.)
+            let a_class = self.by_name.contains_key(&var) && !self.type_vars.contains_key(&var);
+            if a_class || self.type_vars.get(&var) == Some(&choice) {
+                continue;
+            }
+            let id = match (choice.as_str(), self.by_name.get(&choice)) {
+                ("String", _) => None,
+                (_, Some(id)) => Some(*id),
+                (_, None) => continue,
+            };
+            let table = scoped.get_or_insert_with(|| self.clone());
+            match id {
+                Some(id) => table.by_name.insert(var.clone(), id),
+                None => table.by_name.remove(&var),
+            };
+            table.type_vars.insert(var, choice);
+        }
+        scoped
     }
 
     /// A Java type as written with the instantiated type variables replaced (`List<T>` →

@@ -363,7 +363,7 @@ impl<'f> FileContext<'f> {
         self.synthesis_classes.get_or_init(|| {
             let mut classes = self.classes.clone();
             inputs::mark_reflective(self.file, &self.methods, &mut classes);
-            classes.instantiate_type_vars(self.file);
+            classes.instantiate_type_vars(self.file, self.own_end);
             classes
         })
     }
@@ -384,7 +384,9 @@ pub fn lower_in(ctx: &FileContext<'_>, method: &MethodInfo, opts: &LowerOptions)
     );
     let file = ctx.file;
     let synthesis = matches!(opts.mode, LowerMode::Synthesis { .. });
-    let classes = ctx.classes_for(synthesis);
+    // Synthesis takes the method's type variables as its own declarations say.
+    let scoped = synthesis.then(|| ctx.classes_for(true).scoped_at(file, method.node(file))).flatten();
+    let classes = scoped.as_ref().unwrap_or_else(|| ctx.classes_for(synthesis));
     let methods = &ctx.methods;
     let mut params: Vec<ParamInfo> = method
         .params
@@ -830,5 +832,29 @@ mod tests {
         for ty in ["OnlyArgs", "Hidden", "Shape", "Secret", "Kind", "Api", "String", "Missing"] {
             assert_eq!(made(ty), None, "{ty}");
         }
+    }
+
+    #[test]
+    fn synthesis_takes_a_method_s_type_variables_as_its_own_declarations_say() {
+        // Three `T`s with three bounds: file-wide, `T` is no one type; per method, each is one.
+        // The source appended after the file (`own_end`) declares a `T` of its own too.
+        let own = "package p;\npublic class V {\n  public static <T> T[] empty(T[] a) { return a; }\n  public static <T extends CharSequence> T blank(T chars) { return chars; }\n  public static <T extends Number> T num(T n) { return n; }\n  static <U extends Runnable> U run(U u) { return u; }\n}\n";
+        let src = format!("{own}class W<T extends Thread> {{ }}\n");
+        let file = SourceFile::parse(&src);
+        let opts = super::LowerOptions {
+            mode: crate::LowerMode::Synthesis { unroll: 2 },
+            own_end: Some(own.len()),
+            ..Default::default()
+        };
+        let ctx = FileContext::new(&file, None, Some(own.len()));
+        let param_ty = |name: &str| {
+            let m = ctx.methods().iter().find(|m| m.name == name).unwrap();
+            super::lower_in(&ctx, m, &opts).params[0].java_ty.clone()
+        };
+        assert_eq!(param_ty("empty"), "Integer[]");
+        assert_eq!(param_ty("blank"), "String");
+        assert_eq!(param_ty("num"), "Integer");
+        // A bound jreach has no class for: the variable stays as written.
+        assert_eq!(param_ty("run"), "U");
     }
 }
