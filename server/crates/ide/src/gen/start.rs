@@ -301,8 +301,15 @@ fn start_for(
         };
         let builder = JavaValue::new_with("StringBuilder".into(), vec![("String".into(), text.clone())]);
         let (tested, needs) = super::instanceof::tested_values(&whole, file, m, name, &own_class);
+        // Code that tells kinds of sequences apart has a way for the others too: a `CharBuffer`
+        // is none of a string, a builder, or a class of the project.
+        let other = (!tested.is_empty()).then(|| {
+            let wrap = "java.nio.CharBuffer.wrap".to_string();
+            JavaValue::made_by("java.nio.CharBuffer".into(), wrap, vec![("String".into(), text.clone())])
+        });
         let mut options = vec![req.args[pos].clone(), text, builder];
         options.extend(tested);
+        options.extend(other);
         options.push(JavaValue::Null);
         let mut unique: Vec<JavaValue> = Vec::new();
         for o in options {
@@ -980,6 +987,8 @@ mod tests {
         let written: Vec<String> = options.iter().map(jreach_synth::literal).collect();
         assert!(written.contains(&"new StringBuilder(\"\")".to_string()), "{written:?}");
         assert!(written.contains(&"new Text(\"a\")".to_string()), "{written:?}");
+        // One of another kind than those the code tests it against.
+        assert!(written.contains(&"java.nio.CharBuffer.wrap(\"\")".to_string()), "{written:?}");
         assert_eq!(written.last().map(String::as_str), Some("null"), "{written:?}");
     }
 
