@@ -411,17 +411,9 @@ impl Classes {
         }
         for (var, choice) in found {
             let Some(choice) = choice else { continue };
-            if self.by_name.contains_key(&var) {
-                continue;
+            if !self.by_name.contains_key(&var) && self.can_take(&choice) {
+                self.take_type_var(var, choice);
             }
-            // (A string is no class of the table: `ty_of` reads it from `type_vars`.)
-            if choice == "String" {
-                self.type_vars.insert(var, choice);
-                continue;
-            }
-            let Some(&id) = self.by_name.get(&choice) else { continue };
-            self.by_name.insert(var.clone(), id);
-            self.type_vars.insert(var, choice);
         }
         // A `CharSequence` a test passes is a `String`, the one implementation jreach models (its
         // `length`, `charAt`, `toString` are the string's). Only where the file names the type.
@@ -479,22 +471,28 @@ impl Classes {
             let Some(choice) = choice else { continue };
             // (A name that is a class of the table stays the class.)
             let a_class = self.by_name.contains_key(&var) && !self.type_vars.contains_key(&var);
-            if a_class || self.type_vars.get(&var) == Some(&choice) {
+            if a_class || self.type_vars.get(&var) == Some(&choice) || !self.can_take(&choice) {
                 continue;
             }
-            let id = match (choice.as_str(), self.by_name.get(&choice)) {
-                ("String", _) => None,
-                (_, Some(id)) => Some(*id),
-                (_, None) => continue,
-            };
-            let table = scoped.get_or_insert_with(|| self.clone());
-            match id {
-                Some(id) => table.by_name.insert(var.clone(), id),
-                None => table.by_name.remove(&var),
-            };
-            table.type_vars.insert(var, choice);
+            scoped.get_or_insert_with(|| self.clone()).take_type_var(var, choice);
         }
         scoped
+    }
+
+    /// Whether a type variable may be taken as `choice`: a string, or a class of the table.
+    fn can_take(&self, choice: &str) -> bool {
+        choice == "String" || self.by_name.contains_key(choice)
+    }
+
+    /// Takes the type variable `var` as `choice` ([`Classes::can_take`]): a class's name then
+    /// finds that class; a string is no class of the table, which `ty_of` reads from
+    /// `type_vars`.
+    fn take_type_var(&mut self, var: String, choice: String) {
+        match self.by_name.get(&choice).copied().filter(|_| choice != "String") {
+            Some(id) => self.by_name.insert(var.clone(), id),
+            None => self.by_name.remove(&var),
+        };
+        self.type_vars.insert(var, choice);
     }
 
     /// A Java type as written with the instantiated type variables replaced (`List<T>` →

@@ -1064,7 +1064,6 @@ mod tests {
                 returned_by: None,
             }),
             initializes_class: false,
-            outer: None,
             also_runs: vec![],
             ..base()
         };
@@ -1090,7 +1089,6 @@ mod tests {
             }),
             receiver_args: vec![("String".into(), JavaValue::Str("a".into()))],
             initializes_class: false,
-            outer: None,
             also_runs: vec![],
             ..base()
         };
@@ -1204,7 +1202,6 @@ mod tests {
             named_classes: vec![],
             held_by: None,
             initializes_class: false,
-            outer: None,
             also_runs: vec![],
             params: vec![],
             args: vec![],
