@@ -121,10 +121,28 @@ fn open_jdk_values(req: &mut TestRequest) {
     let named = std::mem::take(&mut req.named_classes);
     let open_in = |ty: &str, v: &mut JavaValue, imports: &mut Vec<String>| open(ty, v, &own, &named, imports);
     fn open(ty: &str, v: &mut JavaValue, own: &str, named: &[String], imports: &mut Vec<String>) {
-        if let JavaValue::Constructed { args, .. } = v {
-            for (t, a) in args.iter_mut() {
-                open(t, a, own, named, imports);
+        match v {
+            JavaValue::Constructed { args, .. } => {
+                for (t, a) in args.iter_mut() {
+                    open(t, a, own, named, imports);
+                }
             }
+            // A choice made where the classes the code names were not known (the `Class` of a
+            // `TypeToken.get(...)` the start makes): they are candidates there too.
+            JavaValue::Choice { slot: None, options } => {
+                for o in options.iter_mut() {
+                    if let JavaValue::Constructed { args, .. } = o {
+                        for (t, a) in args.iter_mut() {
+                            open(t, a, own, named, imports);
+                        }
+                    }
+                }
+                let mut c = jreach_synth::JdkChoices { options: std::mem::take(options), imports: vec![] };
+                c.add_classes(ty, named);
+                *options = c.options;
+                return;
+            }
+            _ => {}
         }
         let Some(mut c) = jreach_synth::jdk_choices(ty, own) else { return };
         c.add_classes(ty, named);

@@ -116,6 +116,67 @@ fn searched_collection(simple: &str, args: Option<&str>) -> Option<(&'static str
     }
 }
 
+/// For a map type of the JDK whose key and value a search can write (`Map<String, Integer>`,
+/// `Map<?, ?>`, `Map<K, V>`): the class a test creates it as and a key and a value to start
+/// from. A key of any object (`?`, `Object`, a type variable) is a choice of a string and a
+/// `java.awt.Point` (not for a sorted map, whose keys must compare).
+fn map_entry(simple: &str, args: &str) -> Option<(&'static str, JavaValue, JavaValue)> {
+    let made = match simple {
+        "Map" | "HashMap" | "AbstractMap" => "HashMap",
+        "LinkedHashMap" => "LinkedHashMap",
+        "SortedMap" | "NavigableMap" | "TreeMap" => "TreeMap",
+        _ => return None,
+    };
+    let (key, value) = split_type_args(args)?;
+    let item = |ty: &str, any_object: bool| -> Option<JavaValue> {
+        let ty = ty.trim();
+        let ty = ty.strip_prefix("? extends ").unwrap_or(ty).trim();
+        Some(match ty.strip_prefix("java.lang.").unwrap_or(ty) {
+            "String" | "CharSequence" => JavaValue::Str("a".into()),
+            "Integer" | "Number" => JavaValue::Int(1),
+            "Long" => JavaValue::Long(1),
+            "Double" => JavaValue::Double(1.0),
+            "Boolean" => JavaValue::Bool(true),
+            "Character" => JavaValue::Char(u16::from(b'a')),
+            "?" | "Object" => any(any_object),
+            t if is_type_variable_like(t) => any(any_object),
+            _ => return None,
+        })
+    };
+    fn any(any_object: bool) -> JavaValue {
+        let text = JavaValue::Str("a".into());
+        match any_object {
+            true => {
+                let point = new("java.awt.Point", vec![("int", JavaValue::Int(1)), ("int", JavaValue::Int(2))]);
+                JavaValue::Choice { slot: None, options: vec![text, point] }
+            }
+            false => text,
+        }
+    }
+    Some((made, item(key, made != "TreeMap")?, item(value, false)?))
+}
+
+/// `A, B` as `A` and `B`, split at the comma outside any nested type arguments.
+fn split_type_args(args: &str) -> Option<(&str, &str)> {
+    let mut depth = 0i32;
+    for (i, ch) in args.char_indices() {
+        match ch {
+            '<' => depth += 1,
+            '>' => depth -= 1,
+            ',' if depth == 0 => return Some((&args[..i], &args[i + 1..])),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// A name written as Java's convention writes type variables: one capital letter, perhaps with a
+/// digit (`K`, `V`, `T2`). A test passes such a parameter a value of any type javac infers.
+fn is_type_variable_like(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars.next().is_some_and(|c| c.is_ascii_uppercase()) && name.len() <= 2 && chars.all(|c| c.is_ascii_digit())
+}
+
 /// The element type a value of `Iterator<arg>`, `Supplier<arg>` and their kin is written with:
 /// `Integer` for integers and numbers, `String` for strings and any object; `None` for another
 /// type (a class of the project, a type variable).
@@ -603,6 +664,16 @@ pub fn jdk_choices(java_ty: &str, own_class: &str) -> Option<JdkChoices> {
             c.import("java.util.AbstractMap");
             c.import(if simple == "Entry" { "java.util.Map.Entry" } else { "java.util.Map" });
         }
+        (map, Some(args)) if map_entry(map, args).is_some() => {
+            // Empty, then one entry whose key and value the search moves (a key of any object
+            // is a string or an object whose class has fields, which serializers tell apart).
+            let (made, key, value) = map_entry(map, args)?;
+            c.push(new(&format!("{made}<>"), vec![]));
+            let of = factory("Map", "of", vec![("Object", key), ("Object", value)]);
+            c.push(new(&format!("{made}<>"), vec![("java.util.Map", of)]));
+            c.import("java.util.Map");
+            c.import(&format!("java.util.{made}"));
+        }
         (collection, Some(_)) if searched_collection(collection, args).is_none() => {
             // Of elements no test writes: empty (a `null` list is what code rejects first).
             let made = empty_collection(collection)?;
@@ -815,7 +886,15 @@ mod tests {
         assert_eq!(written("java.util.Collection<String>")[0], "new ArrayList<>(Arrays.asList(new String[] {\"a\"}))");
         // Of elements no search writes: empty.
         assert_eq!(written("Set<int[]>"), ["new HashSet<>()", "null"]);
-        assert_eq!(written("Map<String, Integer>"), ["new HashMap<>()", "null"]);
+        // A map: empty, or one entry the search moves; a key of any object is a string or not.
+        assert_eq!(written("Map<String, Integer>"), ["new HashMap<>()", "new HashMap<>(Map.of(\"a\", 1))", "null"]);
+        let any = written("Map<K, List<V>>");
+        assert_eq!(any, ["new HashMap<>()", "null"], "a list of values no search writes");
+        let entry = |ty: &str| format!("{:?}", jdk_choices(ty, "Own").expect("a map").options[1]);
+        assert!(written("java.util.Map<?, ?>")[1].starts_with("new HashMap<>(Map.of(\"a\", "));
+        assert!(entry("java.util.Map<?, ?>").contains("java.awt.Point"), "a key of any object");
+        assert!(!entry("TreeMap<Object, String>").contains("Point"), "a sorted map's keys compare");
+        assert_eq!(written("Map<Map<String, String>, String>"), ["new HashMap<>()", "null"]);
         assert!(written("Optional<int[]>").is_empty());
     }
 
