@@ -2022,6 +2022,26 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn classes_the_code_names_are_candidates_in_a_class_choice_inside_a_made_object() {
+        // `TypeToken.get(<a Class>)`, made where the classes the code names were not known.
+        let class_choice =
+            JavaValue::Choice { slot: None, options: vec![JavaValue::Expr("String.class".into()), JavaValue::Null] };
+        let token =
+            JavaValue::made_by("TypeToken".into(), "TypeToken.get".into(), vec![("Class<?>".into(), class_choice)]);
+        let req = TestRequest {
+            params: vec![("type".into(), "TypeToken".into())],
+            args: vec![JavaValue::Choice { slot: None, options: vec![token, JavaValue::Null] }],
+            named_classes: vec!["java.util.Map".into()],
+            ..start_request()
+        };
+        let h = slots(&req);
+        let rendered = format!("{:?}", h.req.args[0]);
+        let map = rendered.find("java.util.Map.class").expect("the named class is a candidate");
+        assert!(rendered.find("String.class").is_some_and(|s| s < map), "after the start's own: {rendered}");
+        assert!(rendered[map..].contains("Null"), "before null: {rendered}");
+    }
+
+    #[test]
     fn an_array_of_boxes_is_one_slot_unless_it_holds_a_null() {
         let shorts = |items| JavaValue::Array { elem_ty: "Short".into(), id: 1, items };
         let req = TestRequest {
