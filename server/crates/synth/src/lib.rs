@@ -487,7 +487,8 @@ pub struct TestRequest {
     /// arguments as (Java type, value).
     pub receiver_calls: Vec<JavaCall>,
     /// For a method of an abstract class: the methods of the anonymous subclass the test creates
-    /// as the receiver (`new Style() {}` when there are none); `None`: the class itself.
+    /// as the receiver (`new Style() {}` when there are none); for a constructor of one, of the
+    /// anonymous subclass whose creation runs it. `None`: the class itself.
     pub receiver_body: Option<Vec<StubMethodValue>>,
     /// For an instance method of a class with no constructor, factory or builder a test may
     /// call: the receiver's fields, which the test sets through reflection on an object it

@@ -257,7 +257,11 @@ pub(crate) fn method_parts(req: &TestRequest, junit: JUnit) -> Parts {
         format!("Class.forName({})", literal(&JavaValue::Str(binary)))
     } else if req.is_constructor {
         let class = if class.is_empty() { req.method.clone() } else { class };
-        new_object(req, &class, &arg_list)
+        // An abstract class's constructor runs as an anonymous subclass is made.
+        match &req.receiver_body {
+            Some(methods) => anonymous_class(&new_object(req, &class, &arg_list), methods),
+            None => new_object(req, &class, &arg_list),
+        }
     } else if req.is_static || class.is_empty() {
         if let Some(held) = &req.held_by {
             // A static method returning the object takes `receiver_args`.

@@ -20,6 +20,7 @@ mod receiver_from;
 mod replay;
 mod result_call;
 mod start;
+mod stubbed_subclass;
 
 use jreach_ir::lower::{lower_in, FileContext, LowerOptions};
 use jreach_ir::{BlockId, Blocker, CutoffKind, Function, LowerMode, Terminator};

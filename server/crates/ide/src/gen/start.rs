@@ -17,6 +17,7 @@ use jreach_synth::{is_searched_collection, jdk_choices, JavaValue, ReceiverFrom,
 use super::receiver::{
     is_static_nested, outer_object, receiver_constructor, unsupported_signature, unsupported_signature_on_outer,
 };
+use super::stubbed_subclass::stubbed_subclass;
 use super::{callers, lower_for_synthesis, replay, with_package_sources, GenOptions, SynthesisSource, MAX_CALLERS};
 
 /// A test for the statement on 0-based `line` with the simplest inputs jreach can write for its
@@ -116,15 +117,24 @@ fn start_for(
         Some(_) => unsupported_signature_on_outer(&whole, m),
         None => unsupported_signature(&whole, m),
     };
-    if factory.is_none() && from.is_none() && unsupported.is_some() {
+    // An abstract class's constructor runs as a stubbed anonymous subclass is made.
+    let stubbed_for_constructor = match m.is_constructor && m.class_is_abstract {
+        true => Some(stubbed_subclass(&whole, m, &opts.imported_sources)?),
+        false => None,
+    };
+    if factory.is_none() && from.is_none() && unsupported.is_some() && stubbed_for_constructor.is_none() {
         return None;
     }
     let f = lower_for_synthesis(&source, &whole, m, opts, 2);
     // An abstract class's receiver is an anonymous subclass, when a test can write one; else an
     // object of a class of the package that extends it.
     let made = m.class_is_abstract && !m.is_static && !m.is_constructor && from.is_none();
+    // (Or, for the search alone, an anonymous subclass whose methods return defaults.)
     let subclass = match made && !f.setup.receiver_subclassed {
-        true => Some(concrete_subclass(&whole, m)?),
+        true => Some(match concrete_subclass(&whole, m) {
+            Some(class) => Subclass::OfPackage(class),
+            None => Subclass::Stubbed(stubbed_subclass(&whole, m, &opts.imported_sources)?),
+        }),
         false => None,
     };
     // A parameter of a JDK type jreach does not model is a choice among values a test can write
@@ -239,10 +249,24 @@ fn start_for(
             *elem_ty = elem;
         }
     }
-    if let Some((class, ctor_params)) = subclass {
-        req.receiver_args = searched_args(&whole, &ctor_params, &own_class, &mut req.imports)?;
-        req.receiver_body = None;
-        req.receiver_class = Some(class);
+    match subclass {
+        Some(Subclass::OfPackage((class, ctor_params))) => {
+            req.receiver_args = searched_args(&whole, &ctor_params, &own_class, &mut req.imports)?;
+            req.receiver_body = None;
+            req.receiver_class = Some(class);
+        }
+        Some(Subclass::Stubbed(stubbed)) if !m.is_constructor => {
+            req.receiver_args = searched_args(&whole, &stubbed.ctor_params, &own_class, &mut req.imports)?;
+            req.receiver_body = Some(stubbed.body);
+            req.receiver_class = None;
+            req.receiver_fields = None;
+            super::add_imports(&mut req.imports, stubbed.imports);
+        }
+        Some(Subclass::Stubbed(_)) | None => {}
+    }
+    if let Some(stubbed) = stubbed_for_constructor {
+        req.receiver_body = Some(stubbed.body);
+        super::add_imports(&mut req.imports, stubbed.imports);
     }
     if let Some(factory) = factory {
         req.receiver_args = searched_args(ctx, &factory.params, &own_class, &mut req.imports)?;
@@ -366,6 +390,16 @@ fn start_for(
     constructor_choice(ctx, &whole, m, &mut req, &own_class);
     factory_choice(ctx, m, &mut req, &own_class);
     Some(req)
+}
+
+/// What a search makes the receiver of a method of an abstract class as, where the model
+/// cannot write an anonymous subclass.
+enum Subclass {
+    /// A class of the file or its package extending it, with its constructor's parameters
+    /// ([`concrete_subclass`]).
+    OfPackage((String, Vec<jreach_syntax::Param>)),
+    /// An anonymous subclass whose methods return defaults ([`stubbed_subclass`]).
+    Stubbed(super::stubbed_subclass::StubbedSubclass),
 }
 
 /// For an instance method `m` of an abstract class no anonymous subclass in a test can stand in
@@ -520,7 +554,7 @@ fn factory_choice(ctx: &FileContext<'_>, m: &MethodInfo, req: &mut TestRequest, 
 }
 
 /// Whether [`searched_args`] has values for every one of `params`.
-fn search_writes(ctx: &FileContext<'_>, params: &[jreach_syntax::Param]) -> bool {
+pub(crate) fn search_writes(ctx: &FileContext<'_>, params: &[jreach_syntax::Param]) -> bool {
     params.iter().all(|p| {
         let ty = ctx.test_java_of(p.ty.trim().trim_start_matches("final ").trim());
         search_value(&ty).is_some() || jdk_choices(&ty, "").is_some()
