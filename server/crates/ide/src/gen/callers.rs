@@ -215,10 +215,13 @@ fn invokes(file: &SourceFile, call: Node<'_>, callee: &MethodInfo) -> bool {
         return false;
     }
     // A method of a nested class runs on objects the enclosing classes hold in fields and
-    // locals (`rule.check(x)`, `new Rule(5).check(x)`): any receiver may be one.
+    // locals (`rule.check(x)`, `new Rule(5).check(x)`): any receiver may be one. So does one
+    // of an object a static member holds (an enum constant's body, taken as static for the
+    // test that names the member): `state.isStarted()` with `state` an enum's constant.
     let receiver_ok = match call.child_by_field_name("object") {
         None => true,
         Some(_) if callee.classes.len() > 1 && !callee.is_static => true,
+        Some(_) if callee.held_by.is_some() => true,
         Some(o) => {
             let o = text(o);
             o == "this" || callee.classes.iter().any(|c| c == o) || o == callee.classes.join(".")
@@ -257,6 +260,17 @@ mod tests {
         assert_eq!(entries(src, "twice"), vec!["viaCall", "viaClassRef"]);
         assert_eq!(entries(src, "thrice"), vec!["viaRef"]);
         assert_eq!(entries(src, "check"), vec!["viaObject"]);
+    }
+
+    #[test]
+    fn a_method_of_an_enum_constant_s_body_is_called_on_any_object() {
+        let src = "public class Watch {\n  private enum State {\n    RUNNING {\n      @Override boolean started() { return true; }\n    },\n    STOPPED {\n      @Override boolean started() { return false; }\n    };\n    abstract boolean started();\n  }\n  private State state = State.STOPPED;\n  public void start() { state = State.RUNNING; }\n  public boolean isStarted() { return state.started(); }\n}\n";
+        let file = SourceFile::parse(src);
+        let ctx = FileContext::new(&file, None, None);
+        let stopped = ctx.methods().iter().filter(|m| m.name == "started").nth(1).expect("STOPPED's").clone();
+        assert!(stopped.held_by.is_some(), "{stopped:?}");
+        let names: Vec<String> = entry_callers(&ctx, &stopped, MAX_CALLERS).into_iter().map(|c| c.name).collect();
+        assert_eq!(names, ["isStarted"]);
     }
 
     #[test]
