@@ -14,6 +14,10 @@ use super::MAX_CALLERS;
 /// How many private methods deep the search for a caller a test can call goes.
 const MAX_DEPTH: usize = 3;
 
+/// How deep it goes when it found none within [`MAX_DEPTH`] (a parser's constructor calling
+/// private set-up methods, each calling the next).
+const MAX_DEPTH_FOR_NONE: usize = 8;
+
 /// The target on 0-based `line` of `file` and the methods a test may enter to reach it: its own,
 /// or for a private one, up to [`MAX_CALLERS`] methods calling it. `None` for no target or a
 /// method with syntax errors.
@@ -64,7 +68,10 @@ pub(crate) fn entry_callers(ctx: &FileContext<'_>, m: &MethodInfo, max: usize) -
     let mut seen: HashSet<std::ops::Range<usize>> = HashSet::from([m.range.clone()]);
     let mut frontier = vec![m.clone()];
     let mut entries = Vec::new();
-    for _ in 0..MAX_DEPTH {
+    for depth in 0..MAX_DEPTH_FOR_NONE {
+        if depth >= MAX_DEPTH && !entries.is_empty() {
+            break;
+        }
         let mut next = Vec::new();
         for callee in &frontier {
             for c in ctx.methods().iter().filter(|c| same_class(c)) {
@@ -188,6 +195,8 @@ fn calls_under(file: &SourceFile, root: Node<'_>, classes: &[String], callee: &M
 fn creates(file: &SourceFile, new: Node<'_>, callee: &MethodInfo) -> bool {
     let Some(ty) = new.child_by_field_name("type") else { return false };
     let ty = &file.text[ty.byte_range()];
+    // `new Collector<>(...)`, `new Outer.Inner<T>(...)`: the class's name without type arguments.
+    let ty = ty.split('<').next().unwrap_or(ty).trim();
     let simple = ty.rsplit('.').next().unwrap_or(ty);
     let arity = arity(new);
     new.child_by_field_name("body").is_none()
@@ -271,6 +280,22 @@ mod tests {
         assert!(stopped.held_by.is_some(), "{stopped:?}");
         let names: Vec<String> = entry_callers(&ctx, &stopped, MAX_CALLERS).into_iter().map(|c| c.name).collect();
         assert_eq!(names, ["isStarted"]);
+    }
+
+    #[test]
+    fn a_constructor_made_with_a_diamond_and_a_long_chain_of_private_callers() {
+        let src = "public class P {\n  private static class Box<T> {\n    private Box(T t) { }\n  }\n  public static Box<String> box(String s) { return new Box<>(s); }\n  private static int a(int x) { return x + 1; }\n  private static int b(int x) { return a(x); }\n  private static int c(int x) { return b(x); }\n  private static int d(int x) { return c(x); }\n  private static int e(int x) { return d(x); }\n  public P(int x) { e(x); }\n}\n";
+        let file = SourceFile::parse(src);
+        let ctx = FileContext::new(&file, None, None);
+        let ctor = ctx.methods().iter().find(|m| m.is_constructor && m.classes.len() == 2).expect("Box's").clone();
+        let names: Vec<String> = entry_callers(&ctx, &ctor, MAX_CALLERS).into_iter().map(|c| c.name).collect();
+        assert_eq!(names, ["box"]);
+        // Five private methods deep: found, as nothing is nearer.
+        let outer: Vec<bool> = entry_callers(&ctx, &ctx.methods().iter().find(|m| m.name == "a").unwrap().clone(), 4)
+            .into_iter()
+            .map(|c| c.is_constructor)
+            .collect();
+        assert_eq!(outer, [true]);
     }
 
     #[test]
