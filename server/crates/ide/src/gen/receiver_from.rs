@@ -135,12 +135,72 @@ pub(crate) fn imported_by_simple_name(qualified: &str, imports: &mut Vec<String>
     }
 }
 
-/// Whether `m` says it overrides (`@Override`): a test can then call it through the type it
-/// overrides a method of.
+/// Whether `m` overrides a method: a test can then call it through the type it overrides a
+/// method of. It says so (`@Override`), or, unsaid, it is public and a method of `Object`
+/// (`toString()`) or of a JDK interface its class implements (`next()` of an `Iterator`).
 pub(crate) fn overrides(file: &SourceFile, m: &MethodInfo) -> bool {
     let node = m.node(file);
-    named_children(node).into_iter().any(|c| c.kind() == "modifiers" && text_of(c, &file.text).contains("@Override"))
+    let src = file.text.as_str();
+    let modifiers = named_children(node).into_iter().find(|c| c.kind() == "modifiers");
+    let modifiers = modifiers.map_or("", |c| text_of(c, src));
+    if modifiers.contains("@Override") {
+        return true;
+    }
+    if !modifiers.split_whitespace().any(|w| w == "public") || m.is_static {
+        return false;
+    }
+    let arity = m.params.len();
+    if matches!((m.name.as_str(), arity), ("toString" | "hashCode", 0) | ("equals", 1)) {
+        return true;
+    }
+    let Some(class) = node.parent().and_then(|body| body.parent()) else { return false };
+    let Some(list) = class.child_by_field_name("interfaces") else { return false };
+    let mut stack = vec![list];
+    while let Some(n) = stack.pop() {
+        match n.kind() {
+            "type_identifier" | "scoped_type_identifier" | "generic_type" => {
+                let ty = text_of(n, src);
+                let ty = ty.split('<').next().unwrap_or(ty).trim();
+                let simple = ty.rsplit('.').next().unwrap_or(ty);
+                if JDK_INTERFACE_METHODS.iter().any(|(i, name, k)| *i == simple && *name == m.name && *k == arity) {
+                    return true;
+                }
+            }
+            _ => stack.extend(named_children(n)),
+        }
+    }
+    false
 }
+
+/// Methods of JDK interfaces classes implement most (interface, method, number of parameters).
+const JDK_INTERFACE_METHODS: &[(&str, &str, usize)] = &[
+    ("Iterator", "hasNext", 0),
+    ("Iterator", "next", 0),
+    ("Iterator", "remove", 0),
+    ("ListIterator", "hasNext", 0),
+    ("ListIterator", "next", 0),
+    ("ListIterator", "hasPrevious", 0),
+    ("ListIterator", "previous", 0),
+    ("Iterable", "iterator", 0),
+    ("Enumeration", "hasMoreElements", 0),
+    ("Enumeration", "nextElement", 0),
+    ("Comparable", "compareTo", 1),
+    ("Comparator", "compare", 2),
+    ("Runnable", "run", 0),
+    ("Callable", "call", 0),
+    ("AutoCloseable", "close", 0),
+    ("Closeable", "close", 0),
+    ("Supplier", "get", 0),
+    ("Function", "apply", 1),
+    ("BiFunction", "apply", 2),
+    ("Consumer", "accept", 1),
+    ("BiConsumer", "accept", 2),
+    ("Predicate", "test", 1),
+    ("CharSequence", "length", 0),
+    ("CharSequence", "charAt", 1),
+    ("CharSequence", "subSequence", 2),
+    ("InvocationHandler", "invoke", 3),
+];
 
 /// The `new C(...)` expressions of the file that create exactly class `class` (no anonymous
 /// subclass of it).
@@ -342,7 +402,6 @@ public class Shapes {
         public boolean hasNext() {
             return true;
         }
-        @Override
         public Integer next() {
             return 4;
         }
@@ -363,7 +422,8 @@ public class Shapes {
         assert_eq!(area, ["Shapes.Shape obj = Shapes.UNIT;", "Shapes.Shape obj = Shapes.square(1);"]);
         // Not an override: no type a test names declares it.
         assert!(written("perimeter").0.is_empty());
-        // An inner class's object from an instance method, declared as the imported interface.
+        // An inner class's object from an instance method, declared as the imported interface
+        // (`next()` overrides `Iterator`'s, unsaid).
         let (next, imports) = written("next");
         assert_eq!(next, ["Iterator obj = new Shapes().sides();"]);
         assert_eq!(imports, ["java.util.Iterator"]);
