@@ -201,7 +201,7 @@ fn creates(file: &SourceFile, new: Node<'_>, callee: &MethodInfo) -> bool {
     let arity = arity(new);
     new.child_by_field_name("body").is_none()
         && callee.classes.last().is_some_and(|c| c == simple)
-        && arity == callee.params.len()
+        && takes(file, callee, arity)
 }
 
 /// `this::name` or `C::name` naming `callee` (whatever its arity: the functional interface
@@ -236,7 +236,22 @@ fn invokes(file: &SourceFile, call: Node<'_>, callee: &MethodInfo) -> bool {
             o == "this" || callee.classes.iter().any(|c| c == o) || o == callee.classes.join(".")
         }
     };
-    receiver_ok && arity(call) == callee.params.len()
+    receiver_ok && takes(file, callee, arity(call))
+}
+
+/// Whether `callee` takes `n` arguments: as many as it has parameters, or for varargs
+/// (`f(Type t, Class<?>... more)`), at least all but the last.
+fn takes(file: &SourceFile, callee: &MethodInfo, n: usize) -> bool {
+    let k = callee.params.len();
+    if n == k {
+        return true;
+    }
+    let varargs = callee
+        .node(file)
+        .child_by_field_name("parameters")
+        .and_then(|ps| ps.named_children(&mut ps.walk()).filter(|p| !p.is_extra()).last())
+        .is_some_and(|last| last.kind() == "spread_parameter");
+    varargs && n + 1 >= k
 }
 
 /// `this(args)` in a constructor of `callee`'s class, with as many arguments.
@@ -308,5 +323,8 @@ mod tests {
             entry_callers(&ctx, &private_ctor, MAX_CALLERS).into_iter().map(|c| c.params.len()).collect();
         assert_eq!(names, vec![1], "the public constructor delegates to it");
         assert_eq!(entries(src, "scaled"), vec!["up"]);
+        // Varargs take more arguments, or one fewer.
+        let src = "public class V {\n  private static int count(String s, int... more) { return more.length; }\n  public static int none() { return count(\"a\"); }\n  public static int three() { return count(\"a\", 1, 2, 3); }\n  public static int other(int x) { return x; }\n}\n";
+        assert_eq!(entries(src, "count"), vec!["none", "three"]);
     }
 }
