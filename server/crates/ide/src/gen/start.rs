@@ -11,7 +11,7 @@ use std::time::Duration;
 use jreach_ir::lower::FileContext;
 use jreach_ir::{Leaf, Ty};
 use jreach_smt::{solve_reach, SolveOptions, Verdict};
-use jreach_syntax::{MethodInfo, SourceFile, Target};
+use jreach_syntax::{text_of, MethodInfo, SourceFile, Target};
 use jreach_synth::{is_searched_collection, jdk_choices, JavaValue, ReceiverFrom, ReceiverHolder, TestRequest};
 
 use super::receiver::{
@@ -158,7 +158,9 @@ fn start_for(
                 given.push((i, annotation_value(&p.java_ty, elements, &own_class, &mut imports)?));
             }
             _ if p.ty == Ty::Ref || is_searched_collection(&p.java_ty) => {
-                let Some(mut c) = jdk_choices(&p.java_ty, &own_class) else {
+                let choices =
+                    class_of_type_variable(file, m, &p.java_ty).or_else(|| jdk_choices(&p.java_ty, &own_class));
+                let Some(mut c) = choices else {
                     // A class of the project the model does not see into (a record): made by its
                     // constructor with arguments the search moves.
                     // (Or one of the classes extending it: a choice that holds null already.)
@@ -390,6 +392,62 @@ fn start_for(
     constructor_choice(ctx, &whole, m, &mut req, &own_class);
     factory_choice(ctx, m, &mut req, &own_class);
     Some(req)
+}
+
+/// For a parameter `Class<E>` (or `Class<? extends E>`) whose `E` is a type variable of `m` or
+/// of its classes: the classes a test may pass, by `E`'s bound. An enum's (`<E extends
+/// Enum<E>>`): the enums of the file a test can name, then three of the JDK's; another class's
+/// or interface's: that one; none: those a `Class<?>` may be. `None` for any other type.
+fn class_of_type_variable(file: &SourceFile, m: &MethodInfo, java_ty: &str) -> Option<jreach_synth::JdkChoices> {
+    use jreach_syntax::tree::{enclosing_classes, has_modifier, named_children};
+    let ty = java_ty.trim().trim_start_matches("final ").trim();
+    let arg = ty.strip_prefix("Class<")?.strip_suffix('>')?.trim();
+    let var = arg.strip_prefix("? extends ").unwrap_or(arg).trim();
+    let src = file.text.as_str();
+    // The declaration of `var` nearest `m`: its first bound, raw.
+    let mut n = Some(m.node(file));
+    let bound = loop {
+        let c = n?;
+        let declared = c.child_by_field_name("type_parameters").and_then(|params| {
+            named_children(params).into_iter().find(|p| {
+                named_children(*p).into_iter().any(|k| k.kind() == "type_identifier" && text_of(k, src) == var)
+            })
+        });
+        if let Some(p) = declared {
+            let bound = named_children(p).into_iter().find(|k| k.kind() == "type_bound");
+            let first = bound.and_then(|b| named_children(b).into_iter().next()).map(|t| text_of(t, src).to_string());
+            break first.map(|t| t.split('<').next().unwrap_or(&t).trim().to_string());
+        }
+        n = c.parent();
+    };
+    let mut options = Vec::new();
+    match bound.as_deref() {
+        Some("Enum" | "java.lang.Enum") => {
+            let mut stack = vec![file.tree.root_node()];
+            while let Some(d) = stack.pop() {
+                stack.extend(named_children(d).into_iter().rev());
+                if d.kind() != "enum_declaration" || has_modifier(d, src, "private") {
+                    continue;
+                }
+                let mut path = enclosing_classes(d, src);
+                path.extend(d.child_by_field_name("name").map(|k| text_of(k, src).to_string()));
+                options.push(JavaValue::Expr(format!("{}.class", path.join("."))));
+            }
+            for jdk in ["java.util.concurrent.TimeUnit", "java.time.DayOfWeek", "Thread.State"] {
+                options.push(JavaValue::Expr(format!("{jdk}.class")));
+            }
+        }
+        Some("Comparable" | "java.lang.Comparable") => {
+            options.extend(["String.class", "Integer.class"].map(|c| JavaValue::Expr(c.into())))
+        }
+        Some("Number" | "java.lang.Number") => {
+            options.extend(["Integer.class", "Long.class", "Double.class"].map(|c| JavaValue::Expr(c.into())))
+        }
+        Some("Object" | "java.lang.Object") | None => return jdk_choices("Class<?>", m.top_class()),
+        Some(class) => options.push(JavaValue::Expr(format!("{class}.class"))),
+    }
+    options.push(JavaValue::Null);
+    Some(jreach_synth::JdkChoices { options, imports: vec![] })
 }
 
 /// What a search makes the receiver of a method of an abstract class as, where the model
@@ -1154,6 +1212,27 @@ mod tests {
         let written: Vec<String> = options.iter().map(jreach_synth::literal).collect();
         assert!(written.contains(&"new Money(1L)".to_string()), "{written:?}");
         assert_eq!(written.last().map(String::as_str), Some("null"));
+    }
+
+    #[test]
+    fn a_class_of_a_type_variable_is_one_its_bound_allows() {
+        let src = "package p;\npublic class Bits {\n  public enum Color { RED }\n  private enum Hidden { A }\n  public static <E extends Enum<E>> long bits(Class<E> c) { return 0L; }\n  public static <N extends Number> int n(Class<? extends N> c) { return 0; }\n  public static <T> int any(Class<T> c) { return 0; }\n  public static int plain(Class<String> c) { return 0; }\n}\n";
+        let file = SourceFile::parse(src);
+        let ctx = FileContext::new(&file, None, None);
+        let choices = |name: &str| {
+            let m = ctx.methods().iter().find(|m| m.name == name).expect("the method");
+            class_of_type_variable(&file, m, &m.params[0].ty)
+                .map(|c| c.options.iter().map(jreach_synth::literal).collect::<Vec<_>>())
+        };
+        let enums = choices("bits").expect("enums");
+        assert_eq!(enums[0], "Bits.Color.class", "the file's enum first, none private: {enums:?}");
+        assert!(
+            enums.contains(&"java.util.concurrent.TimeUnit.class".to_string())
+                && !enums.iter().any(|e| e.contains("Hidden"))
+        );
+        assert_eq!(choices("n").expect("numbers"), ["Integer.class", "Long.class", "Double.class", "null"]);
+        assert_eq!(choices("any").expect("any class")[0], "String.class");
+        assert!(choices("plain").is_none(), "not a type variable: the JDK's choices");
     }
 
     #[test]
