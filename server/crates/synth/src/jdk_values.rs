@@ -774,9 +774,12 @@ fn big_integer() -> JavaValue {
 }
 
 /// `String.length()`, `Object.hashCode()` (instance methods without parameters), `Math.sqrt`
-/// (static, one parameter), `String.isBlank()`: each name is unique in its class.
+/// (static, one parameter), `String.isBlank()`, `Arrays.asList(T...)` (static, varargs): each
+/// name is unique in its class.
 fn reflected_methods(c: &mut Builder) {
-    for (class, name) in [("String", "length"), ("Object", "hashCode"), ("Math", "sqrt"), ("String", "isBlank")] {
+    let methods =
+        [("String", "length"), ("Object", "hashCode"), ("Math", "sqrt"), ("String", "isBlank"), ("Arrays", "asList")];
+    for (class, name) in methods {
         c.push(JavaValue::Expr(format!(
             "Arrays.stream({class}.class.getMethods()).filter(mth -> mth.getName().equals(\"{name}\")).findFirst().get()"
         )));
@@ -961,7 +964,9 @@ mod tests {
         expect_test::expect!["Integer[].class"].assert_eq(&first("Class<Integer[]>"));
         // Any member: methods, fields and constructors, null last.
         let any = jdk_choices("AccessibleObject", "C").unwrap();
-        assert_eq!(any.options.len(), 4 + 2 + 2 + 1, "{:?}", any.options);
+        assert_eq!(any.options.len(), 5 + 2 + 2 + 1, "{:?}", any.options);
+        // One of them takes varargs, which reflection tells apart (`isVarArgs()`).
+        assert!(literal(&any.options[4]).starts_with("Arrays.stream(Arrays.class.getMethods())"));
         assert!(any.imports.contains(&"java.lang.reflect.AccessibleObject".to_string()));
         assert!(jdk_choices("Constructor<String>", "C").is_none());
     }
