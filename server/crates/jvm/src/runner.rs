@@ -253,6 +253,9 @@ pub struct Runner {
     next_id: u64,
     /// How many times a JVM was started (the first start included).
     pub starts: u32,
+    /// Options of its JVM beyond the usual (`-XX:hashCode=2`); such a runner only reads the
+    /// class-data archive, never writes it.
+    jvm_options: Vec<String>,
 }
 
 /// Extra time a reply may take beyond the test's own limit: compiling and loading.
@@ -270,7 +273,14 @@ impl Runner {
         let id = format!("{}-{nth}", std::process::id());
         let scratch = cache_root.join("scratch").join(&id);
         std::fs::create_dir_all(&scratch).map_err(|e| RunnerError::Io { path: scratch.clone(), error: e })?;
-        Ok(Runner { jdk, runner_classes, scratch, id, process: None, next_id: 0, starts: 0 })
+        Ok(Runner { jdk, runner_classes, scratch, id, process: None, next_id: 0, starts: 0, jvm_options: vec![] })
+    }
+
+    /// A runner whose JVM also takes `options`.
+    pub fn with_jvm_options(jdk: Jdk, cache_root: &Path, options: &[&str]) -> Result<Runner, RunnerError> {
+        let mut runner = Runner::new(jdk, cache_root)?;
+        runner.jvm_options = options.iter().map(|o| o.to_string()).collect();
+        Ok(runner)
     }
 
     fn spawn(&mut self) -> Result<(), RunnerError> {
@@ -280,12 +290,15 @@ impl Runner {
         // the first faster; it is written when the first runner exits normally.
         let archive = self.runner_classes.with_file_name("runner.jsa");
         let share = if archive.is_file() {
-            format!("-XX:SharedArchiveFile={}", archive.display())
+            Some(format!("-XX:SharedArchiveFile={}", archive.display()))
+        } else if self.jvm_options.is_empty() {
+            Some(format!("-XX:ArchiveClassesAtExit={}", self.archive_tmp().display()))
         } else {
-            format!("-XX:ArchiveClassesAtExit={}", self.archive_tmp().display())
+            None
         };
         let mut child = Command::new(&self.jdk.java)
-            .arg(share)
+            .args(share)
+            .args(&self.jvm_options)
             .arg("-Djava.security.manager=allow")
             .arg("-Xss64m")
             .arg("-Xmx1g")

@@ -41,6 +41,9 @@ pub struct Verifier {
     pub cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
     searches: u64,
     last_reached: Option<Reached>,
+    /// A runner whose JVM gives every object the same identity hash code, started when a test
+    /// first needs it ([`Verifier::same_with_other_identity_hashes`]).
+    identity_hash_runner: Option<Runner>,
 }
 
 /// A test that ran its target line on the JVM, with the lines of the target's file the run
@@ -69,6 +72,7 @@ impl Verifier {
             cancel: None,
             searches: 0,
             last_reached: None,
+            identity_hash_runner: None,
         })
     }
 
@@ -130,7 +134,50 @@ impl Verifier {
                 }
             }
         }
+        if !self.same_with_other_identity_hashes(project, text, req)? {
+            // The value asserted came from objects' identity hash codes (`Object.hashCode()`,
+            // an enum's, `Foo@1b6d3586`), which differ in another JVM: the call is made, the
+            // value not asserted.
+            let mut weaker = req.clone();
+            weaker.outcome = Outcome::Undetermined(
+                "what the call returns depends on objects' identity hash codes, which differ between runs".into(),
+            );
+            return match self.run_once(project, text, &weaker)? {
+                Attempt::Reached(c, r) => Ok(Checked::Reached { req: Box::new(weaker), compile_ms: c, run_ms: r }),
+                Attempt::Contradicted(why) | Attempt::Missed(why) => Ok(Checked::Missed(why)),
+            };
+        }
         Ok(Checked::Reached { req: Box::new(req.clone()), compile_ms, run_ms })
+    }
+
+    /// Whether `req`'s test, which passed, passes as well in a JVM where every object's
+    /// identity hash code is 1, when the value it asserts may come from one: a number where the
+    /// code hashes (`hashCode`), a text with an `@` (`Object.toString()`). In the runner's JVM,
+    /// which runs many tests, an object the JDK made once (an enum's constant) keeps one identity
+    /// hash code from run to run; a developer's test suite gives it another.
+    fn same_with_other_identity_hashes(
+        &mut self,
+        project: &Project,
+        text: &str,
+        req: &TestRequest,
+    ) -> Result<bool, RunnerError> {
+        let may_hash = match &req.outcome {
+            Outcome::Returns(Some(JavaValue::Int(_) | JavaValue::Long(_))) => text.contains("hashCode"),
+            Outcome::Returns(Some(JavaValue::Str(s))) => s.contains('@'),
+            _ => false,
+        };
+        if !may_hash {
+            return Ok(true);
+        }
+        let mut other = match self.identity_hash_runner.take() {
+            Some(r) => r,
+            None => Runner::with_jvm_options(self.jdk.clone(), &self.cache_root, &IDENTITY_HASH_ONE)?,
+        };
+        std::mem::swap(&mut self.runner, &mut other);
+        let attempt = self.run_once(project, text, req);
+        std::mem::swap(&mut self.runner, &mut other);
+        self.identity_hash_runner = Some(other);
+        Ok(!matches!(attempt?, Attempt::Contradicted(_)))
     }
 
     /// Looks on the JVM for inputs that run `start`'s target line (see [`crate::search`]):
@@ -559,6 +606,9 @@ const RUNS_WHERE_RANDOM: u32 = 4;
 
 /// Whether the code under test (`text`, its file) may draw random numbers or read the clock
 /// (`new Random()`, `Math.random()`, `ThreadLocalRandom`, `System.nanoTime()`, `Instant.now()`).
+/// The options under which a JVM gives every object the identity hash code 1.
+const IDENTITY_HASH_ONE: [&str; 2] = ["-XX:+UnlockExperimentalVMOptions", "-XX:hashCode=2"];
+
 fn draws_random_numbers(text: &str) -> bool {
     ["Random", "Math.random", "nanoTime", "currentTimeMillis", "randomUUID", ".now("].iter().any(|w| text.contains(w))
 }

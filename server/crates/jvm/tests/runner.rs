@@ -757,6 +757,38 @@ fn a_test_whose_line_runs_only_in_some_runs_of_code_reading_the_clock_is_not_off
     }
 }
 
+const HASHES: &str = "package p;
+
+public class Hashes {
+    public static int of(int n) {
+        if (n > 0) {
+            return n + java.util.concurrent.TimeUnit.SECONDS.hashCode();
+        }
+        return 0;
+    }
+}
+";
+
+#[test]
+fn a_value_from_an_identity_hash_code_is_not_asserted() {
+    // The runner's JVM keeps the enum constant's identity hash code from run to run, so the
+    // value a search observes passes there; another JVM (a developer's test suite) gives the
+    // constant another: the test makes the call and asserts nothing.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("src/p/Hashes.java");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(&file, HASHES).unwrap();
+    let mut v = jreach_jvm::Verifier::new(vec![]).unwrap_or_else(|e| panic!("these tests run Java: {e}"));
+    v.search_budget = std::time::Duration::from_secs(60);
+    let start =
+        search_start("Hashes", ("of", true, "int"), ("n", "int"), jreach_synth::JavaValue::Int(0), (6, "return"));
+    let found = v.search(&file, HASHES, &start).unwrap().expect("found");
+    match &found.outcome {
+        jreach_synth::Outcome::Undetermined(why) => assert!(why.contains("identity hash codes"), "{why}"),
+        other => panic!("asserted {other:?}"),
+    }
+}
+
 const SORTS: &str = "package p;
 
 import java.util.List;

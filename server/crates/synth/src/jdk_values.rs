@@ -304,8 +304,11 @@ pub fn jdk_choices(java_ty: &str, own_class: &str) -> Option<JdkChoices> {
             // Annotations the JDK's own declarations carry at run time.
             c.push(JavaValue::Expr("Runnable.class.getAnnotation(FunctionalInterface.class)".into()));
             c.push(JavaValue::Expr("Deprecated.class.getAnnotation(Retention.class)".into()));
+            // One whose member is an array (`@Target({ANNOTATION_TYPE})`).
+            c.push(JavaValue::Expr("Retention.class.getAnnotation(Target.class)".into()));
             c.import("java.lang.annotation.Annotation");
             c.import("java.lang.annotation.Retention");
+            c.import("java.lang.annotation.Target");
         }
         ("Iterator" | "ListIterator", Some(arg)) => {
             // Fixed, readable iterators: empty, one element, two (the elements are not searched).
