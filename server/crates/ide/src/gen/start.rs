@@ -222,6 +222,10 @@ fn start_for(
                 // (An id no array of the model has: this array is nobody else's.)
                 given.push((i, JavaValue::Array { elem_ty: elem.to_string(), id: -1 - i as i64, items: vec![] }));
                 empty_arrays.push(p.name.clone());
+                // `new Type[0]` names the element's class: imported as its values would be.
+                let own_import = |i: &String| i.rsplit('.').next() == Some(base);
+                let element_imports = jdk_choices(base, &own_class).map(|c| c.imports).unwrap_or_default();
+                imports.extend(element_imports.into_iter().filter(own_import));
             }
             _ => {}
         }
@@ -1212,6 +1216,16 @@ mod tests {
         let written: Vec<String> = options.iter().map(jreach_synth::literal).collect();
         assert!(written.contains(&"new Money(1L)".to_string()), "{written:?}");
         assert_eq!(written.last().map(String::as_str), Some("null"));
+    }
+
+    #[test]
+    fn an_empty_array_of_a_jdk_type_imports_its_class() {
+        let src = "package p;\nimport java.lang.reflect.Type;\npublic class Types {\n  public static int count(Type[] bounds) {\n    if (bounds.length > 1) {\n      return 2;\n    }\n    return 0;\n  }\n}\n";
+        let file = SourceFile::parse(src);
+        let start = search_start(&file, 5, &GenOptions::default()).expect("a start");
+        assert!(start.imports.contains(&"java.lang.reflect.Type".to_string()), "{:?}", start.imports);
+        let text = jreach_synth::render_class(&start);
+        assert!(text.contains("new Type[0]") || text.contains("new Type[] {}"), "{text}");
     }
 
     #[test]
