@@ -100,7 +100,7 @@ fn values_of(ty: &str, own_class: &str, id: i64) -> (Vec<JavaValue>, Vec<String>
 }
 
 /// Classes of `java.lang`, which a test names without an import.
-const JAVA_LANG: &[&str] = &[
+pub(crate) const JAVA_LANG: &[&str] = &[
     "Object",
     "String",
     "Integer",

@@ -45,41 +45,9 @@ pub(crate) struct StubbedSubclass {
 /// Interfaces without methods, which add nothing for a subclass to implement.
 const MARKER_INTERFACES: &[&str] = &["Serializable", "java.io.Serializable", "Cloneable", "java.lang.Cloneable"];
 
-/// Names a test uses without an import: primitives and the `java.lang` types code most often
-/// names in signatures.
-const NEEDS_NO_IMPORT: &[&str] = &[
-    "void",
-    "boolean",
-    "byte",
-    "short",
-    "char",
-    "int",
-    "long",
-    "float",
-    "double",
-    "Object",
-    "String",
-    "CharSequence",
-    "Number",
-    "Integer",
-    "Long",
-    "Short",
-    "Byte",
-    "Character",
-    "Boolean",
-    "Double",
-    "Float",
-    "Class",
-    "Iterable",
-    "Runnable",
-    "Throwable",
-    "Exception",
-    "RuntimeException",
-    "Error",
-    "Comparable",
-    "StringBuilder",
-    "Enum",
-];
+/// Primitive types and `void`, which a test names without an import (as it names
+/// `java.lang`'s classes, [`super::instanceof::JAVA_LANG`]).
+const PRIMITIVES: &[&str] = &["void", "boolean", "byte", "short", "char", "int", "long", "float", "double"];
 
 /// For an instance method `m` of an abstract class: the stubbed anonymous subclass a search may
 /// make its receiver as, when every abstract method it must implement can be written in a test
@@ -336,7 +304,7 @@ fn importable(
 ) -> Option<()> {
     let base = ty.trim_end_matches("[]").trim();
     let outer = base.split('.').next().unwrap_or(base);
-    if NEEDS_NO_IMPORT.contains(&outer) || base.starts_with("java.") {
+    if PRIMITIVES.contains(&outer) || super::instanceof::JAVA_LANG.contains(&outer) || base.starts_with("java.") {
         return Some(());
     }
     let src = whole.file().text.as_str();
