@@ -754,20 +754,6 @@ fn only_own_abstract_methods(d: Node<'_>, src: &str, decls: &[Node<'_>]) -> bool
     markers_only && concrete_super
 }
 
-/// `K, V` (type arguments as written) split at the comma outside nested `<...>`, trimmed.
-pub(crate) fn split_type_args(args: &str) -> Option<(&str, &str)> {
-    let mut depth = 0;
-    let (comma, _) = args.char_indices().find(|(_, ch)| {
-        match ch {
-            '<' => depth += 1,
-            '>' => depth -= 1,
-            _ => {}
-        }
-        *ch == ',' && depth == 0
-    })?;
-    Some((args[..comma].trim(), args[comma + 1..].trim()))
-}
-
 /// Whether `file` names the type `simple` (as a type, or qualified with `java.lang.`).
 fn mentions_type(file: &SourceFile, simple: &str) -> bool {
     let src = file.text.as_str();

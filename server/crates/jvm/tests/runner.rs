@@ -589,6 +589,15 @@ fn a_run_past_its_limit_is_stopped_and_the_batch_goes_on() {
     assert_eq!(runner.starts, 1);
 }
 
+/// `text` written as `src/p/<class>.java` in a new temporary folder (kept while the first value lives).
+fn source_in_package_p(class: &str, text: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join(format!("src/p/{class}.java"));
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(&file, text).unwrap();
+    (dir, file)
+}
+
 /// A search's start for the one-parameter method `class.method` of package `p`: the test
 /// request the engine would hand the verifier, with `arg` where the search begins.
 fn search_start(
@@ -638,10 +647,7 @@ fn search_start(
 
 #[test]
 fn the_verifier_searches_a_loop_bound_the_model_cannot_unroll_to() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("src/p/B.java");
-    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
-    std::fs::write(&file, B).unwrap();
+    let (_dir, file) = source_in_package_p("B", B);
     std::fs::write(file.with_file_name("Parser.java"), PARSER).unwrap();
     let mut v = jreach_jvm::Verifier::new(vec![]).unwrap_or_else(|e| panic!("these tests run Java: {e}"));
     let start =
@@ -666,10 +672,7 @@ public class Dice {
 
 #[test]
 fn what_differs_between_two_runs_with_the_same_inputs_is_not_asserted() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("src/p/Dice.java");
-    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
-    std::fs::write(&file, DICE).unwrap();
+    let (_dir, file) = source_in_package_p("Dice", DICE);
     let mut v = jreach_jvm::Verifier::new(vec![]).unwrap_or_else(|e| panic!("these tests run Java: {e}"));
     let start = search_start(
         "Dice",
@@ -705,10 +708,7 @@ public class Lottery {
 fn a_result_from_random_numbers_is_not_asserted_even_when_two_runs_agree() {
     // The seed is the same in every run of one loaded class (the two runs agree) and differs in
     // the JVM that runs the test later: asserted, the test would fail there half the time.
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("src/p/Lottery.java");
-    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
-    std::fs::write(&file, LOTTERY).unwrap();
+    let (_dir, file) = source_in_package_p("Lottery", LOTTERY);
     let mut v = jreach_jvm::Verifier::new(vec![]).unwrap_or_else(|e| panic!("these tests run Java: {e}"));
     let start = search_start(
         "Lottery",
@@ -744,10 +744,7 @@ fn a_test_whose_line_runs_only_in_some_runs_of_code_reading_the_clock_is_not_off
     // The line runs in every other run of the JVM that runs the tests (as a branch on a random
     // number would in some): the first run reaches it, and a test offered on that run alone
     // would miss it in the next one.
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("src/p/Coin.java");
-    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
-    std::fs::write(&file, COIN).unwrap();
+    let (_dir, file) = source_in_package_p("Coin", COIN);
     let mut v = jreach_jvm::Verifier::new(vec![]).unwrap_or_else(|e| panic!("these tests run Java: {e}"));
     let req =
         search_start("Coin", ("toss", true, "int"), ("n", "int"), jreach_synth::JavaValue::Int(0), (9, "return 1;"));
@@ -774,10 +771,7 @@ fn a_value_from_an_identity_hash_code_is_not_asserted() {
     // The runner's JVM keeps the enum constant's identity hash code from run to run, so the
     // value a search observes passes there; another JVM (a developer's test suite) gives the
     // constant another: the test makes the call and asserts nothing.
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("src/p/Hashes.java");
-    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
-    std::fs::write(&file, HASHES).unwrap();
+    let (_dir, file) = source_in_package_p("Hashes", HASHES);
     let mut v = jreach_jvm::Verifier::new(vec![]).unwrap_or_else(|e| panic!("these tests run Java: {e}"));
     v.search_budget = std::time::Duration::from_secs(60);
     let start =
@@ -817,10 +811,7 @@ fn the_search_grows_an_array_of_a_type_variable_from_null() {
     // `sort(null)` does not compile here (the list overload also takes it), and a null array
     // never gets past `array.length`: the search starts from an empty `Integer[]` (what the
     // lowering takes `T` as) and grows it.
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("src/p/Sorts.java");
-    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
-    std::fs::write(&file, SORTS).unwrap();
+    let (_dir, file) = source_in_package_p("Sorts", SORTS);
     let mut v = jreach_jvm::Verifier::new(vec![]).unwrap_or_else(|e| panic!("these tests run Java: {e}"));
     // The budget includes starting the JVM and compiling: generous, for a loaded machine.
     v.search_budget = std::time::Duration::from_secs(60);
@@ -860,10 +851,7 @@ public class C {
 
 #[test]
 fn a_search_from_several_callers_goes_on_to_the_next_when_one_gets_nowhere() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("src/p/C.java");
-    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
-    std::fs::write(&file, C).unwrap();
+    let (_dir, file) = source_in_package_p("C", C);
     let mut v = jreach_jvm::Verifier::new(vec![]).unwrap_or_else(|e| panic!("these tests run Java: {e}"));
     let through_const = jreach_synth::TestRequest {
         method: "viaConst".into(),

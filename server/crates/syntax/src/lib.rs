@@ -18,7 +18,7 @@ mod unicode_escapes;
 
 pub use action::{statement_action, Action, Term};
 pub use line_index::LineIndex;
-pub use member::{erase, member_at, Member};
+pub use member::{erase, member_at, split_type_args, Member};
 pub use methods::{
     find_target, is_statement_kind, params_of, qualified_nested, Enclosure, HeldBy, MethodInfo, Param, Target,
     TargetError,

@@ -140,6 +140,21 @@ pub fn erase(ty: &str) -> String {
     out
 }
 
+/// `K, V` (type arguments as written) split at the first comma outside nested `<...>`, trimmed:
+/// `Map<K, V>, List<T>` → (`Map<K, V>`, `List<T>`).
+pub fn split_type_args(args: &str) -> Option<(&str, &str)> {
+    let mut depth = 0;
+    let (comma, _) = args.char_indices().find(|(_, ch)| {
+        match ch {
+            '<' => depth += 1,
+            '>' => depth -= 1,
+            _ => {}
+        }
+        *ch == ',' && depth == 0
+    })?;
+    Some((args[..comma].trim(), args[comma + 1..].trim()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

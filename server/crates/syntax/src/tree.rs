@@ -35,6 +35,40 @@ pub fn declaration_named<'t>(root: Node<'t>, src: &str, kind: &str, name: &str) 
     None
 }
 
+/// The types declaration `d` extends and implements, as written, in order (`Base<String>`,
+/// `java.io.Serializable`).
+pub fn supertypes(d: Node<'_>, src: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for field in ["superclass", "interfaces", "extends_interfaces"] {
+        let Some(list) = d.child_by_field_name(field) else { continue };
+        let mut stack = vec![list];
+        while let Some(n) = stack.pop() {
+            match n.kind() {
+                "type_identifier" | "scoped_type_identifier" | "generic_type" => {
+                    out.push(text_of(n, src).trim().to_string())
+                }
+                _ => stack.extend(named_children(n)),
+            }
+        }
+    }
+    out
+}
+
+/// The type parameters declaration `n` (a class, interface, method or constructor) declares,
+/// in order: each name with its first bound as written (`Enum<E>` for `E extends Enum<E>`),
+/// `None` for none.
+pub fn type_parameters(n: Node<'_>, src: &str) -> Vec<(String, Option<String>)> {
+    let Some(list) = n.child_by_field_name("type_parameters") else { return vec![] };
+    let mut out = Vec::new();
+    for p in named_children(list).into_iter().filter(|p| p.kind() == "type_parameter") {
+        let kids = named_children(p);
+        let Some(name) = kids.iter().find(|k| k.kind() == "type_identifier") else { continue };
+        let bound = kids.iter().find(|k| k.kind() == "type_bound").and_then(|b| named_children(*b).first().copied());
+        out.push((text_of(*name, src).to_string(), bound.map(|b| text_of(b, src).to_string())));
+    }
+    out
+}
+
 /// Whether declaration `n` carries the modifier `word` (`static`, `final`, `private`, ...).
 pub fn has_modifier(n: Node<'_>, src: &str, word: &str) -> bool {
     named_children(n)

@@ -10,6 +10,8 @@
 //! are left out: a test must pass anywhere. (A `Date` is an instant; code that prints it in the
 //! default time zone still depends on the machine, as it would in any test.)
 
+use jreach_syntax::split_type_args;
+
 use crate::JavaValue;
 
 /// The candidates for one type, and the classes a test that writes them may need to import
@@ -154,20 +156,6 @@ fn map_entry(simple: &str, args: &str) -> Option<(&'static str, JavaValue, JavaV
         }
     }
     Some((made, item(key, made != "TreeMap")?, item(value, false)?))
-}
-
-/// `A, B` as `A` and `B`, split at the comma outside any nested type arguments.
-fn split_type_args(args: &str) -> Option<(&str, &str)> {
-    let mut depth = 0i32;
-    for (i, ch) in args.char_indices() {
-        match ch {
-            '<' => depth += 1,
-            '>' => depth -= 1,
-            ',' if depth == 0 => return Some((&args[..i], &args[i + 1..])),
-            _ => {}
-        }
-    }
-    None
 }
 
 /// A name written as Java's convention writes type variables: one capital letter, perhaps with a

@@ -154,22 +154,11 @@ pub(crate) fn overrides(file: &SourceFile, m: &MethodInfo) -> bool {
         return true;
     }
     let Some(class) = node.parent().and_then(|body| body.parent()) else { return false };
-    let Some(list) = class.child_by_field_name("interfaces") else { return false };
-    let mut stack = vec![list];
-    while let Some(n) = stack.pop() {
-        match n.kind() {
-            "type_identifier" | "scoped_type_identifier" | "generic_type" => {
-                let ty = text_of(n, src);
-                let ty = ty.split('<').next().unwrap_or(ty).trim();
-                let simple = ty.rsplit('.').next().unwrap_or(ty);
-                if JDK_INTERFACE_METHODS.iter().any(|(i, name, k)| *i == simple && *name == m.name && *k == arity) {
-                    return true;
-                }
-            }
-            _ => stack.extend(named_children(n)),
-        }
-    }
-    false
+    jreach_syntax::tree::supertypes(class, src).iter().any(|ty| {
+        let raw = jreach_syntax::erase(ty);
+        let simple = raw.rsplit('.').next().unwrap_or(&raw);
+        JDK_INTERFACE_METHODS.iter().any(|(i, name, k)| *i == simple && *name == m.name && *k == arity)
+    })
 }
 
 /// Methods of JDK interfaces classes implement most (interface, method, number of parameters).

@@ -403,7 +403,7 @@ fn start_for(
 /// Enum<E>>`): the enums of the file a test can name, then three of the JDK's; another class's
 /// or interface's: that one; none: those a `Class<?>` may be. `None` for any other type.
 fn class_of_type_variable(file: &SourceFile, m: &MethodInfo, java_ty: &str) -> Option<jreach_synth::JdkChoices> {
-    use jreach_syntax::tree::{enclosing_classes, has_modifier, named_children};
+    use jreach_syntax::tree::{enclosing_classes, has_modifier, named_children, type_parameters};
     let ty = java_ty.trim().trim_start_matches("final ").trim();
     let arg = ty.strip_prefix("Class<")?.strip_suffix('>')?.trim();
     let var = arg.strip_prefix("? extends ").unwrap_or(arg).trim();
@@ -412,15 +412,8 @@ fn class_of_type_variable(file: &SourceFile, m: &MethodInfo, java_ty: &str) -> O
     let mut n = Some(m.node(file));
     let bound = loop {
         let c = n?;
-        let declared = c.child_by_field_name("type_parameters").and_then(|params| {
-            named_children(params).into_iter().find(|p| {
-                named_children(*p).into_iter().any(|k| k.kind() == "type_identifier" && text_of(k, src) == var)
-            })
-        });
-        if let Some(p) = declared {
-            let bound = named_children(p).into_iter().find(|k| k.kind() == "type_bound");
-            let first = bound.and_then(|b| named_children(b).into_iter().next()).map(|t| text_of(t, src).to_string());
-            break first.map(|t| t.split('<').next().unwrap_or(&t).trim().to_string());
+        if let Some((_, bound)) = type_parameters(c, src).into_iter().find(|(name, _)| name == var) {
+            break bound.map(|b| jreach_syntax::erase(&b));
         }
         n = c.parent();
     };

@@ -27,9 +27,13 @@
 use std::collections::HashMap;
 
 use jreach_ir::lower::FileContext;
-use jreach_syntax::tree::{enclosing_classes, has_modifier, named_children};
-use jreach_syntax::{text_of, MethodInfo, Node, Param};
+use jreach_syntax::tree::{
+    declaration_named, enclosing_classes, has_modifier, named_children, supertypes, type_parameters,
+};
+use jreach_syntax::{erase, split_type_args, text_of, MethodInfo, Node, Param};
 use jreach_synth::{ImportedSource, JavaValue, StubMethodValue};
+
+use super::receiver_from::imported_by_simple_name;
 
 /// What a test writes to make the stubbed receiver.
 #[derive(Debug)]
@@ -202,78 +206,25 @@ fn arity(method: Node<'_>) -> usize {
     params.iter().filter(|p| matches!(p.kind(), "formal_parameter" | "spread_parameter")).count()
 }
 
-/// The types `d` extends and implements, as written.
-fn supertypes(d: Node<'_>, src: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    for field in ["superclass", "interfaces", "extends_interfaces"] {
-        let Some(list) = d.child_by_field_name(field) else { continue };
-        let mut stack = vec![list];
-        while let Some(n) = stack.pop() {
-            match n.kind() {
-                "type_identifier" | "scoped_type_identifier" | "generic_type" => {
-                    out.push(text_of(n, src).trim().to_string())
-                }
-                _ => stack.extend(named_children(n)),
-            }
-        }
-    }
-    out
-}
-
 /// The type variables `d` declares, in order, each with its erasure: its first bound, raw
 /// (`Object` for none).
 fn type_variables(d: Node<'_>, src: &str) -> Vec<(String, String)> {
-    let mut vars = Vec::new();
-    let Some(list) = d.child_by_field_name("type_parameters") else { return vars };
-    for p in named_children(list).into_iter().filter(|p| p.kind() == "type_parameter") {
-        let children = named_children(p);
-        let Some(name) = children.iter().find(|c| c.kind() == "type_identifier") else { continue };
-        let bound = children
-            .iter()
-            .find(|c| c.kind() == "type_bound")
-            .and_then(|b| named_children(*b).into_iter().next())
-            .map(|t| raw(text_of(t, src)))
-            .unwrap_or_else(|| "Object".to_string());
-        vars.push((text_of(*name, src).to_string(), bound));
-    }
-    vars
+    let erased = |bound: Option<String>| bound.map_or_else(|| "Object".to_string(), |b| erase(&b));
+    type_parameters(d, src).into_iter().map(|(name, bound)| (name, erased(bound))).collect()
 }
 
 /// The type arguments of `ty` as written, split at the top level: `Base<K, List<V>>` →
 /// `["K", "List<V>"]`; none for a raw type.
 fn type_args(ty: &str) -> Vec<String> {
     let Some(open) = ty.find('<') else { return vec![] };
-    let Some(inner) = ty[open + 1..].trim_end().strip_suffix('>') else { return vec![] };
+    let Some(mut rest) = ty[open + 1..].trim_end().strip_suffix('>') else { return vec![] };
     let mut out = Vec::new();
-    let (mut depth, mut from) = (0, 0);
-    for (i, ch) in inner.char_indices() {
-        match ch {
-            '<' => depth += 1,
-            '>' => depth -= 1,
-            ',' if depth == 0 => {
-                out.push(inner[from..i].trim().to_string());
-                from = i + 1;
-            }
-            _ => {}
-        }
+    while let Some((arg, more)) = split_type_args(rest) {
+        out.push(arg.to_string());
+        rest = more;
     }
-    out.push(inner[from..].trim().to_string());
+    out.push(rest.trim().to_string());
     out
-}
-
-/// `ty` without its type arguments: `Map<K, List<V>>[]` → `Map[]`.
-fn raw(ty: &str) -> String {
-    let mut out = String::new();
-    let mut depth = 0;
-    for ch in ty.chars() {
-        match ch {
-            '<' => depth += 1,
-            '>' => depth -= 1,
-            _ if depth == 0 => out.push(ch),
-            _ => {}
-        }
-    }
-    out.split_whitespace().collect::<Vec<_>>().join(" ").replace(" [", "[")
 }
 
 /// The erasure of the type `ty` as written where `vars` are in scope: raw, a type variable as
@@ -283,8 +234,8 @@ fn erasure(ty: &str, vars: &HashMap<String, String>) -> Option<String> {
     if ty.contains('@') || ty.contains("...") {
         return None;
     }
-    let raw = raw(ty);
-    let base = raw.trim_end_matches("[]").trim();
+    let raw = erase(ty);
+    let base = raw.trim_end_matches("[]");
     let dims = &raw[base.len()..];
     Some(match vars.get(base) {
         Some(bound) => format!("{bound}{dims}"),
@@ -307,18 +258,11 @@ fn importable(
     if PRIMITIVES.contains(&outer) || super::instanceof::JAVA_LANG.contains(&outer) || base.starts_with("java.") {
         return Some(());
     }
-    let src = whole.file().text.as_str();
-    // An import of the file (whose own text starts the whole).
-    let own_text = &src[..whole.own_end().unwrap_or(src.len()).min(src.len())];
-    for line in own_text.lines() {
-        let Some(rest) = line.trim().strip_prefix("import ") else { continue };
-        let name = rest.trim_end_matches(';').trim();
-        if !name.starts_with("static ") && name.rsplit('.').next() == Some(outer) {
-            if !imports.iter().any(|i| i == name) {
-                imports.push(name.to_string());
-            }
-            return Some(());
-        }
+    // A class the file imports (its own text starts the whole, imports kept).
+    let qualified = jreach_syntax::qualified_nested(whole.file(), outer);
+    if qualified.starts_with(char::is_lowercase) {
+        imported_by_simple_name(&qualified, imports);
+        return Some(());
     }
     if let Some(s) = imported.iter().find(|s| s.qualified.rsplit('.').next() == Some(outer)) {
         if !imports.contains(&s.qualified) {
@@ -327,19 +271,12 @@ fn importable(
         return Some(());
     }
     // A class of the package (declared before the imported sources).
-    declares_type(src, outer, foreign_from).then_some(())
-}
-
-/// Whether `src` before `until` declares a class, interface, enum or record named `name`.
-fn declares_type(src: &str, name: &str, until: usize) -> bool {
-    let text = &src[..until.min(src.len())];
-    ["class ", "interface ", "enum ", "record "].iter().any(|kw| {
-        text.match_indices(&format!("{kw}{name}")).any(|(at, m)| {
-            let after = text[at + m.len()..].chars().next();
-            let before = text[..at].chars().next_back();
-            !after.is_some_and(|c| c.is_alphanumeric() || c == '_') && !before.is_some_and(|c| c.is_alphanumeric())
-        })
-    })
+    let (root, src) = (whole.file().tree.root_node(), whole.file().text.as_str());
+    let declared = ["class_declaration", "interface_declaration", "enum_declaration", "record_declaration"]
+        .iter()
+        .filter_map(|kind| declaration_named(root, src, kind, outer))
+        .any(|d| d.start_byte() < foreign_from);
+    declared.then_some(())
 }
 
 /// What a stub returns for the erased type `ty`: `None` for `void`.

@@ -27,10 +27,10 @@
 use std::collections::HashMap;
 
 use jreach_syntax::tree::{enclosing_classes, has_modifier, named_children, unparen};
-use jreach_syntax::{text_of, MethodInfo, Node, SourceFile};
+use jreach_syntax::{split_type_args, text_of, MethodInfo, Node, SourceFile};
 
 use crate::builder::{FunctionBuilder, Var};
-use crate::classes::{split_type_args, Classes};
+use crate::classes::Classes;
 use crate::exceptions::is_subclass;
 use crate::func::*;
 use crate::types::{normalize, ArrTy, Const, Ty};
