@@ -354,10 +354,26 @@ async function realClick(page, locator) {
         return false;
       });
       // Close it again, so that the editor it covered (Calc.java) is visible.
-      const tab = page.locator('.tabs-container .tab.active', { hasText: 'settings.json' }).first();
-      await tab.hover();
-      await tab.locator('.codicon-close').click();
-      await tab.waitFor({ state: 'detached', timeout: 10000 });
+      // A click can land while the editor is busy (a server restart's notification appearing)
+      // and be lost; a dialog can ask to save: answer it and click again until the tab is gone.
+      const tab = page.locator('.tabs-container .tab', { hasText: 'settings.json' }).first();
+      let clicks = 0;
+      await until(page, 'the settings.json tab to close', 20000, async () => {
+        if ((await tab.count()) === 0) return true;
+        const dialog = page.locator('.monaco-dialog-box').first();
+        if (await dialog.isVisible()) {
+          console.log('     dialog on close:', await dialog.innerText());
+          await dialog.getByRole('button', { name: 'Save' }).first().click();
+          return false;
+        }
+        if (clicks > 0) await page.waitForTimeout(1000); // let the last click take effect
+        if ((await tab.count()) === 0) return true;
+        clicks += 1;
+        await tab.hover();
+        await tab.locator('.codicon-close').click({ timeout: 5000 }).catch(() => {});
+        return false;
+      });
+      if (clicks > 1) console.log(`     settings.json closed after ${clicks} clicks`);
     };
     const faded = page.locator('.monaco-editor')
       .filter({ has: page.locator('.view-line', { hasText: 'public class Calc {' }) })

@@ -876,6 +876,7 @@ fn climb(
                 return Some(Found { values: cands[i].clone(), runs });
             }
             if f.better_than(&cur_fit) {
+                tracing::trace!("after {runs} runs, a small step is better: {f:?}");
                 cur = cands[i].clone();
                 cur_fit = f;
                 stuck = 0;
