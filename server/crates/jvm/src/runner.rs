@@ -184,6 +184,10 @@ pub struct SearchRun {
     /// How many lines of the target's file ran that no earlier run of the search ran.
     #[serde(default)]
     pub novel: usize,
+    /// Which inputs the run read (`Inputs.i(k)` and kin), by index; `None` when the runner did
+    /// not say. An input the run did not read cannot change what it does.
+    #[serde(default, deserialize_with = "read_mask")]
+    pub read: Option<Vec<bool>>,
     /// The run's divergence closest to the target: instructions from the deciding jump to the
     /// target, and the jump's normalised branch distance in [0, 1). `None`: no jump toward the
     /// target went the wrong way (the run never came to one).
@@ -194,6 +198,18 @@ pub struct SearchRun {
     /// strings, null.
     #[serde(default)]
     pub returned: Option<Returned>,
+}
+
+/// [`SearchRun::read`] from the runner's hex digits (digit `j` holds inputs `4j..4j+3`, input
+/// `k` as bit `k % 4`); a malformed mask is as good as none.
+fn read_mask<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Vec<bool>>, D::Error> {
+    let Some(hex) = Option::<String>::deserialize(d)? else { return Ok(None) };
+    let mut read = Vec::with_capacity(hex.len() * 4);
+    for c in hex.chars() {
+        let Some(digit) = c.to_digit(16) else { return Ok(None) };
+        read.extend((0..4).map(|b| digit & (1 << b) != 0));
+    }
+    Ok(Some(read))
 }
 
 /// A value a harness's call returned (see [`SearchRun::returned`]).

@@ -34,6 +34,7 @@ pub fn slots(req: &TestRequest) -> Harness {
     let mut start = Vec::new();
     let mut req = req.clone();
     open_jdk_values(&mut req);
+    open_null_strings(&mut req);
     // An array that two values share stays as it is (a slot each would part them).
     let mut ids = std::collections::HashMap::<(String, i64), usize>::new();
     for v in req.args.iter().chain(req.receiver_args.iter().map(|(_, v)| v)) {
@@ -108,6 +109,23 @@ pub fn drop_options(harness: &mut Harness, dropped: impl Fn(&JavaValue) -> bool)
     }
     for v in req.values_mut() {
         walk(v, start, &dropped);
+    }
+}
+
+/// A `String` parameter of the call under test may be null, or not, whichever the start has:
+/// `if (source == null) return null;` is a line the search reaches when the model could not say
+/// (it gave up on the path and the start is its default, `""`), and a start's null is no end.
+fn open_null_strings(req: &mut TestRequest) {
+    for (a, (_, ty)) in req.args.iter_mut().zip(&req.params) {
+        if ty.trim() != "String" {
+            continue;
+        }
+        let other = match a {
+            JavaValue::Str(_) => JavaValue::Null,
+            JavaValue::Null => JavaValue::Str(String::new()),
+            _ => continue,
+        };
+        *a = JavaValue::Choice { slot: None, options: vec![a.clone(), other] };
     }
 }
 
@@ -417,7 +435,7 @@ pub fn to_json(v: &JavaValue) -> serde_json::Value {
 }
 
 /// What one run of a candidate showed, as the search compares runs.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Fitness {
     /// The target line ran.
     pub hit: bool,
@@ -437,6 +455,9 @@ pub struct Fitness {
     /// compared: a run that runs new lines is no closer, but a place to start from when the
     /// search is stuck).
     pub novel: usize,
+    /// Which inputs the run read, by index (not compared; `None`: not known): the search moves
+    /// only those, since no other can change the run.
+    pub read: Option<std::rc::Rc<[bool]>>,
 }
 
 impl Fitness {
@@ -867,7 +888,7 @@ fn climb(
     let mut stuck_rounds = 0usize;
     while !out_of_budget(runs, ended) {
         // Small steps of every input.
-        let moves = small_moves(&cur, &seeds);
+        let moves = small_moves(&cur, cur_fit.read.as_deref(), &seeds);
         let cands: Vec<Vec<JavaValue>> = moves.iter().filter_map(|m| apply(&cur, m)).collect();
         let moves: Vec<Move> = moves.into_iter().filter(|m| apply(&cur, m).is_some()).collect();
         let grown: Vec<bool> = moves.iter().map(Move::grows).collect();
@@ -900,7 +921,7 @@ fn climb(
             break;
         }
         // Stuck: the code's constants in each input.
-        let cands = seeded(&cur, &seeds, stuck_rounds);
+        let cands = seeded(&cur, cur_fit.read.as_deref(), &seeds, stuck_rounds);
         if let Some((i, f)) = batch(&cands, None, &mut runs, &mut seeds, &mut ended) {
             if f.hit {
                 return Some(Found { values: cands[i].clone(), runs });
@@ -922,10 +943,10 @@ fn climb(
             1 => archive.borrow_mut().next_unexplored(),
             _ => None,
         };
-        if let Some(base) = next {
+        if let Some((base, read)) = next {
             tracing::trace!("after {runs} runs, stepping from {base:?}");
             let cands: Vec<Vec<JavaValue>> =
-                small_moves(&base, &seeds).iter().filter_map(|m| apply(&base, m)).collect();
+                small_moves(&base, read.as_deref(), &seeds).iter().filter_map(|m| apply(&base, m)).collect();
             if let Some((i, f)) = batch(&cands, None, &mut runs, &mut seeds, &mut ended) {
                 if f.hit {
                     return Some(Found { values: cands[i].clone(), runs });
@@ -1049,10 +1070,10 @@ fn edited_positions(len: usize) -> impl Iterator<Item = usize> {
 /// The moves one step away from `cur`: numbers one up or down, a boolean flipped, another option,
 /// arrays a row or an element more or less; a string with a character stepped, dropped, or one of
 /// [`ALPHABET`] or the code's characters (`seeds`) put at its end or its start.
-fn small_moves(cur: &[JavaValue], seeds: &[JavaValue]) -> Vec<Move> {
+fn small_moves(cur: &[JavaValue], read: Option<&[bool]>, seeds: &[JavaValue]) -> Vec<Move> {
     let code = code_chars(seeds);
     let mut out = Vec::new();
-    for (k, v) in cur.iter().enumerate() {
+    for (k, v) in cur.iter().enumerate().filter(|(k, _)| was_read(read, *k)) {
         match v {
             JavaValue::Bool(b) => out.push(Move::Set(k, JavaValue::Bool(!b))),
             // Every other option: there are few, and they have no order.
@@ -1320,10 +1341,11 @@ const SEEDED_PER_INPUT_MAX: usize = 4096;
 /// inputs (a class with thousands of constants must not leave the later inputs none, nor take
 /// quadratic time to tell its candidates apart); each round starts further along the seeds
 /// (cyclically) than the one before.
-fn seeded(cur: &[JavaValue], seeds: &[JavaValue], round: usize) -> Vec<Vec<JavaValue>> {
-    let per_input = (SEEDED_MAX / cur.len().max(1)).max(1);
+fn seeded(cur: &[JavaValue], read: Option<&[bool]>, seeds: &[JavaValue], round: usize) -> Vec<Vec<JavaValue>> {
+    let moved = (0..cur.len()).filter(|k| was_read(read, *k)).count();
+    let per_input = (SEEDED_MAX / moved.max(1)).max(1);
     let mut out = Vec::new();
-    for (k, v) in cur.iter().enumerate() {
+    for (k, v) in cur.iter().enumerate().filter(|(k, _)| was_read(read, *k)) {
         // Every candidate of the input, at most SEEDED_PER_INPUT_MAX, without repeats.
         let mut values: Vec<JavaValue> = Vec::new();
         let mut seen = std::collections::HashSet::new();
@@ -1381,6 +1403,11 @@ fn seeded(cur: &[JavaValue], seeds: &[JavaValue], round: usize) -> Vec<Vec<JavaV
     out
 }
 
+/// Whether input `k` is one a step moves: one the run read, or any when that is not known.
+fn was_read(read: Option<&[bool]>, k: usize) -> bool {
+    read.is_none_or(|r| r.get(k).copied().unwrap_or(true))
+}
+
 /// `n` as a value of `like`'s numeric type, if it fits.
 fn with_number(like: &JavaValue, n: i64) -> Option<JavaValue> {
     Some(match like {
@@ -1424,6 +1451,8 @@ fn mutate_few(base: &[JavaValue], seeds: &[JavaValue], rng: &mut SplitMix) -> Ve
 #[derive(Default)]
 struct Archive {
     kept: Vec<Vec<JavaValue>>,
+    /// Which inputs the run of each of `kept` read ([`Fitness::read`]).
+    read: Vec<Option<std::rc::Rc<[bool]>>>,
     /// Which of `kept` the search went on from ([`Archive::next_unexplored`]).
     explored: Vec<bool>,
 }
@@ -1436,6 +1465,7 @@ impl Archive {
             // The first vector kept is the start, which the search climbs from already.
             self.explored.push(self.kept.is_empty());
             self.kept.push(values.to_vec());
+            self.read.push(f.read.clone());
         }
     }
 
@@ -1449,10 +1479,10 @@ impl Archive {
 
     /// The latest kept vector not handed out yet: depth first, so that what a step from a new
     /// place finds (`{` and then `beginObject()`) is where the next step goes from.
-    fn next_unexplored(&mut self) -> Option<Vec<JavaValue>> {
+    fn next_unexplored(&mut self) -> Option<(Vec<JavaValue>, Option<std::rc::Rc<[bool]>>)> {
         let k = self.explored.iter().rposition(|e| !e)?;
         self.explored[k] = true;
-        Some(self.kept[k].clone())
+        Some((self.kept[k].clone(), self.read[k].clone()))
     }
 }
 
@@ -1590,18 +1620,18 @@ pub(crate) mod tests {
 
     /// A run that ran the target line (`lines` lines of its file).
     fn reached(lines: usize) -> Fitness {
-        Fitness { hit: true, started: false, divergence: None, lines, size: 0, novel: 0 }
+        Fitness { hit: true, started: false, divergence: None, lines, size: 0, novel: 0, read: None }
     }
 
     /// A run that turned away at a jump `level` instructions before the target, at branch distance
     /// `d` (normalised).
     fn diverged(level: f64, d: f64, lines: usize) -> Fitness {
-        Fitness { hit: false, started: false, divergence: Some((level, d)), lines, size: 0, novel: 0 }
+        Fitness { hit: false, started: false, divergence: Some((level, d)), lines, size: 0, novel: 0, read: None }
     }
 
     /// A run that came to no jump toward the target.
     fn nowhere(lines: usize) -> Fitness {
-        Fitness { hit: false, started: false, divergence: None, lines, size: 0, novel: 0 }
+        Fitness { hit: false, started: false, divergence: None, lines, size: 0, novel: 0, read: None }
     }
 
     /// A branch distance as the runner reports it: `x >= goal` guards the target.
@@ -1639,7 +1669,7 @@ pub(crate) mod tests {
         let found = avm(vec![JavaValue::Str(String::new())], vec![], budget(), 7, |cands| {
             let fits = cands.iter().map(|c| {
                 let JavaValue::Str(s) = &c[0] else { panic!() };
-                Fitness { hit: ok(s), started: false, divergence: None, lines: 1, size: 0, novel: 0 }
+                Fitness { hit: ok(s), started: false, divergence: None, lines: 1, size: 0, novel: 0, read: None }
             });
             // The code's constants come with the first failing run.
             Some((fits.collect(), vec![JavaValue::Str("SAVE".into()), JavaValue::Str("not a coupon: ".into())]))
@@ -1723,7 +1753,15 @@ pub(crate) mod tests {
             let fits = cands.iter().map(|c| {
                 let JavaValue::Str(s) = &c[0] else { panic!() };
                 let d = depth(s);
-                Fitness { hit: d > 40, started: false, divergence: None, lines: 1 + d.min(1), size: 0, novel: 0 }
+                Fitness {
+                    hit: d > 40,
+                    started: false,
+                    divergence: None,
+                    lines: 1 + d.min(1),
+                    size: 0,
+                    novel: 0,
+                    read: None,
+                }
             });
             Some((fits.collect(), vec![JavaValue::Str("[".into())]))
         })
@@ -1747,6 +1785,7 @@ pub(crate) mod tests {
             lines: 2,
             size: 0,
             novel: 0,
+            read: None,
         }
     }
 
@@ -1824,7 +1863,7 @@ pub(crate) mod tests {
                     let (hit, lines) = reader_lines(&calls, s);
                     let novel = lines.iter().filter(|l| ran.insert(**l)).count();
                     let divergence = (!hit).then_some((21.0, 0.5));
-                    Fitness { hit, started: false, divergence, lines: lines.len(), size: 0, novel }
+                    Fitness { hit, started: false, divergence, lines: lines.len(), size: 0, novel, read: None }
                 })
                 .collect();
             Some((fits, seeds.clone()))
@@ -1843,7 +1882,7 @@ pub(crate) mod tests {
         let mut seeds: Vec<JavaValue> = (0..200).map(|i| JavaValue::Str(format!("s{i}"))).collect();
         seeds[25] = JavaValue::Str("needle".into());
         let offers =
-            |round: usize| seeded(&cur, &seeds, round).iter().any(|c| c[40] == JavaValue::Str("needle".into()));
+            |round: usize| seeded(&cur, None, &seeds, round).iter().any(|c| c[40] == JavaValue::Str("needle".into()));
         assert!(!offers(0));
         let first = (0..100).find(|r| offers(*r)).expect("offered in some round");
         assert!(first < 20, "first offered in round {first}");
@@ -1861,10 +1900,18 @@ pub(crate) mod tests {
 
     #[test]
     fn a_run_that_starts_the_line_is_closer_than_one_that_turns_away_and_smaller_is_closer_still() {
-        let turned = Fitness { hit: false, started: false, divergence: Some((1.0, 0.1)), lines: 90, size: 2, novel: 0 };
-        let started = Fitness { hit: false, started: true, divergence: None, lines: 3, size: 9, novel: 0 };
-        let smaller = Fitness { size: 4, ..started };
-        let hit = Fitness { hit: true, ..turned };
+        let turned = Fitness {
+            hit: false,
+            started: false,
+            divergence: Some((1.0, 0.1)),
+            lines: 90,
+            size: 2,
+            novel: 0,
+            read: None,
+        };
+        let started = Fitness { hit: false, started: true, divergence: None, lines: 3, size: 9, novel: 0, read: None };
+        let smaller = Fitness { size: 4, ..started.clone() };
+        let hit = Fitness { hit: true, ..turned.clone() };
         assert!(started.better_than(&turned));
         assert!(smaller.better_than(&started));
         assert!(hit.better_than(&smaller));
@@ -1877,7 +1924,7 @@ pub(crate) mod tests {
         let mut cur = vec![JavaValue::Int(0); 19];
         cur.insert(0, JavaValue::Str(String::new()));
         let seeds = vec![JavaValue::Str("true".into()), JavaValue::Str("null".into())];
-        let strings: Vec<String> = seeded(&cur, &seeds, 0)
+        let strings: Vec<String> = seeded(&cur, None, &seeds, 0)
             .into_iter()
             .filter_map(|c| if let JavaValue::Str(s) = &c[0] { Some(s.clone()) } else { None })
             .collect();
@@ -1888,7 +1935,7 @@ pub(crate) mod tests {
     #[test]
     fn a_string_steps_to_a_codes_character_at_either_end_into_quotes_and_without_one_of_its_own() {
         let cur = [JavaValue::Str("ab".into())];
-        let moves = small_moves(&cur, &[JavaValue::Char(u16::from(b'"'))]);
+        let moves = small_moves(&cur, None, &[JavaValue::Char(u16::from(b'"'))]);
         let strings: Vec<String> = moves
             .iter()
             .filter_map(|m| match apply(&cur, m)?.remove(0) {
@@ -1909,7 +1956,7 @@ pub(crate) mod tests {
             items: items.iter().map(|s| JavaValue::Str(s.to_string())).collect(),
         };
         let cur = [strs(&["a"])];
-        let moves = small_moves(&cur, &[JavaValue::Char(u16::from(b'x'))]);
+        let moves = small_moves(&cur, None, &[JavaValue::Char(u16::from(b'x'))]);
         let arrays: Vec<JavaValue> = moves.iter().filter_map(|m| apply(&cur, m).map(|mut v| v.remove(0))).collect();
         for want in [strs(&["aa"]), strs(&["ax"]), strs(&[""]), strs(&["a", "a"]), strs(&["a", ""]), strs(&[])] {
             assert!(arrays.contains(&want), "{want:?} not among {arrays:?}");
@@ -2023,6 +2070,53 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn a_string_parameter_may_be_null_or_not_whichever_the_start_has() {
+        let req = TestRequest {
+            params: vec![("s".into(), "String".into()), ("t".into(), "String".into()), ("o".into(), "Object".into())],
+            args: vec![JavaValue::Str("a".into()), JavaValue::Null, JavaValue::Str("b".into())],
+            ..start_request()
+        };
+        let h = slots(&req);
+        let options = |v: &JavaValue| match v {
+            JavaValue::Choice { options, .. } => options.clone(),
+            other => panic!("not a choice: {other:?}"),
+        };
+        assert_eq!(options(&h.req.args[0]).len(), 2);
+        assert_eq!(options(&h.req.args[1]).len(), 2);
+        // Only `String`s: an `Object` is what the model made it.
+        assert!(matches!(h.req.args[2], JavaValue::Slot(..)), "{:?}", h.req.args[2]);
+        assert_eq!(fill(&h.req, &h.start).args, req.args);
+        // The other option of each: null, and the empty string.
+        let mut other = h.start.clone();
+        for v in other.iter_mut().filter(|v| matches!(v, JavaValue::Chosen { .. })) {
+            *v = JavaValue::Chosen { index: 1, of: 2 };
+        }
+        let args = fill(&h.req, &other).args;
+        assert_eq!(args[..2], [JavaValue::Null, JavaValue::Str(String::new())]);
+    }
+
+    #[test]
+    fn a_step_moves_only_the_inputs_the_run_read() {
+        let cur = [JavaValue::Int(1), JavaValue::Str("ab".into()), JavaValue::Chosen { index: 0, of: 3 }];
+        let moved = |read: Option<&[bool]>| {
+            let mut ks: Vec<usize> = small_moves(&cur, read, &[])
+                .iter()
+                .filter_map(|m| apply(&cur, m))
+                .map(|next| (0..cur.len()).find(|k| next[*k] != cur[*k]).expect("a move changes an input"))
+                .collect();
+            ks.dedup();
+            ks
+        };
+        assert_eq!(moved(None), vec![0, 1, 2]);
+        assert_eq!(moved(Some(&[true, false, true])), vec![0, 2]);
+        let seeded_ks: Vec<usize> = seeded(&cur, Some(&[false, true, false]), &[JavaValue::Long(7)], 0)
+            .iter()
+            .map(|next| (0..cur.len()).find(|k| next[*k] != cur[*k]).expect("a change"))
+            .collect();
+        assert!(!seeded_ks.is_empty() && seeded_ks.iter().all(|k| *k == 1), "{seeded_ks:?}");
+    }
+
+    #[test]
     fn classes_the_code_names_are_candidates_in_a_class_choice_inside_a_made_object() {
         // `TypeToken.get(<a Class>)`, made where the classes the code names were not known.
         let class_choice =
@@ -2055,7 +2149,7 @@ pub(crate) mod tests {
         let text = jreach_synth::render_method(&h.req, "t");
         assert!(text.contains("jreach.runner.Inputs.shortBoxes(0)"), "{text}");
         // The search makes it longer with boxes of the same class, and writes it as the test will.
-        let longer = small_moves(&h.start, &[]).into_iter().find_map(|m| match m {
+        let longer = small_moves(&h.start, None, &[]).into_iter().find_map(|m| match m {
             Move::Set(0, v @ JavaValue::Array { .. }) => Some(v),
             _ => None,
         });
@@ -2076,7 +2170,7 @@ pub(crate) mod tests {
         };
         let h = slots(&req);
         assert_eq!(h.req.args[0], JavaValue::Slot(0, SlotKind::Array(SlotElem::Str)));
-        let longer = small_moves(&h.start, &[]).into_iter().find_map(|m| match m {
+        let longer = small_moves(&h.start, None, &[]).into_iter().find_map(|m| match m {
             Move::Set(0, v @ JavaValue::Array { .. }) => Some(v),
             _ => None,
         });
@@ -2101,13 +2195,15 @@ pub(crate) mod tests {
         };
         let h = slots(&req);
         // An array of ints is one slot, so that the search can change its length.
-        assert_eq!(h.start, vec![JavaValue::Int(3), JavaValue::Str("x".into()), req.args[2].clone()]);
+        // (The string may be null too: which of the two is an input before it.)
+        let chosen = JavaValue::Chosen { index: 0, of: 2 };
+        assert_eq!(h.start, vec![JavaValue::Int(3), chosen, JavaValue::Str("x".into()), req.args[2].clone()]);
         assert_eq!(h.req.args[0], JavaValue::Slot(0, SlotKind::Int));
-        assert_eq!(h.req.args[2], JavaValue::Slot(2, SlotKind::Array(SlotElem::Int)));
+        assert_eq!(h.req.args[2], JavaValue::Slot(3, SlotKind::Array(SlotElem::Int)));
         let text = jreach_synth::render_method(&h.req, "t");
-        assert!(text.contains("jreach.runner.Inputs.str(1)") && text.contains("jreach.runner.Inputs.is(2)"), "{text}");
+        assert!(text.contains("jreach.runner.Inputs.str(2)") && text.contains("jreach.runner.Inputs.is(3)"), "{text}");
         assert_eq!(fill(&h.req, &h.start), req);
-        assert_eq!(to_json(&h.start[2]), serde_json::json!([7, 8]));
+        assert_eq!(to_json(&h.start[3]), serde_json::json!([7, 8]));
 
         // The same array passed twice stays one array: its items are slots of their own.
         let twice = TestRequest {
@@ -2204,7 +2300,7 @@ pub(crate) mod tests {
         assert_eq!(fill(&h.req, &picked).args, vec![big(99), JavaValue::Int(4)]);
         assert!(req.has_search_holes() && h.req.has_search_holes() && !fill(&h.req, &picked).has_search_holes());
         // Small moves try every other option.
-        let moves = small_moves(&h.start, &[]);
+        let moves = small_moves(&h.start, None, &[]);
         for index in [1, 2] {
             assert!(moves.contains(&Move::Set(0, JavaValue::Chosen { index, of: 3 })), "{moves:?}");
         }
@@ -2284,7 +2380,7 @@ pub(crate) mod tests {
         let cur = vec![JavaValue::Int(0); 40];
         let seeds: Vec<JavaValue> = (0..20_000).map(JavaValue::Long).collect();
         let began = Instant::now();
-        let cands = seeded(&cur, &seeds, 0);
+        let cands = seeded(&cur, None, &seeds, 0);
         assert!(began.elapsed() < Duration::from_secs(2), "{:?}", began.elapsed());
         assert!(cands.len() <= SEEDED_MAX && cands.len() >= 40 * 12, "{}", cands.len());
         for k in 0..40 {
@@ -2343,7 +2439,7 @@ pub(crate) mod tests {
                     panic!()
                 };
                 let hit = *b != 0 && a % b == 0 && *b != 1 && *d > 2.5;
-                Fitness { hit, started: false, divergence: None, lines: 1, size: 0, novel: 0 }
+                Fitness { hit, started: false, divergence: None, lines: 1, size: 0, novel: 0, read: None }
             });
             Some((fits.collect(), vec![]))
         });
@@ -2357,7 +2453,15 @@ pub(crate) mod tests {
         let shrunk = shrink(found, &mut |cands: &[Vec<JavaValue>]| {
             let fits = cands.iter().map(|c| {
                 let JavaValue::Str(s) = &c[0] else { panic!() };
-                Fitness { hit: s.chars().count() >= 24, started: false, divergence: None, lines: 1, size: 0, novel: 0 }
+                Fitness {
+                    hit: s.chars().count() >= 24,
+                    started: false,
+                    divergence: None,
+                    lines: 1,
+                    size: 0,
+                    novel: 0,
+                    read: None,
+                }
             });
             Some((fits.collect(), vec![]))
         });
@@ -2389,7 +2493,15 @@ pub(crate) mod tests {
                     _ => None,
                 };
                 let big = |v: Option<JavaValue>| matches!(v, Some(JavaValue::Double(d)) if d > 2.5);
-                Fitness { hit: big(cell) && big(last), started: false, divergence: None, lines: 1, size: 0, novel: 0 }
+                Fitness {
+                    hit: big(cell) && big(last),
+                    started: false,
+                    divergence: None,
+                    lines: 1,
+                    size: 0,
+                    novel: 0,
+                    read: None,
+                }
             });
             Some((fits.collect(), vec![]))
         });
@@ -2404,7 +2516,15 @@ pub(crate) mod tests {
         let found = avm(start, vec![], budget(), 3, |cands| {
             let fits = cands.iter().map(|c| match c[0] {
                 JavaValue::Chosen { index: 2 | 4, .. } => reached(2),
-                _ => Fitness { hit: false, started: false, divergence: Some((1.0, 0.5)), lines: 1, size: 0, novel: 0 },
+                _ => Fitness {
+                    hit: false,
+                    started: false,
+                    divergence: Some((1.0, 0.5)),
+                    lines: 1,
+                    size: 0,
+                    novel: 0,
+                    read: None,
+                },
             });
             Some((fits.collect(), vec![]))
         })

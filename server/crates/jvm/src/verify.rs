@@ -327,6 +327,7 @@ impl Verifier {
                     lines: r.lines,
                     size: 0,
                     novel: r.novel,
+                    read: r.read.as_deref().map(std::rc::Rc::from),
                 })
                 .collect();
             let seeds = report

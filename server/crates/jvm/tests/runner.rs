@@ -264,19 +264,31 @@ fn a_line_that_starts_with_new_keeps_its_frames_valid() {
     assert!(report.ran("p/A.java", 7), "{:?}", report.lines);
 }
 
-/// The search harness for `call` (Java, reading its inputs with `jreach.runner.Inputs`).
-fn harness(call: &str) -> String {
+/// The search harness running `body` (Java, reading its inputs with `jreach.runner.Inputs`).
+fn harness(body: &str) -> String {
     format!(
         "package p;\nimport org.junit.jupiter.api.Test;\nclass ATest {{\n    @Test\n    void t() {{\n        \
-         jreach.runner.Inputs.observe({call});\n    }}\n}}\n"
+         {body}\n    }}\n}}\n"
     )
 }
 
 impl Fixture {
+    /// A search whose harness observes what `call` returns.
     fn search(
         &self,
         session: &str,
         call: &str,
+        target: (&str, usize),
+        inputs: Vec<Vec<serde_json::Value>>,
+    ) -> SearchRequest {
+        self.search_running(session, &format!("jreach.runner.Inputs.observe({call});"), target, inputs)
+    }
+
+    /// A search whose harness runs `body`.
+    fn search_running(
+        &self,
+        session: &str,
+        body: &str,
         target: (&str, usize),
         inputs: Vec<Vec<serde_json::Value>>,
     ) -> SearchRequest {
@@ -285,7 +297,7 @@ impl Fixture {
             source_roots: vec![self.root.clone()],
             classpath: self.jdk.junit.clone(),
             cache_dir: self.cache.join("classes"),
-            sources: vec![SourceText { path: "p/ATest.java".into(), text: harness(call) }],
+            sources: vec![SourceText { path: "p/ATest.java".into(), text: harness(body) }],
             test_class: "p.ATest".into(),
             test_method: "t".into(),
             target_source: target.0.into(),
@@ -572,6 +584,82 @@ fn a_line_whose_call_throws_is_started_not_hit_and_the_codes_characters_are_repo
     assert!(r[1].started && !r[1].hit, "{r:?}");
     assert!(r[2].started && r[2].hit, "{r:?}");
     assert!(report.chars.contains('"'), "{:?}", report.chars);
+}
+
+const PAST: &str = "package p;
+
+public class P {
+    private int n;
+
+    public void add(int k) {
+        n += k;
+        n += 1;
+    }
+
+    public int get() {
+        if (n > 5) {
+            return 1;
+        }
+        return 0;
+    }
+
+    public static String cut(String s, int from) {
+        if (s == null) {
+            return null;
+        }
+        String t = s.substring(from);
+        return t;
+    }
+}
+";
+
+#[test]
+fn a_run_past_a_jump_that_then_throws_is_closer_than_one_that_went_the_bad_way() {
+    let fx = fixture(&[("p/P.java", PAST)]);
+    let mut runner = fx.runner();
+    let inputs = vec![vec![serde_json::Value::Null, 0.into()], vec!["ab".into(), 5.into()]];
+    let call = "p.P.cut(jreach.runner.Inputs.str(0), jreach.runner.Inputs.i(1))";
+    let report = runner.search(&fx.search("s10", call, ("p/P.java", 23), inputs)).unwrap();
+    let r = &report.results;
+    assert!(!r[0].hit && !r[1].hit, "{r:?}");
+    // `s == null` the bad way, and the good way before `substring` throws (out of range).
+    let f = |i: usize| r[i].fitness.expect("a divergence");
+    assert!(f(1).0 < f(0).0, "{r:?}");
+}
+
+#[test]
+fn a_run_says_which_inputs_it_read() {
+    let fx = fixture(&[("p/P.java", PAST)]);
+    let mut runner = fx.runner();
+    let call =
+        "p.P.cut(jreach.runner.Inputs.i(0) == 0 ? null : jreach.runner.Inputs.str(1), jreach.runner.Inputs.i(2))";
+    let inputs = vec![vec![0.into(), "x".into(), 0.into()], vec![1.into(), "x".into(), 0.into()]];
+    let report = runner.search(&fx.search("s11", call, ("p/P.java", 23), inputs)).unwrap();
+    let r = &report.results;
+    let read = |i: usize| r[i].read.clone().expect("the inputs read")[..3].to_vec();
+    assert_eq!(read(0), vec![true, false, true], "{r:?}");
+    assert_eq!(read(1), vec![true, true, true], "{r:?}");
+}
+
+#[test]
+fn the_lines_a_run_ran_before_the_call_under_test_are_no_progress_but_still_count_as_run() {
+    let fx = fixture(&[("p/P.java", PAST)]);
+    let mut runner = fx.runner();
+    let made = "p.P obj = new p.P(); obj.add(jreach.runner.Inputs.i(0));";
+    let marked = format!("{made} jreach.runner.Inputs.begin(); jreach.runner.Inputs.observe(obj.get());");
+    let unmarked = format!("{made} jreach.runner.Inputs.observe(obj.get());");
+    let mut lines = |session: &str, body: &str, target: usize| {
+        let report = runner.search(&fx.search_running(session, body, ("p/P.java", target), ints(&[1]))).unwrap();
+        assert_eq!(report.status, SearchStatus::Ok, "{report:?}");
+        report.results[0].clone()
+    };
+    // `get()` runs its `if` and `return 0;`; making the object ran four lines more before it.
+    let (with, without) = (lines("s12", &marked, 15), lines("s13", &unmarked, 15));
+    assert!(with.hit && without.hit, "{with:?} {without:?}");
+    assert_eq!(with.lines, 2, "{with:?}");
+    assert!(without.lines > with.lines, "{without:?}");
+    // A target that ran before the mark still ran.
+    assert!(lines("s14", &marked, 8).hit);
 }
 
 #[test]

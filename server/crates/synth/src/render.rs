@@ -492,10 +492,13 @@ fn assertion(req: &TestRequest, call: &str, junit: JUnit) -> (String, Option<&'s
             let exc = exc.trim();
             return (format!("assertThrows({exc}.class, () -> {call});"), Some("assertThrows"));
         }
+        // A search harness marks where the call under test begins (what ran before, making the
+        // receiver and the arguments, is no progress toward the target), and reports the result.
         Outcome::Observe if !(req.is_constructor || req.return_ty.trim() == "void") => {
-            return (format!("jreach.runner.Inputs.observe({call});"), None);
+            return (format!("jreach.runner.Inputs.begin(); jreach.runner.Inputs.observe({call});"), None);
         }
-        Outcome::Returns(None) | Outcome::Undetermined(_) | Outcome::Observe => None,
+        Outcome::Observe => return (format!("jreach.runner.Inputs.begin(); {call};"), None),
+        Outcome::Returns(None) | Outcome::Undetermined(_) => None,
         Outcome::Returns(Some(_)) if req.is_constructor || req.return_ty.trim() == "void" => None,
         Outcome::Returns(Some(v)) => Some(v),
     };

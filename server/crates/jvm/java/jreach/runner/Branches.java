@@ -41,6 +41,8 @@ public final class Branches {
     private static final List<int[]> JUMPS = new ArrayList<>();
     /** Per jump id: the smallest distance seen when it went the bad way (NaN: never). */
     private static double[] seen = new double[0];
+    /** Per jump id: whether it went the good way in the last run. */
+    private static boolean[] passed = new boolean[0];
     private static double lastDiff;
     /** String and number constants of the classes instrumented for the target. */
     static final Set<Object> CONSTANTS = new LinkedHashSet<>();
@@ -90,6 +92,7 @@ public final class Branches {
         JUMPS.add(new int[] {level, goodTaken ? 1 : 0});
         seen = Arrays.copyOf(seen, JUMPS.size());
         seen[JUMPS.size() - 1] = Double.NaN;
+        passed = Arrays.copyOf(passed, JUMPS.size());
         return JUMPS.size() - 1;
     }
 
@@ -130,14 +133,15 @@ public final class Branches {
     /** Forgets what the last run saw (the plan of the jumps stays). */
     static synchronized void reset() {
         Arrays.fill(seen, Double.NaN);
+        Arrays.fill(passed, false);
         Arrays.fill(seenSite, Double.NaN);
         Arrays.fill(passedSite, false);
         currentSite = -1;
     }
 
     /**
-     * The last run's fitness as {level, distance in [0, 1)}, or null when no critical jump went
-     * the bad way (the run never came to one, or went every one the good way).
+     * The last run's fitness as {level, distance in [0, 1)}, or null when the run came to no
+     * critical jump.
      */
     static synchronized double[] fitness() {
         double[] best = null;
@@ -156,6 +160,15 @@ public final class Branches {
             double d = passed ? 0 : seenSite[id];
             if (Double.isNaN(d)) continue;
             best = closer(best, SITES.get(id)[0] - 0.5, d);
+        }
+        // A run that went a critical jump the good way, and never the bad way, is past it:
+        // closer than a run that went it the bad way, though not as close as one that diverged
+        // nearer the target. Without this, a run that passed every jump and then threw on the
+        // way (a call of another class with arguments it rejects) ranked below any divergence,
+        // and the search went back to the bad way of the last jump it passed. (A loop's jump
+        // that went both ways keeps its distance: the gradient toward more iterations.)
+        for (int id = 0; id < passed.length; id++) {
+            if (passed[id] && Double.isNaN(seen[id])) best = closer(best, JUMPS.get(id)[0] - 0.5, 0);
         }
         return best;
     }
@@ -186,6 +199,7 @@ public final class Branches {
         if (id >= JUMPS.size()) return;
         double d = JUMPS.get(id)[1] == 1 ? toTaken : toNotTaken;
         if (d > 0 && (Double.isNaN(seen[id]) || d < seen[id])) seen[id] = d;
+        if (d == 0) passed[id] = true;
     }
 
     /** Distances of {@code v OP 0} to being taken and to not being taken. */

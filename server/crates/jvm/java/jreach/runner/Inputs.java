@@ -11,6 +11,11 @@ package jreach.runner;
  */
 public final class Inputs {
     static volatile Object[] values = new Object[0];
+    /**
+     * Which inputs this run read: an input the run never read (one in a {@code switch} case of a
+     * choice not taken) cannot change what it does, and the search does not move it.
+     */
+    static volatile boolean[] read = new boolean[0];
     /** What the harness's call returned in this run, as {@link #observed} holds it. */
     static volatile boolean returned;
     static volatile Object observed;
@@ -20,7 +25,55 @@ public final class Inputs {
     private static Object at(int k) {
         Object[] v = values;
         if (k >= v.length) throw new IllegalStateException("the search gave no input " + k);
+        boolean[] r = read;
+        if (k < r.length) r[k] = true;
         return v[k];
+    }
+
+    /** The target's source file in this search ("pkg/Foo.java"), for {@link #begin}. */
+    static volatile String targetSource;
+    /**
+     * The lines of the target's file that ran before the call under test began, and those of
+     * them that ran to their end ({@link #begin}); null when the run did not come to it.
+     */
+    static volatile java.util.TreeSet<Integer> beforeCall, beforeCallDone;
+
+    /** Sets the inputs of the next run, none of them read yet. */
+    static void set(Object[] next, String source) {
+        read = new boolean[next.length];
+        values = next;
+        targetSource = source;
+        beforeCall = null;
+        beforeCallDone = null;
+    }
+
+    /**
+     * Called by a search harness just before the call under test: the lines that ran so far
+     * (making the receiver and the arguments) are set apart, so that the search's measure of
+     * progress counts only what the call ran (a receiver made by more setter calls is no
+     * closer to the target).
+     */
+    public static void begin() {
+        String source = targetSource;
+        if (source == null) return;
+        java.util.TreeSet<Integer> done = new java.util.TreeSet<>();
+        beforeCall = Probe.takeOf(source, done);
+        beforeCallDone = done;
+    }
+
+    /**
+     * The inputs the last run read, as hex digits: digit {@code j} holds inputs {@code 4j} to
+     * {@code 4j+3}, input {@code k} as bit {@code k % 4}.
+     */
+    static String readMask() {
+        boolean[] r = read;
+        StringBuilder out = new StringBuilder();
+        for (int j = 0; j < r.length; j += 4) {
+            int digit = 0;
+            for (int b = 0; b < 4 && j + b < r.length; b++) if (r[j + b]) digit |= 1 << b;
+            out.append(Character.forDigit(digit, 16));
+        }
+        return out.toString();
     }
 
     private static double number(Object o) {

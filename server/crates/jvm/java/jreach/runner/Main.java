@@ -263,7 +263,7 @@ public final class Main {
         long t1 = System.nanoTime();
         boolean stuck = false;
         for (Object input : (List<Object>) req.get("inputs")) {
-            Inputs.values = ((List<Object>) input).toArray();
+            Inputs.set(((List<Object>) input).toArray(), s.targetSource);
             Probe.takeOf(s.targetSource, new TreeSet<>());
             Branches.reset();
             Inputs.clearObserved();
@@ -290,6 +290,13 @@ public final class Main {
             Map<String, Object> r = new LinkedHashMap<>();
             TreeSet<Integer> done = new TreeSet<>();
             TreeSet<Integer> lines = Probe.takeOf(s.targetSource, done);
+            // What the call under test ran, for the measure of progress; with what ran before
+            // it, for the rest.
+            int callLines = lines.size();
+            if (Inputs.beforeCall != null) {
+                lines.addAll(Inputs.beforeCall);
+                done.addAll(Inputs.beforeCallDone);
+            }
             // A hit is a run whose target line ran to its end (one that throws on it is not counted
             // as run by coverage tools). A run that tried to end the JVM is no test to offer,
             // whatever it reached.
@@ -297,7 +304,7 @@ public final class Main {
             // Started, not finished: closer than any run that turned away before the line.
             r.put("started", lines.contains(s.targetLine));
             if (exitCall != null) r.put("exitCall", exitCall);
-            r.put("lines", lines.size());
+            r.put("lines", callLines);
             // How many lines no earlier run of the session ran: the search keeps such runs as
             // places to start from (coverage-guided, as a fuzzer does).
             int novel = 0;
@@ -308,6 +315,7 @@ public final class Main {
                 }
             }
             r.put("novel", novel);
+            r.put("read", Inputs.readMask());
             double[] fit = Branches.fitness();
             if (fit != null) r.put("fitness", java.util.Arrays.asList(fit[0], fit[1]));
             if (t.isAlive()) {
