@@ -300,6 +300,12 @@ fn start_for(
             }
             continue;
         }
+        // An object the model made with null for an object of the project (`new Node(1, null)`):
+        // that null may be one the search makes (a list of two nodes).
+        if let Some(made @ JavaValue::Constructed { factory: None, .. }) = req.args.get_mut(pos) {
+            open_null_arguments(&whole, file, made, &own_class, &mut imports, NULL_ARGUMENTS_DEPTH);
+            continue;
+        }
         let Some(JavaValue::Null) = req.args.get(pos) else { continue };
         if let Some(class) = whole.made_without_arguments(ty) {
             req.args[pos] =
@@ -386,6 +392,8 @@ fn start_for(
                     *v = objects;
                 }
             }
+            // (And in the objects the model made for it: a list's first node.)
+            open_null_arguments(&whole, file, v, &own_class, &mut imports, NULL_ARGUMENTS_DEPTH);
         }
     }
     super::add_imports(&mut req.imports, imports);
@@ -695,6 +703,37 @@ fn constructor_choice(
     req.receiver_args.clear();
     req.null_casts.receiver_args.clear();
     super::add_imports(&mut req.imports, imports);
+}
+
+/// How deep in the objects the model made [`open_null_arguments`] looks.
+const NULL_ARGUMENTS_DEPTH: usize = 2;
+
+/// In `made` (an object the model made by a constructor), each null argument of a class of the
+/// project a choice of null, first, and objects of it as a search makes them ([`made_choice`]),
+/// in the objects among its arguments too, `depth` levels down.
+fn open_null_arguments(
+    whole: &FileContext<'_>,
+    file: &SourceFile,
+    made: &mut JavaValue,
+    own_class: &str,
+    imports: &mut Vec<String>,
+    depth: usize,
+) {
+    let JavaValue::Constructed { args, factory: None, .. } = made else { return };
+    if depth == 0 {
+        return;
+    }
+    for (ty, a) in args.iter_mut() {
+        match a {
+            JavaValue::Null => {
+                if let Some(objects) = made_choice(whole, file, ty, own_class, imports) {
+                    *a = objects;
+                }
+            }
+            JavaValue::Constructed { .. } => open_null_arguments(whole, file, a, own_class, imports, depth - 1),
+            _ => {}
+        }
+    }
 }
 
 /// For a parameter of type `ty` that the model passed as null: when `ty` is a class of the
@@ -1079,6 +1118,26 @@ mod tests {
         // One of another kind than those the code tests it against.
         assert!(written.contains(&"java.nio.CharBuffer.wrap(\"\")".to_string()), "{written:?}");
         assert_eq!(written.last().map(String::as_str), Some("null"), "{written:?}");
+    }
+
+    #[test]
+    fn a_null_the_model_passed_to_a_constructor_may_be_an_object_the_search_makes() {
+        // A list of one node is what the model made; its `next` may be a second node.
+        let src = "package p;\nclass Node {\n  int v;\n  Node next;\n  Node() {}\n  Node(int v, Node next) { this.v = v; this.next = next; }\n}\npublic class L {\n  private final Node head;\n  public L(Node head) { this.head = head; }\n  public static int second(Node n) {\n    int k = Integer.parseInt(String.valueOf(n.v));\n    if (n.next != null && n.next.v >= k) {\n      return 1;\n    }\n    return 0;\n  }\n  public int first() {\n    int k = Integer.parseInt(String.valueOf(head.v));\n    if (head.next != null && head.next.v >= k) {\n      return 1;\n    }\n    return 0;\n  }\n}\n";
+        let file = SourceFile::parse(src);
+        let written = |v: &JavaValue| jreach_synth::literal(v);
+        // The options of the made node's `next`.
+        let next_options = |v: &JavaValue| {
+            let JavaValue::Constructed { args, .. } = v else { panic!("{v:?}") };
+            let JavaValue::Choice { options, .. } = &args[1].1 else { panic!("{args:?}") };
+            options.iter().map(written).collect::<Vec<_>>()
+        };
+        let start = search_start(&file, 13, &GenOptions::default()).expect("a start");
+        assert_eq!(next_options(&start.args[0]), ["null", "new Node()"]);
+        // The receiver's constructor argument too.
+        let start = search_start(&file, 20, &GenOptions::default()).expect("a start");
+        let (_, arg) = start.receiver_args.first().expect("the constructor's argument");
+        assert_eq!(next_options(arg), ["null", "new Node()"]);
     }
 
     #[test]
