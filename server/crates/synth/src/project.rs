@@ -355,6 +355,38 @@ pub fn imported_sources(source_file: &Path, text: &str) -> Vec<ImportedSource> {
     }
     let mut out = Vec::new();
     let mut bytes = 0;
+    // An imported interface or abstract class: also the public classes and enums of its package
+    // that implement or extend it (a `FieldNamingStrategy` parameter may get a
+    // `FieldNamingPolicy` constant), after the imports.
+    let mut implementors = Vec::new();
+    for (qualified, path) in &candidates {
+        let (Some((pkg, simple)), Some(dir)) = (qualified.rsplit_once('.'), path.parent()) else { continue };
+        let Ok(text) = crate::read_source(path) else { continue };
+        let abstract_type = [format!("interface {simple}"), format!("abstract class {simple}")];
+        if !abstract_type.iter().any(|decl| text.contains(decl.as_str())) {
+            continue;
+        }
+        let Ok(entries) = fs::read_dir(dir) else { continue };
+        let mut found: Vec<(String, PathBuf)> = entries
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "java") && p != path)
+            .filter_map(|p| {
+                let stem = p.file_stem()?.to_str()?.to_string();
+                let other = crate::read_source(&p).ok()?;
+                let declares = [
+                    format!("public class {stem}"),
+                    format!("public enum {stem}"),
+                    format!("public final class {stem}"),
+                ];
+                let extends = other.contains("implements") || other.contains("extends");
+                (declares.iter().any(|d| other.contains(d.as_str())) && extends && mentions_word(&other, simple))
+                    .then(|| (format!("{pkg}.{stem}"), p.clone()))
+            })
+            .collect();
+        found.sort();
+        implementors.extend(found.into_iter().take(IMPLEMENTORS_MAX));
+    }
+    candidates.extend(implementors);
     for (qualified, path) in candidates {
         let Some((pkg, _)) = qualified.rsplit_once('.') else { continue };
         if Some(pkg) == package.as_deref() || out.iter().any(|o: &ImportedSource| o.qualified == qualified) {
@@ -369,6 +401,10 @@ pub fn imported_sources(source_file: &Path, text: &str) -> Vec<ImportedSource> {
     }
     out
 }
+
+/// At most this many implementations of each imported interface or abstract class are read
+/// (see [`imported_sources`]).
+const IMPLEMENTORS_MAX: usize = 3;
 
 /// The package a Java source declares (`None`: the default package).
 fn package_of(text: &str) -> Option<String> {
@@ -429,5 +465,30 @@ mod package_tests {
         write("src/main/java/lib/Money.java", "package other;\npublic class Money {}\n");
         let got = imported_sources(&a, &fs::read_to_string(&a).unwrap());
         assert_eq!(got.iter().map(|s| s.qualified.as_str()).collect::<Vec<_>>(), vec!["util.Clock"]);
+    }
+
+    #[test]
+    fn reads_the_public_implementations_of_an_imported_interface_in_its_package() {
+        let dir = tempfile::tempdir().unwrap();
+        let write = |rel: &str, text: &str| {
+            let p = dir.path().join(rel);
+            fs::create_dir_all(p.parent().unwrap()).unwrap();
+            fs::write(p, text).unwrap();
+        };
+        write("app/A.java", "package app;\nimport lib.Naming;\nclass A { A(Naming n) {} }\n");
+        write("lib/Naming.java", "package lib;\npublic interface Naming { String name(String s); }\n");
+        write(
+            "lib/Policy.java",
+            "package lib;\npublic enum Policy implements Naming { SAME; public String name(String s) { return s; } }\n",
+        );
+        write(
+            "lib/Hidden.java",
+            "package lib;\nclass Hidden implements Naming { public String name(String s) { return s; } }\n",
+        );
+        write("lib/Other.java", "package lib;\npublic class Other extends Thread {}\n");
+        let a = dir.path().join("app/A.java");
+        let got = imported_sources(&a, &fs::read_to_string(&a).unwrap());
+        let names: Vec<&str> = got.iter().map(|s| s.qualified.as_str()).collect();
+        assert_eq!(names, vec!["lib.Naming", "lib.Policy"]);
     }
 }

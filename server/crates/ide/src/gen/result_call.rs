@@ -349,7 +349,7 @@ fn subclass_objects(
     let mut decls = Vec::new();
     let mut stack = vec![whole.file().tree.root_node()];
     while let Some(n) = stack.pop() {
-        if matches!(n.kind(), "class_declaration" | "interface_declaration") {
+        if matches!(n.kind(), "class_declaration" | "interface_declaration" | "enum_declaration") {
             let name = n.child_by_field_name("name").map(|x| text_of(x, src).to_string()).unwrap_or_default();
             let supers: Vec<String> = named_children(n)
                 .into_iter()
@@ -386,6 +386,14 @@ fn subclass_objects(
         })
         .map(|(n, name, _)| (*n, name))
         .collect();
+    // An enum implementing it: its first constant (`FieldNamingPolicy.IDENTITY` for a
+    // `FieldNamingStrategy`), after the classes.
+    let enums: Vec<(Node<'_>, &String)> = decls
+        .iter()
+        .filter(|(n, name, _)| *name != base && below.contains(name) && n.kind() == "enum_declaration")
+        .filter(|(n, ..)| !has_modifier(*n, src, "private"))
+        .map(|(n, name, _)| (*n, name))
+        .collect();
     // (Not of a generic class: see `is_generic`.)
     concrete.retain(|(_, name)| !is_generic(whole, name));
     concrete.sort_by(|a, b| a.1.cmp(b.1));
@@ -403,6 +411,18 @@ fn subclass_objects(
         if out.len() == SUBCLASSES_MAX {
             break;
         }
+    }
+    for (n, _) in enums {
+        if out.len() == SUBCLASSES_MAX {
+            break;
+        }
+        let body = n.child_by_field_name("body");
+        let first = body.and_then(|b| named_children(b).into_iter().find(|c| c.kind() == "enum_constant"));
+        let Some(constant) = first.and_then(|c| c.child_by_field_name("name")) else { continue };
+        let mut path = jreach_syntax::tree::enclosing_classes(n, src);
+        path.extend(n.child_by_field_name("name").map(|x| text_of(x, src).to_string()));
+        let class = test_name(file, &path.join("."), imports);
+        out.push(JavaValue::Expr(format!("{class}.{}", text_of(constant, src))));
     }
     out
 }
@@ -646,6 +666,8 @@ public class Adapters {
             "package p;\npublic abstract class Poly extends Shape {\n}\n",
             "package p;\npublic class Hex extends Poly {\n  public int sides() { return 6; }\n}\n",
             "package p;\npublic class Odd extends Shape {\n  private Odd() {}\n  public int sides() { return 5; }\n}\n",
+            "package p;\npublic interface Named {\n  String name();\n}\n",
+            "package p;\npublic enum Policy implements Named {\n  SAME, UPPER;\n  public String name2() { return \"\"; }\n}\n",
         ];
         let file = SourceFile::parse(src);
         let m =
@@ -665,6 +687,10 @@ public class Adapters {
         // A class a constructor makes is made so, with no choice.
         let v = argument(&whole, &file, "Tri", "Counter", &mut imports);
         assert_eq!(literal(&v), "new Tri(1)");
+        // An interface an enum implements: the enum's first constant.
+        let v = argument(&whole, &file, "Named", "Counter", &mut imports);
+        let JavaValue::Choice { options, .. } = &v else { panic!("{v:?}") };
+        assert_eq!(options.iter().map(literal).collect::<Vec<_>>(), ["Policy.SAME", "null"]);
     }
 
     #[test]
