@@ -1362,6 +1362,9 @@ fn seeded(cur: &[JavaValue], read: Option<&[bool]>, seeds: &[JavaValue], round: 
                 .flat_map(|c| [c.to_string(), format!("{s}{c}"), format!("{c}{s}")])
                 .map(JavaValue::Str)
                 .collect(),
+            // The floating values no step comes to (`Double.isNaN(x)` tests for one).
+            JavaValue::Double(_) => SPECIAL_DOUBLES.iter().map(|d| JavaValue::Double(*d)).collect(),
+            JavaValue::Float(_) => SPECIAL_FLOATS.iter().map(|f| JavaValue::Float(*f)).collect(),
             _ => vec![],
         };
         let from_seeds = seeds.iter().flat_map(|s| {
@@ -1407,6 +1410,11 @@ fn seeded(cur: &[JavaValue], read: Option<&[bool]>, seeds: &[JavaValue], round: 
 fn was_read(read: Option<&[bool]>, k: usize) -> bool {
     read.is_none_or(|r| r.get(k).copied().unwrap_or(true))
 }
+
+/// The floating values [`seeded`] tries: not a number, the infinities, negative zero, the
+/// smallest positive normal value and the largest value.
+const SPECIAL_DOUBLES: [f64; 6] = [f64::NAN, f64::INFINITY, f64::NEG_INFINITY, -0.0, f64::MIN_POSITIVE, f64::MAX];
+const SPECIAL_FLOATS: [f32; 6] = [f32::NAN, f32::INFINITY, f32::NEG_INFINITY, -0.0, f32::MIN_POSITIVE, f32::MAX];
 
 /// `n` as a value of `like`'s numeric type, if it fits.
 fn with_number(like: &JavaValue, n: i64) -> Option<JavaValue> {
@@ -1930,6 +1938,15 @@ pub(crate) mod tests {
             .collect();
         assert!(strings.contains(&"true".to_string()) && strings.contains(&"null".to_string()), "{strings:?}");
         assert!(strings.contains(&"\u{df}".to_string()), "{strings:?}");
+    }
+
+    #[test]
+    fn when_stuck_a_floating_input_tries_not_a_number_and_the_infinities() {
+        let cur = [JavaValue::Double(1.0), JavaValue::Float(1.0)];
+        let cands = seeded(&cur, None, &[], 0);
+        assert!(cands.iter().any(|c| matches!(c[0], JavaValue::Double(d) if d.is_nan())), "{cands:?}");
+        assert!(cands.iter().any(|c| c[0] == JavaValue::Double(f64::NEG_INFINITY)), "{cands:?}");
+        assert!(cands.iter().any(|c| matches!(c[1], JavaValue::Float(f) if f.is_nan())), "{cands:?}");
     }
 
     #[test]
