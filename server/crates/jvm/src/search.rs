@@ -2470,15 +2470,7 @@ pub(crate) mod tests {
         let shrunk = shrink(found, &mut |cands: &[Vec<JavaValue>]| {
             let fits = cands.iter().map(|c| {
                 let JavaValue::Str(s) = &c[0] else { panic!() };
-                Fitness {
-                    hit: s.chars().count() >= 24,
-                    started: false,
-                    divergence: None,
-                    lines: 1,
-                    size: 0,
-                    novel: 0,
-                    read: None,
-                }
+                Fitness { hit: s.chars().count() >= 24, ..nowhere(1) }
             });
             Some((fits.collect(), vec![]))
         });
@@ -2510,15 +2502,7 @@ pub(crate) mod tests {
                     _ => None,
                 };
                 let big = |v: Option<JavaValue>| matches!(v, Some(JavaValue::Double(d)) if d > 2.5);
-                Fitness {
-                    hit: big(cell) && big(last),
-                    started: false,
-                    divergence: None,
-                    lines: 1,
-                    size: 0,
-                    novel: 0,
-                    read: None,
-                }
+                Fitness { hit: big(cell) && big(last), ..nowhere(1) }
             });
             Some((fits.collect(), vec![]))
         });
