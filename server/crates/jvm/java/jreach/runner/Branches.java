@@ -161,14 +161,15 @@ public final class Branches {
             if (Double.isNaN(d)) continue;
             best = closer(best, SITES.get(id)[0] - 0.5, d);
         }
-        // A run that went a critical jump the good way, and never the bad way, is past it:
-        // closer than a run that went it the bad way, though not as close as one that diverged
-        // nearer the target. Without this, a run that passed every jump and then threw on the
-        // way (a call of another class with arguments it rejects) ranked below any divergence,
-        // and the search went back to the bad way of the last jump it passed. (A loop's jump
-        // that went both ways keeps its distance: the gradient toward more iterations.)
+        // A run that went no critical jump the bad way but some the good way, and then threw
+        // on the way (a call of another class with arguments it rejects), is past the closest
+        // of those: closer than a run that went it the bad way. Without this it ranked below any
+        // divergence, and the search went back to the bad way of the last jump it passed. (A run
+        // that diverged somewhere keeps that divergence: which jump is closer is a static
+        // measure, and a jump passed before a divergence is no progress beyond it.)
+        if (best != null) return best;
         for (int id = 0; id < passed.length; id++) {
-            if (passed[id] && Double.isNaN(seen[id])) best = closer(best, JUMPS.get(id)[0] - 0.5, 0);
+            if (passed[id]) best = closer(best, JUMPS.get(id)[0] - 0.5, 0);
         }
         return best;
     }
