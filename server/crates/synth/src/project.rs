@@ -318,9 +318,11 @@ pub struct ImportedSource {
 
 /// The sources of the classes of other packages that `text` (the text of `source_file`)
 /// imports and that live under the same source root: `import a.b.C;` reads `<root>/a/b/C.java`,
-/// `import a.b.*;` the files of `<root>/a/b` whose name `text` mentions as a word. Each file
-/// must declare the package its folder spells. Unreadable files are skipped; at most
-/// [`MAX_PACKAGE_BYTES`] in all.
+/// `import a.b.*;` the files of `<root>/a/b` whose name `text` mentions as a word; for an
+/// imported interface or abstract class, also up to [`IMPLEMENTORS_MAX`] public classes and
+/// enums of its folder that mention it and implement or extend something (a textual test: at
+/// worst a class more for synthesis to see). Each file must declare the package its folder
+/// spells. Unreadable files are skipped; at most [`MAX_PACKAGE_BYTES`] in all.
 pub fn imported_sources(source_file: &Path, text: &str) -> Vec<ImportedSource> {
     let package = package_of(text);
     let root = package_root(&source_dir(source_file), package.as_deref());
