@@ -34,7 +34,6 @@ pub fn slots(req: &TestRequest) -> Harness {
     let mut start = Vec::new();
     let mut req = req.clone();
     open_jdk_values(&mut req);
-    open_null_strings(&mut req);
     // An array that two values share stays as it is (a slot each would part them).
     let mut ids = std::collections::HashMap::<(String, i64), usize>::new();
     for v in req.args.iter().chain(req.receiver_args.iter().map(|(_, v)| v)) {
@@ -109,23 +108,6 @@ pub fn drop_options(harness: &mut Harness, dropped: impl Fn(&JavaValue) -> bool)
     }
     for v in req.values_mut() {
         walk(v, start, &dropped);
-    }
-}
-
-/// A `String` parameter of the call under test may be null, or not, whichever the start has:
-/// `if (source == null) return null;` is a line the search reaches when the model could not say
-/// (it gave up on the path and the start is its default, `""`), and a start's null is no end.
-fn open_null_strings(req: &mut TestRequest) {
-    for (a, (_, ty)) in req.args.iter_mut().zip(&req.params) {
-        if ty.trim() != "String" {
-            continue;
-        }
-        let other = match a {
-            JavaValue::Str(_) => JavaValue::Null,
-            JavaValue::Null => JavaValue::Str(String::new()),
-            _ => continue,
-        };
-        *a = JavaValue::Choice { slot: None, options: vec![a.clone(), other] };
     }
 }
 
@@ -2087,32 +2069,6 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn a_string_parameter_may_be_null_or_not_whichever_the_start_has() {
-        let req = TestRequest {
-            params: vec![("s".into(), "String".into()), ("t".into(), "String".into()), ("o".into(), "Object".into())],
-            args: vec![JavaValue::Str("a".into()), JavaValue::Null, JavaValue::Str("b".into())],
-            ..start_request()
-        };
-        let h = slots(&req);
-        let options = |v: &JavaValue| match v {
-            JavaValue::Choice { options, .. } => options.clone(),
-            other => panic!("not a choice: {other:?}"),
-        };
-        assert_eq!(options(&h.req.args[0]).len(), 2);
-        assert_eq!(options(&h.req.args[1]).len(), 2);
-        // Only `String`s: an `Object` is what the model made it.
-        assert!(matches!(h.req.args[2], JavaValue::Slot(..)), "{:?}", h.req.args[2]);
-        assert_eq!(fill(&h.req, &h.start).args, req.args);
-        // The other option of each: null, and the empty string.
-        let mut other = h.start.clone();
-        for v in other.iter_mut().filter(|v| matches!(v, JavaValue::Chosen { .. })) {
-            *v = JavaValue::Chosen { index: 1, of: 2 };
-        }
-        let args = fill(&h.req, &other).args;
-        assert_eq!(args[..2], [JavaValue::Null, JavaValue::Str(String::new())]);
-    }
-
-    #[test]
     fn a_step_moves_only_the_inputs_the_run_read() {
         let cur = [JavaValue::Int(1), JavaValue::Str("ab".into()), JavaValue::Chosen { index: 0, of: 3 }];
         let moved = |read: Option<&[bool]>| {
@@ -2212,15 +2168,13 @@ pub(crate) mod tests {
         };
         let h = slots(&req);
         // An array of ints is one slot, so that the search can change its length.
-        // (The string may be null too: which of the two is an input before it.)
-        let chosen = JavaValue::Chosen { index: 0, of: 2 };
-        assert_eq!(h.start, vec![JavaValue::Int(3), chosen, JavaValue::Str("x".into()), req.args[2].clone()]);
+        assert_eq!(h.start, vec![JavaValue::Int(3), JavaValue::Str("x".into()), req.args[2].clone()]);
         assert_eq!(h.req.args[0], JavaValue::Slot(0, SlotKind::Int));
-        assert_eq!(h.req.args[2], JavaValue::Slot(3, SlotKind::Array(SlotElem::Int)));
+        assert_eq!(h.req.args[2], JavaValue::Slot(2, SlotKind::Array(SlotElem::Int)));
         let text = jreach_synth::render_method(&h.req, "t");
-        assert!(text.contains("jreach.runner.Inputs.str(2)") && text.contains("jreach.runner.Inputs.is(3)"), "{text}");
+        assert!(text.contains("jreach.runner.Inputs.str(1)") && text.contains("jreach.runner.Inputs.is(2)"), "{text}");
         assert_eq!(fill(&h.req, &h.start), req);
-        assert_eq!(to_json(&h.start[3]), serde_json::json!([7, 8]));
+        assert_eq!(to_json(&h.start[2]), serde_json::json!([7, 8]));
 
         // The same array passed twice stays one array: its items are slots of their own.
         let twice = TestRequest {
