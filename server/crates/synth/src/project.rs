@@ -4,6 +4,7 @@
 //! `build.gradle.kts`). The walk stops after a folder holding `.git`, so a stray build file above
 //! the repository is never mistaken for the project's.
 
+use std::collections::HashMap;
 use std::fs;
 use std::path::{Component, Path, PathBuf};
 
@@ -340,61 +341,45 @@ pub fn imported_sources(source_file: &Path, text: &str) -> Vec<ImportedSource> {
         match name.strip_suffix(".*") {
             Some(pkg) => {
                 let dir = root.join(pkg.replace('.', "/"));
-                let Ok(entries) = fs::read_dir(&dir) else { continue };
-                let mut found: Vec<(String, PathBuf)> = entries
-                    .filter_map(|e| e.ok().map(|e| e.path()))
-                    .filter(|p| p.extension().is_some_and(|x| x == "java"))
-                    .filter_map(|p| {
-                        let stem = p.file_stem()?.to_str()?.to_string();
-                        mentions_word(text, &stem).then(|| (format!("{pkg}.{stem}"), p.clone()))
-                    })
-                    .collect();
-                found.sort();
-                candidates.extend(found);
+                let found = java_files(&dir).into_iter().filter(|(stem, _)| mentions_word(text, stem));
+                candidates.extend(found.map(|(stem, p)| (format!("{pkg}.{stem}"), p)));
             }
             None => candidates.push((name.clone(), root.join(format!("{}.java", name.replace('.', "/"))))),
         }
     }
-    let mut out = Vec::new();
-    let mut bytes = 0;
+    // Each file is read once, though several imports may look at the files of one folder.
+    let mut texts: HashMap<PathBuf, Option<String>> = HashMap::new();
+    let mut read = |p: &Path| texts.entry(p.to_path_buf()).or_insert_with(|| crate::read_source(p).ok()).clone();
     // An imported interface or abstract class: also the public classes and enums of its package
     // that implement or extend it (a `FieldNamingStrategy` parameter may get a
     // `FieldNamingPolicy` constant), after the imports.
     let mut implementors = Vec::new();
     for (qualified, path) in &candidates {
         let (Some((pkg, simple)), Some(dir)) = (qualified.rsplit_once('.'), path.parent()) else { continue };
-        let Ok(text) = crate::read_source(path) else { continue };
+        let Some(text) = read(path) else { continue };
         let abstract_type = [format!("interface {simple}"), format!("abstract class {simple}")];
         if !abstract_type.iter().any(|decl| text.contains(decl.as_str())) {
             continue;
         }
-        let Ok(entries) = fs::read_dir(dir) else { continue };
-        let mut found: Vec<(String, PathBuf)> = entries
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|x| x == "java") && p != path)
-            .filter_map(|p| {
-                let stem = p.file_stem()?.to_str()?.to_string();
-                let other = crate::read_source(&p).ok()?;
-                let declares = [
-                    format!("public class {stem}"),
-                    format!("public enum {stem}"),
-                    format!("public final class {stem}"),
-                ];
-                let extends = other.contains("implements") || other.contains("extends");
-                (declares.iter().any(|d| other.contains(d.as_str())) && extends && mentions_word(&other, simple))
-                    .then(|| (format!("{pkg}.{stem}"), p.clone()))
-            })
-            .collect();
-        found.sort();
-        implementors.extend(found.into_iter().take(IMPLEMENTORS_MAX));
+        let found = java_files(dir).into_iter().filter(|(_, p)| p != path).filter(|(stem, p)| {
+            let Some(other) = read(p) else { return false };
+            let declares =
+                [format!("public class {stem}"), format!("public enum {stem}"), format!("public final class {stem}")];
+            let extends = other.contains("implements") || other.contains("extends");
+            declares.iter().any(|d| other.contains(d.as_str())) && extends && mentions_word(&other, simple)
+        });
+        let found: Vec<(String, PathBuf)> = found.take(IMPLEMENTORS_MAX).collect();
+        implementors.extend(found.into_iter().map(|(stem, p)| (format!("{pkg}.{stem}"), p)));
     }
     candidates.extend(implementors);
+    let mut out = Vec::new();
+    let mut bytes = 0;
     for (qualified, path) in candidates {
         let Some((pkg, _)) = qualified.rsplit_once('.') else { continue };
         if Some(pkg) == package.as_deref() || out.iter().any(|o: &ImportedSource| o.qualified == qualified) {
             continue;
         }
-        let Ok(other) = crate::read_source(&path) else { continue };
+        let Some(other) = read(&path) else { continue };
         if package_of(&other).as_deref() != Some(pkg) || bytes + other.len() > MAX_PACKAGE_BYTES {
             continue;
         }
@@ -402,6 +387,18 @@ pub fn imported_sources(source_file: &Path, text: &str) -> Vec<ImportedSource> {
         out.push(ImportedSource { qualified, text: other });
     }
     out
+}
+
+/// The `.java` files of `dir` (none when it cannot be read), as (class name, path), sorted.
+fn java_files(dir: &Path) -> Vec<(String, PathBuf)> {
+    let Ok(entries) = fs::read_dir(dir) else { return vec![] };
+    let mut found: Vec<(String, PathBuf)> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "java"))
+        .filter_map(|p| Some((p.file_stem()?.to_str()?.to_string(), p)))
+        .collect();
+    found.sort();
+    found
 }
 
 /// At most this many implementations of each imported interface or abstract class are read
