@@ -54,6 +54,9 @@ pub struct Reached {
     pub test: TestRequest,
     /// 1-based lines of the target's file that ran to a probe point, the target among them.
     pub covered: Vec<usize>,
+    /// Whether a line of the project that ran may draw random numbers or read the clock
+    /// ([`ran_random_or_clock`]): what the call returns may differ in another run.
+    pub random: bool,
 }
 
 impl Verifier {
@@ -91,6 +94,18 @@ impl Verifier {
 
     /// Runs `req`, a test for a line of `file` whose text is `text`.
     pub fn check(&mut self, file: &Path, text: &str, req: &TestRequest) -> Result<Checked, RunnerError> {
+        self.check_asserting(file, text, req, WhereRandom::AssertWhatEveryRunAgrees)
+    }
+
+    /// [`Verifier::check`], asserting the outcome of a run that may draw random numbers or read
+    /// the clock as `random` says.
+    fn check_asserting(
+        &mut self,
+        file: &Path,
+        text: &str,
+        req: &TestRequest,
+        random: WhereRandom,
+    ) -> Result<Checked, RunnerError> {
         if req.has_search_holes() {
             return Err(RunnerError::Protocol("a test with a search's holes left in it was to be run".into()));
         }
@@ -98,12 +113,17 @@ impl Verifier {
             .ok_or_else(|| RunnerError::NoSourceRoot(file.to_path_buf()))?;
         let first = self.run_once(&project, text, req)?;
         match first {
-            Attempt::Reached(c, r) => self.reached_every_time(&project, text, req, (c, r)),
-            Attempt::Contradicted(why) if !matches!(req.outcome, Outcome::Undetermined(_)) => {
+            Attempt::Reached(c, r) => self.reached_every_time(&project, text, req, (c, r), random),
+            Attempt::Contradicted(why) if asserts(&req.outcome) => {
                 let mut weaker = req.clone();
                 weaker.outcome = Outcome::Undetermined(format!("on the JVM, {why}"));
                 match self.run_once(&project, text, &weaker)? {
-                    Attempt::Reached(c, r) => self.reached_every_time(&project, text, &weaker, (c, r)),
+                    Attempt::Reached(c, r) => {
+                        if self.last_reached.as_ref().is_some_and(|r| r.random) {
+                            weaker.outcome = Outcome::Undetermined(RESULT_MAY_DIFFER.into());
+                        }
+                        self.reached_every_time(&project, text, &weaker, (c, r), random)
+                    }
                     Attempt::Contradicted(why) | Attempt::Missed(why) => Ok(Checked::Missed(why)),
                 }
             }
@@ -111,30 +131,53 @@ impl Verifier {
         }
     }
 
-    /// `req`'s test, which reached its line in one run: offered, unless the file draws random
-    /// numbers or reads the clock and one of [`RUNS_WHERE_RANDOM`] runs in all misses the line
-    /// (a message the search found reaches a CRC's branch only for some random keys). More runs
-    /// cannot prove that every run reaches it; they make a test that often does not unlikely.
+    /// `req`'s test, which reached its line in one run: offered, unless a line of the project
+    /// that ran may draw random numbers or read the clock ([`ran_random_or_clock`]) and one of
+    /// [`RUNS_WHERE_RANDOM`] runs in all misses the line (a message the search found reaches a
+    /// CRC's branch only for some random keys). More runs cannot prove that every run reaches it;
+    /// they make a test that often does not unlikely. In such code an outcome that one of the
+    /// runs contradicts is not asserted (nor any, as `random` says).
     fn reached_every_time(
         &mut self,
         project: &Project,
         text: &str,
         req: &TestRequest,
-        (compile_ms, run_ms): (u64, u64),
+        (mut compile_ms, mut run_ms): (u64, u64),
+        random: WhereRandom,
     ) -> Result<Checked, RunnerError> {
-        if draws_random_numbers(text) {
-            for run in 2..=RUNS_WHERE_RANDOM {
-                if let Attempt::Contradicted(why) | Attempt::Missed(why) = self.run_once(project, text, req)? {
-                    return Ok(Checked::Missed(format!(
-                        "the test reached line {} in {} of {run} runs, and the code draws random numbers or reads \
-                         the clock: in run {run}, {why}",
-                        req.target_line,
-                        run - 1
-                    )));
+        let mut req = req.clone();
+        if self.last_reached.as_ref().is_some_and(|r| r.random) {
+            let unasserted = || Outcome::Undetermined(RESULT_MAY_DIFFER.into());
+            // Runs in a row that reached the line with the outcome as it now is.
+            let mut reached = 1;
+            if random == WhereRandom::NeverAssert && asserts(&req.outcome) {
+                req.outcome = unasserted();
+                reached = 0;
+            }
+            let mut run = 1;
+            while reached < RUNS_WHERE_RANDOM {
+                run += 1;
+                match self.run_once(project, text, &req)? {
+                    Attempt::Reached(c, r) => {
+                        (compile_ms, run_ms) = (c, r);
+                        reached += 1;
+                    }
+                    Attempt::Contradicted(_) if asserts(&req.outcome) => {
+                        req.outcome = unasserted();
+                        reached = 0;
+                    }
+                    Attempt::Contradicted(why) | Attempt::Missed(why) => {
+                        return Ok(Checked::Missed(format!(
+                            "the test reached line {} in {} of {run} runs, and the code it runs may draw random \
+                             numbers or read the clock: in run {run}, {why}",
+                            req.target_line,
+                            run - 1
+                        )));
+                    }
                 }
             }
         }
-        if !self.same_with_other_identity_hashes(project, text, req)? {
+        if !self.same_with_other_identity_hashes(project, text, &req)? {
             // The value asserted came from objects' identity hash codes (`Object.hashCode()`,
             // an enum's, `Foo@1b6d3586`), which differ in another JVM: the call is made, the
             // value not asserted.
@@ -147,7 +190,7 @@ impl Verifier {
                 Attempt::Contradicted(why) | Attempt::Missed(why) => Ok(Checked::Missed(why)),
             };
         }
-        Ok(Checked::Reached { req: Box::new(req.clone()), compile_ms, run_ms })
+        Ok(Checked::Reached { req: Box::new(req), compile_ms, run_ms })
     }
 
     /// Whether `req`'s test, which passed, passes as well in a JVM where every object's
@@ -354,20 +397,13 @@ impl Verifier {
         };
         // What the call did with the inputs found: two more runs of the harness, which must
         // agree (code that draws random numbers or reads the clock may not), else the test
-        // asserts nothing. Without them the test asserts nothing either, and the check below
+        // asserts nothing (nor where a line that ran may draw them, see below). Without them the test asserts nothing either, and the check below
         // still decides whether it is offered.
         let values: Vec<serde_json::Value> = found.values.iter().map(to_json).collect();
         request.inputs = vec![values.clone(), values];
         let runs = self.runner.search(&request).map(|r| r.results).unwrap_or_default();
         let mut req = fill(&harness.req, &found.values);
         req.outcome = match runs.as_slice() {
-            // Two runs may agree by chance where the code draws from a random source with little
-            // entropy (a skip list's heights): asserted, the test would fail on another run.
-            _ if draws_random_numbers(text) => Outcome::Undetermined(
-                "what the call returns, which may differ between runs: the code draws random numbers or reads the \
-                 clock"
-                    .into(),
-            ),
             [first, second] if !same_outcome(first, second) => Outcome::Undetermined(
                 "what the call returns, which differed between two runs with the same inputs (random numbers, \
                  the clock)"
@@ -380,7 +416,9 @@ impl Verifier {
             [SearchRun { returned: Some(r), .. }, ..] => Outcome::Returns(returned_value(&r.value, &req.return_ty)),
             _ => Outcome::Returns(None),
         };
-        Ok(match self.check(file, text, &req)? {
+        // Two runs may agree by chance where the code draws from a random source with little
+        // entropy (a skip list's heights): asserted, the test would fail on another run.
+        Ok(match self.check_asserting(file, text, &req, WhereRandom::NeverAssert)? {
             Checked::Reached { req, .. } => Some(*req),
             Checked::Missed(why) => {
                 tracing::debug!("the test written from the search's inputs missed its line: {why}");
@@ -497,7 +535,8 @@ impl Verifier {
         Ok(match report.status {
             RunStatus::Pass if report.completed(&project.relative, line) => {
                 let covered = report.completed.get(&project.relative).cloned().unwrap_or_default();
-                self.last_reached = Some(Reached { test: req.clone(), covered });
+                let random = ran_random_or_clock(project, text, &report.lines);
+                self.last_reached = Some(Reached { test: req.clone(), covered, random });
                 Attempt::Reached(report.compile_ms, report.run_ms)
             }
             RunStatus::Pass if ran => Attempt::Missed(format!(
@@ -605,13 +644,80 @@ fn returns_a_hash_code(req: &TestRequest) -> bool {
 /// the clock; it is offered only if every run reaches its line.
 const RUNS_WHERE_RANDOM: u32 = 4;
 
-/// Whether the code under test (`text`, its file) may draw random numbers or read the clock
-/// (`new Random()`, `Math.random()`, `ThreadLocalRandom`, `System.nanoTime()`, `Instant.now()`).
+/// Why a test of code that may draw random numbers or read the clock asserts nothing.
+const RESULT_MAY_DIFFER: &str =
+    "what the call returns, which may differ between runs: the code it runs may draw random numbers or read the clock";
+
+/// Whether a test's outcome is asserted when it may come from random numbers or the clock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum WhereRandom {
+    /// Asserted when every run ended alike (a test jreach's model computed the outcome of).
+    AssertWhatEveryRunAgrees,
+    /// Never (a search's inputs: its runs may agree by chance).
+    NeverAssert,
+}
+
+/// Whether a test with `outcome` asserts how its call ends.
+fn asserts(outcome: &Outcome) -> bool {
+    !matches!(outcome, Outcome::Undetermined(_) | Outcome::Observe)
+}
+
 /// The options under which a JVM gives every object the identity hash code 1.
 const IDENTITY_HASH_ONE: [&str; 2] = ["-XX:+UnlockExperimentalVMOptions", "-XX:hashCode=2"];
 
-fn draws_random_numbers(text: &str) -> bool {
-    ["Random", "Math.random", "nanoTime", "currentTimeMillis", "randomUUID", ".now("].iter().any(|w| text.contains(w))
+/// Whether a line of the project that ran (`lines`, 1-based per source file as the runner
+/// reports them; `text` is the target's file as the caller holds it, the others are read from
+/// the source root) may draw random numbers or read the clock ([`draws_random_numbers`]). Only
+/// the lines that ran count: a file with a `shuffle` method does not make every test of it one
+/// whose result may differ between runs. (A file the source root does not hold is the test
+/// itself, which draws none.)
+fn ran_random_or_clock(project: &Project, text: &str, lines: &std::collections::BTreeMap<String, Vec<usize>>) -> bool {
+    lines.iter().any(|(file, ran)| {
+        let other;
+        let source = match file == &project.relative {
+            true => text,
+            false => match std::fs::read_to_string(project.source_root.join(file)) {
+                Ok(t) => {
+                    other = t;
+                    &other
+                }
+                Err(_) => return false,
+            },
+        };
+        // (A variable of any name may hold a `Random` where the file names the class.)
+        let holds_random = source.contains("Random");
+        let source_lines: Vec<&str> = source.lines().collect();
+        ran.iter().any(|&n| {
+            let Some(line) = n.checked_sub(1).and_then(|i| source_lines.get(i)) else { return false };
+            let draws = draws_random_numbers(line, holds_random);
+            if draws {
+                tracing::debug!("{file}:{n} may draw random numbers or read the clock: {}", line.trim());
+            }
+            draws
+        })
+    })
+}
+
+/// Whether a line of code may draw random numbers or read the clock: it names a random source
+/// in any case (`new Random()`, `RANDOM.nextInt`, `Math.random()`, `ThreadLocalRandom`,
+/// `randomUUID`), shuffles, reads the clock (`System.nanoTime()`, `currentTimeMillis`,
+/// `Instant.now()`, a `Clock`), or, in a file that names `Random` (`holds_random`), calls one
+/// of its methods on any variable (`rng.nextInt(n)`; elsewhere `nextInt` is a reader's).
+fn draws_random_numbers(line: &str, holds_random: bool) -> bool {
+    // Making a source without a seed draws nothing yet (`static final Random RANDOM = new
+    // Random();`, run once as the class loads).
+    let t = line.trim();
+    if t.ends_with("Random();") && t.contains("= new ") && t.matches('(').count() == 1 {
+        return false;
+    }
+    let lower = line.to_ascii_lowercase();
+    ["random", "shuffle", "nanotime", "currenttimemillis", ".now("].iter().any(|w| lower.contains(w))
+        || ["Clock.", "clock."].iter().any(|w| line.contains(w))
+        || holds_random
+            && (line
+                .match_indices(".next")
+                .any(|(i, w)| line[i + w.len()..].starts_with(|c: char| c.is_ascii_uppercase()))
+                || [".ints(", ".longs(", ".doubles("].iter().any(|w| line.contains(w)))
 }
 
 /// Whether two runs of a harness with the same inputs ended alike: the same exception, or the
@@ -844,6 +950,28 @@ impl SharedVerifier {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lines_that_draw_random_numbers_or_read_the_clock() {
+        for line in [
+            "return RANDOM.nextInt(n);",
+            "int k = ThreadLocalRandom.current().nextInt(3);",
+            "double d = Math.random();",
+            "Collections.shuffle(list);",
+            "long t = System.nanoTime();",
+            "return Instant.now();",
+            "String id = UUID.randomUUID().toString();",
+            "private static final Random R = new Random(System.currentTimeMillis());",
+        ] {
+            assert!(draws_random_numbers(line, false), "{line}");
+        }
+        // A variable of any name, where the file names `Random`.
+        assert!(draws_random_numbers("return rng.nextInt(6);", true));
+        assert!(!draws_random_numbers("return in.nextInt();", false));
+        // Making a source without a seed draws nothing yet.
+        assert!(!draws_random_numbers("private static final Random RANDOM = new Random();", true));
+        assert!(!draws_random_numbers("return indexOf(array, value, 0);", true));
+    }
 
     #[test]
     fn a_hash_code_is_not_asserted_but_other_calls_are() {

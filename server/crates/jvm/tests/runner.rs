@@ -812,6 +812,82 @@ fn a_result_from_random_numbers_is_not_asserted_even_when_two_runs_agree() {
     }
 }
 
+const DRAWS: &str = "package p;
+
+public class Draws {
+    public static int draw(int n) {
+        if (n > 3) {
+            return Lottery.draw(n);
+        }
+        return 0;
+    }
+}
+";
+
+#[test]
+fn a_result_from_random_numbers_drawn_in_another_file_of_the_project_is_not_asserted() {
+    // `Draws` names no random source; `Lottery`, which it calls, does (the two runs of the
+    // search agree, as above).
+    let (_dir, file) = source_in_package_p("Draws", DRAWS);
+    std::fs::write(file.with_file_name("Lottery.java"), LOTTERY).unwrap();
+    let mut v = jreach_jvm::Verifier::new(vec![]).unwrap_or_else(|e| panic!("these tests run Java: {e}"));
+    let start = search_start(
+        "Draws",
+        ("draw", true, "int"),
+        ("n", "int"),
+        jreach_synth::JavaValue::Int(0),
+        (6, "return Lottery.draw(n);"),
+    );
+    let found = v.search(&file, DRAWS, &start).unwrap().expect("found");
+    match &found.outcome {
+        jreach_synth::Outcome::Undetermined(why) => assert!(why.contains("random numbers"), "{why}"),
+        other => panic!("{other:?}"),
+    }
+}
+
+const DECK: &str = "package p;
+
+public class Deck {
+    private static final java.util.Random RANDOM = new java.util.Random();
+
+    public static void shuffle(int[] cards) {
+        for (int i = cards.length - 1; i > 0; i--) {
+            int j = RANDOM.nextInt(i + 1);
+            int t = cards[i];
+            cards[i] = cards[j];
+            cards[j] = t;
+        }
+    }
+
+    public static int count(int n) {
+        if (n > 3) {
+            return n * 2;
+        }
+        return 0;
+    }
+}
+";
+
+#[test]
+fn a_result_is_asserted_when_no_line_that_ran_draws_random_numbers_though_the_file_does() {
+    let (_dir, file) = source_in_package_p("Deck", DECK);
+    let mut v = jreach_jvm::Verifier::new(vec![]).unwrap_or_else(|e| panic!("these tests run Java: {e}"));
+    let start = search_start(
+        "Deck",
+        ("count", true, "int"),
+        ("n", "int"),
+        jreach_synth::JavaValue::Int(0),
+        (17, "return n * 2;"),
+    );
+    let found = v.search(&file, DECK, &start).unwrap().expect("found");
+    match (&found.args[..], &found.outcome) {
+        ([jreach_synth::JavaValue::Int(n)], jreach_synth::Outcome::Returns(Some(jreach_synth::JavaValue::Int(r)))) => {
+            assert_eq!(*r, n * 2)
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
 const COIN: &str = "package p;
 
 public class Coin {
