@@ -1342,6 +1342,7 @@ fn seeded(cur: &[JavaValue], read: Option<&[bool]>, seeds: &[JavaValue], round: 
             JavaValue::Str(s) => SPECIAL
                 .iter()
                 .flat_map(|c| [c.to_string(), format!("{s}{c}"), format!("{c}{s}")])
+                .chain(digit_tails(s))
                 .map(JavaValue::Str)
                 .collect(),
             // The floating values no step comes to (`Double.isNaN(x)` tests for one).
@@ -1387,6 +1388,22 @@ fn seeded(cur: &[JavaValue], read: Option<&[bool]>, seeds: &[JavaValue], round: 
     out.truncate(SEEDED_MAX);
     out
 }
+
+/// `s` with its last one, two, ... [`DIGIT_TAIL_MAX`] characters made `0`s, shortest first:
+/// a number parser (`Integer.parseInt(s.substring(i, i + 4), 16)`) throws for any character
+/// that is not a digit, which gives a step no distance to go by, and all of them must change
+/// at once.
+fn digit_tails(s: &str) -> impl Iterator<Item = String> + '_ {
+    let chars: Vec<char> = s.chars().collect();
+    let n = chars.len();
+    (1..=n.min(DIGIT_TAIL_MAX)).filter_map(move |k| {
+        let (kept, tail) = chars.split_at(n - k);
+        tail.iter().any(|c| *c != '0').then(|| kept.iter().chain(std::iter::repeat_n(&'0', k)).collect())
+    })
+}
+
+/// See [`digit_tails`].
+const DIGIT_TAIL_MAX: usize = 16;
 
 /// Whether input `k` is one a step moves: one the run read, or any when that is not known.
 fn was_read(read: Option<&[bool]>, k: usize) -> bool {
@@ -1920,6 +1937,17 @@ pub(crate) mod tests {
             .collect();
         assert!(strings.contains(&"true".to_string()) && strings.contains(&"null".to_string()), "{strings:?}");
         assert!(strings.contains(&"\u{df}".to_string()), "{strings:?}");
+    }
+
+    #[test]
+    fn when_stuck_a_string_s_last_characters_become_digits_all_at_once() {
+        // Four characters after `\\u` must all be hexadecimal digits at once: no single step
+        // changes the run.
+        let start = vec![JavaValue::Str("\\u}}}}".into())];
+        let cands = seeded(&start, None, &[], 0);
+        assert!(cands.contains(&vec![JavaValue::Str("\\u0000".into())]), "{cands:?}");
+        let tails: Vec<String> = digit_tails("ab0").collect();
+        assert_eq!(tails, ["a00", "000"]);
     }
 
     #[test]
