@@ -698,11 +698,27 @@ fn ran_random_or_clock(project: &Project, text: &str, lines: &std::collections::
     })
 }
 
+/// The calls of `java.util.Random` (and its kin) that draw a number.
+const RANDOM_METHODS: [&str; 11] = [
+    ".nextInt(",
+    ".nextLong(",
+    ".nextDouble(",
+    ".nextFloat(",
+    ".nextBoolean(",
+    ".nextGaussian(",
+    ".nextBytes(",
+    ".nextExponential(",
+    ".ints(",
+    ".longs(",
+    ".doubles(",
+];
+
 /// Whether a line of code may draw random numbers or read the clock: it names a random source
 /// in any case (`new Random()`, `RANDOM.nextInt`, `Math.random()`, `ThreadLocalRandom`,
 /// `randomUUID`), shuffles, reads the clock (`System.nanoTime()`, `currentTimeMillis`,
 /// `Instant.now()`, a `Clock`), or, in a file that names `Random` (`holds_random`), calls one
-/// of its methods on any variable (`rng.nextInt(n)`; elsewhere `nextInt` is a reader's).
+/// of its methods that draw ([`RANDOM_METHODS`]) on any variable (`rng.nextInt(n)`; elsewhere
+/// `nextInt` is a reader's, and `nextSetBit` is never one).
 fn draws_random_numbers(line: &str, holds_random: bool) -> bool {
     // Making a source without a seed draws nothing yet (`static final Random RANDOM = new
     // Random();`, run once as the class loads).
@@ -713,11 +729,7 @@ fn draws_random_numbers(line: &str, holds_random: bool) -> bool {
     let lower = line.to_ascii_lowercase();
     ["random", "shuffle", "nanotime", "currenttimemillis", ".now("].iter().any(|w| lower.contains(w))
         || ["Clock.", "clock."].iter().any(|w| line.contains(w))
-        || holds_random
-            && (line
-                .match_indices(".next")
-                .any(|(i, w)| line[i + w.len()..].starts_with(|c: char| c.is_ascii_uppercase()))
-                || [".ints(", ".longs(", ".doubles("].iter().any(|w| line.contains(w)))
+        || holds_random && RANDOM_METHODS.iter().any(|m| line.contains(m))
 }
 
 /// Whether two runs of a harness with the same inputs ended alike: the same exception, or the
@@ -968,6 +980,7 @@ mod tests {
         // A variable of any name, where the file names `Random`.
         assert!(draws_random_numbers("return rng.nextInt(6);", true));
         assert!(!draws_random_numbers("return in.nextInt();", false));
+        assert!(!draws_random_numbers("for (int i = bits.nextSetBit(0); i >= 0; i = bits.nextSetBit(i + 1)) {", true));
         // Making a source without a seed draws nothing yet.
         assert!(!draws_random_numbers("private static final Random RANDOM = new Random();", true));
         assert!(!draws_random_numbers("return indexOf(array, value, 0);", true));
