@@ -176,32 +176,6 @@ fn code_before_a_switch_counts_once_the_case_taken_reaches_a_probe() {
     }
 }
 
-/// A reader's `doPeek`: javac jumps over each `then` block, so the code after an `if` is a jump
-/// target, not code falling through.
-const PEEK: &str = "package p;\npublic class P {\n    static int number(String s) { return s.startsWith(\"1\") ? 1 : 0; }\n    static void lenient() { throw new IllegalStateException(\"strict\"); }\n    public static int peek(String s) {\n        int result = number(s);\n        if (result != 0) {\n            return result;\n        }\n        if (s.isEmpty()) {\n            throw new IllegalArgumentException(\"empty\");\n        }\n        lenient();\n        return 2;\n    }\n}\n";
-
-#[test]
-fn code_before_a_conditional_jump_counts_once_a_probe_on_the_way_taken_runs() {
-    // As JaCoCo: no probe on a conditional jump to a label nothing else reaches; the way taken
-    // here ends in a call that throws, so line 6 ran but is not covered (a test of it would
-    // not cover it). A way that returns or throws itself counts it.
-    let fx = fixture(&[("p/P.java", PEEK)]);
-    let mut runner = fx.runner();
-    let call = "assertThrows(IllegalStateException.class, () -> P.peek(\"a\"));";
-    let report = runner.run(&fx.request(&test_calling(call), 5000)).unwrap();
-    assert_eq!(report.status, RunStatus::Pass, "{report:?}");
-    assert!(report.ran("p/P.java", 6) && report.ran("p/P.java", 13), "{:?}", report.lines);
-    assert!(![6, 7, 10, 13].iter().any(|l| report.completed("p/P.java", *l)), "{:?}", report.completed);
-    for (call, lines) in [
-        ("assertEquals(1, P.peek(\"1\"));", &[6, 7, 8][..]),
-        ("assertThrows(IllegalArgumentException.class, () -> P.peek(\"\"));", &[6, 7, 10, 11][..]),
-    ] {
-        let report = runner.run(&fx.request(&test_calling(call), 5000)).unwrap();
-        assert_eq!(report.status, RunStatus::Pass, "{report:?}");
-        assert!(lines.iter().all(|l| report.completed("p/P.java", *l)), "{call}: {:?}", report.completed);
-    }
-}
-
 #[test]
 fn system_exit_is_refused_and_an_endless_loop_costs_only_its_runner() {
     let fx = fixture(&[("p/A.java", A)]);

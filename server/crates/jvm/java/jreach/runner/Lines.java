@@ -20,17 +20,14 @@ import org.objectweb.asm.Opcodes;
  * the first instruction of each line-number entry. Unlike JaCoCo's probes (at the end of a block),
  * a line counts as run when it starts, so a line whose call throws is seen too. A second kind,
  * {@code Probe.done(id, line)} for each line with code since the last such place, goes where
- * JaCoCo's probes go: before each goto, return and throw, in each case of a switch (for the code
- * before the switch, at the case's first such place: see {@code carried}), and before a label the code
+ * JaCoCo's probes go: before each jump, return and throw, in each case of a switch (for the code
+ * before the switch, at the case's first such place: see {@code beforeSwitch}), and before a label the code
  * falls through to when control also reaches it from elsewhere or it starts a line with a call
  * (JaCoCo's rule). A line that only started (a call on it threw, or an exception came before the
- * next such place) is "hit" but not "done", and JaCoCo does not count it as covered. A
- * conditional jump is no such place: JaCoCo credits the code before it once a probe after it
- * runs, on the way the jump went (a line {@code result = peekNumber();} before {@code if (result
- * != NONE) return result;} whose next code throws is not covered), so here that code counts at
- * the next probe place on the way taken (for a jump forward: at the target, like a switch's
- * case, see {@code carried}; a jump back to code already visited counts it at the jump, the one
- * way the two may differ).
+ * next such place) is "hit" but not "done", and JaCoCo does not count it as covered. (A
+ * conditional jump counts as such a place here; JaCoCo credits it only once a probe after it
+ * runs, so a line ending in a condition whose next code throws at once is counted here and not
+ * there: rare, and the one way the two differ.)
  *
  * <p>The probe goes before the first instruction after the entry, not at the entry's label: a
  * stack map frame for that label comes after the label, and code between them would break it. A
@@ -178,16 +175,13 @@ final class Lines {
         /** The lines with code since the last probe point, in order. */
         private final java.util.LinkedHashSet<Integer> sequence = new java.util.LinkedHashSet<>();
         /**
-         * Per target of a switch or a forward conditional jump: the lines with code before it,
-         * not yet counted. JaCoCo puts no probe before a switch or a conditional jump, only on
-         * its edges to labels control also reaches from elsewhere; code before it counts once a
-         * probe after it runs on the way taken. Here it counts at the first probe point after the
-         * target (never on the edge: code there that throws at once leaves it uncounted here,
-         * where JaCoCo may count it; the safe way to differ).
+         * Per target of a switch: the lines with code before the switch, not yet counted. JaCoCo
+         * puts no probe before a switch, only on its edges to labels control also reaches from
+         * elsewhere; code before it counts once a probe after it runs on the case taken. Here it
+         * counts at the first probe point in each case (never on the edge: a case that throws at
+         * once leaves it uncounted here, where JaCoCo may count it; the safe way to differ).
          */
-        private final Map<Label, java.util.LinkedHashSet<Integer>> carried = new HashMap<>();
-        /** The labels visited so far: a jump to one of them goes back. */
-        private final Set<Label> visited = new HashSet<>();
+        private final Map<Label, java.util.LinkedHashSet<Integer>> beforeSwitch = new HashMap<>();
 
         ProbeAdder(MethodVisitor mv, int id, Set<Integer> probedLabels) {
             super(Opcodes.ASM9, mv);
@@ -218,18 +212,17 @@ final class Lines {
             } else if (probedLabels.contains(nth)) {
                 done();
             }
-            java.util.LinkedHashSet<Integer> before = carried.get(label);
-            if (before != null) sequence.addAll(before);
-            visited.add(label);
+            java.util.LinkedHashSet<Integer> carried = beforeSwitch.get(label);
+            if (carried != null) sequence.addAll(carried);
             super.visitLabel(label);
         }
 
-        /** Before a switch: what ran so far counts in the case taken (see {@link #carried}). */
+        /** Before a switch: what ran so far counts in the case taken (see {@link #beforeSwitch}). */
         private void switching(Label dflt, Label[] targets) {
             flush();
             if (line >= 0) sequence.add(line);
-            for (Label l : targets) carried.computeIfAbsent(l, k -> new java.util.LinkedHashSet<>()).addAll(sequence);
-            carried.computeIfAbsent(dflt, k -> new java.util.LinkedHashSet<>()).addAll(sequence);
+            for (Label l : targets) beforeSwitch.computeIfAbsent(l, k -> new java.util.LinkedHashSet<>()).addAll(sequence);
+            beforeSwitch.computeIfAbsent(dflt, k -> new java.util.LinkedHashSet<>()).addAll(sequence);
             sequence.clear();
             ended = true;
         }
@@ -300,14 +293,7 @@ final class Lines {
         @Override public void visitInvokeDynamicInsn(String n, String d, Handle h, Object... a) { plain(); super.visitInvokeDynamicInsn(n, d, h, a); }
         @Override
         public void visitJumpInsn(int op, Label l) {
-            boolean conditional = op != Opcodes.GOTO && op != Opcodes.JSR;
-            if (conditional && !visited.contains(l)) {
-                // What ran so far counts on the way the jump goes (see {@link #carried}).
-                plain();
-                carried.computeIfAbsent(l, k -> new java.util.LinkedHashSet<>()).addAll(sequence);
-            } else {
-                leaving(conditional);
-            }
+            leaving(op != Opcodes.GOTO && op != Opcodes.JSR);
             super.visitJumpInsn(op, l);
         }
         @Override public void visitLdcInsn(Object v) { plain(); super.visitLdcInsn(v); }
