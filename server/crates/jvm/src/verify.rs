@@ -397,8 +397,9 @@ impl Verifier {
         };
         // What the call did with the inputs found: two more runs of the harness, which must
         // agree (code that draws random numbers or reads the clock may not), else the test
-        // asserts nothing (nor where a line that ran may draw them, see below). Without them the test asserts nothing either, and the check below
-        // still decides whether it is offered.
+        // asserts nothing (nor where a line that ran may draw them, see below). Without them
+        // the test asserts nothing either, and the check below still decides whether it is
+        // offered.
         let values: Vec<serde_json::Value> = found.values.iter().map(to_json).collect();
         request.inputs = vec![values.clone(), values];
         let runs = self.runner.search(&request).map(|r| r.results).unwrap_or_default();
@@ -640,8 +641,8 @@ fn returns_a_hash_code(req: &TestRequest) -> bool {
     }
 }
 
-/// How many times [`Verifier::check`] runs a test of a file that draws random numbers or reads
-/// the clock; it is offered only if every run reaches its line.
+/// How many times [`Verifier::check`] runs a test whose run may draw random numbers or read the
+/// clock ([`ran_random_or_clock`]); it is offered only if every run reaches its line.
 const RUNS_WHERE_RANDOM: u32 = 4;
 
 /// Why a test of code that may draw random numbers or read the clock asserts nothing.
