@@ -797,15 +797,15 @@ fn a_result_from_random_numbers_is_not_asserted_even_when_two_runs_agree() {
     // The seed is the same in every run of one loaded class (the two runs agree) and differs in
     // the JVM that runs the test later: asserted, the test would fail there half the time.
     let (_dir, file) = source_in_package_p("Lottery", LOTTERY);
+    assert_draw_is_not_asserted(&file, ("Lottery", LOTTERY), (8, "return new java.util.Random(SEED).nextInt(2) + n;"));
+}
+
+/// A search for the line of `class`'s `static int draw(int n)` (in `file`, with the text
+/// `source`) finds inputs, and the test asserts nothing because of random numbers.
+fn assert_draw_is_not_asserted(file: &std::path::Path, (class, source): (&str, &str), target: (usize, &str)) {
     let mut v = jreach_jvm::Verifier::new(vec![]).unwrap_or_else(|e| panic!("these tests run Java: {e}"));
-    let start = search_start(
-        "Lottery",
-        ("draw", true, "int"),
-        ("n", "int"),
-        jreach_synth::JavaValue::Int(0),
-        (8, "return new java.util.Random(SEED).nextInt(2) + n;"),
-    );
-    let found = v.search(&file, LOTTERY, &start).unwrap().expect("found");
+    let start = search_start(class, ("draw", true, "int"), ("n", "int"), jreach_synth::JavaValue::Int(0), target);
+    let found = v.search(file, source, &start).unwrap().expect("found");
     match &found.outcome {
         jreach_synth::Outcome::Undetermined(why) => assert!(why.contains("random numbers"), "{why}"),
         other => panic!("{other:?}"),
@@ -830,19 +830,7 @@ fn a_result_from_random_numbers_drawn_in_another_file_of_the_project_is_not_asse
     // search agree, as above).
     let (_dir, file) = source_in_package_p("Draws", DRAWS);
     std::fs::write(file.with_file_name("Lottery.java"), LOTTERY).unwrap();
-    let mut v = jreach_jvm::Verifier::new(vec![]).unwrap_or_else(|e| panic!("these tests run Java: {e}"));
-    let start = search_start(
-        "Draws",
-        ("draw", true, "int"),
-        ("n", "int"),
-        jreach_synth::JavaValue::Int(0),
-        (6, "return Lottery.draw(n);"),
-    );
-    let found = v.search(&file, DRAWS, &start).unwrap().expect("found");
-    match &found.outcome {
-        jreach_synth::Outcome::Undetermined(why) => assert!(why.contains("random numbers"), "{why}"),
-        other => panic!("{other:?}"),
-    }
+    assert_draw_is_not_asserted(&file, ("Draws", DRAWS), (6, "return Lottery.draw(n);"));
 }
 
 const DECK: &str = "package p;
