@@ -993,6 +993,7 @@ mod tests {
             method: method.into(),
             then_call: then.map(|m| jreach_synth::ThenCall {
                 declared_as: "Object".into(),
+                cast: false,
                 method: m.into(),
                 args: vec![],
             }),

@@ -544,8 +544,10 @@ pub fn is_statement_kind(kind: &str) -> bool {
     )
 }
 
-/// The innermost statement starting on 0-based `line`, and its method.
-pub fn find_target(file: &SourceFile, line: usize) -> Result<Target, TargetError> {
+/// The innermost statement starting on 0-based `line` (where it is written: in a method, an
+/// initializer or a class body). The error says why there is none: past the end, only a field's
+/// initializer, nothing.
+pub fn statement_at(file: &SourceFile, line: usize) -> Result<Node<'_>, TargetError> {
     let Some(range) = file.lines.line_range(line) else {
         return Err(TargetError::LineOutOfRange { line, lines: file.lines.line_count() });
     };
@@ -581,6 +583,12 @@ pub fn find_target(file: &SourceFile, line: usize) -> Result<Target, TargetError
         }
         return Err(TargetError::NoStatement { line });
     };
+    Ok(stmt)
+}
+
+/// The innermost statement starting on 0-based `line`, and its method.
+pub fn find_target(file: &SourceFile, line: usize) -> Result<Target, TargetError> {
+    let stmt = statement_at(file, line)?;
     // A statement of a lambda or of a class declared in a method belongs to the method that
     // creates it (the outermost such code decides what the statement is `in`); outside any
     // method, the error names what it is in.

@@ -628,12 +628,16 @@ pub struct ReceiverFrom {
 }
 
 /// The call a test makes on what the call under test returns ([`TestRequest::then_call`]):
-/// `{declared_as} result = <call under test>; result.{method}({args});`.
+/// `{declared_as} result = <call under test>; result.{method}({args});`, with a cast
+/// `({declared_as})` before the call when [`ThenCall::cast`] says.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ThenCall {
     /// The type the test declares the result as, one it can name that declares `method` (raw:
     /// `TypeAdapter`).
     pub declared_as: String,
+    /// Whether the test casts the result to `declared_as` (the call under test returns it as a
+    /// supertype: a field's declared type).
+    pub cast: bool,
     pub method: String,
     /// The arguments as (Java type, value).
     pub args: Vec<(String, JavaValue)>,

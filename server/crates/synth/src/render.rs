@@ -319,7 +319,11 @@ pub(crate) fn method_parts(req: &TestRequest, junit: JUnit) -> Parts {
         Some(then) => {
             let taken = |n: &str| used.contains(n) || objects.values().any(|o| o == n) || n == "obj";
             let result = fresh_name("result", taken);
-            parts.lines.push(format!("{} {result} = {call};", then.declared_as));
+            let cast = match then.cast {
+                true => format!("({}) ", then.declared_as),
+                false => String::new(),
+            };
+            parts.lines.push(format!("{} {result} = {cast}{call};", then.declared_as));
             let args: Vec<String> = then.args.iter().map(|(ty, v)| literal_as(ty, v)).collect();
             format!("{result}.{}({})", then.method, args.join(", "))
         }
@@ -1228,6 +1232,7 @@ mod tests {
             outcome: Outcome::Returns(Some(JavaValue::Str("x3".into()))),
             then_call: Some(crate::ThenCall {
                 declared_as: "Adapters.Adapter".into(),
+                cast: false,
                 method: "name".into(),
                 args: vec![("Object".into(), JavaValue::Null), ("int".into(), Int(2))],
             }),

@@ -7,7 +7,7 @@
 use std::collections::HashSet;
 
 use jreach_ir::lower::FileContext;
-use jreach_syntax::{find_target, MethodInfo, Node, SourceFile, Target};
+use jreach_syntax::{find_target, MethodInfo, Node, SourceFile, Target, TargetError};
 
 use super::MAX_CALLERS;
 
@@ -20,9 +20,18 @@ const MAX_DEPTH_FOR_NONE: usize = 8;
 
 /// The target on 0-based `line` of `file` and the methods a test may enter to reach it: its own,
 /// or for a private one, up to [`MAX_CALLERS`] methods calling it. `None` for no target or a
-/// method with syntax errors.
+/// method with syntax errors. A statement in an anonymous class whose object a field holds is
+/// entered by the methods reading that field ([`super::field_held`]).
 pub(crate) fn target_entries(file: &SourceFile, line: usize) -> Option<(Target, Vec<MethodInfo>)> {
-    let target = find_target(file, line).ok()?;
+    let target = match find_target(file, line) {
+        // In an anonymous class a field holds: the methods reading the field.
+        Err(TargetError::InLocalOrAnonymousClass { .. }) => {
+            let held = super::field_held::field_held(file, line)?;
+            let entries = super::field_held::entries(file, &held, MAX_CALLERS);
+            return Some((held.target, entries));
+        }
+        found => found.ok()?,
+    };
     if target.method.has_error {
         return None;
     }

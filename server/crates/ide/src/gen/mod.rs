@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 mod callers;
 mod class_init;
 mod concolic;
+mod field_held;
 mod inputs;
 mod instanceof;
 mod java_values;
@@ -217,7 +218,25 @@ fn gen_inner(file: &SourceFile, line: usize, opts: &GenOptions) -> Result<GenRes
     if let Some(classes) = class_init::static_block_at(file, line) {
         return Ok(GenResult::Test(Box::new(class_init::request(file, classes, line, opts.junit))));
     }
-    let target = find_target(file, line)?;
+    let target = match find_target(file, line) {
+        // In an anonymous class whose object a field holds: the model does not follow it, a
+        // search on the JVM enters by the methods reading the field.
+        Err(e @ TargetError::InLocalOrAnonymousClass { .. }) => match field_held::field_held(file, line) {
+            Some(held) => {
+                return Ok(GenResult::Unknown(
+                    format!(
+                        "line {} is in an anonymous class whose object the field {} holds, which jreach's model does \
+                         not follow",
+                        line + 1,
+                        held.fields.join(", ")
+                    )
+                    .into(),
+                ))
+            }
+            None => return Err(e.into()),
+        },
+        found => found?,
+    };
     let m = &target.method;
     if m.has_error {
         let at = first_error_line(file, m).unwrap_or(line);

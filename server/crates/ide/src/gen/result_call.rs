@@ -30,6 +30,10 @@ pub(crate) struct HandedOut {
     /// methods handing it out. `None` for an anonymous class, created where the target's method
     /// says.
     pub(crate) class: Option<String>,
+    /// For an anonymous class whose object is a field's initializer: the field's type, raw as
+    /// written (`TypeAdapter` for `IntegerFieldsTypeAdapter`), which a method reading the field
+    /// returns it as; a test casts that to the class in [`HandedOut::types`].
+    pub(crate) held_as: Option<String>,
 }
 
 /// The method a test calls on an object handed out ([`HandedOut`]).
@@ -65,7 +69,7 @@ pub(crate) fn handed_out(file: &SourceFile, target: &Target) -> Option<HandedOut
         }
         Some(Enclosure::Lambda) => {
             let ty = lambda_type(file, target)?;
-            return Some(HandedOut { call: Callee::Lambda, types: vec![ty], class: None });
+            return Some(HandedOut { call: Callee::Lambda, types: vec![ty], class: None, held_as: None });
         }
         None => {
             let m = &target.method;
@@ -87,7 +91,8 @@ pub(crate) fn handed_out(file: &SourceFile, target: &Target) -> Option<HandedOut
     };
     if class.kind() == "object_creation_expression" {
         let types = vec![raw(class.child_by_field_name("type")?)];
-        return Some(HandedOut { call: Callee::Method(m), types, class: None });
+        let held_as = super::field_held::field_type_holding(file, class).filter(|t| *t != types[0]);
+        return Some(HandedOut { call: Callee::Method(m), types, class: None, held_as });
     }
     let mut types = Vec::new();
     for field in ["superclass", "interfaces"] {
@@ -101,7 +106,7 @@ pub(crate) fn handed_out(file: &SourceFile, target: &Target) -> Option<HandedOut
         }
     }
     let name = text_of(class.child_by_field_name("name")?, src).to_string();
-    (!types.is_empty()).then_some(HandedOut { call: Callee::Method(m), types, class: Some(name) })
+    (!types.is_empty()).then_some(HandedOut { call: Callee::Method(m), types, class: Some(name), held_as: None })
 }
 
 /// For a private or inner class: up to `max` methods a test can call that lead to a creation of
@@ -154,9 +159,17 @@ pub(crate) fn then_call(
 ) -> Option<(ThenCall, String)> {
     let returned = entry.return_ty.split('<').next().unwrap_or(&entry.return_ty).trim();
     let simple = |t: &str| t.rsplit('.').next().unwrap_or(t).to_string();
-    if returned.is_empty() || returned == "void" || !handed.types.iter().any(|t| simple(t) == simple(returned)) {
+    if returned.is_empty() || returned == "void" {
         return None;
     }
+    // Returned as the type of the field holding it: cast to the class it is created as.
+    let cast_to = match handed.types.iter().any(|t| simple(t) == simple(returned)) {
+        true => None,
+        false => match (&handed.held_as, handed.types.first()) {
+            (Some(held), Some(created)) if simple(held) == simple(returned) => Some(created.clone()),
+            _ => return None,
+        },
+    };
     let callee = match &handed.call {
         Callee::Method(m) => Functional {
             name: m.name.clone(),
@@ -166,7 +179,7 @@ pub(crate) fn then_call(
         },
         Callee::Lambda => functional_method(whole, &simple(returned))?,
     };
-    let declared_as = test_name(file, returned, imports);
+    let declared_as = test_name(file, cast_to.as_deref().unwrap_or(returned), imports);
     let mut args = Vec::new();
     for ty in &callee.params {
         let ty = ty.trim().trim_start_matches("final ").trim();
@@ -187,7 +200,7 @@ pub(crate) fn then_call(
         Some(r) if callee.vars.iter().any(|v| v == r) => "Object".to_string(),
         _ => ret.to_string(),
     };
-    Some((ThenCall { declared_as, method: callee.name, args }, ret))
+    Some((ThenCall { declared_as, cast: cast_to.is_some(), method: callee.name, args }, ret))
 }
 
 /// A method a test calls on an object handed out, as the test sees it.
