@@ -22,8 +22,8 @@ pub use check::{
 pub use class_invariants::ClassInvariants;
 pub use dump::{dump, DumpMode};
 pub use gen::{
-    concolic, gen, search_start, search_starts, synthesis_options, ConcolicLimits, Engine, GenError, GenOptions,
-    GenResult, Knobs, Limit, RunOnJvm, Unknown, DEFAULT_UNROLL, USUAL_UNROLL,
+    concolic, gen, search_start, search_starts, searched_through_field, synthesis_options, ConcolicLimits, Engine,
+    GenError, GenOptions, GenResult, Knobs, Limit, RunOnJvm, Unknown, DEFAULT_UNROLL, USUAL_UNROLL,
 };
 pub use jreach_ir::lower::FileContext;
 pub use jreach_smt::{

@@ -9,8 +9,8 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use jreach_ide::{
-    concolic, gen, search_starts, ConcolicLimits, Finding, GenError, GenOptions, GenResult, Limit, MethodCache,
-    RunOnJvm, UNREACHABLE_CODE,
+    concolic, gen, search_starts, searched_through_field, ConcolicLimits, Finding, GenError, GenOptions, GenResult,
+    Limit, MethodCache, RunOnJvm, UNREACHABLE_CODE,
 };
 use jreach_jvm::{offer, Offer, SharedVerifier};
 use jreach_syntax::{find_target, LineIndex, SourceFile, TargetError};
@@ -173,6 +173,8 @@ pub fn list_actions(
             .iter()
             .find(|f| f.code() == UNREACHABLE_CODE && f.range.contains(&t.stmt.start))
             .map(|f| f.message(&file.lines)),
+        // (An anonymous class a field holds is searched through the methods reading the field.)
+        Err(TargetError::InLocalOrAnonymousClass { .. }) if searched_through_field(file, line as usize) => None,
         Err(e @ (TargetError::InLambda { .. } | TargetError::InLocalOrAnonymousClass { .. })) => Some(e.to_string()),
         Err(_) => return vec![],
     };
@@ -541,7 +543,7 @@ pub struct Checked {
 mod tests {
     use super::*;
 
-    const SRC: &str = "package p;\n\npublic class A {\n    public static int f(int x) {\n        if (x > 5 && x < 3) {\n            dead();\n        }\n        Runnable r = () -> {\n            x++;\n        };\n        return x;\n    }\n    static void dead() {}\n    static final Runnable R = () -> {\n        System.out.println();\n    };\n}\n";
+    const SRC: &str = "package p;\n\npublic class A {\n    public static int f(int x) {\n        if (x > 5 && x < 3) {\n            dead();\n        }\n        Runnable r = () -> {\n            x++;\n        };\n        return x;\n    }\n    static void dead() {}\n    static final Runnable R = () -> {\n        System.out.println();\n    };\n    private static final Runnable Q = new Runnable() {\n        @Override\n        public void run() {\n            System.out.println();\n        }\n    };\n    private static final Runnable U = new Runnable() {\n        @Override\n        public void run() {\n            System.out.println();\n        }\n    };\n    public static void go() {\n        Q.run();\n    }\n}\n";
 
     fn uri() -> Uri {
         Uri::from_file_path("/tmp/p/src/main/java/p/A.java").unwrap()
@@ -581,6 +583,13 @@ mod tests {
         assert_eq!(
             titles(&list(14, &[]))[0],
             "Generate test reaching line 15 [line 15 is inside a lambda, which jreach cannot target yet]"
+        );
+        // An anonymous class a private field holds is reached through the methods reading the
+        // field; with none, it is not a target yet.
+        assert_eq!(titles(&list(19, &[])), ["Generate test reaching line 20"]);
+        assert_eq!(
+            titles(&list(25, &[]))[0],
+            "Generate test reaching line 26 [line 26 is in a local or anonymous class, which jreach cannot target yet]"
         );
         let dead = Finding {
             range: SRC.find("dead();").unwrap()..SRC.find("dead();").unwrap() + 7,

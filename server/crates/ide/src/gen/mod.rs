@@ -208,6 +208,13 @@ pub const USUAL_UNROLL: u32 = 64;
 /// The most IR values a lowering unrolled beyond [`USUAL_UNROLL`] may be expected to have.
 const LONG_UNROLL_VALUES: usize = 100_000;
 
+/// Whether the statement on 0-based `line` is one [`find_target`] gives no method for but a search
+/// on the JVM enters all the same: in an anonymous class whose object a field holds, through the
+/// methods reading that field ([`field_held`]). An editor offers a test there.
+pub fn searched_through_field(file: &SourceFile, line: usize) -> bool {
+    crate::contain::contain(|| field_held::field_held(file, line).is_some()).unwrap_or(false)
+}
+
 /// Finds inputs reaching the statement on 0-based `line` of `file`.
 pub fn gen(file: &SourceFile, line: usize, opts: &GenOptions) -> Result<GenResult, GenError> {
     crate::contain::contain(|| gen_inner(file, line, opts)).unwrap_or_else(|why| Ok(GenResult::Unknown(why.into())))
