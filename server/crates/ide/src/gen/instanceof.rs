@@ -1,10 +1,13 @@
 //! Values of the types a method tests an `Object` parameter against: `if (value instanceof Long)`
 //! asks for a `Long`, `value instanceof Calendar` for a `Calendar`, `value instanceof long[]` for
-//! a `long[]`. A search on the JVM that chooses the parameter's value among readable candidates
+//! a `long[]`, `value instanceof JsonSerializer<?>` for an object of a class of the project
+//! implementing it or, for an interface with one abstract method, a lambda cast to it. A search
+//! on the JVM that chooses the parameter's value among readable candidates
 //! gets these first: the code says which kinds of objects it treats apart, and a `String` or an
-//! `Integer` reaches none of those branches. Only JDK types (boxed values, arrays of primitives,
-//! the types [`jreach_synth::jdk_choices`] writes, raw collections as collections of strings); the
-//! search runs every candidate on the JVM, so a wrong guess costs a run, never a claim.
+//! `Integer` reaches none of those branches. JDK types are the ones a test writes (boxed values,
+//! arrays of primitives, the types [`jreach_synth::jdk_choices`] writes, raw collections as
+//! collections of strings); the search runs every candidate on the JVM, so a wrong guess costs a
+//! run, never a claim.
 //!
 //! Likewise for a `Class` or a `Type`: the classes a file names by literal
 //! (`rawType == Duration.class`) are the ones its code treats apart ([`named_classes`]).
@@ -39,7 +42,9 @@ pub(crate) fn tested_values(
             let tested = left.is_some_and(|l| l.kind() == "identifier" && text_of(l, &file.text) == param);
             if let (true, Some(ty)) = (tested, n.child_by_field_name("right")) {
                 id += 1;
-                let ty = text_of(ty, &file.text);
+                // (`instanceof TypeAdapter<?>` tests the class: its raw type.)
+                let ty = jreach_syntax::erase(text_of(ty, &file.text));
+                let ty = ty.trim();
                 let (mut values, mut needs) = values_of(ty, own_class, id);
                 if values.is_empty() {
                     match super::result_call::argument(whole, file, ty, own_class, &mut needs) {
@@ -48,6 +53,14 @@ pub(crate) fn tested_values(
                         _ => {}
                     }
                     values.retain(|v| *v != JavaValue::Null);
+                }
+                // An interface of the project with one abstract method: a lambda, cast to it
+                // (the parameter is an `Object`).
+                if values.is_empty() {
+                    let name = super::receiver_from::declarable_in_test(file, m.node(file), ty);
+                    if let Some(lambda) = super::receiver_from::lambda_of(whole, ty, &name) {
+                        values.push(JavaValue::Expr(format!("({name}) {}", jreach_synth::literal(&lambda))));
+                    }
                 }
                 for v in values {
                     if !out.contains(&v) {
@@ -217,6 +230,18 @@ mod tests {
             .map(literal)
             .collect();
         assert_eq!(other, ["true"]);
+    }
+
+    #[test]
+    fn an_interface_of_the_project_with_one_method_is_tested_against_with_a_lambda_cast_to_it() {
+        let src = "package p;\npublic class Registry {\n  public interface Encoder<T> {\n    String write(T value, int depth);\n  }\n  public interface Wide {\n    void a();\n    void b();\n  }\n  public static int kind(Object adapter) {\n    if (adapter instanceof Encoder<?>) return 1;\n    if (adapter instanceof Wide) return 2;\n    return 0;\n  }\n}\n";
+        let file = SourceFile::parse(src);
+        let ctx = FileContext::new(&file, None, None);
+        let m = ctx.methods().iter().find(|m| m.name == "kind").unwrap().clone();
+        let (values, _) = tested_values(&ctx, &file, &m, "adapter", "Registry");
+        let written: Vec<String> = values.iter().map(literal).collect();
+        // (Its type arguments erased; an interface with two methods has no lambda.)
+        assert_eq!(written, ["(Registry.Encoder) (ignored1, ignored2) -> \"a\""]);
     }
 
     #[test]
