@@ -11,7 +11,7 @@
 //! takes this way, and every test it finds is verified there as usual; no proof is drawn from it.
 
 use jreach_ir::lower::FileContext;
-use jreach_syntax::tree::named_children;
+use jreach_syntax::tree::{has_modifier, named_children};
 use jreach_syntax::{statement_at, text_of, Enclosure, MethodInfo, Node, SourceFile, Target};
 
 use super::callers;
@@ -26,21 +26,30 @@ pub(crate) struct FieldHeld {
     /// The methods of the fields' top-level class whose bodies read one of them, those a test
     /// can call first, then static, then by fewest parameters and in source order.
     pub(crate) readers: Vec<MethodInfo>,
+    /// When a test can read the field itself (static, not private, in classes a test can
+    /// name), the method the statement is in, called on the field's object
+    /// ([`MethodInfo::held_by`]; its object has state of its own, so the model does not take it
+    /// as static, and only the search uses it).
+    pub(crate) on_field: Option<MethodInfo>,
 }
 
 /// For the statement on 0-based `line`, when it is in a method of an anonymous class created in
 /// a field's initializer or in a static initializer block: the fields holding its object and the
-/// methods reading them. `None` for any other statement, and when no method reads the fields.
+/// methods reading them. `None` for any other statement, and when no method reads the fields
+/// and a test cannot read the field itself.
 pub(crate) fn field_held(file: &SourceFile, line: usize) -> Option<FieldHeld> {
     let stmt = statement_at(file, line).ok()?;
     let (creation, place) = outermost_creation(stmt)?;
     let src = file.text.as_str();
+    let mut on_field = None;
     let fields: Vec<String> = match place.kind() {
         "field_declaration" => {
             let declarator = named_children(place)
                 .into_iter()
                 .find(|d| d.kind() == "variable_declarator" && d.byte_range().contains(&creation.start_byte()))?;
-            vec![text_of(declarator.child_by_field_name("name")?, src).to_string()]
+            let name = text_of(declarator.child_by_field_name("name")?, src).to_string();
+            on_field = method_on_field(file, stmt, creation, place, &name);
+            vec![name]
         }
         // The fields of its class that the block assigns.
         _ => {
@@ -73,10 +82,67 @@ pub(crate) fn field_held(file: &SourceFile, line: usize) -> Option<FieldHeld> {
         .cloned()
         .collect();
     readers.sort_by_key(|m| (m.hidden_from_tests(), !m.is_static, m.params.len(), m.range.start));
-    let first = readers.first()?.clone();
+    let first = on_field.clone().or_else(|| readers.first().cloned())?;
     let target =
         Target { method: first, stmt: stmt.byte_range(), line, enclosure: Some(Enclosure::LocalOrAnonymousClass) };
-    Some(FieldHeld { target, fields, readers })
+    Some(FieldHeld { target, fields, readers, on_field })
+}
+
+/// The method of the anonymous class `creation` (the value of field `name` declared by `field`)
+/// that `stmt` is in, as one a test calls on the field's object, when a test can read the field:
+/// static, not private, of named classes none of which is private.
+fn method_on_field(
+    file: &SourceFile,
+    stmt: Node<'_>,
+    creation: Node<'_>,
+    field: Node<'_>,
+    name: &str,
+) -> Option<MethodInfo> {
+    let src = file.text.as_str();
+    let class = field.parent().and_then(|b| b.parent())?;
+    let is_static = has_modifier(field, src, "static") || class.kind() == "interface_declaration";
+    if !is_static || has_modifier(field, src, "private") {
+        return None;
+    }
+    let mut up = Some(class);
+    while let Some(c) = up {
+        if c.kind().ends_with("_declaration") && has_modifier(c, src, "private") {
+            return None;
+        }
+        if matches!(c.kind(), "block" | "object_creation_expression" | "lambda_expression") {
+            return None;
+        }
+        up = c.parent();
+    }
+    // The method of the class body itself (not of a class nested in it).
+    let body = named_children(creation).into_iter().find(|c| c.kind() == "class_body")?;
+    let mut n = stmt;
+    let method = loop {
+        let parent = n.parent()?;
+        if n.kind() == "method_declaration" && parent.id() == body.id() {
+            break n;
+        }
+        n = parent;
+    };
+    let mut m = MethodInfo::from_node(method, file)?;
+    let overrides =
+        named_children(method).iter().any(|c| c.kind() == "modifiers" && text_of(*c, src).contains("@Override"));
+    if !overrides || m.has_error {
+        return None;
+    }
+    let declared = text_of(field.child_by_field_name("type")?, src);
+    let created = text_of(creation.child_by_field_name("type")?, src);
+    let raw = |t: &str| t.split('<').next().unwrap_or(t).trim().to_string();
+    // (A field holding what a call on the object returns is not the object.)
+    let direct = creation.parent().is_some_and(|d| d.kind() == "variable_declarator");
+    if !direct {
+        return None;
+    }
+    let cast_to = (raw(declared) != raw(created)).then(|| jreach_syntax::qualified_nested(file, &raw(created)));
+    m.held_by = Some(jreach_syntax::HeldBy { member: name.to_string(), cast_to, returned_by: None });
+    m.is_static = true;
+    m.class_is_abstract = false;
+    Some(m)
 }
 
 /// The ways a test enters to reach `held`'s statement: its readers a test can call, then, for
@@ -89,6 +155,9 @@ pub(crate) fn entries(file: &SourceFile, held: &FieldHeld, max: usize) -> Vec<Me
             out.push(m);
         }
     };
+    if let Some(m) = &held.on_field {
+        add(m.clone(), &mut out);
+    }
     for reader in held.readers.iter().filter(|m| !m.hidden_from_tests()) {
         add(reader.clone(), &mut out);
     }
@@ -256,6 +325,14 @@ public final class Adapters {
     public static void check() {
         CHECKER.run();
     }
+    public static final Adapter<String> TRIM =
+        new Counted<String>() {
+            private final int extra = 1;
+            @Override
+            long count(String s) {
+                return s.trim().length() + extra;
+            }
+        };
 }
 "#;
 
@@ -310,6 +387,27 @@ public final class Adapters {
         // A statement of a named class's method is no such case.
         assert!(field_held(&file, line_of(&file, "return \"\" + count(value);")).is_none());
         assert!(field_held(&file, line_of(&file, "CHECKER.run();")).is_none());
+    }
+
+    #[test]
+    fn a_field_a_test_can_read_holding_an_object_with_state_is_where_the_test_calls_the_method() {
+        let file = SourceFile::parse(SRC);
+        let line = line_of(&file, "return s.trim().length() + extra;");
+        // (Not held as `MethodInfo::held_by` says: the object has a field of its own.)
+        assert!(jreach_syntax::find_target(&file, line).is_err());
+        let held = field_held(&file, line).expect("held by a public field");
+        assert!(held.readers.is_empty());
+        let m = held.on_field.as_ref().expect("called on the field's object");
+        let h = m.held_by.as_ref().expect("held by TRIM");
+        assert_eq!(
+            (m.name.as_str(), h.member.as_str(), h.cast_to.as_deref()),
+            ("count", "TRIM", Some("Adapters.Counted"))
+        );
+        let starts = crate::search_starts(&file, line, &crate::GenOptions::default());
+        assert_eq!(starts.first().and_then(|s| s.held_by.as_ref()).map(|h| h.member.as_str()), Some("TRIM"));
+        // A private field's object is not one a test reads.
+        let private = field_held(&file, line_of(&file, "return s.length();")).expect("held by LENGTH");
+        assert!(private.on_field.is_none());
     }
 
     #[test]
