@@ -80,9 +80,29 @@ pub(crate) struct Parts {
     pub(crate) imports: BTreeSet<String>,
     /// The method declares `throws Exception` (the code it calls declares checked exceptions).
     pub(crate) throws: bool,
+    /// The method declares `throws Throwable`: it calls a method that declares it
+    /// ([`THROWS_THROWABLE`]).
+    pub(crate) throws_throwable: bool,
     /// Whether the body calls the reflection helpers ([`reflection_helpers`]), which the test
     /// class must then have.
     pub(crate) reflection: bool,
+}
+
+/// JDK methods that declare `throws Throwable`, as (type, method): a test calling one on an
+/// object declared as that type (`InvocationHandler obj = support.createInvocationHandler();
+/// obj.invoke(...)`) declares it too, or javac refuses it.
+const THROWS_THROWABLE: &[(&str, &str)] = &[("InvocationHandler", "invoke")];
+
+/// Whether `req` calls a method of [`THROWS_THROWABLE`]: the method under test on a receiver
+/// declared as its type, or the call on what that returns.
+fn calls_throwable(req: &TestRequest) -> bool {
+    let on = |ty: &str, method: &str| {
+        let raw = ty.split('<').next().unwrap_or(ty).trim();
+        let simple = raw.rsplit('.').next().unwrap_or(raw);
+        THROWS_THROWABLE.contains(&(simple, method))
+    };
+    req.receiver_from.as_ref().is_some_and(|from| on(&from.declared_as, &req.method))
+        || req.then_call.as_ref().is_some_and(|then| on(&then.declared_as, &then.method))
 }
 
 /// The name of the helper that allocates an object without running a constructor.
@@ -168,7 +188,11 @@ pub(crate) fn format_method(name: &str, parts: &Parts, junit: JUnit, indent: &st
         JUnit::V5 => (format!("{indent}@Test\n{indent}@Timeout({TEST_TIMEOUT_SECS})\n"), ""),
         JUnit::V4 => (format!("{indent}@Test(timeout = {}L)\n", TEST_TIMEOUT_SECS * 1000), "public "),
     };
-    let throws = if parts.throws { " throws Exception" } else { "" };
+    let throws = match (parts.throws_throwable, parts.throws) {
+        (true, _) => " throws Throwable",
+        (false, true) => " throws Exception",
+        (false, false) => "",
+    };
     let mut out = format!("{annotations}{indent}{public}void {name}(){throws} {{\n");
     for line in parts.lines.iter().flat_map(|l| l.split('\n')) {
         let text = line.trim_start_matches(NEST);
@@ -185,7 +209,7 @@ pub(crate) fn format_method(name: &str, parts: &Parts, junit: JUnit, indent: &st
 
 /// The body of the test for `req`, written for `junit`.
 pub(crate) fn method_parts(req: &TestRequest, junit: JUnit) -> Parts {
-    let mut parts = Parts { throws: req.declares_checked, ..Parts::default() };
+    let mut parts = Parts { throws: req.declares_checked, throws_throwable: calls_throwable(req), ..Parts::default() };
     parts.imports.insert(
         match junit {
             JUnit::V5 => "org.junit.jupiter.api.Test",
@@ -1272,7 +1296,22 @@ mod tests {
     fn a_test_of_a_method_with_checked_exceptions_declares_them() {
         let req = TestRequest { declares_checked: true, ..base() };
         assert!(render_method(&req, "t").contains("void t() throws Exception {"));
-        assert!(render_method(&TestRequest { declares_checked: false, ..req }, "t").contains("void t() {"));
+        assert!(render_method(&TestRequest { declares_checked: false, ..req.clone() }, "t").contains("void t() {"));
+        // A receiver declared as `InvocationHandler`, whose `invoke` declares `throws Throwable`.
+        let req = TestRequest {
+            method: "invoke".into(),
+            is_static: false,
+            receiver_from: Some(crate::ReceiverFrom {
+                declared_as: "java.lang.reflect.InvocationHandler".into(),
+                on: crate::ReceiverHolder::Class("Support".into()),
+                member: "handler".into(),
+                args: Some(vec![]),
+            }),
+            ..req
+        };
+        let text = render_method(&req, "t");
+        assert!(text.contains("void t() throws Throwable {"), "{text}");
+        assert!(text.contains("InvocationHandler obj = Support.handler();"), "{text}");
     }
 
     #[test]
