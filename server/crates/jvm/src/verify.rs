@@ -541,10 +541,10 @@ impl Verifier {
                 Attempt::Reached(report.compile_ms, report.run_ms)
             }
             RunStatus::Pass if ran => Attempt::Missed(format!(
-                "line {line} starts on the JVM, but an exception comes before coverage tools count it as run \
+                "on the JVM line {line} starts, yet an exception comes before coverage tools count it as run \
                  (JaCoCo counts a line's code once a probe after it runs)"
             )),
-            RunStatus::Pass => Attempt::Missed(format!("the test passes on the JVM but line {line} never runs")),
+            RunStatus::Pass => Attempt::Missed(format!("on the JVM the test passes without running line {line}")),
             RunStatus::Fail => {
                 let at = report.trace.first().map(|f| format!(" at {f}")).unwrap_or_default();
                 let exception = report.exception.clone().unwrap_or_default();
