@@ -19,7 +19,8 @@ use super::callers;
 /// The field (or fields) holding the object of the anonymous class a statement is in, and the
 /// methods of its class that read them.
 pub(crate) struct FieldHeld {
-    /// The statement, entered (for messages) through the first of [`FieldHeld::readers`].
+    /// The statement, entered (for messages) through [`FieldHeld::on_field`] when there is one,
+    /// else through the first of [`FieldHeld::readers`].
     pub(crate) target: Target,
     /// The fields' names, as the class declares them.
     pub(crate) fields: Vec<String>,
