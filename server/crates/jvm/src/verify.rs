@@ -994,6 +994,7 @@ mod tests {
             then_call: then.map(|m| jreach_synth::ThenCall {
                 declared_as: "Object".into(),
                 cast: false,
+                throws_throwable: false,
                 method: m.into(),
                 args: vec![],
             }),

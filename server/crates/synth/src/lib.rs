@@ -641,6 +641,9 @@ pub struct ThenCall {
     pub method: String,
     /// The arguments as (Java type, value).
     pub args: Vec<(String, JavaValue)>,
+    /// Whether `method`, called through `declared_as`, declares `throws Throwable` (a type
+    /// variable bounded by it, erased), so that the test must declare it too.
+    pub throws_throwable: bool,
 }
 
 /// The casts of [`TestRequest::null_casts`], by position: `None` leaves a `null` as it is (a

@@ -93,8 +93,9 @@ pub(crate) struct Parts {
 /// obj.invoke(...)`) declares it too, or javac refuses it.
 const THROWS_THROWABLE: &[(&str, &str)] = &[("InvocationHandler", "invoke")];
 
-/// Whether `req` calls a method of [`THROWS_THROWABLE`]: the method under test on a receiver
-/// declared as its type, or the call on what that returns.
+/// Whether `req` calls a method declaring `throws Throwable`: one of [`THROWS_THROWABLE`], the
+/// method under test on a receiver declared as its type or the call on what that returns, or a
+/// call on the result that declares it ([`crate::ThenCall::throws_throwable`]).
 fn calls_throwable(req: &TestRequest) -> bool {
     let on = |ty: &str, method: &str| {
         let raw = ty.split('<').next().unwrap_or(ty).trim();
@@ -102,7 +103,7 @@ fn calls_throwable(req: &TestRequest) -> bool {
         THROWS_THROWABLE.contains(&(simple, method))
     };
     req.receiver_from.as_ref().is_some_and(|from| on(&from.declared_as, &req.method))
-        || req.then_call.as_ref().is_some_and(|then| on(&then.declared_as, &then.method))
+        || req.then_call.as_ref().is_some_and(|then| then.throws_throwable || on(&then.declared_as, &then.method))
 }
 
 /// The name of the helper that allocates an object without running a constructor.
@@ -1257,6 +1258,7 @@ mod tests {
             then_call: Some(crate::ThenCall {
                 declared_as: "Adapters.Adapter".into(),
                 cast: false,
+                throws_throwable: false,
                 method: "name".into(),
                 args: vec![("Object".into(), JavaValue::Null), ("int".into(), Int(2))],
             }),

@@ -176,6 +176,7 @@ pub(crate) fn then_call(
             params: m.params.iter().map(|p| p.ty.clone()).collect(),
             return_ty: m.return_ty.clone(),
             vars: type_variables(file, m.node(file)),
+            throws_throwable: throws_erased_throwable(file, m.node(file)),
         },
         Callee::Lambda => functional_method(whole, &simple(returned))?,
     };
@@ -200,7 +201,14 @@ pub(crate) fn then_call(
         Some(r) if callee.vars.iter().any(|v| v == r) => "Object".to_string(),
         _ => ret.to_string(),
     };
-    Some((ThenCall { declared_as, cast: cast_to.is_some(), method: callee.name, args }, ret))
+    let then = ThenCall {
+        declared_as,
+        cast: cast_to.is_some(),
+        method: callee.name,
+        args,
+        throws_throwable: callee.throws_throwable,
+    };
+    Some((then, ret))
 }
 
 /// A method a test calls on an object handed out, as the test sees it.
@@ -211,6 +219,32 @@ pub(crate) struct Functional {
     pub(crate) return_ty: String,
     /// The type variables around its declaration, which the raw type erases.
     pub(crate) vars: Vec<String>,
+    /// Whether it declares `throws E` for a type variable `E` bounded by `Throwable`, which the
+    /// raw type erases to `Throwable` (commons-lang's `FailableBiConsumer.accept`).
+    pub(crate) throws_throwable: bool,
+}
+
+/// Whether method declaration `method` declares `throws E` for a type variable `E` declared
+/// around it (by it or a class or interface it is in) with `Throwable` as its bound.
+fn throws_erased_throwable(file: &SourceFile, method: Node<'_>) -> bool {
+    let src = file.text.as_str();
+    let Some(throws) = named_children(method).into_iter().find(|c| c.kind() == "throws") else { return false };
+    let thrown: Vec<&str> = named_children(throws).into_iter().map(|t| text_of(t, src).trim()).collect();
+    let mut n = Some(method);
+    while let Some(decl) = n {
+        if let Some(params) = decl.child_by_field_name("type_parameters") {
+            for p in named_children(params) {
+                let text = text_of(p, src);
+                let name = text.split_whitespace().next().unwrap_or("");
+                let bound = text.split_once("extends").map(|(_, b)| b.trim()).unwrap_or("");
+                if thrown.contains(&name) && matches!(bound, "Throwable" | "java.lang.Throwable") {
+                    return true;
+                }
+            }
+        }
+        n = decl.parent();
+    }
+    false
 }
 
 /// The JDK's functional interfaces: (simple name, method, parameter types, return type), the
@@ -251,6 +285,7 @@ pub(crate) fn functional_method(whole: &FileContext<'_>, simple: &str) -> Option
             params: params.iter().map(|p| p.to_string()).collect(),
             return_ty: ret.to_string(),
             vars: vec![],
+            throws_throwable: false,
         });
     }
     let file = whole.file();
@@ -278,6 +313,7 @@ pub(crate) fn functional_method(whole: &FileContext<'_>, simple: &str) -> Option
         params: params?,
         return_ty: text_of(method.child_by_field_name("type")?, src).to_string(),
         vars: type_variables(file, method),
+        throws_throwable: throws_erased_throwable(file, method),
     })
 }
 
@@ -735,6 +771,17 @@ public class Adapters {
         let JavaValue::Choice { options, .. } = &v else { panic!("{v:?}") };
         let written: Vec<String> = options.iter().map(literal).collect();
         assert_eq!(written, ["Ratio.of(1)", "Ratio.parse(\"a\")"]);
+    }
+
+    #[test]
+    fn a_functional_method_throwing_a_type_variable_bounded_by_throwable_throws_throwable_raw() {
+        let src = "package p;\npublic class F {\n  public interface Each<T, E extends Throwable> {\n    void accept(T t) throws E;\n  }\n  public interface Plain<T, E extends Exception> {\n    void accept(T t) throws E;\n  }\n}\n";
+        let file = SourceFile::parse(src);
+        let ctx = FileContext::new(&file, None, None);
+        assert!(functional_method(&ctx, "Each").expect("one abstract method").throws_throwable);
+        // (Erased to `Exception`, which a test declares anyway.)
+        assert!(!functional_method(&ctx, "Plain").expect("one abstract method").throws_throwable);
+        assert!(!functional_method(&ctx, "Runnable").expect("the JDK's").throws_throwable);
     }
 
     #[test]
