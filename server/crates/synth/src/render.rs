@@ -80,8 +80,8 @@ pub(crate) struct Parts {
     pub(crate) imports: BTreeSet<String>,
     /// The method declares `throws Exception` (the code it calls declares checked exceptions).
     pub(crate) throws: bool,
-    /// The method declares `throws Throwable`: it calls a method that declares it
-    /// ([`THROWS_THROWABLE`]).
+    /// The method declares `throws Throwable`: it calls a method that declares it (see
+    /// [`calls_throwable`]).
     pub(crate) throws_throwable: bool,
     /// Whether the body calls the reflection helpers ([`reflection_helpers`]), which the test
     /// class must then have.
