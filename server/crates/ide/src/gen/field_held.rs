@@ -11,10 +11,11 @@
 //! takes this way, and every test it finds is verified there as usual; no proof is drawn from it.
 
 use jreach_ir::lower::FileContext;
-use jreach_syntax::tree::{has_modifier, named_children};
+use jreach_syntax::tree::{enclosing_classes, named_children};
 use jreach_syntax::{statement_at, text_of, Enclosure, MethodInfo, Node, SourceFile, Target};
 
 use super::callers;
+use super::receiver_from::readable_static_field;
 
 /// The field (or fields) holding the object of the anonymous class a statement is in, and the
 /// methods of its class that read them.
@@ -74,7 +75,7 @@ pub(crate) fn field_held(file: &SourceFile, line: usize) -> Option<FieldHeld> {
         return None;
     }
     let ctx = FileContext::new(file, None, None);
-    let top = top_class_name(place, src)?;
+    let top = enclosing_classes(place, src).into_iter().next()?;
     let mut readers: Vec<MethodInfo> = ctx
         .methods()
         .iter()
@@ -90,8 +91,8 @@ pub(crate) fn field_held(file: &SourceFile, line: usize) -> Option<FieldHeld> {
 }
 
 /// The method of the anonymous class `creation` (the value of field `name` declared by `field`)
-/// that `stmt` is in, as one a test calls on the field's object, when a test can read the field:
-/// static, not private, of named classes none of which is private.
+/// that `stmt` is in, as one a test calls on the field's object, when a test can read the field
+/// ([`readable_static_field`]) and the field holds the object itself.
 fn method_on_field(
     file: &SourceFile,
     stmt: Node<'_>,
@@ -100,21 +101,9 @@ fn method_on_field(
     name: &str,
 ) -> Option<MethodInfo> {
     let src = file.text.as_str();
-    let class = field.parent().and_then(|b| b.parent())?;
-    let is_static = has_modifier(field, src, "static") || class.kind() == "interface_declaration";
-    if !is_static || has_modifier(field, src, "private") {
-        return None;
-    }
-    let mut up = Some(class);
-    while let Some(c) = up {
-        if c.kind().ends_with("_declaration") && has_modifier(c, src, "private") {
-            return None;
-        }
-        if matches!(c.kind(), "block" | "object_creation_expression" | "lambda_expression") {
-            return None;
-        }
-        up = c.parent();
-    }
+    readable_static_field(file, field)?;
+    // (A field holding what a call on the object returns is not the object.)
+    let declared = field_type_holding(file, creation)?;
     // The method of the class body itself (not of a class nested in it).
     let body = named_children(creation).into_iter().find(|c| c.kind() == "class_body")?;
     let mut n = stmt;
@@ -131,15 +120,9 @@ fn method_on_field(
     if !overrides || m.has_error {
         return None;
     }
-    let declared = text_of(field.child_by_field_name("type")?, src);
     let created = text_of(creation.child_by_field_name("type")?, src);
-    let raw = |t: &str| t.split('<').next().unwrap_or(t).trim().to_string();
-    // (A field holding what a call on the object returns is not the object.)
-    let direct = creation.parent().is_some_and(|d| d.kind() == "variable_declarator");
-    if !direct {
-        return None;
-    }
-    let cast_to = (raw(declared) != raw(created)).then(|| jreach_syntax::qualified_nested(file, &raw(created)));
+    let created = created.split('<').next().unwrap_or(created).trim();
+    let cast_to = (declared != created).then(|| jreach_syntax::qualified_nested(file, created));
     m.held_by = Some(jreach_syntax::HeldBy { member: name.to_string(), cast_to, returned_by: None });
     m.is_static = true;
     m.class_is_abstract = false;
@@ -254,22 +237,6 @@ fn reads_any(root: Node<'_>, src: &str, fields: &[String]) -> bool {
         stack.extend(named_children(n));
     }
     false
-}
-
-/// The name of the top-level class around `node`.
-fn top_class_name(node: Node<'_>, src: &str) -> Option<String> {
-    let mut top = None;
-    let mut n = Some(node);
-    while let Some(cur) = n {
-        if matches!(
-            cur.kind(),
-            "class_declaration" | "enum_declaration" | "interface_declaration" | "record_declaration"
-        ) {
-            top = cur.child_by_field_name("name").map(|k| text_of(k, src).to_string());
-        }
-        n = cur.parent();
-    }
-    top
 }
 
 #[cfg(test)]

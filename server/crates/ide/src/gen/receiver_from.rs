@@ -216,15 +216,10 @@ fn held_in_field(file: &SourceFile, creation: Node<'_>) -> Option<ReceiverFrom> 
     let declarator = creation.parent().filter(|d| d.kind() == "variable_declarator")?;
     let field = declarator.parent().filter(|f| f.kind() == "field_declaration")?;
     let class = field.parent().and_then(|b| b.parent())?;
-    let named = matches!(class.kind(), "class_declaration" | "enum_declaration" | "interface_declaration");
-    let is_static = has_modifier(field, src, "static") || class.kind() == "interface_declaration";
-    if !named || !is_static || has_modifier(field, src, "private") {
+    if !matches!(class.kind(), "class_declaration" | "enum_declaration" | "interface_declaration") {
         return None;
     }
-    let holder = class_chain(file, class)?;
-    if class_chain_hidden(file, class) {
-        return None;
-    }
+    let holder = readable_static_field(file, field)?;
     let declared = text_of(field.child_by_field_name("type")?, src);
     let declared_as = raw_in_test(file, declared)?;
     Some(ReceiverFrom {
@@ -233,6 +228,19 @@ fn held_in_field(file: &SourceFile, creation: Node<'_>) -> Option<ReceiverFrom> 
         member: text_of(declarator.child_by_field_name("name")?, src).to_string(),
         args: None,
     })
+}
+
+/// For a field declaration a test can read (static, or an interface's; not private; in classes
+/// declared outside any method, none of them private): the names of its classes from the
+/// top-level one down, through which a test names it. `None` for any other field.
+pub(crate) fn readable_static_field(file: &SourceFile, field: Node<'_>) -> Option<Vec<String>> {
+    let src = file.text.as_str();
+    let class = field.parent().and_then(|b| b.parent())?;
+    let is_static = has_modifier(field, src, "static") || class.kind() == "interface_declaration";
+    if !is_static || has_modifier(field, src, "private") || class_chain_hidden(file, class) {
+        return None;
+    }
+    class_chain(file, class)
 }
 
 /// The names of the classes from the top-level one down to `class`.
