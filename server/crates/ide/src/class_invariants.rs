@@ -15,7 +15,11 @@
 //! method runs on a half-built object), the class extends nothing (no superclass constructor
 //! calls an overriding method early), and nothing in the file reflects on fields or
 //! deserializes objects (which would write them unseen); the class implements no interface that
-//! could make it `Serializable`. Not covered, as everywhere in jreach: other threads changing an
+//! could make it `Serializable`. The invariants hold whenever no method of the class runs on
+//! the object, so a method the class's own code calls ([`called_mid_method`]: by name, on any
+//! receiver, anywhere in the class; anywhere in the file once a method of the class hands
+//! `this` out) may start while another has them broken, and assumes nothing on entry: its
+//! callers in the class see its body inlined at their own state. Not covered, as everywhere in jreach: other threads changing an
 //! object while a method runs, and reflection from other files.
 
 use std::collections::{BTreeSet, HashMap};
@@ -71,6 +75,7 @@ const PLAIN_INTERFACES: &[&str] = &[
 pub struct ClassInvariants {
     proved: std::cell::RefCell<HashMap<usize, Option<Vec<ClassInvariant>>>>,
     fields: std::cell::RefCell<HashMap<usize, BTreeSet<String>>>,
+    called_mid_method: std::cell::RefCell<HashMap<usize, BTreeSet<String>>>,
 }
 
 impl ClassInvariants {
@@ -95,7 +100,8 @@ impl ClassInvariants {
     }
 
     /// Whether `m`'s verdict may rest on invariants of its class: an instance method that tests
-    /// a field that could carry one. Such a verdict depends on every constructor and method of
+    /// a field that could carry one, and that no method of the class may call while it runs
+    /// ([`called_mid_method`]). Such a verdict depends on every constructor and method of
     /// the class, and on every write of its fields anywhere in the file (the per-method cache
     /// keys it by the whole file).
     pub(crate) fn may_assume(&self, file: &SourceFile, m: &MethodInfo) -> bool {
@@ -104,7 +110,12 @@ impl ClassInvariants {
         }
         let Some(body) = class_body_of(file, m) else { return false };
         let fields = self.fields(file, body);
-        !fields.is_empty() && tests_any(file, m.body_node(file), &fields)
+        if fields.is_empty() || !tests_any(file, m.body_node(file), &fields) {
+            return false;
+        }
+        let mut known = self.called_mid_method.borrow_mut();
+        let called = known.entry(body.start_byte()).or_insert_with(|| called_mid_method(file, body));
+        !called.contains(m.name.as_str())
     }
 }
 
@@ -339,6 +350,97 @@ pub(crate) fn eligible_fields(file: &SourceFile, body: Node<'_>) -> BTreeSet<Str
         stack.extend(n.named_children(&mut c));
     }
     fields
+}
+
+/// The names of the methods that may start while a method of the class `body` runs on the same
+/// object, when its invariants may be broken: every method named in a call or a method
+/// reference in the code that may run then (the class's instance methods, constructors,
+/// initializers and nested classes, and the static methods that code calls, and those they
+/// call; not a static method such as `main` that only code outside calls, whose objects are at
+/// rest) on any receiver (another object of the class may be this one), and, once anything in
+/// the class lets `this` go anywhere but a field access, a call on it or a comparison
+/// ([`this_escapes`]), every method named so anywhere in the file (code the class calls may
+/// call back). Names, not signatures: an
+/// overload of a called method counts as called.
+fn called_mid_method(file: &SourceFile, body: Node<'_>) -> BTreeSet<String> {
+    fn called_names(file: &SourceFile, root: Node<'_>, out: &mut BTreeSet<String>) {
+        let mut stack = vec![root];
+        while let Some(n) = stack.pop() {
+            match n.kind() {
+                "method_invocation" => {
+                    if let Some(name) = n.child_by_field_name("name") {
+                        out.insert(file.text[name.byte_range()].to_string());
+                    }
+                }
+                "method_reference" => {
+                    if let Some(last) = n.named_child((n.named_child_count() as u32).saturating_sub(1)) {
+                        out.insert(file.text[last.byte_range()].to_string());
+                    }
+                }
+                _ => {}
+            }
+            let mut c = n.walk();
+            stack.extend(n.named_children(&mut c));
+        }
+    }
+    let mut out = BTreeSet::new();
+    if this_escapes(body) {
+        called_names(file, file.tree.root_node(), &mut out);
+        return out;
+    }
+    // The static methods, by name; everything else may run while a method runs on an object.
+    let mut statics: Vec<(&str, Node<'_>)> = Vec::new();
+    let mut c = body.walk();
+    for member in body.named_children(&mut c) {
+        let name = member.child_by_field_name("name").map(|n| &file.text[n.byte_range()]);
+        match name {
+            Some(name) if member.kind() == "method_declaration" && modifiers(file, member).contains(&"static") => {
+                statics.push((name, member))
+            }
+            _ => called_names(file, member, &mut out),
+        }
+    }
+    loop {
+        let (reached, rest): (Vec<_>, Vec<_>) = statics.into_iter().partition(|(name, _)| out.contains(*name));
+        if reached.is_empty() {
+            return out;
+        }
+        for (_, member) in reached {
+            called_names(file, member, &mut out);
+        }
+        statics = rest;
+    }
+}
+
+/// Whether `this` appears in `body` other than as the object of a field access or a call, an
+/// operand of `==`/`!=`, or in `this(...)`. A `return this;` lets it go too: the class's own
+/// code may pass what such a method returns to code that calls back.
+fn this_escapes(body: Node<'_>) -> bool {
+    let mut stack = vec![body];
+    while let Some(n) = stack.pop() {
+        if n.kind() == "this" {
+            let mut p = n.parent();
+            while let Some(q) = p.filter(|q| q.kind() == "parenthesized_expression") {
+                p = q.parent();
+            }
+            let kept = p.is_some_and(|p| match p.kind() {
+                "field_access" | "method_invocation" => {
+                    p.child_by_field_name("object").is_some_and(|o| unparen(o).id() == n.id())
+                }
+                "binary_expression" => {
+                    p.child_by_field_name("operator").is_some_and(|o| matches!(o.kind(), "==" | "!="))
+                }
+                "explicit_constructor_invocation" => true,
+                _ => false,
+            });
+            if !kept {
+                return true;
+            }
+        }
+        let mut c = n.walk();
+        stack.extend(n.named_children(&mut c));
+    }
+    false
 }
 
 /// Whether `n` is in the code of a member of the class `body` itself: not inside a lambda, a
@@ -917,6 +1019,58 @@ mod tests {
         assert!(dead(src) > 0, "`n >= 0` is kept by `inc`");
         let native = src.replace("  int get()", "  native void set();\n  int get()");
         assert_eq!(dead(&native), 0);
+    }
+
+    /// The lines (1-based) of `src`'s unreachable-code findings.
+    fn dead_lines(src: &str) -> Vec<usize> {
+        let report = crate::check_file(&SourceFile::parse(src), Duration::from_secs(10));
+        let lines = jreach_syntax::LineIndex::new(src);
+        report
+            .findings
+            .iter()
+            .filter(|f| f.code() == crate::UNREACHABLE_CODE)
+            .map(|f| lines.line_of(f.range.start) + 1)
+            .collect()
+    }
+
+    #[test]
+    fn a_method_the_class_calls_itself_may_start_with_the_invariant_broken() {
+        // `add` breaks `used <= cap` for a moment and calls `fix`, which puts it right: `fix`'s
+        // `used = cap;` runs (`new P(0).add()`), though every method keeps the invariant.
+        let src = "class P {\n  private int used;\n  private int cap;\n  P(int c) { cap = c < 0 ? 0 : c; used = 0; }\n  void add() {\n    used++;\n    fix();\n  }\n  private void fix() {\n    if (used > cap) {\n      used = cap;\n    }\n  }\n  int check() {\n    if (used > cap) {\n      return -1;\n    }\n    return used;\n  }\n}\n";
+        assert_eq!(dead_lines(src), vec![16], "only `check`, which no method of the class calls");
+        // Called on another object of the class (which may be this one), or as a method reference.
+        let other = src.replace("    fix();", "    P self = this == null ? null : this;\n    self.fix();");
+        assert!(!dead_lines(&other).contains(&12), "{:?}", dead_lines(&other));
+        let reference = src.replace("    fix();", "    Runnable r = this::fix;\n    r.run();");
+        assert!(!dead_lines(&reference).contains(&12), "{:?}", dead_lines(&reference));
+        // `check` called by the class's own code loses its entry assumption too.
+        let audit = src.replace("    fix();", "    int r = check();\n    fix();");
+        assert!(!dead_lines(&audit).contains(&17), "{:?}", dead_lines(&audit));
+        // Through a static method of the class that an instance method calls.
+        let via_static = src
+            .replace("    fix();", "    settle(this.used, 0);")
+            .replace("  int check() {", "  static void settle(int u, int c) { new P(c).fix(); }\n  int check() {");
+        assert!(!dead_lines(&via_static).contains(&12), "{:?}", dead_lines(&via_static));
+        // A static method only code outside the class calls (`main`) works on objects at rest.
+        let main = src
+            .replace("  int check() {", "  public static void main(String[] a) { new P(1).check(); }\n  int check() {");
+        assert_eq!(dead_lines(&main), vec![17], "`main`'s call of `check` is from outside any method on the object");
+    }
+
+    #[test]
+    fn a_method_called_anywhere_in_the_file_assumes_nothing_once_the_class_hands_this_out() {
+        // `add` hands `this` to a helper of another class, which calls `fix` while `used > cap`.
+        let src = "class P {\n  private int used;\n  private int cap;\n  P(int c) { cap = c < 0 ? 0 : c; used = 0; }\n  void add() {\n    used++;\n    Helper.settle(this);\n  }\n  void fix() {\n    if (used > cap) {\n      used = cap;\n    }\n  }\n}\nclass Helper {\n  static void settle(P p) {\n    p.fix();\n  }\n}\n";
+        assert!(!dead_lines(src).contains(&11), "{:?}", dead_lines(src));
+        // An alias of `this` a method returns goes out the same way.
+        let returned = src
+            .replace("    Helper.settle(this);", "    Helper.settle(self());")
+            .replace("  void fix() {", "  P self() {\n    return this;\n  }\n  void fix() {");
+        assert!(!dead_lines(&returned).contains(&14), "{:?}", dead_lines(&returned));
+        // Without the call back, `fix` is only called from outside: the claim stands.
+        let plain = src.replace("    Helper.settle(this);", "    if (used > cap) used = cap;");
+        assert!(dead_lines(&plain).contains(&11), "{:?}", dead_lines(&plain));
     }
 
     #[test]

@@ -584,7 +584,7 @@ pub struct CondOrigin {
     /// The condition's text as written.
     pub text: String,
     /// Why it holds, for a condition the lowering assumes rather than the code tests (a class
-    /// invariant: "holds whenever a method of `Pool` starts ...").
+    /// invariant: "holds whenever code outside `Pool` calls one of its methods ...").
     pub note: Option<String>,
 }
 

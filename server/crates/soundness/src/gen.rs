@@ -39,7 +39,10 @@
 //! makes one or two objects from its `int`s, calls their methods in statements, conditions,
 //! `try`/`catch (IllegalStateException)` and loops of at most 4 iterations the inputs decide, and
 //! calls every checker before it returns. Nothing else reads or writes the fields, and the file
-//! uses no reflection.
+//! uses no reflection. In about half of them the class's own methods call each other while the
+//! invariant is broken (`step(int k)` breaks it for some `k` and calls `settle()`, private or
+//! not, which puts it right; `audit(int k)` calls a checker in between), `m` calls those on an
+//! argument its inputs decide, and some mutators are `private`.
 //!
 //! Every class compiles with `javac`: locals are initialised where declared, `return`, `break` and
 //! `continue` only end the block of an `if` without `else` (so no statement is unreachable in the
@@ -996,6 +999,17 @@ pub fn generate(rng: &mut Rng, class: &str, size: i32) -> Generated {
             let id = g.begin();
             g.nested_stmt(2, id);
         }
+        // The methods that call the class's own methods, on an argument the inputs decide
+        // (from a class without them, nothing is drawn).
+        for (name, _, _) in n.methods.iter().filter(|m| nested::OWN_CALLERS.contains(&m.0.as_str())) {
+            let q = g.rng.pick(&g.objects).clone();
+            let arg = g.var_of(JTy::Int, false).unwrap_or_else(|| "a0".into());
+            g.indent(2);
+            let id = g.begin();
+            g.w(&format!("{q}.{name}({arg});"));
+            g.end(id);
+            g.w("\n");
+        }
         for (name, np) in &n.checkers {
             let q = g.rng.pick(&g.objects).clone();
             let arg = if *np == 0 { String::new() } else { g.var_of(JTy::Int, false).unwrap_or_else(|| "a0".into()) };
@@ -1126,6 +1140,31 @@ mod tests {
         // Near twins break the invariant in some classes only.
         let twins = sources.iter().filter(|s| s.contains("k > cap - used + 1") || s.contains("if (lo <= hi)")).count();
         assert!(twins >= 1 && twins < with.len(), "{twins} twins");
+    }
+
+    #[test]
+    fn some_nested_classes_call_their_own_methods_while_the_invariant_is_broken() {
+        let all: Vec<Generated> = (0..300).map(|s| generate(&mut Rng::new(s), "G", 12)).collect();
+        let with: Vec<&str> = all.iter().filter(|g| g.nested.is_some()).map(|g| g.source.as_str()).collect();
+        let own: Vec<&&str> = with.iter().filter(|s| s.contains("void settle() {")).collect();
+        assert!(own.len() >= with.len() / 4 && own.len() < with.len(), "{} of {}", own.len(), with.len());
+        for s in &own {
+            // `step` breaks the invariant for some `k`, then calls `settle`; `m` calls `step` on
+            // an argument the inputs decide.
+            assert!(s.contains("void step(int k) {"), "{s}");
+            assert!(s.contains("settle();"), "{s}");
+            assert!(s.contains("q0.step(") || s.contains("q1.step("), "{s}");
+        }
+        for shape in [
+            "private void settle() {",
+            "    void settle() {",
+            "this.settle();",
+            "void audit(int k) {",
+            "int r = check();",
+            "private void ",
+        ] {
+            assert!(own.iter().any(|s| s.contains(shape)), "no class with own calls has `{shape}`");
+        }
     }
 
     #[test]

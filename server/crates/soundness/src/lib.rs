@@ -37,6 +37,9 @@ pub struct Stats {
     pub unreachable_findings: u64,
     pub condition_findings: u64,
     pub runs: u64,
+    /// Runs the interpreter could not finish (a value it does not know decided a branch, or an
+    /// input it was not given): what they executed up to there is still checked.
+    pub runs_unfinished: u64,
     /// Executed statements compared against the findings (with repetitions over runs).
     pub executed_checked: u64,
     /// Evaluated conditions compared against constant-condition findings.
@@ -69,6 +72,7 @@ impl Stats {
         self.unreachable_findings += o.unreachable_findings;
         self.condition_findings += o.condition_findings;
         self.runs += o.runs;
+        self.runs_unfinished += o.runs_unfinished;
         self.executed_checked += o.executed_checked;
         self.conditions_checked += o.conditions_checked;
         self.nested_classes += o.nested_classes;
@@ -168,8 +172,11 @@ pub fn confront(g: &Generated, findings: Vec<Finding>, rng: &mut Rng, runs: usiz
     let f = lower_method(&file, &m, &LowerOptions { mode: LowerMode::Synthesis { unroll: 6 }, ..Default::default() });
     let args_list = inputs(rng, &g.params, runs);
     for args in &args_list {
-        let r = run(&f, args, 1_000_000);
+        let r = run(&f, &with_statics(&f, args), 1_000_000);
         out.stats.runs += 1;
+        if matches!(r.end, End::Unknown(_)) {
+            out.stats.runs_unfinished += 1;
+        }
         let mut starts: Vec<usize> = r.blocks.iter().flat_map(|b| f.block(*b).stmts.iter().copied()).collect();
         starts.sort();
         starts.dedup();
@@ -210,6 +217,23 @@ pub fn confront(g: &Generated, findings: Vec<Finding>, rng: &mut Rng, runs: usiz
     out.stats.violations = out.violations.len() as u64;
     out.inputs = args_list;
     out
+}
+
+/// `args` followed by the values the lowering's other inputs have when `m` starts: the static
+/// fields it reads (`F`), at their defaults as a fresh class has them (every generated method
+/// that reads one sets it before).
+fn with_statics(f: &jreach_ir::Function, args: &[Value]) -> Vec<Value> {
+    let mut all = args.to_vec();
+    for p in f.params.iter().skip(args.len()) {
+        all.push(match p.ty {
+            Ty::Bool => Value::Bool(false),
+            Ty::Float => Value::Float(0.0),
+            Ty::Double => Value::Double(0.0),
+            t if t.is_integral() => Value::int(t, 0),
+            _ => Value::Null,
+        });
+    }
+    all
 }
 
 fn violation(g: &Generated, args: &[Value], fd: &Finding, observed: String) -> Violation {

@@ -1,7 +1,7 @@
 //! The nested classes of the class-invariant feature (see `gen`'s module doc): they compile with
 //! `javac`, as written and instrumented, and the oracle confronts findings inside their methods:
 //! a false finding planted on a statement of a nested method that runs is refuted by the
-//! interpreter and by the JVM. The `javac` and JVM parts need a JDK on the path, as `quick.rs`.
+//! interpreter and by the JVM. They need a JDK on the path and fail saying so without one.
 
 use std::path::Path;
 use std::process::Command;
@@ -11,8 +11,10 @@ use jreach_soundness::gen::{generate, Generated, Rng};
 use jreach_soundness::{confront, jvm};
 use jreach_syntax::{MethodInfo, SourceFile};
 
-fn has_javac() -> bool {
-    Command::new("javac").arg("-version").output().is_ok_and(|o| o.status.success())
+/// Fails the test with what to install when there is no JDK on the path.
+fn require_javac() {
+    let ok = Command::new("javac").arg("-version").output().is_ok_and(|o| o.status.success());
+    assert!(ok, "these tests need a JDK on the path: install default-jdk-headless (scripts/setup.sh does)");
 }
 
 /// The first `n` generated classes (from seed 0) with a nested class.
@@ -37,10 +39,7 @@ fn javac(dir: &Path, sources: &[(String, &str)]) {
 
 #[test]
 fn nested_classes_compile_as_written_and_instrumented() {
-    if !has_javac() {
-        eprintln!("skipped: no javac on the path");
-        return;
-    }
+    require_javac();
     let gs = with_nested(80);
     for shape in ["class Pool", "class Span", "class Latch", "class Cursor"] {
         assert!(gs.iter().any(|g| g.source.contains(shape)), "no `{shape}` among 80 classes");
@@ -78,7 +77,7 @@ fn ran_in_nested_method(g: &Generated, hits: &[(Vec<usize>, bool)]) -> Option<(u
 
 #[test]
 fn a_false_finding_in_a_nested_method_is_refuted_by_the_interpreter_and_the_jvm() {
-    let java = has_javac();
+    require_javac();
     let mut refuted = 0;
     for g in with_nested(20) {
         // Runs without findings: which statements of the nested class's methods ran.
@@ -97,17 +96,15 @@ fn a_false_finding_in_a_nested_method_is_refuted_by_the_interpreter_and_the_jvm(
             g.source
         );
         assert!(o.stats.nested_executed_checked > 0);
-        if java {
-            let sample = jvm::Sample::from_outcome(&g, &o);
-            let (stats, violations) = jvm::run_samples(&[sample]).expect("the sample runs on the JVM");
-            assert!(stats.jvm_nested_executed_checked > 0, "{stats:#?}");
-            assert!(
-                violations.iter().any(|v| v.finding == planted && v.observed.starts_with("the JVM executed")),
-                "the JVM did not refute `{text}` in {}:\n{}",
-                planted.method,
-                g.source
-            );
-        }
+        let sample = jvm::Sample::from_outcome(&g, &o);
+        let (stats, violations) = jvm::run_samples(&[sample]).expect("the sample runs on the JVM");
+        assert!(stats.jvm_nested_executed_checked > 0, "{stats:#?}");
+        assert!(
+            violations.iter().any(|v| v.finding == planted && v.observed.starts_with("the JVM executed")),
+            "the JVM did not refute `{text}` in {}:\n{}",
+            planted.method,
+            g.source
+        );
         refuted += 1;
         if refuted == 4 {
             break;

@@ -196,7 +196,7 @@ impl<'t> Lowerer<'t> {
             let inv = self.opts.class_invariants[i].clone();
             let Some(holds) = self.field_cond(&inv.cond) else { continue };
             let note = format!(
-                "holds whenever a method of `{}` starts: every constructor sets it, every method keeps it",
+                "holds whenever code outside `{}` calls one of its methods: every constructor sets it, every method keeps it",
                 inv.class
             );
             let origin = CondOrigin { span: inv.span.clone(), text: inv.text.clone(), note: Some(note) };

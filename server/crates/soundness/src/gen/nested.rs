@@ -22,6 +22,11 @@
 //! invariant is broken for a moment. The checkers (`check()`, `probe(int k)`) guard statements
 //! with conditions over the fields: the invariant's negation (dead when it holds), conditions that
 //! hold in some states (live), and a few that only look dead (`hi - lo < 0` wraps).
+//!
+//! In about half the classes the class's own methods call each other ([`own_calls`]):
+//! `settle()` puts any state right (its guards are the invariant's negation, live only when a
+//! caller broke it), `step(int k)` breaks the invariant for some `k` ([`Shape::nudge`]) and calls
+//! it, `audit(int k)` calls a checker before `settle()`; some mutators are `private`.
 
 use super::{Gen, Rng};
 
@@ -55,11 +60,13 @@ struct Member {
     params: Vec<&'static str>,
     returns_int: bool,
     body: Vec<S>,
+    /// Declared `private` (the outer class's method may still call it).
+    private: bool,
 }
 
 impl Member {
     fn void(name: &str, params: &[&'static str], body: Vec<S>) -> Member {
-        Member { name: name.to_string(), params: params.to_vec(), returns_int: false, body }
+        Member { name: name.to_string(), params: params.to_vec(), returns_int: false, body, private: false }
     }
 }
 
@@ -81,6 +88,11 @@ struct Shape {
     repairs: Vec<&'static str>,
     /// `int` expressions over the fields for the checkers' results.
     exprs: Vec<&'static str>,
+    /// A write of the fields that breaks the invariant for some `k` (the first statement of
+    /// the members that call the class's own methods: [`Gen::own_calls`]).
+    nudge: &'static str,
+    /// Statements that put any state of the fields right (`settle()`'s body).
+    settle: Vec<S>,
 }
 
 /// What the method under test can do with the nested class.
@@ -212,6 +224,8 @@ fn pool(rng: &mut Rng) -> Shape {
         ],
         repairs: vec!["used = cap;", "used = 0;"],
         exprs: vec!["cap - used", "used", "cap"],
+        nudge: "used += k;",
+        settle: vec![iff("used > cap", vec![line("used = cap;")]), iff("used < 0", vec![line("used = 0;")])],
     }
 }
 
@@ -288,6 +302,8 @@ fn span(rng: &mut Rng) -> Shape {
         live: vec![("lo == hi", false), ("k < lo", true), ("k > hi", true), ("hi - lo > 3", false), ("lo < 0", false)],
         repairs: vec!["hi = lo;", "lo = hi;"],
         exprs: vec!["hi - lo", "lo", "hi"],
+        nudge: "lo += k;",
+        settle: vec![iff("lo > hi", vec![line("hi = lo;")])],
     }
 }
 
@@ -379,6 +395,8 @@ fn latch(rng: &mut Rng) -> Shape {
         ],
         repairs: vec!["on = false;", "level = 1;"],
         exprs: vec!["level", "level - 1", "on ? level : 0"],
+        nudge: "level -= k;",
+        settle: vec![iff("on && level <= 0", vec![line("on = false;")])],
     }
 }
 
@@ -441,6 +459,8 @@ fn cursor(rng: &mut Rng) -> Shape {
         ],
         repairs: vec!["pos = lo;", "pos = hi;"],
         exprs: vec!["hi - pos", "pos", "lo"],
+        nudge: "pos += k;",
+        settle: vec![iff("pos < lo", vec![line("pos = lo;")]), iff("pos > hi", vec![line("pos = hi;")])],
     }
 }
 
@@ -484,7 +504,50 @@ fn checker(rng: &mut Rng, shape: &Shape, with_param: bool) -> Member {
     }
     body.push(line("return r;"));
     let (name, params): (&str, &[&'static str]) = if with_param { ("probe", &["k"]) } else { ("check", &[]) };
-    Member { name: name.to_string(), params: params.to_vec(), returns_int: true, body }
+    Member { name: name.to_string(), params: params.to_vec(), returns_int: true, body, private: false }
+}
+
+/// The name of the method that puts any state right ([`Shape::settle`]).
+const SETTLE: &str = "settle";
+
+/// The methods [`own_calls`] adds that `m` calls: they call `settle` and the checkers.
+pub(super) const OWN_CALLERS: [&str; 2] = ["step", "audit"];
+
+/// Methods of the class called by the class's own methods, while the invariant may be broken:
+/// `settle()` (private or not) puts any state right, `step(int k)` breaks the invariant for
+/// some `k` and calls it, and sometimes `audit(int k)` calls a checker between the two (its
+/// statements under the invariant's negation run then, unless the checker throws first, which
+/// leaves the object broken for the method's callers). Some mutators become `private` (the
+/// outer class calls them all the same).
+fn own_calls(rng: &mut Rng, shape: &mut Shape, checkers: &[Member]) -> Vec<Member> {
+    for m in &mut shape.mutators {
+        m.private = rng.pct(15);
+    }
+    let call = |rng: &mut Rng, name: &str, args: &str| {
+        let this = if rng.pct(40) { "this." } else { "" };
+        format!("{this}{name}({args})")
+    };
+    let mut settle = Member::void(SETTLE, &[], std::mem::take(&mut shape.settle));
+    settle.private = rng.pct(70);
+    let step =
+        Member::void(OWN_CALLERS[0], &["k"], vec![line(shape.nudge), line(format!("{};", call(rng, SETTLE, "")))]);
+    let mut out = vec![settle, step];
+    if rng.pct(50) {
+        let c = rng.pick(checkers);
+        let args = if c.params.is_empty() { "" } else { "k" };
+        let name = c.name.clone();
+        let audit = Member::void(
+            OWN_CALLERS[1],
+            &["k"],
+            vec![
+                line(shape.nudge),
+                line(format!("int r = {};", call(rng, &name, args))),
+                line(format!("{};", call(rng, SETTLE, ""))),
+            ],
+        );
+        out.push(audit);
+    }
+    out
 }
 
 /// `text` with some reads and writes of the fields written `this.f` (each with probability 30%).
@@ -558,8 +621,12 @@ impl Gen<'_> {
                 checkers.push(checker(self.rng, &shape, true));
             }
         }
+        // Drawn on a side stream, so that a class without them is the one earlier versions
+        // generated from the same seed.
+        let mut side = Rng::new(self.rng.clone().next_u64() ^ 0x6F77_6E63_616C_6C73);
+        let mut own = if side.pct(45) { own_calls(&mut side, &mut shape, &checkers) } else { Vec::new() };
         let fields = shape.fields.clone();
-        for m in shape.mutators.iter_mut().chain(checkers.iter_mut()) {
+        for m in shape.mutators.iter_mut().chain(checkers.iter_mut()).chain(own.iter_mut()) {
             prefix_all(self.rng, &mut m.body, &fields);
         }
         let saved = self.instrument;
@@ -578,15 +645,22 @@ impl Gen<'_> {
             let j = i + self.rng.below((members.len() - i) as u64) as usize;
             members.swap(i, j);
         }
-        for m in &members {
+        for m in members.iter().copied().chain(own.iter()) {
             self.member(shape.class, m, false);
         }
         self.w("    }\n");
+        // What `m` may call: not `settle`, which only the class's own methods call.
+        let callable = own.iter().filter(|m| m.name != SETTLE);
         self.instrument = saved;
         Nested {
             class: shape.class.to_string(),
             ctors: shape.ctors.iter().map(|c| c.params.len()).collect(),
-            methods: members.iter().map(|m| (m.name.clone(), m.params.len(), m.returns_int)).collect(),
+            methods: members
+                .iter()
+                .copied()
+                .chain(callable)
+                .map(|m| (m.name.clone(), m.params.len(), m.returns_int))
+                .collect(),
             checkers: checkers.iter().map(|m| (m.name.clone(), m.params.len())).collect(),
         }
     }
@@ -596,7 +670,8 @@ impl Gen<'_> {
         let head = if ctor {
             format!("{class}({})", params.join(", "))
         } else {
-            format!("{} {}({})", if m.returns_int { "int" } else { "void" }, m.name, params.join(", "))
+            let private = if m.private { "private " } else { "" };
+            format!("{private}{} {}({})", if m.returns_int { "int" } else { "void" }, m.name, params.join(", "))
         };
         self.w(&format!("        {head} {{\n"));
         for s in &m.body {
