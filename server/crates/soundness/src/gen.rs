@@ -1,5 +1,5 @@
-//! A generator of small random Java classes over the subset jreach models: `int`, `long` and
-//! `boolean` parameters and locals, arithmetic with `/`, `%` and shifts, casts, `if`/`else`,
+//! A generator of small random Java classes over the subset jreach models: `int`, `long`,
+//! `boolean` and `String` parameters and locals, arithmetic with `/`, `%` and shifts, casts, `if`/`else`,
 //! `&&`/`||`/`!`, `?:`, bounded `for`/`while`/`do` loops with `break`/`continue` (also labeled),
 //! counted loops whose result a later condition tests (what proofs with exact loops decide),
 //! longer loops whose result keeps a parity or a bound (what loop invariants decide),
@@ -12,6 +12,11 @@
 //! jreach does not model), a lambda that writes a captured object when run, and an `Integer`
 //! local that is stepped (`bi++`), compound-assigned and read into the `int`s, also through
 //! `compareTo`, `equals`, `intValue` and `hashCode`.
+//!
+//! About a third of the classes (module `text`) give `m` a `String` parameter, last, which may
+//! be null, and `String` locals, read and made by the `String` methods jreach models as string
+//! terms, with conditions on one text nested in each other (dead or live by the strings'
+//! meaning), and `Integer`'s and `Long`'s `compare`, `signum` and `bitCount`.
 //!
 //! About a quarter of the classes (module `shadow`) declare a constant `static final int lim` and,
 //! at the end of `m`, an anonymous or local class whose method reads `lim` where the name denotes
@@ -57,6 +62,7 @@ use std::ops::Range;
 
 mod nested;
 mod shadow;
+mod text;
 
 /// SplitMix64: small, fast, and reproducible from a seed.
 #[derive(Clone, Debug)]
@@ -101,6 +107,8 @@ pub enum JTy {
     Int,
     Long,
     Bool,
+    /// `String` (the text feature's parameter and locals: [`text`]).
+    Str,
 }
 
 impl JTy {
@@ -109,8 +117,15 @@ impl JTy {
             JTy::Int => "int",
             JTy::Long => "long",
             JTy::Bool => "boolean",
+            JTy::Str => "String",
         }
     }
+}
+
+/// An input for a `String` parameter (null, a literal of the text feature, or a short random
+/// string).
+pub fn text_input(rng: &mut Rng) -> Option<String> {
+    text::input(rng)
 }
 
 /// One generated class.
@@ -173,6 +188,8 @@ struct Gen<'r> {
     objects: Vec<String>,
     /// See [`Generated::unfollowed`].
     unfollowed: Vec<Range<usize>>,
+    /// Whether the method has the text feature's `String` parameter ([`text`]).
+    text: bool,
 }
 
 /// The state a method of a stateful class declares first (see the module doc).
@@ -282,6 +299,9 @@ impl Gen<'_> {
     }
 
     fn int_expr(&mut self, d: u32) -> String {
+        if d > 0 && self.text_here() && self.rng.pct(12) {
+            return self.text_int(d - 1);
+        }
         if d == 0 || self.rng.pct(30) {
             return match self.var_of(JTy::Int, false) {
                 Some(v) if self.rng.pct(70) => v,
@@ -426,6 +446,9 @@ impl Gen<'_> {
     /// A comparison, mostly of a variable against a small constant (so that conditions on the same
     /// variable meet and sometimes contradict each other).
     fn cmp(&mut self, d: u32) -> String {
+        if self.text_here() && self.rng.pct(25) {
+            return self.text_cond(d.saturating_sub(1));
+        }
         let op = *self.rng.pick(&["<", "<=", ">", ">=", "==", "!="]);
         if !self.objects.is_empty() && self.rng.pct(10) {
             // A checker of the nested class called in a condition of the method under test.
@@ -572,6 +595,17 @@ impl Gen<'_> {
             self.nested_stmt(depth, id);
             return;
         }
+        if nested && self.text_here() && self.rng.pct(8) {
+            self.text_meet(depth, id);
+            return;
+        }
+        if self.text_here() && self.rng.pct(12) {
+            let t = self.text_stmt();
+            self.w(&t);
+            self.end(id);
+            self.w("\n");
+            return;
+        }
         match kind {
             0..=2 => {
                 let ty = *self.rng.pick(&[JTy::Int, JTy::Int, JTy::Long, JTy::Bool]);
@@ -595,6 +629,7 @@ impl Gen<'_> {
                             JTy::Int => self.int_expr(3),
                             JTy::Long => self.long_expr(3),
                             JTy::Bool => self.bool_expr(2),
+                            JTy::Str => self.str_expr(2),
                         };
                         self.w(&format!("{v} {op} {e};"));
                     }
@@ -722,7 +757,19 @@ impl Gen<'_> {
                     // A null builder's text would throw NullPointerException: jreach knows
                     // a builder's text is never null, so its handler is dead unless a call
                     // it cannot see throws.
-                    let class = if self.rng.pct(25) { "NullPointerException" } else { "ArithmeticException" };
+                    let class = if self.text_here() && self.rng.pct(50) {
+                        // What the text feature's calls throw.
+                        *self.rng.pick(&[
+                            "NumberFormatException",
+                            "StringIndexOutOfBoundsException",
+                            "NullPointerException",
+                            "IllegalArgumentException",
+                        ])
+                    } else if self.rng.pct(25) {
+                        "NullPointerException"
+                    } else {
+                        "ArithmeticException"
+                    };
                     self.w(&format!("}} catch ({class} {e}) {{\n"));
                     self.block(depth + 1, 2);
                     self.indent(depth);
@@ -892,7 +939,12 @@ fn paren_neg(s: String) -> String {
 /// Generates class `class` with static helpers and a method `m` of about `size` statements.
 pub fn generate(rng: &mut Rng, class: &str, size: i32) -> Generated {
     let nparams = 1 + rng.below(3) as usize;
-    let params: Vec<JTy> = (0..nparams).map(|_| *rng.pick(&[JTy::Int, JTy::Int, JTy::Long, JTy::Bool])).collect();
+    let mut params: Vec<JTy> = (0..nparams).map(|_| *rng.pick(&[JTy::Int, JTy::Int, JTy::Long, JTy::Bool])).collect();
+    // Drawn on a side stream, as the other features below.
+    let text = Rng::new(rng.clone().next_u64() ^ 0x7465_7874).pct(35);
+    if text {
+        params.push(JTy::Str);
+    }
     let mut g = Gen {
         rng,
         plain: String::new(),
@@ -910,6 +962,7 @@ pub fn generate(rng: &mut Rng, class: &str, size: i32) -> Generated {
         nested: None,
         objects: Vec::new(),
         unfollowed: Vec::new(),
+        text: false,
     };
     let state = g.rng.pct(50);
     // Drawn on a side stream, so that a class without the nested class is the one earlier
@@ -959,11 +1012,21 @@ pub fn generate(rng: &mut Rng, class: &str, size: i32) -> Generated {
             JTy::Int => g.int_expr(1),
             JTy::Long => g.long_expr(1),
             JTy::Bool => g.bool_expr(1),
+            JTy::Str => unreachable!("the fixed locals are numbers and a boolean"),
         };
         g.w(&format!("{} {n} = {e};", t.java()));
         g.end(id);
         g.w("\n");
         g.vars.push((n.to_string(), t, true));
+    }
+    if text {
+        g.text = true;
+        g.indent(2);
+        let id = g.begin();
+        let t = g.text_stmt();
+        g.w(&t);
+        g.end(id);
+        g.w("\n");
     }
     if state {
         g.indent(2);
@@ -1165,6 +1228,55 @@ mod tests {
         ] {
             assert!(own.iter().any(|s| s.contains(shape)), "no class with own calls has `{shape}`");
         }
+    }
+
+    #[test]
+    fn about_a_third_of_the_classes_read_and_make_text() {
+        let all: Vec<Generated> = (0..300).map(|s| generate(&mut Rng::new(s), "G", 12)).collect();
+        let with: Vec<&Generated> = all.iter().filter(|g| g.params.contains(&JTy::Str)).collect();
+        assert!((70..=140).contains(&with.len()), "{} of 300 classes have a String parameter", with.len());
+        for g in &with {
+            assert_eq!(g.params.last(), Some(&JTy::Str), "the parameter comes last");
+            assert!(g.source.contains(&format!("String p{}", g.params.len() - 1)), "{}", g.source);
+        }
+        let sources: Vec<&str> = with.iter().map(|g| g.source.as_str()).collect();
+        for shape in [
+            ".length()",
+            ".charAt(",
+            ".isEmpty()",
+            ".equals(",
+            ".startsWith(",
+            ".endsWith(",
+            ".contains(",
+            ".indexOf(",
+            ".substring(",
+            ".trim()",
+            ".toUpperCase()",
+            ".concat(",
+            "String.valueOf(",
+            "Integer.parseInt(",
+            "Integer.signum(",
+            "Long.compare(",
+            "catch (NumberFormatException",
+            " != null && ",
+        ] {
+            assert!(sources.iter().any(|s| s.contains(shape)), "no class has `{shape}`");
+        }
+        // Conditions on one text inside each other.
+        let meets = sources.iter().filter(|s| s.contains(" != null && ")).count();
+        assert!(meets >= 5, "{meets}");
+        // The other classes are the ones earlier versions generated: no text anywhere.
+        assert!(all.iter().filter(|g| !g.params.contains(&JTy::Str)).all(|g| !g.source.contains("String p")));
+    }
+
+    #[test]
+    fn text_inputs_are_null_literals_or_short_strings() {
+        let mut rng = Rng::new(3);
+        let xs: Vec<Option<String>> = (0..200).map(|_| text_input(&mut rng)).collect();
+        assert!(xs.iter().any(|x| x.is_none()));
+        assert!(xs.iter().any(|x| x.as_deref() == Some("")));
+        assert!(xs.iter().flatten().all(|x| x.chars().count() <= 4));
+        assert!(xs.iter().flatten().any(|x| !text::LITERALS.contains(&x.as_str())), "random strings too");
     }
 
     #[test]

@@ -119,6 +119,7 @@ pub fn inputs(rng: &mut Rng, params: &[JTy], n: usize) -> Vec<Vec<Value>> {
                 .iter()
                 .map(|t| match t {
                     JTy::Bool => Value::Bool(rng.below(2) == 1),
+                    JTy::Str => gen::text_input(rng).map_or(Value::Null, Value::Str),
                     JTy::Int | JTy::Long => {
                         let ty = if *t == JTy::Int { Ty::Int } else { Ty::Long };
                         let v = match rng.below(10) {
