@@ -47,7 +47,9 @@
 //! uses no reflection. In about half of them the class's own methods call each other while the
 //! invariant is broken (`step(int k)` breaks it for some `k` and calls `settle()`, private or
 //! not, which puts it right; `audit(int k)` calls a checker in between), `m` calls those on an
-//! argument its inputs decide, and some mutators are `private`.
+//! argument its inputs decide, and some mutators are `private`. In about two in five the class
+//! also keeps a `java.util.List<Integer>` in a private field that its mutators append to and
+//! its checkers test (`log == null`, `log.size() > 2`).
 //!
 //! Every class compiles with `javac`: locals are initialised where declared, `return`, `break` and
 //! `continue` only end the block of an `if` without `else` (so no statement is unreachable in the
@@ -1227,6 +1229,35 @@ mod tests {
             "private void ",
         ] {
             assert!(own.iter().any(|s| s.contains(shape)), "no class with own calls has `{shape}`");
+        }
+    }
+
+    #[test]
+    fn some_nested_classes_keep_a_list_in_a_field() {
+        let all: Vec<Generated> = (0..300).map(|s| generate(&mut Rng::new(s), "G", 12)).collect();
+        let with: Vec<&str> = all.iter().filter(|g| g.nested.is_some()).map(|g| g.source.as_str()).collect();
+        let logs: Vec<&&str> = with.iter().filter(|s| s.contains("private java.util.List<Integer> log")).collect();
+        assert!(logs.len() >= with.len() / 5 && logs.len() < with.len(), "{} of {}", logs.len(), with.len());
+        for shape in [
+            "private java.util.List<Integer> log = new java.util.ArrayList<>();",
+            "private java.util.List<Integer> log;",
+            "log = new java.util.ArrayList<>();",
+            "log.add(",
+            "void forget() {",
+            "log.clear();",
+            "if (log == null) {",
+            "log.size() > 2",
+            "log.get(0) > 3",
+        ] {
+            assert!(logs.iter().any(|s| s.contains(shape)), "no class with a list field has `{shape}`");
+        }
+        // Every constructor makes the list when no initializer does.
+        for s in logs.iter().filter(|s| s.contains("List<Integer> log;")) {
+            let ctors = s.matches("        Pool(").count()
+                + s.matches("        Span(").count()
+                + s.matches("        Latch(").count()
+                + s.matches("        Cursor(").count();
+            assert_eq!(s.matches("log = new java.util.ArrayList<>();").count(), ctors, "{s}");
         }
     }
 

@@ -26,7 +26,9 @@
 //! In about half the classes the class's own methods call each other ([`own_calls`]):
 //! `settle()` puts any state right (its guards are the invariant's negation, live only when a
 //! caller broke it), `step(int k)` breaks the invariant for some `k` ([`Shape::nudge`]) and calls
-//! it, `audit(int k)` calls a checker before `settle()`; some mutators are `private`.
+//! it, `audit(int k)` calls a checker before `settle()`; some mutators are `private`. In about
+//! two in five a private `java.util.List<Integer> log` field is appended to by the mutators and
+//! tested by the checkers ([`with_log`]).
 
 use super::{Gen, Rng};
 
@@ -507,6 +509,48 @@ fn checker(rng: &mut Rng, shape: &Shape, with_param: bool) -> Member {
     Member { name: name.to_string(), params: params.to_vec(), returns_int: true, body, private: false }
 }
 
+/// The type of the collection field of [`with_log`].
+const LOG_TYPE: &str = "java.util.List<Integer>";
+
+/// A field of collection type, `log`, that the class's own code alone writes: made empty by
+/// its initializer or by every constructor, appended to by some mutators (their `int`
+/// argument), cleared or, rarely, set to null by another, and read by the checkers in
+/// conditions (`log == null`, dead unless it is ever set so; `log.size() > 2`;
+/// `!log.isEmpty() && log.get(0) > 3`). jreach does not model the list: no invariant may speak
+/// of its contents, and a proof must not take a state of the list for granted. Returns the
+/// field's initializer (`" = new ArrayList<>()"`, or empty when the constructors assign it).
+fn with_log(rng: &mut Rng, shape: &mut Shape, checkers: &mut [Member]) -> &'static str {
+    let make = "new java.util.ArrayList<>()";
+    let init = if rng.pct(50) {
+        " = new java.util.ArrayList<>()"
+    } else {
+        for c in &mut shape.ctors {
+            let this = if rng.pct(50) { "this." } else { "" };
+            c.body.insert(0, line(format!("{this}log = {make};")));
+        }
+        ""
+    };
+    for m in &mut shape.mutators {
+        if rng.pct(50) {
+            let arg = m.params.first().copied().unwrap_or("1");
+            m.body.push(line(format!("log.add({arg});")));
+        }
+    }
+    let body = if rng.pct(15) { "log = null;" } else { "log.clear();" };
+    shape.mutators.push(Member::void("forget", &[], vec![line(body)]));
+    for c in checkers {
+        let at = c.body.len() - 1;
+        let read = match rng.below(4) {
+            0 => iff("log == null", vec![line("r = -7;")]),
+            1 => iff("log.size() > 2", vec![line("r += log.size();")]),
+            2 => iff("!log.isEmpty() && log.get(0) > 3", vec![line("r--;")]),
+            _ => if_else("log.isEmpty()", vec![line("r++;")], vec![line("r -= 2;")]),
+        };
+        c.body.insert(at, read);
+    }
+    init
+}
+
 /// The name of the method that puts any state right ([`Shape::settle`]).
 const SETTLE: &str = "settle";
 
@@ -625,6 +669,8 @@ impl Gen<'_> {
         // generated from the same seed.
         let mut side = Rng::new(self.rng.clone().next_u64() ^ 0x6F77_6E63_616C_6C73);
         let mut own = if side.pct(45) { own_calls(&mut side, &mut shape, &checkers) } else { Vec::new() };
+        let mut side = Rng::new(self.rng.clone().next_u64() ^ 0x6C6F_6773);
+        let log = side.pct(40).then(|| with_log(&mut side, &mut shape, &mut checkers));
         let fields = shape.fields.clone();
         for m in shape.mutators.iter_mut().chain(checkers.iter_mut()).chain(own.iter_mut()) {
             prefix_all(self.rng, &mut m.body, &fields);
@@ -635,6 +681,9 @@ impl Gen<'_> {
         self.w(&format!("    {modifier} class {} {{\n", shape.class));
         for (ty, name) in &shape.fields {
             self.w(&format!("        private {ty} {name};\n"));
+        }
+        if let Some(init) = log {
+            self.w(&format!("        private {LOG_TYPE} log{init};\n"));
         }
         for c in &shape.ctors {
             self.member(shape.class, c, true);
