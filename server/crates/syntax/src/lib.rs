@@ -20,8 +20,8 @@ pub use action::{statement_action, Action, Term};
 pub use line_index::LineIndex;
 pub use member::{erase, member_at, split_type_args, Member};
 pub use methods::{
-    find_target, is_statement_kind, params_of, qualified_nested, statement_at, Enclosure, HeldBy, MethodInfo, Param,
-    Target, TargetError,
+    code_line, find_target, is_statement_kind, params_of, qualified_nested, statement_at, Enclosure, HeldBy,
+    MethodInfo, Param, Target, TargetError,
 };
 pub use source::{is_java_identifier, is_package_name, SourceFile};
 pub use tree_sitter::{Node, Tree};

@@ -431,7 +431,9 @@ pub struct Target {
     pub method: MethodInfo,
     /// Byte range of the innermost statement starting on the line.
     pub stmt: Range<usize>,
-    /// 0-based line.
+    /// 0-based line where the statement's code is ([`code_line`]): the line asked for, or a
+    /// later one when annotations or modifiers of a local variable come first on their own
+    /// lines. Tests, the runner and coverage tools speak of this line.
     pub line: usize,
     /// Set when the statement is in a lambda, or in a method of a local or anonymous class that
     /// no member holds (`MethodInfo::held_by`), inside `method`: it runs only when that code is
@@ -458,10 +460,12 @@ impl Enclosure {
 }
 
 impl Target {
-    /// The statement's text up to the end of its first line, trimmed: what a test's comment
-    /// quotes of it.
+    /// The statement's text on [`Target::line`] (from where the statement starts, if that is
+    /// later), trimmed: what a test's comment quotes of it.
     pub fn first_line<'f>(&self, file: &'f SourceFile) -> &'f str {
-        file.text[self.stmt.clone()].lines().next().unwrap_or("").trim()
+        let from = file.lines.line_range(self.line).map_or(self.stmt.start, |r| r.start.max(self.stmt.start));
+        let from = from.min(self.stmt.end);
+        file.text[from..self.stmt.end].lines().next().unwrap_or("").trim()
     }
 }
 
@@ -586,6 +590,21 @@ pub fn statement_at(file: &SourceFile, line: usize) -> Result<Node<'_>, TargetEr
     Ok(stmt)
 }
 
+/// The 0-based line javac gives the first instruction of statement `stmt`: where it starts, but
+/// for a local variable declaration, the line of its first variable's name
+/// (`@SuppressWarnings("unchecked")` on a line of its own has no code, so no run and no coverage
+/// tool ever marks it).
+pub fn code_line(file: &SourceFile, stmt: Node<'_>) -> usize {
+    let at = match stmt.kind() {
+        "local_variable_declaration" => stmt
+            .child_by_field_name("declarator")
+            .and_then(|d| d.child_by_field_name("name"))
+            .map_or(stmt.start_byte(), |n| n.start_byte()),
+        _ => stmt.start_byte(),
+    };
+    file.lines.line_of(at)
+}
+
 /// The innermost statement starting on 0-based `line`, and its method.
 pub fn find_target(file: &SourceFile, line: usize) -> Result<Target, TargetError> {
     let stmt = statement_at(file, line)?;
@@ -615,6 +634,7 @@ pub fn find_target(file: &SourceFile, line: usize) -> Result<Target, TargetError
                     }
                 }
                 let method = MethodInfo::from_node(n, file).ok_or(TargetError::NotInMethod { line })?;
+                let line = code_line(file, stmt);
                 return Ok(Target { method, stmt: stmt.byte_range(), line, enclosure });
             }
             "static_initializer" => return Err(enclosed_error(enclosure, TargetError::InInitializer { line })),
@@ -668,6 +688,18 @@ class A {
         assert_eq!(t.method.name, "g");
         let t = find_target(&f, 4).unwrap();
         assert_eq!(&SRC[t.stmt.clone()], "int x = a;");
+    }
+
+    #[test]
+    fn a_local_declaration_s_code_is_on_the_line_of_its_name() {
+        let src = "class A {\n  Object f(Object o) {\n    @SuppressWarnings(\"unchecked\")\n    java.util.List<String> xs =\n        (java.util.List<String>) o;\n    final\n    int n = 1;\n    return xs;\n  }\n}\n";
+        let f = SourceFile::parse(src);
+        let t = find_target(&f, 2).unwrap();
+        assert!(src[t.stmt.clone()].starts_with("@SuppressWarnings"));
+        assert_eq!(t.line, 3, "the line of `xs`");
+        assert_eq!(t.first_line(&f), "java.util.List<String> xs =");
+        assert_eq!(find_target(&f, 5).unwrap().line, 6, "the line of `n`");
+        assert_eq!(find_target(&f, 7).unwrap().line, 7);
     }
 
     #[test]
