@@ -17,10 +17,11 @@
 //! deserializes objects (which would write them unseen); the class implements no interface that
 //! could make it `Serializable`. The invariants hold whenever no method of the class runs on
 //! the object, so a method the class's own code calls ([`called_mid_method`]: by name, on any
-//! receiver, anywhere in the class; anywhere in the file once a method of the class hands
-//! `this` out) may start while another has them broken, and assumes nothing on entry: its
-//! callers in the class see its body inlined at their own state. Not covered, as everywhere in jreach: other threads changing an
-//! object while a method runs, and reflection from other files.
+//! receiver, in the code that may run while a method of the class does; anywhere in the file
+//! once the class hands `this` out) may start while another has them broken, and assumes
+//! nothing on entry: its callers in the class see its body inlined at their own state. Not
+//! covered, as everywhere in jreach: other threads changing an object while a method runs, and
+//! reflection from other files.
 
 use std::collections::{BTreeSet, HashMap};
 use std::time::{Duration, Instant};
@@ -360,8 +361,7 @@ pub(crate) fn eligible_fields(file: &SourceFile, body: Node<'_>) -> BTreeSet<Str
 /// rest) on any receiver (another object of the class may be this one), and, once anything in
 /// the class lets `this` go anywhere but a field access, a call on it or a comparison
 /// ([`this_escapes`]), every method named so anywhere in the file (code the class calls may
-/// call back). Names, not signatures: an
-/// overload of a called method counts as called.
+/// call back). Names, not signatures: an overload of a called method counts as called.
 fn called_mid_method(file: &SourceFile, body: Node<'_>) -> BTreeSet<String> {
     fn called_names(file: &SourceFile, root: Node<'_>, out: &mut BTreeSet<String>) {
         let mut stack = vec![root];
