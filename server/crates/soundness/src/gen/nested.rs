@@ -91,7 +91,7 @@ struct Shape {
     /// `int` expressions over the fields for the checkers' results.
     exprs: Vec<&'static str>,
     /// A write of the fields that breaks the invariant for some `k` (the first statement of
-    /// the members that call the class's own methods: [`Gen::own_calls`]).
+    /// the members that call the class's own methods: [`own_calls`]).
     nudge: &'static str,
     /// Statements that put any state of the fields right (`settle()`'s body).
     settle: Vec<S>,
@@ -518,7 +518,7 @@ const LOG_TYPE: &str = "java.util.List<Integer>";
 /// conditions (`log == null`, dead unless it is ever set so; `log.size() > 2`;
 /// `!log.isEmpty() && log.get(0) > 3`). jreach does not model the list: no invariant may speak
 /// of its contents, and a proof must not take a state of the list for granted. Returns the
-/// field's initializer (`" = new ArrayList<>()"`, or empty when the constructors assign it).
+/// field's initializer (`" = new java.util.ArrayList<>()"`, or empty when the constructors assign it).
 fn with_log(rng: &mut Rng, shape: &mut Shape, checkers: &mut [Member]) -> &'static str {
     let make = "new java.util.ArrayList<>()";
     let init = if rng.pct(50) {
