@@ -109,7 +109,7 @@ pub enum JTy {
     Int,
     Long,
     Bool,
-    /// `String` (the text feature's parameter and locals: [`text`]).
+    /// `String` (the text feature's parameter and locals: module `text`).
     Str,
 }
 
