@@ -226,12 +226,11 @@ pub fn confront(g: &Generated, findings: Vec<Finding>, rng: &mut Rng, runs: usiz
 fn with_statics(f: &jreach_ir::Function, args: &[Value]) -> Vec<Value> {
     let mut all = args.to_vec();
     for p in f.params.iter().skip(args.len()) {
+        // An input takes a null reference as `Null` (`interp::default_value` gives array and
+        // object references as the ids a running method holds).
         all.push(match p.ty {
-            Ty::Bool => Value::Bool(false),
-            Ty::Float => Value::Float(0.0),
-            Ty::Double => Value::Double(0.0),
-            t if t.is_integral() => Value::int(t, 0),
-            _ => Value::Null,
+            Ty::Arr(_) | Ty::Obj(_) => Value::Null,
+            t => jreach_ir::interp::default_value(t),
         });
     }
     all

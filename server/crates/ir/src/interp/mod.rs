@@ -24,6 +24,7 @@ mod objects;
 mod strings;
 mod value;
 
+pub use arrays::default_value;
 pub use strings::parse_int;
 pub use value::Value;
 
