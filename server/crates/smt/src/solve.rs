@@ -429,8 +429,9 @@ fn read_model(solver: &Solver, f: &Function, params: &[Option<Dynamic>]) -> Vec<
         .collect()
 }
 
-/// Longest array a test is written with.
-const MAX_ARRAY_LEN: u64 = 64;
+/// Longest array read from a model: a test writes a long one by its length and the elements that
+/// differ from the most common (`jreach_synth::LONG_ARRAY`), one store per element.
+const MAX_ARRAY_LEN: u64 = 1 << 20;
 
 /// The value of `term` (of type `ty`) in the model; arrays with their elements.
 /// `seen`: the objects already described (a second mention is an `ObjRef`).
@@ -481,6 +482,8 @@ pub(crate) fn read_value(
                 return Value::Unknown(format!("an array of {len} elements"));
             }
             let row = contents.select(&r).as_array().expect("a row of an array memory");
+            // The row's value once, rather than the memory's for each element of a long array.
+            let row = if len > 64 { model.eval(&row, true).unwrap_or(row) } else { row };
             if id < 0 {
                 return Value::Unknown("an input referring to an array the method creates".into());
             }

@@ -22,6 +22,7 @@
 
 mod jdk_values;
 mod literal;
+mod long_array;
 mod marker;
 mod place;
 mod project;
@@ -33,6 +34,7 @@ use std::fmt;
 
 pub use jdk_values::{catches_io_errors, is_failing_io, is_searched_collection, jdk_choices, JdkChoices};
 pub use literal::{literal, literal_as};
+pub use long_array::LONG_ARRAY;
 pub use marker::{line_ranges, markers_in, parse_line_ranges, quoted_target, Marker};
 pub use place::{
     is_conflict, place, place_in, place_replacing, test_path, test_path_of_class, write, ConflictError, Placement,

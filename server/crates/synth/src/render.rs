@@ -17,6 +17,7 @@
 use std::collections::BTreeSet;
 
 use crate::literal::{anonymous_class, convert, literal, literal_as, Prim};
+use crate::long_array::LongArray;
 use crate::test_name::test_method_name;
 use crate::{nested, JUnit, JavaValue, Outcome, TestRequest, NEST};
 
@@ -257,7 +258,12 @@ pub(crate) fn method_parts(req: &TestRequest, junit: JUnit) -> Parts {
     }
     // Elements that are an earlier element's object or a parameter's, once every local exists.
     for (arg, v) in args.iter().zip(&req.args) {
-        let (Some(local), JavaValue::Array { items, .. }) = (&arg.local, v) else { continue };
+        let (Some(local), JavaValue::Array { elem_ty, items, .. }) = (&arg.local, v) else { continue };
+        // A long array was declared by its length (see `arguments`): its elements now.
+        if let Some(long) = LongArray::of(elem_ty, items) {
+            parts.lines.extend(long.fill.map(|x| format!("Arrays.fill({local}, {x});")));
+            parts.lines.extend(long.stores.into_iter().map(|(k, x)| format!("{local}[{k}] = {x};")));
+        }
         for (k, item) in items.iter().enumerate() {
             match item {
                 JavaValue::SameItem(j) => parts.lines.push(format!("{local}[{k}] = {local}[{j}];")),
@@ -421,7 +427,12 @@ fn collection_imports(v: &JavaValue, imports: &mut BTreeSet<String>) {
         JavaValue::Constructed { args, calls, .. } => {
             args.iter().chain(calls.iter().flat_map(|(_, a)| a)).for_each(|(_, x)| collection_imports(x, imports));
         }
-        JavaValue::Array { items, .. } => items.iter().for_each(|i| collection_imports(i, imports)),
+        JavaValue::Array { elem_ty, items, .. } => {
+            if LongArray::of(elem_ty, items).is_some_and(|a| a.fill.is_some()) {
+                imports.insert("java.util.Arrays".to_string());
+            }
+            items.iter().for_each(|i| collection_imports(i, imports))
+        }
         _ => {}
     }
 }
@@ -636,8 +647,9 @@ fn arguments(req: &TestRequest) -> Vec<Arg> {
         JavaValue::Constructed { calls, choices, builder: None, .. } => {
             !calls.is_empty() || choices.iter().any(|c| c.slot.is_some())
         }
-        JavaValue::Array { items, .. } => {
+        JavaValue::Array { elem_ty, items, .. } => {
             items.iter().any(|i| matches!(i, JavaValue::SameItem(_) | JavaValue::SameAs(_)))
+                || LongArray::of(elem_ty, items).is_some()
         }
         _ => false,
     };
@@ -706,6 +718,12 @@ fn arguments(req: &TestRequest) -> Vec<Arg> {
         }
         locals.insert(i, name.clone());
         arg.local = Some(name);
+        // A long array is declared by its length; its elements are stored once every local exists.
+        if let Some(JavaValue::Array { elem_ty, items, .. }) = req.args.get(i) {
+            if let Some(long) = LongArray::of(elem_ty, items) {
+                arg.literal = long.created;
+            }
+        }
     }
     args
 }
@@ -1155,6 +1173,37 @@ mod tests {
                 }
             "#]],
         );
+    }
+
+    #[test]
+    fn a_long_array_is_created_by_length_filled_and_stored_into() {
+        let mut counts = vec![Int(3); 3000];
+        counts[2049] = Int(-1);
+        let mut rows = vec![Null; 70];
+        rows[1] = Array { elem_ty: "int".into(), id: 3, items: vec![Int(4)] };
+        let req = TestRequest {
+            method: "scan".into(),
+            params: vec![("counts".into(), "int[]".into()), ("rows".into(), "int[][]".into())],
+            args: vec![
+                Array { elem_ty: "int".into(), id: 1, items: counts },
+                Array { elem_ty: "int[]".into(), id: 2, items: rows },
+            ],
+            outcome: Outcome::Returns(Some(Int(1))),
+            path_condition: vec![],
+            ..base()
+        };
+        let text = render_method(&req, &test_method_name(&req));
+        let lines: Vec<&str> = text.lines().map(str::trim).collect();
+        let at = |l: &str| lines.iter().position(|x| *x == l).unwrap_or_else(|| panic!("`{l}` in:\n{text}"));
+        // Declared by length, then filled and stored into before the call.
+        assert!(at("int[] counts = new int[3000];") < at("Arrays.fill(counts, 3);"), "{text}");
+        assert!(at("Arrays.fill(counts, 3);") < at("counts[2049] = -1;"), "{text}");
+        assert!(at("counts[2049] = -1;") < at("assertEquals(1, Calc.scan(counts, rows));"), "{text}");
+        assert_eq!(lines.iter().filter(|l| l.starts_with("counts[")).count(), 1, "{text}");
+        // Rows that are arrays keep the initializer, which lists every row.
+        let rows_line = lines.iter().find(|l| l.starts_with("int[][] rows = ")).expect("rows declared");
+        assert!(rows_line.starts_with("int[][] rows = new int[][] {null, new int[] {4}, null"), "{rows_line}");
+        assert!(render_class(&req).contains("import java.util.Arrays;"));
     }
 
     #[test]

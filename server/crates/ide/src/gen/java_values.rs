@@ -22,6 +22,48 @@ pub(crate) fn writable_inline(v: &JavaValue) -> bool {
     }
 }
 
+/// Most elements an array written as an initializer (`new int[] {...}`) may have: a test method's
+/// code has to stay within the JVM's 64 KB.
+const MAX_INITIALIZER: usize = 1_024;
+
+/// Why a test cannot write `v`, an argument (`top`: the value of a parameter itself, which the
+/// test holds in a local): an array longer than [`MAX_INITIALIZER`] anywhere but in that local,
+/// or whose elements are not plain values (those two are written by length and stores, see
+/// `jreach_synth::LONG_ARRAY`).
+pub(crate) fn unwritable_long_array(v: &JavaValue, top: bool) -> Option<String> {
+    let plain = |x: &JavaValue| {
+        !matches!(
+            x,
+            JavaValue::Array { .. }
+                | JavaValue::List { .. }
+                | JavaValue::Map { .. }
+                | JavaValue::Object { .. }
+                | JavaValue::Constructed { .. }
+                | JavaValue::Optional { .. }
+                | JavaValue::Lambda { .. }
+                | JavaValue::Stub { .. }
+        )
+    };
+    match v {
+        JavaValue::Array { items, .. } if items.len() > MAX_INITIALIZER && !(top && items.iter().all(plain)) => {
+            let what = if top { "of objects, arrays or collections" } else { "inside another value" };
+            Some(format!("an array of {} elements {what}", items.len()))
+        }
+        JavaValue::Array { items, .. } | JavaValue::List { items, .. } => {
+            items.iter().find_map(|x| unwritable_long_array(x, false))
+        }
+        JavaValue::Object { fields, .. } => fields.iter().find_map(|(_, x)| unwritable_long_array(x, false)),
+        JavaValue::Constructed { args, calls, .. } => {
+            args.iter().chain(calls.iter().flat_map(|(_, a)| a)).find_map(|(_, x)| unwritable_long_array(x, false))
+        }
+        JavaValue::Map { entries, .. } => entries
+            .iter()
+            .find_map(|(k, x)| unwritable_long_array(k, false).or_else(|| unwritable_long_array(x, false))),
+        JavaValue::Optional { item: Some(x), .. } => unwritable_long_array(x, false),
+        _ => None,
+    }
+}
+
 /// [`java_value`] for a field a test sets, where a default value is left out as the field's
 /// own: a boxed field holding `0` or `false` is written `Integer.valueOf(0)`, which is no default
 /// (the box's field starts out null).
@@ -129,4 +171,34 @@ pub(crate) fn empty_array_of_named_elements(a: &Value, p: &jreach_ir::ParamInfo)
         id: *id,
         items: vec![],
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ints(n: usize) -> JavaValue {
+        JavaValue::Array { elem_ty: "int".into(), id: 1, items: vec![JavaValue::Int(1); n] }
+    }
+
+    #[test]
+    fn a_long_array_is_written_only_as_a_parameter_of_plain_elements() {
+        // A parameter's long array of numbers: by length and stores.
+        assert_eq!(unwritable_long_array(&ints(5_000), true), None);
+        // Inside another value only an initializer can write it, and a long one does not fit.
+        let nested = JavaValue::Array { elem_ty: "int[]".into(), id: 2, items: vec![ints(5_000)] };
+        assert_eq!(
+            unwritable_long_array(&nested, true).as_deref(),
+            Some("an array of 5000 elements inside another value")
+        );
+        assert_eq!(unwritable_long_array(&ints(MAX_INITIALIZER), false), None);
+        // Rows of a long two-dimensional array are arrays: written by the initializer.
+        let rows = JavaValue::Array { elem_ty: "int[]".into(), id: 3, items: vec![ints(1); 2_000] };
+        assert_eq!(
+            unwritable_long_array(&rows, true).as_deref(),
+            Some("an array of 2000 elements of objects, arrays or collections")
+        );
+        let list = JavaValue::List { elem_ty: "int[]".into(), items: vec![ints(2_000)], mutable: false };
+        assert!(unwritable_long_array(&list, true).is_some());
+    }
 }

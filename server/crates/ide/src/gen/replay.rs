@@ -12,7 +12,7 @@ use super::inputs::{
     array_value, built_value, lambda_value, list_value, map_value, opaque_jdk_imports, opaque_jdk_value, receiver_body,
     receiver_fields, setup_calls, setup_inputs, static_assignments, stub_value,
 };
-use super::java_values::{empty_array_of_named_elements, java_value, writable_inline};
+use super::java_values::{empty_array_of_named_elements, java_value, unwritable_long_array, writable_inline};
 use super::{GenOptions, MAX_STEPS};
 
 /// Replays the model; on success, the test request.
@@ -115,8 +115,14 @@ pub(crate) fn request_choosing(
                     "the receiver's constructor argument `{ctor_name}` would need statements of its own"
                 ));
             }
+            if let Some(why) = unwritable_long_array(&value, false) {
+                return Err(format!("the receiver's constructor argument `{ctor_name}` would be {why}"));
+            }
             receiver_args.push((p.java_ty.clone(), value));
         } else {
+            if let Some(why) = unwritable_long_array(&value, true) {
+                return Err(format!("the input `{}` would be {why}, which jreach does not write into tests", p.name));
+            }
             java_args.push(value);
         }
     }
