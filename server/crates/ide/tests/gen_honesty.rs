@@ -23,7 +23,9 @@ fn receiver_state_left_by_other_methods() {
     // Reached by `Box b = new Box(1); b.freeze(); b.take()`, never by the constructor alone.
     let src = "class Box {\n  private boolean frozen;\n  private final int v;\n  Box(int v) { this.v = v; }\n  void freeze() { frozen = true; }\n  int take() {\n    if (frozen) {\n      return -1;\n    }\n    return v;\n  }\n}\n";
     match answer(src, 8) {
-        GenResult::Test(req) => assert_eq!(req.receiver_calls, vec![("freeze".to_string(), vec![])], "{req:?}"),
+        GenResult::Test(req) => {
+            assert_eq!(req.receiver_calls, vec![jreach_synth::JavaCall::new("freeze", vec![])], "{req:?}")
+        }
         other => panic!("{other:?}"),
     }
     // The only call that sets the state takes an argument jreach does not write: no test, and
@@ -40,7 +42,7 @@ fn parameters_in_states_their_constructor_does_not_leave() {
         GenResult::Test(req) => {
             let jreach_synth::JavaValue::Constructed { calls, .. } = &req.args[0] else { panic!("{req:?}") };
             assert_eq!(calls.len(), 1, "{req:?}");
-            assert_eq!(calls[0].0, "set");
+            assert_eq!(calls[0].method, "set");
         }
         other => panic!("{other:?}"),
     }
@@ -257,7 +259,7 @@ fn classes_of_other_packages_only_through_public_members() {
             assert_eq!(req.imports, vec!["q.Box".to_string()]);
             let jreach_synth::JavaValue::Constructed { calls, .. } = &req.args[0] else { panic!("{req:?}") };
             assert_eq!(calls.len(), 1, "{req:?}");
-            assert_eq!(calls[0].0, "set");
+            assert_eq!(calls[0].method, "set");
             let text = jreach_synth::render_class(&req);
             assert!(text.contains("import q.Box;"), "{text}");
         }
@@ -767,7 +769,7 @@ fn calls_that_bring_the_receiver_into_a_state_come_before_getters() {
     let line = src.lines().position(|l| l.contains("return 1;")).expect("target");
     let start = search_start(&SourceFile::parse(&src), line, &GenOptions::default()).expect("a start");
     let choice = start.receiver_call_choices.first().expect("calls on the receiver");
-    let names: Vec<&str> = choice.calls.iter().map(|(name, _)| name.as_str()).collect();
+    let names: Vec<&str> = choice.calls.iter().map(|c| c.method.as_str()).collect();
     assert_eq!(&names[..2], ["next", "peek"], "{names:?}");
     assert!(!names.contains(&"get15"), "{names:?}");
 }

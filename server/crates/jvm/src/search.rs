@@ -53,8 +53,8 @@ pub fn slots(req: &TestRequest) -> Harness {
     for choice in req.receiver_call_choices.iter_mut().chain(param_choices) {
         choice.slot = Some(start.len());
         start.push(JavaValue::Chosen { index: 0, of: choice.calls.len() + 1 });
-        for (_, args) in &mut choice.calls {
-            for (_, a) in args {
+        for call in &mut choice.calls {
+            for (_, a) in &mut call.args {
                 hole(a, &mut start, &shared);
             }
         }
@@ -103,7 +103,7 @@ pub fn drop_options(harness: &mut Harness, dropped: impl Fn(&JavaValue) -> bool)
     }
     let Harness { req, start } = harness;
     let chosen_calls = req.receiver_call_choices.iter_mut().flat_map(|c| c.calls.iter_mut());
-    for (_, v) in chosen_calls.flat_map(|(_, a)| a.iter_mut()) {
+    for (_, v) in chosen_calls.flat_map(|c| c.args.iter_mut()) {
         walk(v, start, &dropped);
     }
     for v in req.values_mut() {
@@ -308,8 +308,8 @@ fn hole(v: &mut JavaValue, out: &mut Vec<JavaValue>, shared: &std::collections::
         JavaValue::Object { fields, .. } => fields.iter_mut().for_each(|(_, f)| hole(f, out, shared)),
         JavaValue::Constructed { args, calls, .. } => {
             args.iter_mut().for_each(|(_, a)| hole(a, out, shared));
-            for (_, args) in calls {
-                args.iter_mut().for_each(|(_, a)| hole(a, out, shared));
+            for call in calls {
+                call.args.iter_mut().for_each(|(_, a)| hole(a, out, shared));
             }
         }
         JavaValue::Optional { item: Some(item), .. } => hole(item, out, shared),
@@ -344,14 +344,14 @@ pub fn fill(harness: &TestRequest, values: &[JavaValue]) -> TestRequest {
             JavaValue::Object { fields, .. } => fields.iter_mut().for_each(|(_, f)| put(f, values)),
             JavaValue::Constructed { args, calls, choices, .. } => {
                 args.iter_mut().for_each(|(_, a)| put(a, values));
-                for (_, args) in calls.iter_mut() {
-                    args.iter_mut().for_each(|(_, a)| put(a, values));
+                for call in calls.iter_mut() {
+                    call.args.iter_mut().for_each(|(_, a)| put(a, values));
                 }
                 // The calls the search picked join the object's calls.
                 for choice in std::mem::take(choices) {
-                    if let Some((method, mut args)) = picked(&choice, values) {
-                        args.iter_mut().for_each(|(_, a)| put(a, values));
-                        calls.push((method, args));
+                    if let Some(mut call) = picked(&choice, values) {
+                        call.args.iter_mut().for_each(|(_, a)| put(a, values));
+                        calls.push(call);
                     }
                 }
             }
@@ -368,9 +368,9 @@ pub fn fill(harness: &TestRequest, values: &[JavaValue]) -> TestRequest {
     req.values_mut().for_each(|v| put(v, values));
     // The calls the search picked join the receiver's calls.
     for choice in std::mem::take(&mut req.receiver_call_choices) {
-        if let Some((method, mut args)) = picked(&choice, values) {
-            args.iter_mut().for_each(|(_, a)| put(a, values));
-            req.receiver_calls.push((method, args));
+        if let Some(mut call) = picked(&choice, values) {
+            call.args.iter_mut().for_each(|(_, a)| put(a, values));
+            req.receiver_calls.push(call);
         }
     }
     req
@@ -502,11 +502,12 @@ enum Move {
 }
 
 impl Move {
-    /// Whether it makes a string more than [`GROWN`] characters longer: taken only when it
-    /// brings the run closer ([`Fitness::closer_than`]).
+    /// Whether it makes a string more than [`GROWN`] characters longer, or null: taken only when
+    /// it brings the run closer ([`Fitness::closer_than`]), not for running other lines (a null
+    /// string running into an exception sooner).
     fn grows(&self) -> bool {
         match self {
-            Move::Repeat(..) => true,
+            Move::Repeat(..) | Move::Set(_, JavaValue::Null) => true,
             Move::Append(_, text, _) => text.chars().count() > GROWN,
             _ => false,
         }
@@ -861,6 +862,8 @@ fn climb(
     // JVM that just started), which left a search sharing 5 s five ways no time to run.
     tracing::debug!("first run (with the harness's compilation) took {} ms", began.get().elapsed().as_millis());
     began.set(Instant::now());
+    // The string inputs, which a null one returns to (as the empty string).
+    let strings: Vec<bool> = start.iter().map(|v| matches!(v, JavaValue::Str(_))).collect();
     let mut cur = start;
     if cur_fit.hit {
         return Some(Found { values: cur, runs });
@@ -870,7 +873,9 @@ fn climb(
     let mut stuck_rounds = 0usize;
     while !out_of_budget(runs, ended) {
         // Small steps of every input.
-        let moves = small_moves(&cur, cur_fit.read.as_deref(), &seeds);
+        let mut moves = small_moves(&cur, cur_fit.read.as_deref(), &seeds);
+        let nulls = cur.iter().enumerate().filter(|(k, v)| **v == JavaValue::Null && strings.get(*k) == Some(&true));
+        moves.extend(nulls.map(|(k, _)| Move::Set(k, JavaValue::Str(String::new()))).collect::<Vec<_>>());
         let cands: Vec<Vec<JavaValue>> = moves.iter().filter_map(|m| apply(&cur, m)).collect();
         let moves: Vec<Move> = moves.into_iter().filter(|m| apply(&cur, m).is_some()).collect();
         let grown: Vec<bool> = moves.iter().map(Move::grows).collect();
@@ -1108,6 +1113,9 @@ fn small_moves(cur: &[JavaValue], read: Option<&[bool]>, seeds: &[JavaValue]) ->
                 }
             }
             JavaValue::Str(s) => {
+                // No string at all: what a check for null wants (a null stays, having no moves,
+                // only when it is a step closer to the line).
+                out.push(Move::Set(k, JavaValue::Null));
                 let chars: Vec<char> = s.chars().collect();
                 for p in edited_positions(chars.len()) {
                     out.push(Move::AddChar(k, p, 1));
@@ -1624,6 +1632,7 @@ impl SplitMix {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use jreach_synth::JavaCall;
 
     /// A run that ran the target line (`lines` lines of its file).
     fn reached(lines: usize) -> Fitness {
@@ -1675,7 +1684,7 @@ pub(crate) mod tests {
         let ok = |s: &str| s.starts_with("SAVE") && s.len() > 4 && s[4..].chars().all(|c| c.is_ascii_digit());
         let found = avm(vec![JavaValue::Str(String::new())], vec![], budget(), 7, |cands| {
             let fits = cands.iter().map(|c| {
-                let JavaValue::Str(s) = &c[0] else { panic!() };
+                let s = text(&c[0]);
                 Fitness { hit: ok(s), started: false, divergence: None, lines: 1, size: 0, novel: 0, read: None }
             });
             // The code's constants come with the first failing run.
@@ -1691,7 +1700,7 @@ pub(crate) mod tests {
         // `s.charAt(1) == '}'` guards the target.
         let found = avm(vec![JavaValue::Str("ab".into())], vec![], budget(), 3, |cands| {
             let fits = cands.iter().map(|c| {
-                let JavaValue::Str(s) = &c[0] else { panic!() };
+                let s = text(&c[0]);
                 match s.chars().nth(1) {
                     Some('}') => reached(3),
                     Some(ch) => {
@@ -1715,7 +1724,7 @@ pub(crate) mod tests {
         let start = "99999999T99:99999T";
         let found = avm(vec![JavaValue::Str(start.into())], vec![], budget(), 3, |cands| {
             let fits = cands.iter().map(|c| {
-                let JavaValue::Str(s) = &c[0] else { panic!() };
+                let s = text(&c[0]);
                 match s.chars().nth(16) {
                     _ if s.chars().count() != start.len() => nowhere(1),
                     Some('.') => reached(3),
@@ -1740,7 +1749,7 @@ pub(crate) mod tests {
         let digits = |s: &str| s.strip_prefix('-').map_or(0, |d| d.chars().take_while(char::is_ascii_digit).count());
         let found = avm(vec![JavaValue::Str("-".into())], vec![], budget(), 9, |cands| {
             let fits = cands.iter().map(|c| {
-                let JavaValue::Str(s) = &c[0] else { panic!() };
+                let s = text(&c[0]);
                 at_least(digits(s) as i64, 1024)
             });
             Some((fits.collect(), vec![]))
@@ -1758,7 +1767,7 @@ pub(crate) mod tests {
         let depth = |s: &str| s.chars().take_while(|&c| c == '[').count();
         let found = avm(vec![JavaValue::Str("1".into())], vec![], budget(), 5, |cands| {
             let fits = cands.iter().map(|c| {
-                let JavaValue::Str(s) = &c[0] else { panic!() };
+                let s = text(&c[0]);
                 let d = depth(s);
                 Fitness {
                     hit: d > 40,
@@ -1800,7 +1809,7 @@ pub(crate) mod tests {
         let b = Budget { time: Duration::from_secs(20), runs: 3_000, cancel: None };
         avm(vec![JavaValue::Str("x".into())], vec![], b, 11, |cands| {
             let fits = cands.iter().map(|c| {
-                let JavaValue::Str(s) = &c[0] else { panic!() };
+                let s = text(&c[0]);
                 quoted_number(s)
             });
             Some((fits.collect(), seeds.clone()))
@@ -1846,10 +1855,28 @@ pub(crate) mod tests {
         (false, lines)
     }
 
+    #[test]
+    fn a_string_may_become_null_and_a_null_has_no_moves() {
+        let moves = small_moves(&[JavaValue::Str("ab".into())], None, &[]);
+        assert!(moves.iter().any(|m| matches!(m, Move::Set(0, JavaValue::Null))));
+        // (It stays only where it is a step closer to the line.)
+        let from_null = small_moves(&[JavaValue::Null], None, &[]);
+        assert!(from_null.iter().all(|m| apply(&[JavaValue::Null], m).is_none()), "{from_null:?}");
+    }
+
+    /// A string input as the code under test sees it; a null one as text no branch wants (the
+    /// code would throw on it at once).
+    fn text(v: &JavaValue) -> &str {
+        match v {
+            JavaValue::Str(s) => s,
+            JavaValue::Null => "\u{1}",
+            other => panic!("{other:?}"),
+        }
+    }
+
     fn reader_inputs(values: &[JavaValue]) -> (Vec<usize>, &str) {
         let calls = values[..6].iter().map(|v| if let JavaValue::Chosen { index, .. } = v { *index } else { panic!() });
-        let JavaValue::Str(s) = &values[6] else { panic!() };
-        (calls.collect(), s)
+        (calls.collect(), text(&values[6]))
     }
 
     #[test]
@@ -2308,7 +2335,7 @@ pub(crate) mod tests {
     #[test]
     fn calls_on_the_receiver_are_chosen_and_become_its_calls() {
         let calls =
-            vec![("pop".to_string(), vec![]), ("push".to_string(), vec![("int".to_string(), JavaValue::Int(1))])];
+            vec![JavaCall::new("pop", vec![]), JavaCall::new("push", vec![("int".to_string(), JavaValue::Int(1))])];
         let place = jreach_synth::CallChoice { slot: None, calls };
         let req =
             TestRequest { is_static: false, receiver_call_choices: vec![place.clone(), place], ..start_request() };
@@ -2331,15 +2358,44 @@ pub(crate) mod tests {
             JavaValue::Int(1),
         ];
         let test = fill(&h.req, &picked);
-        assert_eq!(test.receiver_calls, vec![("push".to_string(), vec![("int".to_string(), JavaValue::Int(7))])]);
+        assert_eq!(test.receiver_calls, vec![JavaCall::new("push", vec![("int".to_string(), JavaValue::Int(7))])]);
         assert!(test.receiver_call_choices.is_empty());
         assert!(h.req.has_search_holes() && !test.has_search_holes());
         assert!(!jreach_synth::render_method(&test, "t").contains("switch"));
     }
 
     #[test]
+    fn a_call_returning_a_changed_copy_is_what_the_calls_after_it_are_made_on() {
+        let with = JavaCall {
+            method: "withLimit".into(),
+            args: vec![("int".to_string(), JavaValue::Int(1))],
+            returns_copy: true,
+        };
+        let place = jreach_synth::CallChoice { slot: None, calls: vec![with, JavaCall::new("pop", vec![])] };
+        let req =
+            TestRequest { is_static: false, receiver_call_choices: vec![place.clone(), place], ..start_request() };
+        let h = slots(&req);
+        let text = jreach_synth::render_method(&h.req, "t");
+        // A harness assigns the copy to the object's local (an arm declares nothing).
+        assert!(text.contains("case 1 -> obj = obj.withLimit(jreach.runner.Inputs.i(1));"), "{text}");
+        let picked = vec![
+            JavaValue::Chosen { index: 1, of: 3 },
+            JavaValue::Int(4),
+            JavaValue::Chosen { index: 2, of: 3 },
+            JavaValue::Int(1),
+        ];
+        let test = jreach_synth::render_method(&fill(&h.req, &picked), "t");
+        // The test keeps the copy in a local of its own, which the call under test is made on.
+        let class = start_request().classes.join(".");
+        assert!(text.contains(&format!("{class} obj = ")), "{text}");
+        assert!(test.contains(&format!("{class} obj2 = obj.withLimit(4);")), "{test}");
+        assert!(test.contains("obj2.pop();"), "{test}");
+        assert!(test.contains(&format!("obj2.{}(", start_request().method)), "{test}");
+    }
+
+    #[test]
     fn calls_on_a_created_parameter_are_chosen_and_become_its_calls() {
-        let calls = vec![("add".to_string(), vec![("String".to_string(), JavaValue::Str("a".into()))])];
+        let calls = vec![JavaCall::new("add", vec![("String".to_string(), JavaValue::Str("a".into()))])];
         let options = JavaValue::Constructed {
             class: "Options".into(),
             args: vec![],
@@ -2451,7 +2507,7 @@ pub(crate) mod tests {
         let found = Found { values: vec![JavaValue::Str(format!("{}x", "1".repeat(2048)))], runs: 0 };
         let shrunk = shrink(found, &mut |cands: &[Vec<JavaValue>]| {
             let fits = cands.iter().map(|c| {
-                let JavaValue::Str(s) = &c[0] else { panic!() };
+                let s = text(&c[0]);
                 Fitness { hit: s.chars().count() >= 24, ..nowhere(1) }
             });
             Some((fits.collect(), vec![]))

@@ -74,6 +74,34 @@ fn parse(java_ty: &str) -> Option<(&str, Option<&str>)> {
     Some((base.rsplit('.').next().unwrap_or(base), args))
 }
 
+/// The collection and map interfaces of the JDK that the class `qualified` (`java.util.TreeSet`)
+/// implements, most specific first: the `Class` values that code asking
+/// `type.isAssignableFrom(TreeSet.class)` tells apart from the class itself (`SortedSet`, which
+/// a `LinkedHashSet` is not). Empty for other classes.
+pub fn jdk_collection_supertypes(qualified: &str) -> &'static [&'static str] {
+    match qualified {
+        "java.util.ArrayList" | "java.util.Vector" => &["java.util.List", "java.util.Collection"],
+        "java.util.LinkedList" => &["java.util.List", "java.util.Deque", "java.util.Queue", "java.util.Collection"],
+        "java.util.HashSet" | "java.util.LinkedHashSet" => &["java.util.Set", "java.util.Collection"],
+        "java.util.TreeSet" => {
+            &["java.util.NavigableSet", "java.util.SortedSet", "java.util.Set", "java.util.Collection"]
+        }
+        "java.util.ArrayDeque" => &["java.util.Deque", "java.util.Queue", "java.util.Collection"],
+        "java.util.PriorityQueue" => &["java.util.Queue", "java.util.Collection"],
+        "java.util.HashMap" | "java.util.LinkedHashMap" | "java.util.IdentityHashMap" => &["java.util.Map"],
+        "java.util.TreeMap" => &["java.util.NavigableMap", "java.util.SortedMap", "java.util.Map"],
+        "java.util.concurrent.ConcurrentHashMap" => &["java.util.concurrent.ConcurrentMap", "java.util.Map"],
+        "java.util.concurrent.ConcurrentSkipListMap" => &[
+            "java.util.concurrent.ConcurrentNavigableMap",
+            "java.util.concurrent.ConcurrentMap",
+            "java.util.NavigableMap",
+            "java.util.SortedMap",
+            "java.util.Map",
+        ],
+        _ => &[],
+    }
+}
+
 /// For a collection or map type of the JDK: the class a test creates an empty one as.
 fn empty_collection(simple: &str) -> Option<&'static str> {
     Some(match simple {

@@ -32,7 +32,9 @@ mod test_name;
 
 use std::fmt;
 
-pub use jdk_values::{catches_io_errors, is_failing_io, is_searched_collection, jdk_choices, JdkChoices};
+pub use jdk_values::{
+    catches_io_errors, is_failing_io, is_searched_collection, jdk_choices, jdk_collection_supertypes, JdkChoices,
+};
 pub use literal::{literal, literal_as};
 pub use long_array::LONG_ARRAY;
 pub use marker::{line_ranges, markers_in, parse_line_ranges, quoted_target, Marker};
@@ -324,7 +326,7 @@ impl JavaValue {
             JavaValue::Object { fields, .. } => fields.iter().any(|(_, f)| f.has_search_holes()),
             JavaValue::Constructed { args, calls, choices, .. } => {
                 !choices.is_empty()
-                    || args.iter().chain(calls.iter().flat_map(|(_, a)| a)).any(|(_, a)| a.has_search_holes())
+                    || args.iter().chain(calls.iter().flat_map(|c| &c.args)).any(|(_, a)| a.has_search_holes())
             }
             JavaValue::Optional { item, .. } => item.as_deref().is_some_and(Self::has_search_holes),
             JavaValue::Map { entries, .. } => entries.iter().any(|(k, v)| k.has_search_holes() || v.has_search_holes()),
@@ -344,7 +346,7 @@ impl JavaValue {
             JavaValue::Object { fields, .. } => fields.iter_mut().map(|(_, f)| f).collect(),
             JavaValue::Constructed { args, calls, choices, .. } => {
                 let called = calls.iter_mut().chain(choices.iter_mut().flat_map(|c| c.calls.iter_mut()));
-                let call_args = called.flat_map(|(_, a)| a.iter_mut());
+                let call_args = called.flat_map(|c| c.args.iter_mut());
                 args.iter_mut().chain(call_args).map(|(_, a)| a).collect()
             }
             JavaValue::Optional { item: Some(item), .. } => vec![&mut **item],
@@ -562,7 +564,7 @@ impl TestRequest {
     /// static fields' values, what the receiver comes from, the enclosing object of an inner class
     /// (not the call choices' arguments).
     pub fn values_mut(&mut self) -> impl Iterator<Item = &mut JavaValue> {
-        let calls = self.receiver_calls.iter_mut().flat_map(|(_, args)| args.iter_mut().map(|(_, v)| v));
+        let calls = self.receiver_calls.iter_mut().flat_map(|c| c.args.iter_mut().map(|(_, v)| v));
         let fields = self.receiver_fields.iter_mut().flatten().map(|(_, v)| v);
         self.args
             .iter_mut()
@@ -584,7 +586,7 @@ impl TestRequest {
         if self.is_static || self.is_constructor || self.then_call.is_some() {
             return None;
         }
-        let (method, args) = self.receiver_calls.get(k)?.clone();
+        let JavaCall { method, args, .. } = self.receiver_calls.get(k)?.clone();
         let params = args.iter().enumerate().map(|(i, (ty, _))| (format!("arg{}", i + 1), ty.clone())).collect();
         Some(TestRequest {
             method,
@@ -606,7 +608,7 @@ impl TestRequest {
         !self.receiver_call_choices.is_empty()
             || self.args.iter().any(JavaValue::has_search_holes)
             || self.receiver_args.iter().any(|(_, v)| v.has_search_holes())
-            || self.receiver_calls.iter().flat_map(|(_, a)| a).any(|(_, v)| v.has_search_holes())
+            || self.receiver_calls.iter().flat_map(|c| &c.args).any(|(_, v)| v.has_search_holes())
             || self.receiver_fields.iter().flatten().any(|(_, v)| v.has_search_holes())
             || self.statics.iter().any(|s| s.value.has_search_holes())
             || self.receiver_from.as_ref().is_some_and(ReceiverFrom::has_search_holes)
@@ -746,9 +748,24 @@ impl StaticAssignment {
     }
 }
 
-/// A method call a test makes to set an object up: the method and its arguments as (Java type,
-/// value).
-pub type JavaCall = (String, Vec<(String, JavaValue)>);
+/// A method call a test makes to set an object up.
+#[derive(Clone, Debug, PartialEq)]
+pub struct JavaCall {
+    pub method: String,
+    /// The arguments as (Java type, value).
+    pub args: Vec<(String, JavaValue)>,
+    /// The call returns a changed copy of the object (`excluder.withVersion(1.0)`, a "wither")
+    /// rather than changing it: the test goes on with what it returns, in a new local
+    /// (`Excluder excluder2 = excluder.withVersion(1.0);`).
+    pub returns_copy: bool,
+}
+
+impl JavaCall {
+    /// A call that changes the object it is made on.
+    pub fn new(method: impl Into<String>, args: Vec<(String, JavaValue)>) -> JavaCall {
+        JavaCall { method: method.into(), args, returns_copy: false }
+    }
+}
 
 /// One place in a sequence of calls on the receiver that a search on the JVM writes (objects in
 /// a state: a stack after two pushes): no call, or one of `calls`, whose arguments the search

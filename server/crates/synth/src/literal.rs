@@ -70,9 +70,9 @@ pub fn literal(v: &JavaValue) -> String {
             if let Some((_, build)) = builder {
                 let chain: String = calls
                     .iter()
-                    .map(|(m, a)| {
-                        let a: Vec<String> = a.iter().map(|(ty, v)| literal_as(ty, v)).collect();
-                        format!(".{m}({})", a.join(", "))
+                    .map(|c| {
+                        let a: Vec<String> = c.args.iter().map(|(ty, v)| literal_as(ty, v)).collect();
+                        format!(".{}({})", c.method, a.join(", "))
                     })
                     .collect();
                 return format!("{start}{chain}.{build}()");

@@ -246,13 +246,32 @@ pub(crate) fn method_parts(req: &TestRequest, junit: JUnit) -> Parts {
             arg.decl_ty = None;
         }
     }
-    let used: BTreeSet<&str> = args.iter().filter_map(|a| a.local.as_deref()).collect();
+    let mut used: BTreeSet<String> = args.iter().filter_map(|a| a.local.clone()).collect();
+    used.extend(objects.values().cloned());
+    // A local whose object a call replaced by a changed copy: the copy's local from then on.
+    let mut moved: Vec<(String, String)> = Vec::new();
     for (arg, v) in args.iter().zip(&req.args) {
         if let (Some(local), Some(ty)) = (&arg.local, &arg.decl_ty) {
             parts.lines.push(format!("{ty} {local} = {};", arg.literal));
             if let JavaValue::Constructed { calls, choices, builder: None, .. } = v {
-                parts.lines.extend(call_lines(local, calls));
-                parts.lines.extend(choices.iter().filter_map(|c| choice_line(local, c)));
+                let lines = &parts.lines;
+                let taken = |n: &str| used.contains(n) || lines.iter().any(|l| names_word(l, n));
+                let (calls, last) = call_lines(local, ty, calls, &taken);
+                parts.lines.extend(calls);
+                parts.lines.extend(choices.iter().filter_map(|c| choice_line(&last, c)));
+                if &last != local {
+                    used.insert(last.clone());
+                    moved.push((local.clone(), last));
+                }
+            }
+        }
+    }
+    for (from, to) in moved {
+        for arg in args.iter_mut() {
+            if arg.local.as_deref() == Some(from.as_str()) {
+                arg.local = Some(to.clone());
+            } else if arg.local.is_none() && arg.literal == from {
+                arg.literal = to.clone();
             }
         }
     }
@@ -341,7 +360,15 @@ pub(crate) fn method_parts(req: &TestRequest, junit: JUnit) -> Parts {
             };
             parts.lines.push(format!("{class} {receiver} = {new};"));
         }
-        parts.lines.extend(call_lines(&receiver, &req.receiver_calls));
+        let declared = match &req.receiver_from {
+            Some(from) => from.declared_as.clone(),
+            None => class.clone(),
+        };
+        let lines = &parts.lines;
+        let taken =
+            |n: &str| used.contains(n) || objects.values().any(|o| o == n) || lines.iter().any(|l| names_word(l, n));
+        let (calls, receiver) = call_lines(&receiver, &declared, &req.receiver_calls, &taken);
+        parts.lines.extend(calls);
         parts.lines.extend(req.receiver_call_choices.iter().filter_map(|c| choice_line(&receiver, c)));
         format!("{receiver}.{}({arg_list})", req.method)
     };
@@ -425,7 +452,7 @@ fn collection_imports(v: &JavaValue, imports: &mut BTreeSet<String>) {
             });
         }
         JavaValue::Constructed { args, calls, .. } => {
-            args.iter().chain(calls.iter().flat_map(|(_, a)| a)).for_each(|(_, x)| collection_imports(x, imports));
+            args.iter().chain(calls.iter().flat_map(|c| &c.args)).for_each(|(_, x)| collection_imports(x, imports));
         }
         JavaValue::Array { elem_ty, items, .. } => {
             if LongArray::of(elem_ty, items).is_some_and(|a| a.fill.is_some()) {
@@ -498,25 +525,50 @@ fn names_word(code: &str, word: &str) -> bool {
     })
 }
 
-/// `local.m(args);` for each call.
-fn call_lines(local: &str, calls: &[crate::JavaCall]) -> Vec<String> {
-    calls
-        .iter()
-        .map(|(method, args)| {
-            let args: Vec<String> = args.iter().map(|(ty, v)| literal_as(ty, v)).collect();
-            format!("{local}.{method}({});", args.join(", "))
-        })
-        .collect()
+/// The statements making `calls` on the object in `local`, declared as `ty`, and the local that
+/// holds the object after them: `local.m(args);` for a call that changes the object, and
+/// `Ty local2 = local.m(args);` for one returning a changed copy, which the calls after it are
+/// made on (a new local rather than an assignment, so that a lambda of the test may still use it).
+/// `taken`: whether a name is in use in the test method.
+fn call_lines(local: &str, ty: &str, calls: &[crate::JavaCall], taken: &dyn Fn(&str) -> bool) -> (Vec<String>, String) {
+    let mut current = local.to_string();
+    let mut made: Vec<String> = Vec::new();
+    let mut lines = Vec::with_capacity(calls.len());
+    for c in calls {
+        let call = call_expr(&current, c);
+        if c.returns_copy {
+            let base = local.trim_end_matches(|ch: char| ch.is_ascii_digit());
+            let base = if base.is_empty() { local } else { base };
+            let next = fresh_name(base, |n| n == local || taken(n) || made.iter().any(|m| m == n));
+            lines.push(format!("{ty} {next} = {call};"));
+            made.push(next.clone());
+            current = next;
+        } else {
+            lines.push(format!("{call};"));
+        }
+    }
+    (lines, current)
+}
+
+/// `local.m(args)`.
+fn call_expr(local: &str, c: &crate::JavaCall) -> String {
+    let args: Vec<String> = c.args.iter().map(|(ty, v)| literal_as(ty, v)).collect();
+    format!("{local}.{}({})", c.method, args.join(", "))
 }
 
 /// In a search harness, the statement making the call a [`CallChoice`]'s input picks (none for
 /// 0); `None` outside a harness.
 fn choice_line(local: &str, choice: &crate::CallChoice) -> Option<String> {
     let k = choice.slot?;
-    let arms: Vec<String> = call_lines(local, &choice.calls)
-        .into_iter()
+    // (An arm cannot declare a local: a changed copy is assigned to the object's.)
+    let arms: Vec<String> = choice
+        .calls
+        .iter()
         .enumerate()
-        .map(|(i, line)| format!("case {} -> {line}", i + 1))
+        .map(|(i, c)| match c.returns_copy {
+            true => format!("case {} -> {local} = {};", i + 1, call_expr(local, c)),
+            false => format!("case {} -> {};", i + 1, call_expr(local, c)),
+        })
         .collect();
     Some(format!(
         "switch (Math.floorMod(jreach.runner.Inputs.i({k}), {})) {{ {} default -> {{ }} }}",
@@ -1176,6 +1228,47 @@ mod tests {
     }
 
     #[test]
+    fn an_argument_s_changed_copy_is_what_the_call_takes() {
+        let wither = |limit: i32| crate::JavaCall {
+            method: "withLimit".into(),
+            args: vec![("int".into(), Int(limit))],
+            returns_copy: true,
+        };
+        let opts = Constructed {
+            class: "Opts".into(),
+            args: vec![],
+            calls: vec![wither(3), crate::JavaCall::new("seal", vec![]), wither(4)],
+            choices: vec![],
+            body: None,
+            factory: None,
+            builder: None,
+            cast_args: false,
+        };
+        let req = TestRequest {
+            params: vec![("opts".into(), "Opts".into())],
+            args: vec![opts],
+            outcome: Outcome::Throws("IllegalStateException".into()),
+            ..base()
+        };
+        check_method(
+            &req,
+            expect![[r#"
+                @Test
+                @Timeout(30)
+                void abs_returns() {
+                    // Reaches line 12: return -x;
+                    // Path: x < 0
+                    Opts opts = new Opts();
+                    Opts opts2 = opts.withLimit(3);
+                    opts2.seal();
+                    Opts opts3 = opts2.withLimit(4);
+                    assertThrows(IllegalStateException.class, () -> Calc.abs(opts3));
+                }
+            "#]],
+        );
+    }
+
+    #[test]
     fn a_long_array_is_created_by_length_filled_and_stored_into() {
         let mut counts = vec![Int(3); 3000];
         counts[2049] = Int(-1);
@@ -1678,8 +1771,8 @@ mod tests {
             outcome: Outcome::Throws("IllegalStateException".into()),
             receiver_args: vec![("String".into(), Str("x".into()))],
             receiver_calls: vec![
-                ("freeze".into(), vec![]),
-                ("rename".into(), vec![("String".into(), Str("y".into())), ("char".into(), Int(65))]),
+                crate::JavaCall::new("freeze", vec![]),
+                crate::JavaCall::new("rename", vec![("String".into(), Str("y".into())), ("char".into(), Int(65))]),
             ],
             ..base()
         }

@@ -80,7 +80,7 @@ pub(crate) fn setup_calls(calls: &[SetupCall], f: &Function, args: &[Value]) -> 
         if !matches!(args[call.flag], Value::Bool(true)) {
             continue;
         }
-        out.push((call.method.clone(), typed_values(&call.args, f, args)?));
+        out.push(JavaCall::new(call.method.clone(), typed_values(&call.args, f, args)?));
     }
     Ok(out)
 }

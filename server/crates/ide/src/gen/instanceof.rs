@@ -197,6 +197,14 @@ pub(crate) fn named_classes(file: &SourceFile) -> Vec<String> {
             out.push(named);
         }
     }
+    // The JDK interfaces of the collections named (`isAssignableFrom(TreeSet.class)` holds for a
+    // `SortedSet`), after the classes the file names.
+    let supers: Vec<&str> = out.iter().flat_map(|c| jreach_synth::jdk_collection_supertypes(c)).copied().collect();
+    for s in supers {
+        if !out.iter().any(|c| c == s) {
+            out.push(s.to_string());
+        }
+    }
     out.truncate(NAMED_MAX);
     out
 }
@@ -265,6 +273,24 @@ public class Kinds {
 "#;
         let file = SourceFile::parse(src);
         expect_test::expect![[r#"["java.time.Duration", "com.acme.Money", "Kinds.Open", "String"]"#]]
+            .assert_eq(&format!("{:?}", named_classes(&file)));
+    }
+
+    #[test]
+    fn a_named_collection_class_brings_its_jdk_interfaces() {
+        let src = r#"package p;
+import java.util.LinkedHashSet;
+import java.util.TreeSet;
+public class Make {
+    static Object make(Class<?> raw) {
+        if (raw.isAssignableFrom(LinkedHashSet.class)) return new LinkedHashSet<>();
+        if (raw.isAssignableFrom(TreeSet.class)) return new TreeSet<>();
+        return null;
+    }
+}
+"#;
+        let file = SourceFile::parse(src);
+        expect_test::expect![[r#"["java.util.LinkedHashSet", "java.util.TreeSet", "java.util.Set", "java.util.Collection", "java.util.NavigableSet", "java.util.SortedSet"]"#]]
             .assert_eq(&format!("{:?}", named_classes(&file)));
     }
 }

@@ -13,7 +13,7 @@ pub(crate) fn writable_inline(v: &JavaValue) -> bool {
         JavaValue::Object { fields, by_reflection, .. } => !by_reflection && fields.iter().all(|(_, x)| x.is_default()),
         JavaValue::Constructed { args, calls, builder, .. } => {
             (builder.is_some() || calls.is_empty())
-                && args.iter().chain(calls.iter().flat_map(|(_, a)| a)).all(|(_, x)| writable_inline(x))
+                && args.iter().chain(calls.iter().flat_map(|c| &c.args)).all(|(_, x)| writable_inline(x))
         }
         JavaValue::Array { items, .. } | JavaValue::List { items, .. } => items.iter().all(writable_inline),
         JavaValue::Optional { item, .. } => item.as_deref().is_none_or(writable_inline),
@@ -54,7 +54,7 @@ pub(crate) fn unwritable_long_array(v: &JavaValue, top: bool) -> Option<String> 
         }
         JavaValue::Object { fields, .. } => fields.iter().find_map(|(_, x)| unwritable_long_array(x, false)),
         JavaValue::Constructed { args, calls, .. } => {
-            args.iter().chain(calls.iter().flat_map(|(_, a)| a)).find_map(|(_, x)| unwritable_long_array(x, false))
+            args.iter().chain(calls.iter().flat_map(|c| &c.args)).find_map(|(_, x)| unwritable_long_array(x, false))
         }
         JavaValue::Map { entries, .. } => entries
             .iter()

@@ -1017,7 +1017,8 @@ fn call_choices(
             })
             .collect();
         if let Some(args) = args {
-            calls.push((c.name.clone(), args));
+            let returns_copy = changes(c) && c.return_ty.trim() != "void" && !returns_only_this(ctx.file(), c);
+            calls.push(jreach_synth::JavaCall { method: c.name.clone(), args, returns_copy });
         }
         if calls.len() == SEQUENCE_METHODS {
             break;
@@ -1045,6 +1046,29 @@ fn may_change_state(file: &SourceFile, c: &MethodInfo) -> bool {
         stack.extend(n.named_children(&mut n.walk()));
     }
     false
+}
+
+/// Whether every `return` in the body of `c` returns `this` (a fluent setter, whose result is the
+/// object it changed rather than a changed copy). False without a body or a `return`.
+fn returns_only_this(file: &SourceFile, c: &MethodInfo) -> bool {
+    let Some(body) = c.node(file).child_by_field_name("body") else { return false };
+    let mut stack = vec![body];
+    let mut returns = 0;
+    while let Some(n) = stack.pop() {
+        match n.kind() {
+            // (A return inside a lambda or a class of the body is not the method's.)
+            "lambda_expression" | "class_body" => continue,
+            "return_statement" => {
+                let value = n.named_child(0).map(|v| file.text[v.byte_range()].trim().to_string());
+                if value.as_deref() != Some("this") {
+                    return false;
+                }
+                returns += 1;
+            }
+            _ => stack.extend(n.named_children(&mut n.walk())),
+        }
+    }
+    returns > 0
 }
 
 /// Element types of arrays a search may start empty: types of `java.lang` a test names without
