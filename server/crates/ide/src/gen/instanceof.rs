@@ -150,7 +150,8 @@ const NAMED_MAX: usize = 24;
 /// without repeats, as a test of the file's package names them: imported classes by their
 /// qualified names (`java.time.Duration`), classes of the file by their chain of classes,
 /// `java.lang`'s as written. Primitives, arrays, and classes a test cannot name (private or
-/// local, or imported by a wildcard) are left out.
+/// local, or imported by a wildcard other than `java.util.*` for its collections) are left out;
+/// the JDK interfaces of the collections named come after them.
 pub(crate) fn named_classes(file: &SourceFile) -> Vec<String> {
     use jreach_syntax::tree::has_modifier;
     let src = file.text.as_str();
@@ -186,12 +187,25 @@ pub(crate) fn named_classes(file: &SourceFile) -> Vec<String> {
         }
         stack.extend(named_children(n).into_iter().rev().map(|c| (c, inside_hidden)));
     }
+    // `import java.util.*;`: its collection classes a test names by their qualified names.
+    let util_wildcard = named_children(file.tree.root_node()).into_iter().any(|d| {
+        d.kind() == "import_declaration"
+            && text_of(d, src).split_whitespace().collect::<String>() == "importjava.util.*;"
+    });
     let mut out: Vec<String> = Vec::new();
     for ty in literals {
         if ty.contains(['[', '<']) || ty.starts_with(char::is_lowercase) || hidden.contains(&ty) {
             continue;
         }
-        let named = jreach_syntax::qualified_nested(file, &ty);
+        let in_util = format!("java.util.{ty}");
+        let named = if util_wildcard
+            && !declared.contains(&ty)
+            && !jreach_synth::jdk_collection_supertypes(&in_util).is_empty()
+        {
+            in_util
+        } else {
+            jreach_syntax::qualified_nested(file, &ty)
+        };
         let nameable = named.contains('.') || declared.contains(&ty) || JAVA_LANG.contains(&ty.as_str());
         if nameable && !out.contains(&named) {
             out.push(named);
@@ -279,8 +293,7 @@ public class Kinds {
     #[test]
     fn a_named_collection_class_brings_its_jdk_interfaces() {
         let src = r#"package p;
-import java.util.LinkedHashSet;
-import java.util.TreeSet;
+import java.util.*;
 public class Make {
     static Object make(Class<?> raw) {
         if (raw.isAssignableFrom(LinkedHashSet.class)) return new LinkedHashSet<>();
