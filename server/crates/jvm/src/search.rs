@@ -505,7 +505,7 @@ impl Move {
     /// Whether it makes a string more than [`GROWN`] characters longer, or null: taken only when
     /// it brings the run closer ([`Fitness::closer_than`]), not for running other lines (a null
     /// string running into an exception sooner).
-    fn grows(&self) -> bool {
+    fn only_if_closer(&self) -> bool {
         match self {
             Move::Repeat(..) | Move::Set(_, JavaValue::Null) => true,
             Move::Append(_, text, _) => text.chars().count() > GROWN,
@@ -514,7 +514,7 @@ impl Move {
     }
 }
 
-/// See [`Move::grows`].
+/// See [`Move::only_if_closer`].
 const GROWN: usize = 8;
 
 /// The alternating-variable search from `start`: `eval` runs a batch of input vectors and gives
@@ -878,7 +878,7 @@ fn climb(
         moves.extend(nulls.map(|(k, _)| Move::Set(k, JavaValue::Str(String::new()))).collect::<Vec<_>>());
         let cands: Vec<Vec<JavaValue>> = moves.iter().filter_map(|m| apply(&cur, m)).collect();
         let moves: Vec<Move> = moves.into_iter().filter(|m| apply(&cur, m).is_some()).collect();
-        let grown: Vec<bool> = moves.iter().map(Move::grows).collect();
+        let grown: Vec<bool> = moves.iter().map(Move::only_if_closer).collect();
         if let Some((i, f)) = batch(&cands, Some((&grown, &cur_fit)), &mut runs, &mut seeds, &mut ended) {
             if f.hit {
                 return Some(Found { values: cands[i].clone(), runs });
@@ -891,7 +891,7 @@ fn climb(
                 // Keep going that way, doubling the step while it improves.
                 let pattern: Vec<Move> = (1..=40).filter_map(|j| scaled(&moves[i], 2f64.powi(j))).collect();
                 let cands: Vec<Vec<JavaValue>> = pattern.iter().filter_map(|m| apply(&cur, m)).collect();
-                let grown: Vec<bool> = pattern.iter().map(Move::grows).collect();
+                let grown: Vec<bool> = pattern.iter().map(Move::only_if_closer).collect();
                 if let Some((i, f)) = batch(&cands, Some((&grown, &cur_fit)), &mut runs, &mut seeds, &mut ended) {
                     if f.hit {
                         return Some(Found { values: cands[i].clone(), runs });
