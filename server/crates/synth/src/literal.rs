@@ -212,7 +212,7 @@ pub(crate) fn anonymous_class(new_expr: &str, methods: &[crate::StubMethodValue]
 }
 
 /// `int[][]` → (`int`, 2).
-fn split_array_type(ty: &str) -> (&str, usize) {
+pub(crate) fn split_array_type(ty: &str) -> (&str, usize) {
     let mut base = ty.trim();
     let mut dims = 0;
     while let Some(b) = base.strip_suffix("[]") {

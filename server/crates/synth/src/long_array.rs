@@ -11,7 +11,7 @@
 //! Only an array held in a local of the test can be written this way; one inside another value
 //! keeps its initializer (see [`LongArray::of`]).
 
-use crate::literal::{literal_as, Prim};
+use crate::literal::{literal_as, split_array_type, Prim};
 use crate::JavaValue;
 
 /// Arrays with more elements than this are written by length and stores, not by an initializer.
@@ -76,7 +76,7 @@ impl LongArray {
             .enumerate()
             .filter_map(|(k, l)| l.as_ref().filter(|l| l.as_str() != base).map(|l| (k, l.clone())))
             .collect();
-        let (leaf, dims) = split_dims(elem_ty);
+        let (leaf, dims) = split_array_type(elem_ty);
         Some(LongArray { created: format!("new {leaf}[{}]{}", items.len(), "[]".repeat(dims)), fill: common, stores })
     }
 }
@@ -96,17 +96,6 @@ fn default_of(elem_ty: &str) -> JavaValue {
         },
         _ => JavaValue::Null,
     }
-}
-
-/// `int[]` → (`int`, 1).
-fn split_dims(ty: &str) -> (&str, usize) {
-    let mut base = ty.trim();
-    let mut dims = 0;
-    while let Some(b) = base.strip_suffix("[]") {
-        base = b.trim_end();
-        dims += 1;
-    }
-    (base, dims)
 }
 
 #[cfg(test)]
