@@ -875,7 +875,7 @@ fn climb(
         // Small steps of every input.
         let mut moves = small_moves(&cur, cur_fit.read.as_deref(), &seeds);
         let nulls = cur.iter().enumerate().filter(|(k, v)| **v == JavaValue::Null && strings.get(*k) == Some(&true));
-        moves.extend(nulls.map(|(k, _)| Move::Set(k, JavaValue::Str(String::new()))).collect::<Vec<_>>());
+        moves.extend(nulls.map(|(k, _)| Move::Set(k, JavaValue::Str(String::new()))));
         let cands: Vec<Vec<JavaValue>> = moves.iter().filter_map(|m| apply(&cur, m)).collect();
         let moves: Vec<Move> = moves.into_iter().filter(|m| apply(&cur, m).is_some()).collect();
         let grown: Vec<bool> = moves.iter().map(Move::only_if_closer).collect();

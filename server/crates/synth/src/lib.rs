@@ -36,7 +36,7 @@ pub use jdk_values::{
     catches_io_errors, is_failing_io, is_searched_collection, jdk_choices, jdk_collection_supertypes, JdkChoices,
 };
 pub use literal::{literal, literal_as};
-pub use long_array::LONG_ARRAY;
+pub use long_array::{is_stored_element, LONG_ARRAY};
 pub use marker::{line_ranges, markers_in, parse_line_ranges, quoted_target, Marker};
 pub use place::{
     is_conflict, place, place_in, place_replacing, test_path, test_path_of_class, write, ConflictError, Placement,

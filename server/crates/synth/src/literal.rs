@@ -170,9 +170,9 @@ pub fn literal(v: &JavaValue) -> String {
                 // `new int[0]`, `new int[0][]`.
                 let (base, dims) = split_array_type(elem_ty);
                 format!("new {base}[0]{}", "[]".repeat(dims))
-            } else if let Some(a) = crate::long_array::LongArray::of(elem_ty, items)
-                .filter(|a| a.fill.is_none() && a.stores.is_empty() && !items.iter().any(refers_elsewhere))
-            {
+            } else if let Some(a) = crate::long_array::LongArray::of(elem_ty, items).filter(|a| {
+                a.fill.is_none() && a.stores.is_empty() && !items.iter().any(crate::long_array::refers_elsewhere)
+            }) {
                 // A long array of defaults: `new int[3072]`.
                 a.created
             } else {
@@ -181,11 +181,6 @@ pub fn literal(v: &JavaValue) -> String {
             }
         }
     }
-}
-
-/// An element standing for another element or argument, which the renderer stores.
-fn refers_elsewhere(v: &JavaValue) -> bool {
-    matches!(v, JavaValue::SameItem(_) | JavaValue::SameAs(_))
 }
 
 /// `new_expr` (`new Shape()`, `new Base(2)`) followed by the body of an anonymous class with

@@ -11,7 +11,8 @@
 //! Only an array held in a local of the test can be written this way; one inside another value
 //! keeps its initializer (see [`LongArray::of`]).
 
-use crate::literal::{literal_as, split_array_type, Prim};
+use crate::literal::{literal_as, split_array_type};
+use crate::render::default_value;
 use crate::JavaValue;
 
 /// Arrays with more elements than this are written by length and stores, not by an initializer.
@@ -37,28 +38,12 @@ impl LongArray {
         if items.len() <= LONG_ARRAY {
             return None;
         }
-        let refers = |v: &JavaValue| matches!(v, JavaValue::SameItem(_) | JavaValue::SameAs(_));
-        let scalar = |v: &JavaValue| {
-            matches!(
-                v,
-                JavaValue::Bool(_)
-                    | JavaValue::Byte(_)
-                    | JavaValue::Short(_)
-                    | JavaValue::Char(_)
-                    | JavaValue::Int(_)
-                    | JavaValue::Long(_)
-                    | JavaValue::Float(_)
-                    | JavaValue::Double(_)
-                    | JavaValue::Str(_)
-                    | JavaValue::Null
-            )
-        };
-        if !items.iter().all(|v| scalar(v) || refers(v)) {
+        if !items.iter().all(is_stored_element) {
             return None;
         }
-        let default = literal_as(elem_ty, &default_of(elem_ty));
+        let default = literal_as(elem_ty, &default_value(elem_ty));
         let literals: Vec<Option<String>> =
-            items.iter().map(|v| (!refers(v)).then(|| literal_as(elem_ty, v))).collect();
+            items.iter().map(|v| (!refers_elsewhere(v)).then(|| literal_as(elem_ty, v))).collect();
         // The most common element, the default winning a tie (no `fill` then).
         let mut counts: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
         for l in literals.iter().flatten() {
@@ -81,21 +66,29 @@ impl LongArray {
     }
 }
 
-/// The value every element of a new `elem_ty` array starts with.
-fn default_of(elem_ty: &str) -> JavaValue {
-    match Prim::of(elem_ty) {
-        Some((_, false)) => match elem_ty.trim() {
-            "boolean" => JavaValue::Bool(false),
-            "char" => JavaValue::Char(0),
-            "byte" => JavaValue::Byte(0),
-            "short" => JavaValue::Short(0),
-            "long" => JavaValue::Long(0),
-            "float" => JavaValue::Float(0.0),
-            "double" => JavaValue::Double(0.0),
-            _ => JavaValue::Int(0),
-        },
-        _ => JavaValue::Null,
-    }
+/// Whether a long array with the element `v` can be written by length and stores
+/// ([`LongArray::of`]): a number, a character, a boolean, a string, `null`, or another element or
+/// argument (`SameItem`, `SameAs`, which the renderer stores).
+pub fn is_stored_element(v: &JavaValue) -> bool {
+    refers_elsewhere(v)
+        || matches!(
+            v,
+            JavaValue::Bool(_)
+                | JavaValue::Byte(_)
+                | JavaValue::Short(_)
+                | JavaValue::Char(_)
+                | JavaValue::Int(_)
+                | JavaValue::Long(_)
+                | JavaValue::Float(_)
+                | JavaValue::Double(_)
+                | JavaValue::Str(_)
+                | JavaValue::Null
+        )
+}
+
+/// An element standing for another element or argument, which the renderer stores.
+pub(crate) fn refers_elsewhere(v: &JavaValue) -> bool {
+    matches!(v, JavaValue::SameItem(_) | JavaValue::SameAs(_))
 }
 
 #[cfg(test)]

@@ -883,7 +883,7 @@ fn declarable(ty: &str) -> Option<String> {
 }
 
 /// The zero of a type, for a missing argument.
-fn default_value(ty: &str) -> JavaValue {
+pub(crate) fn default_value(ty: &str) -> JavaValue {
     match Prim::of(ty) {
         Some((_, true)) | None => JavaValue::Null,
         Some((p, false)) => convert(&JavaValue::Int(0), p).unwrap_or(JavaValue::Bool(false)),

@@ -28,24 +28,12 @@ const MAX_INITIALIZER: usize = 1_024;
 
 /// Why a test cannot write `v`, an argument (`top`: the value of a parameter itself, which the
 /// test holds in a local): an array longer than [`MAX_INITIALIZER`] anywhere but in that local,
-/// or whose elements are not plain values (those two are written by length and stores, see
-/// `jreach_synth::LONG_ARRAY`).
+/// or whose elements a test cannot store one by one (`jreach_synth::is_stored_element`; such a
+/// parameter's array is written by length and stores, see `jreach_synth::LONG_ARRAY`).
 pub(crate) fn unwritable_long_array(v: &JavaValue, top: bool) -> Option<String> {
-    let plain = |x: &JavaValue| {
-        !matches!(
-            x,
-            JavaValue::Array { .. }
-                | JavaValue::List { .. }
-                | JavaValue::Map { .. }
-                | JavaValue::Object { .. }
-                | JavaValue::Constructed { .. }
-                | JavaValue::Optional { .. }
-                | JavaValue::Lambda { .. }
-                | JavaValue::Stub { .. }
-        )
-    };
+    let stored = |items: &[JavaValue]| top && items.iter().all(jreach_synth::is_stored_element);
     match v {
-        JavaValue::Array { items, .. } if items.len() > MAX_INITIALIZER && !(top && items.iter().all(plain)) => {
+        JavaValue::Array { items, .. } if items.len() > MAX_INITIALIZER && !stored(items) => {
             let what = if top { "of objects, arrays or collections" } else { "inside another value" };
             Some(format!("an array of {} elements {what}", items.len()))
         }
